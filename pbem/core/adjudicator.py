@@ -1,0 +1,409 @@
+"""Applies a log of entries to a game engine: checks, defers, resolves, replays.
+
+The adjudicator is the one place where the protocol meets the rules:
+
+* every entry is checked against the log (game id, seq, prev, signature, reveal);
+* joins record each role's hash-chain anchor; play starts when every role has joined;
+* a move is parsed in the game's syntax, must come from a role the engine asks,
+  and is applied with a context whose draws are *deferred* (protocol section 4):
+  the engine validates the decision, and at its first draw the game waits for
+  the next entry by another role, whose reveal seeds the dice;
+* everything derived (state, RNG log, history) is recomputed from the entries,
+  so replaying the same entries always gives the same result.
+
+Processing an entry is all-or-nothing: when an entry is refused, the object is
+exactly as it was before.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem.core import chain
+from pbem.core.canonical import JSON
+from pbem.core.engine import Engine, Event, Outcome, Prompt, State
+from pbem.core.hashing import sha256
+from pbem.core.log import ACK, GENESIS, JOIN, MOVE, Entry
+from pbem.core.rng import RngRecord, Stream, public_seed
+from pbem.errors import EntropyPending, PbemError
+
+# (OpenSSH public-key line, message, signature) -> None, raising on a bad signature.
+SignatureCheck = Callable[[str, bytes, bytes], None]
+# (engine, genesis data table name -> sha256 hex) -> file name -> bytes
+DataSource = Callable[[Engine, Mapping[str, str]], Mapping[str, bytes]]
+
+
+class EntryRefused(PbemError):
+    """An entry that breaks the protocol or the rules; names the entry, its signer and why."""
+
+    def __init__(self, entry: Entry, reason: str) -> None:
+        super().__init__(f"{entry.describe()} refused: {reason}")
+        self.seq = entry.seq
+        self.by = entry.by
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Action:
+    """One decision as it happened: who, what, the events and the dice it caused."""
+
+    seq: int
+    by: str
+    text: str
+    events: tuple[Event, ...] = ()
+    rng: tuple[RngRecord, ...] = ()
+    resolved_at: int | None = None  # the entry whose reveal produced the dice
+    turn: JSON = None
+
+
+@dataclass
+class _Pending:
+    """A decision that asked for dice and waits for another role's reveal."""
+
+    entry: Entry
+    decision: Any
+    text: str
+    state_before: State
+
+
+@dataclass
+class _Chain:
+    length: int
+    last: bytes  # the anchor, then each reveal in turn
+    used: int = 0
+
+
+class _Context:
+    """The `ctx` passed to Engine.apply: deferred draws, logged with their purpose."""
+
+    def __init__(self, stream: Stream | None, requesting: int, producing: int | None) -> None:
+        self._stream = stream
+        self._requesting = requesting
+        self._producing = producing
+        self.records: list[RngRecord] = []
+        self.events: list[Event] = []
+
+    def roll(self, lo: int, hi: int, purpose: str) -> int:
+        if self._stream is None or self._producing is None:
+            raise EntropyPending(purpose)
+        if "\n" in purpose:
+            raise PbemError("a draw's purpose must be one line")
+        value = self._stream.between(lo, hi)
+        self.records.append(RngRecord(self._requesting, self._producing, lo, hi, value, purpose))
+        return value
+
+    def event(self, text: str, **data: JSON) -> None:
+        self.events.append(Event(text, dict(data)))
+
+
+@dataclass
+class Adjudicator:
+    """The replayed state of one game's log."""
+
+    engine: Engine
+    genesis: Entry
+    data: Any
+    check_signature: SignatureCheck
+    entries: list[Entry] = field(default_factory=list)
+    state: State | None = None
+    actions: list[Action] = field(default_factory=list)
+    rng_log: list[RngRecord] = field(default_factory=list)
+    _options: Mapping[str, JSON] = field(default_factory=dict)
+    _chains: dict[str, _Chain] = field(default_factory=dict)
+    _pending: _Pending | None = None
+
+    # --- starting -------------------------------------------------------------------------
+
+    @classmethod
+    def start(
+        cls,
+        genesis: Entry,
+        engines: Callable[[str], Engine],
+        data_source: DataSource,
+        check_signature: SignatureCheck,
+    ) -> Adjudicator:
+        """Check a genesis entry and open its game."""
+        try:
+            body = _genesis_body(genesis)
+            engine = engines(str(body["rules"]))
+            if body["rules_version"] != engine.version:
+                raise PbemError(
+                    f"rules {engine.name} version {body['rules_version']} is not supported "
+                    f"(this pbem has {engine.version})"
+                )
+            roles: dict[str, str] = body["roles"]
+            for role in roles:
+                if role not in engine.roles:
+                    raise PbemError(f"{engine.name} has no role {role!r}")
+            for role in engine.required_roles:
+                if role not in roles:
+                    raise PbemError(f"{engine.name} needs a {role!r} role")
+            if genesis.by not in roles:
+                raise PbemError(f"signer {genesis.by!r} is not one of the roles")
+            check_signature(roles[genesis.by], genesis.canonical, genesis.signature)
+            files = data_source(engine, body["data"])
+            data = engine.load_data(files)
+            options: Mapping[str, JSON] = body["options"]
+        except EntryRefused:
+            raise
+        except PbemError as exc:
+            raise EntryRefused(genesis, str(exc)) from None
+        game = cls(engine, genesis, data, check_signature, _options=options)
+        game.entries.append(genesis)
+        return game
+
+    # --- reading --------------------------------------------------------------------------
+
+    @property
+    def id(self) -> str:
+        return self.genesis.id
+
+    @property
+    def roles(self) -> dict[str, str]:
+        """Role -> OpenSSH public-key line, from genesis."""
+        return dict(self.genesis.body["roles"])  # type: ignore[arg-type]
+
+    @property
+    def head(self) -> Entry:
+        return self.entries[-1]
+
+    @property
+    def started(self) -> bool:
+        return self.state is not None
+
+    @property
+    def self_witnessed(self) -> bool:
+        """True when only one role exists, so that role's own reveals seed its dice."""
+        return len(self.roles) == 1
+
+    @property
+    def waiting_for_entropy(self) -> bool:
+        return self._pending is not None
+
+    def outcome(self) -> Outcome | None:
+        return None if self.state is None else self.engine.outcome(self.state)
+
+    def prompts(self) -> list[Prompt]:
+        """Who is asked for what now, including joins and entropy acknowledgements."""
+        missing = [role for role in self.roles if role not in self._chains]
+        if missing:
+            return [Prompt(role, "join the game") for role in missing]
+        if self._pending is not None:
+            return [
+                Prompt(role, f"acknowledge entry {self._pending.entry.seq} to roll its dice")
+                for role in self._entropy_roles(self._pending.entry.by)
+            ]
+        assert self.state is not None
+        return self.engine.prompts(self.state)
+
+    def asked(self, role: str) -> bool:
+        return any(p.role == role for p in self.prompts())
+
+    def next_reveal_index(self, role: str) -> int:
+        """Which chain element `role` reveals in its next entry."""
+        return self._chains[role].used + 1
+
+    def chain_length(self, role: str) -> int:
+        return self._chains[role].length
+
+    # --- applying -------------------------------------------------------------------------
+
+    def apply(self, entry: Entry) -> None:
+        """Check `entry` against the log and the rules, then append it. All or nothing."""
+        try:
+            self._apply(entry)
+        except EntryRefused:
+            raise
+        except PbemError as exc:
+            raise EntryRefused(entry, str(exc)) from None
+
+    def _apply(self, entry: Entry) -> None:
+        self._check_position(entry)
+        roles = self.roles
+        if entry.by not in roles:
+            raise PbemError(f"{entry.by!r} is not a role of this game")
+        self.check_signature(roles[entry.by], entry.canonical, entry.signature)
+        if entry.kind == JOIN:
+            self._apply_join(entry)
+            return
+        if entry.kind not in (MOVE, ACK):
+            raise PbemError(f"unknown entry kind {entry.kind!r}")
+        if not self.started:
+            waiting = ", ".join(r for r in roles if r not in self._chains)
+            raise PbemError(f"play has not started: waiting for {waiting} to join")
+        if self.outcome() is not None:
+            raise PbemError("the game is over")
+        link = self._checked_reveal(entry)
+        state, actions, records = self._resolve_for(entry)
+        pending: _Pending | None = self._pending if state is None else None
+        if state is None:
+            # Same author while its dice wait: the protocol wants another role first.
+            assert self._pending is not None
+            others = ", ".join(self._entropy_roles(self._pending.entry.by))
+            raise PbemError(
+                f"waiting for entropy: entry {self._pending.entry.seq}'s dice are rolled "
+                f"by the next entry of {others}"
+            )
+        if entry.kind == ACK:
+            if entry.body:
+                raise PbemError("an ack carries no body")
+            if not actions:
+                raise PbemError("out of turn: there are no dice waiting for this ack")
+        else:
+            state, pending, action = self._play(state, entry)
+            if action is not None:
+                actions.append(action)
+        # Everything checked: commit.
+        self._chains[entry.by] = link
+        self.state = state
+        self._pending = pending
+        self.entries.append(entry)
+        self.actions.extend(actions)
+        self.rng_log.extend(records)
+
+    def _check_position(self, entry: Entry) -> None:
+        head = self.head
+        if entry.game != self.id:
+            raise PbemError(f"belongs to game {str(entry.game)[:12]}, not {self.id[:12]}")
+        if entry.seq != head.seq + 1 or entry.prev != head.id:
+            if entry.seq <= head.seq:
+                raise PbemError(
+                    f"stale head: the log already has entry {entry.seq}; "
+                    f"the head is entry {head.seq} ({head.id[:12]})"
+                )
+            raise PbemError(
+                f"does not follow the head: expected seq {head.seq + 1} after "
+                f"{head.id[:12]}, got seq {entry.seq} after {str(entry.prev)[:12]}"
+            )
+
+    def _apply_join(self, entry: Entry) -> None:
+        body = entry.body
+        if entry.by in self._chains:
+            raise PbemError(f"{entry.by} has already joined")
+        if set(body) != {"anchor", "length"}:
+            raise PbemError("a join body has exactly anchor and length")
+        anchor, length = body["anchor"], body["length"]
+        if not isinstance(length, int) or isinstance(length, bool) or length < chain.MIN_LENGTH:
+            raise PbemError(f"hash-chain length must be an integer >= {chain.MIN_LENGTH}")
+        if not isinstance(anchor, str) or len(anchor) != 64:
+            raise PbemError("anchor must be 64 hex digits")
+        link = _Chain(length, bytes.fromhex(anchor))
+        state = None
+        if set(self._chains) | {entry.by} == set(self.roles):
+            state = self.engine.setup(self.data, self._options)
+        self._chains[entry.by] = link
+        self.entries.append(entry)
+        self.actions.append(Action(entry.seq, entry.by, "joined"))
+        if state is not None:
+            self.state = state
+
+    def _checked_reveal(self, entry: Entry) -> _Chain:
+        current = self._chains.get(entry.by)
+        if current is None:
+            raise PbemError(f"{entry.by} has not joined")
+        if current.used >= current.length:
+            raise PbemError(f"{entry.by}'s hash chain is used up")
+        reveal = bytes.fromhex(str(entry.reveal))
+        if not chain.check_reveal(current.last, reveal):
+            raise PbemError(
+                f"reveal does not hash to {entry.by}'s previous chain value "
+                f"(element {current.used + 1} of the chain anchored at join)"
+            )
+        return _Chain(current.length, reveal, current.used + 1)
+
+    def _entropy_roles(self, author: str) -> list[str]:
+        others = [role for role in self.roles if role != author]
+        return others or [author]
+
+    def _resolve_for(self, entry: Entry) -> tuple[State | None, list[Action], list[RngRecord]]:
+        """The state `entry` plays on: if dice are waiting and `entry` may roll them, roll them."""
+        pending = self._pending
+        assert self.state is not None
+        if pending is None:
+            return self.state, [], []
+        if entry.by not in self._entropy_roles(pending.entry.by):
+            return None, [], []
+        state, action = self._roll(pending, entry.seq, str(entry.reveal))
+        return state, [action], list(action.rng)
+
+    def _roll(self, pending: _Pending, producing: int, reveal: str) -> tuple[State, Action]:
+        seed = public_seed(self.id, pending.entry.id, reveal)
+        ctx = _Context(Stream(seed), pending.entry.seq, producing)
+        state = self.engine.apply(pending.state_before, pending.entry.by, pending.decision, ctx)
+        action = Action(
+            pending.entry.seq,
+            pending.entry.by,
+            pending.text,
+            tuple(ctx.events),
+            tuple(ctx.records),
+            resolved_at=producing,
+            turn=_turn(state),
+        )
+        return state, action
+
+    def _play(self, state: State, entry: Entry) -> tuple[State, _Pending | None, Action | None]:
+        """Parse and apply the decision a move carries; defer it if it needs dice."""
+        body = entry.body
+        if set(body) != {"decision"} or not isinstance(body["decision"], str):
+            raise PbemError("a move body has exactly one field, decision (text)")
+        text = body["decision"]
+        if not any(p.role == entry.by for p in self.engine.prompts(state)):
+            asked = ", ".join(sorted({p.role for p in self.engine.prompts(state)})) or "nobody"
+            raise PbemError(f"out of turn: the game asks {asked}, not {entry.by}")
+        decision = self.engine.parse(text, state, entry.by)
+        canonical_text = self.engine.format(decision)
+        if canonical_text != text:
+            raise PbemError(f"decision {text!r} is not in canonical form {canonical_text!r}")
+        ctx = _Context(None, entry.seq, None)
+        try:
+            new_state = self.engine.apply(state, entry.by, decision, ctx)
+        except EntropyPending:
+            return state, _Pending(entry, decision, text, state), None
+        action = Action(entry.seq, entry.by, text, tuple(ctx.events), turn=_turn(new_state))
+        return new_state, None, action
+
+    # --- previews for clients -------------------------------------------------------------
+
+    def preview(self, role: str, reveal: str) -> State | None:
+        """The state `role` will decide on if its next entry carries `reveal`.
+
+        A client that is about to roll another role's waiting dice knows its own next
+        reveal, so it can show the result before asking for a decision (protocol 4).
+        """
+        pending = self._pending
+        if pending is None or role not in self._entropy_roles(pending.entry.by):
+            return copy.deepcopy(self.state)
+        state, _ = self._roll(pending, self.head.seq + 1, reveal)
+        return state
+
+
+def _turn(state: State) -> JSON:
+    return state.get("turn") if isinstance(state, dict) else None
+
+
+def _genesis_body(genesis: Entry) -> dict[str, Any]:
+    if genesis.kind != GENESIS:
+        raise PbemError("the first entry of a log must be its genesis")
+    body = genesis.body
+    needed = {"rules", "rules_version", "data", "options", "roles"}
+    missing = needed - set(body)
+    if missing:
+        raise PbemError(f"genesis body lacks {', '.join(sorted(missing))}")
+    if not isinstance(body["rules"], str) or not isinstance(body["rules_version"], str):
+        raise PbemError("genesis rules and rules_version must be strings")
+    for name in ("data", "options", "roles"):
+        if not isinstance(body[name], dict):
+            raise PbemError(f"genesis {name} must be an object")
+    for name, digest in body["data"].items():
+        if not isinstance(digest, str) or len(digest) != 64:
+            raise PbemError(f"genesis data {name!r} must name a SHA-256 hex digest")
+    if not body["roles"] or not all(isinstance(v, str) for v in body["roles"].values()):
+        raise PbemError("genesis roles must map each role to an OpenSSH public-key line")
+    return body
+
+
+def data_digest(content: bytes) -> str:
+    return sha256(content).hex()

@@ -1,0 +1,151 @@
+"""The engine interface every game implements, and the registry that finds games by name.
+
+An engine is a pure, deterministic rules object. It never does I/O, never reads
+the clock and never uses global `random`: every draw goes through the `Context`
+that the adjudicator passes to `apply`. State is plain JSON data (dicts, lists,
+ints, strings, bools, None); `apply` returns a new state and never mutates its input.
+
+Shape learned from OpenSpiel (explicit chance, observers), boardgame.io (pure
+moves, playerView), Rally the Troops (named steps with prompts) and python-chess
+(parse/format pairs, a registry of variants).
+"""
+
+from __future__ import annotations
+
+import importlib
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from pbem.core.canonical import JSON
+from pbem.errors import PbemError
+
+State = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """A role is asked for a decision. Several prompts at once mean simultaneous choices."""
+
+    role: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, with the reason, for summaries and replays."""
+
+    text: str
+    data: Mapping[str, JSON] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a game: who won, how well, and the score by role."""
+
+    winner: str | None
+    level: str
+    score: Mapping[str, int]
+    text: str
+
+
+class Decision(Protocol):
+    """A decision is a small frozen dataclass; the engine's `format` gives its text."""
+
+
+class Context(Protocol):
+    """What `apply` may ask the adjudicator for. Every draw is logged with its purpose."""
+
+    def roll(self, lo: int, hi: int, purpose: str) -> int:
+        """A public random integer in [lo, hi] (a d6 is roll(1, 6, ...))."""
+        ...
+
+    def event(self, text: str, **data: JSON) -> None:
+        """Record what happened and why ("river +1", "box 5 of Minsk marked")."""
+        ...
+
+
+class Engine(ABC):
+    """One object per game. Subclasses set the metadata and implement the rules."""
+
+    name: str  # registry id, e.g. "barbarossa"
+    title: str
+    version: str
+    roles: tuple[str, ...]  # every role that may appear in a game, in display order
+    required_roles: tuple[str, ...]  # roles a game cannot start without
+    data_files: tuple[str, ...]  # default data file names, shipped in the game package
+
+    @abstractmethod
+    def default_data(self) -> dict[str, bytes]:
+        """The shipped data files by name (bytes exactly as hashed into genesis)."""
+
+    @abstractmethod
+    def load_data(self, files: Mapping[str, bytes]) -> Any:
+        """Parse and validate the data files; raise DataError with a clear message."""
+
+    @abstractmethod
+    def setup(self, data: Any, options: Mapping[str, JSON]) -> State:
+        """The initial state."""
+
+    @abstractmethod
+    def prompts(self, state: State) -> list[Prompt]:
+        """Who must decide what now; empty when the game is over."""
+
+    @abstractmethod
+    def choices(self, state: State, role: str) -> list[Any]:
+        """Legal decisions for `role` now (enumerated; used by bots, menus and tests)."""
+
+    @abstractmethod
+    def parse(self, text: str, state: State, role: str) -> Any:
+        """Parse the human syntax; raise InvalidOrderError quoting the text."""
+
+    @abstractmethod
+    def format(self, decision: Any) -> str:
+        """The canonical text of a decision; parse(format(d)) == d."""
+
+    @abstractmethod
+    def apply(self, state: State, role: str, decision: Any, ctx: Context) -> State:
+        """Validate completely, then play the decision. Raise IllegalOrderError before any draw."""
+
+    @abstractmethod
+    def view(self, state: State, role: str | None) -> State:
+        """What `role` may see (None: the public). Templates only ever get views."""
+
+    @abstractmethod
+    def outcome(self, state: State) -> Outcome | None:
+        """The result once the game is over, else None."""
+
+    def describe(self) -> str:
+        """First line of the module docstring: what the game is."""
+        return (self.__doc__ or self.title).strip().splitlines()[0]
+
+
+# --- registry -------------------------------------------------------------------------------
+# Games register by name with a "module:attribute" path, so that listing games or
+# printing --help imports no rules code.
+
+_LAZY: dict[str, str] = {}
+_LOADED: dict[str, Engine] = {}
+
+
+def register(name: str, target: str) -> None:
+    _LAZY[name] = target
+
+
+def registered() -> list[str]:
+    return sorted(_LAZY)
+
+
+def get_engine(name: str) -> Engine:
+    if name in _LOADED:
+        return _LOADED[name]
+    if name not in _LAZY:
+        known = ", ".join(registered()) or "none"
+        raise PbemError(f"unknown game {name!r} (known: {known})")
+    module_name, _, attribute = _LAZY[name].partition(":")
+    engine = getattr(importlib.import_module(module_name), attribute)
+    if not isinstance(engine, Engine):
+        raise PbemError(f"{_LAZY[name]} is not an Engine")
+    _LOADED[name] = engine
+    return engine

@@ -1,0 +1,49 @@
+"""The exception hierarchy. Every error a user can cause is a PbemError with a one-line message."""
+
+
+class PbemError(Exception):
+    """Root of every error pbem raises on purpose; the CLI prints its message as one line."""
+
+
+class CanonicalError(PbemError, ValueError):
+    """Bytes or objects that are not canonical JSON (protocol section 3)."""
+
+
+class SignatureError(PbemError):
+    """A signature that does not verify, or a key that cannot be used."""
+
+
+class KeyError_(PbemError):
+    """A key file or public-key line that cannot be read."""
+
+
+class ArmorError(PbemError):
+    """An armored entry that is damaged (protocol section 7)."""
+
+
+class ChainError(PbemError):
+    """An entry that does not fit the log: wrong game, seq, prev, reveal or author."""
+
+
+class EntropyPending(PbemError):
+    """Raised inside an engine when a draw is requested before its entropy exists.
+
+    The adjudicator catches it: the decision was valid up to its first draw, and
+    the game now waits for the next entry by another role (protocol section 4).
+    """
+
+
+class InvalidOrderError(PbemError, ValueError):
+    """Text that does not parse as a decision in the game's syntax."""
+
+
+class IllegalOrderError(PbemError, ValueError):
+    """A well-formed decision that the rules do not allow now."""
+
+
+class DataError(PbemError):
+    """A game data file (TOML) that is missing a field or contradicts the rulebook."""
+
+
+class StoreError(PbemError):
+    """The local store cannot do what was asked (unknown game, missing key, ...)."""
