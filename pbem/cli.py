@@ -1,0 +1,349 @@
+"""The `pbem` command line: thin over pbem.client; every failure is one line and exit 1.
+
+Imports stay lazy so that `pbem --help` starts fast: no jinja2, no sqlite-utils,
+no rules code until a command needs them.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NoReturn
+
+import click
+
+if TYPE_CHECKING:
+    from pbem.client import Client
+    from pbem.core.adjudicator import Adjudicator
+    from pbem.core.log import Entry
+
+
+def _fail(message: str) -> NoReturn:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(1)
+
+
+def _passphrase(name: str) -> bytes | None:
+    if os.environ.get("PBEM_PASSPHRASE") is not None:
+        return os.environ["PBEM_PASSPHRASE"].encode()
+    if not sys.stdin.isatty():
+        return None
+    return click.prompt(f"passphrase for key {name}", hide_input=True, default="").encode()
+
+
+def _client(ctx: click.Context) -> Client:
+    from pbem.client import Client
+    from pbem.store import Store
+
+    home = ctx.obj.get("home") if ctx.obj else None
+    return Client(Store(Path(home) if home else None), _passphrase)
+
+
+def _write_entries(entries: list[Entry], output: str | None) -> None:
+    from pbem.transport.savefile import move_file
+
+    text = move_file(entries)
+    if output:
+        _write_file(Path(output), text)
+        click.echo(f"wrote {len(entries)} entr{'y' if len(entries) == 1 else 'ies'} to {output}")
+    else:
+        click.echo(text, nl=False)
+
+
+def _write_file(path: Path, text: str) -> None:
+    """Write atomically: a crash leaves the old file or the new one, never half of it."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def _read_input(source: str) -> bytes:
+    if source == "-":
+        return sys.stdin.buffer.read()
+    try:
+        return Path(source).read_bytes()
+    except OSError as exc:
+        _fail(f"cannot read {source}: {exc.strerror}")
+
+
+def _data_files(specs: tuple[str, ...]) -> dict[str, bytes]:
+    files = {}
+    for spec in specs:
+        name, sep, path = spec.partition("=")
+        if not sep:
+            path, name = spec, Path(spec).name
+        try:
+            files[name] = Path(path).read_bytes()
+        except OSError as exc:
+            _fail(f"cannot read data file {path}: {exc.strerror}")
+    return files
+
+
+class PbemGroup(click.Group):
+    """Maps PbemError to one line on stderr and exit 1."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        from pbem.errors import PbemError
+
+        try:
+            return super().invoke(ctx)
+        except PbemError as exc:
+            _fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+
+
+@click.group(cls=PbemGroup)
+@click.option("--home", envvar="PBEM_HOME", help="Store folder (default: $PBEM_HOME or XDG).")
+@click.version_option(package_name="pbem")
+@click.pass_context
+def main(ctx: click.Context, home: str | None) -> None:
+    """pbem: play board wargames by email, signed, hash-chained and verifiable."""
+    ctx.obj = {"home": home}
+
+
+# --- keys -----------------------------------------------------------------------------------
+
+
+@main.group()
+def key() -> None:
+    """Make, import and list Ed25519 keys."""
+
+
+@key.command("new")
+@click.argument("name")
+@click.option("--passphrase", "protect", is_flag=True, help="Protect the key with a passphrase.")
+@click.pass_context
+def key_new(ctx: click.Context, name: str, protect: bool) -> None:
+    """Make an Ed25519 OpenSSH key pair NAME (file mode 0600)."""
+    phrase = None
+    if protect:
+        phrase = (os.environ.get("PBEM_PASSPHRASE") or click.prompt(
+            "passphrase", hide_input=True, confirmation_prompt=True
+        )).encode()
+    click.echo(_client(ctx).new_key(name, phrase))
+
+
+@key.command("import")
+@click.argument("name")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.pass_context
+def key_import(ctx: click.Context, name: str, path: str) -> None:
+    """Import an OpenSSH private key or an opponent's public-key line as NAME."""
+    click.echo(_client(ctx).import_key(name, Path(path)))
+
+
+@key.command("list")
+@click.pass_context
+def key_list(ctx: click.Context) -> None:
+    """List keys: name, fingerprint, and whether the private half is here."""
+    for row in _client(ctx).store.keys():
+        kind = "private" if row["private_path"] else "public"
+        click.echo(f"{row['name']}\t{row['fingerprint']}\t{kind}")
+
+
+# --- games ----------------------------------------------------------------------------------
+
+
+@main.command()
+def rules() -> None:
+    """List the games pbem can adjudicate."""
+    import pbem.games  # noqa: F401
+    from pbem.core.engine import get_engine, registered
+
+    for name in registered():
+        engine = get_engine(name)
+        click.echo(f"{name}\t{engine.title} (v{engine.version}; roles: {', '.join(engine.roles)})")
+
+
+@main.command()
+@click.argument("rules_name", metavar="RULES")
+@click.option("--key", "keys", multiple=True, required=True, metavar="ROLE=KEYNAME",
+              help="Which key plays which role (repeat for each role).")
+@click.option("--as", "creator", help="The role you play (default: the first you hold).")
+@click.option("--title", default="", help="A title for the game.")
+@click.option("--data", "data", multiple=True, metavar="NAME=FILE",
+              help="Use your own data file instead of the shipped one.")
+@click.option("-o", "--output", help="Write the move file here instead of stdout.")
+@click.pass_context
+def new(ctx: click.Context, rules_name: str, keys: tuple[str, ...], creator: str | None,
+        title: str, data: tuple[str, ...], output: str | None) -> None:
+    """Start a game of RULES: sign its genesis and join your roles."""
+    client = _client(ctx)
+    roles = {}
+    for spec in keys:
+        role, sep, name = spec.partition("=")
+        if not sep:
+            _fail(f"--key {spec!r}: expected ROLE=KEYNAME")
+        roles[role] = name
+    if creator is None:
+        owned = [r for r, n in roles.items() if client.store.key(n)["private_path"]]
+        if not owned:
+            _fail("you hold the private key of none of these roles")
+        creator = owned[0]
+    game_id, entries = client.new_game(rules_name, creator, roles, title, _data_files(data))
+    click.echo(f"game {game_id}", err=True)
+    _write_entries(entries, output)
+
+
+@main.command()
+@click.argument("game")
+@click.option("-o", "--output", help="Write the move file here instead of stdout.")
+@click.pass_context
+def join(ctx: click.Context, game: str, output: str | None) -> None:
+    """Join GAME with every role whose key you hold."""
+    _write_entries(_client(ctx).join(game), output)
+
+
+@main.command()
+@click.argument("game", required=False)
+@click.option("--role", help="Show the game as this role sees it.")
+@click.pass_context
+def show(ctx: click.Context, game: str | None, role: str | None) -> None:
+    """Show a game: state, whose turn, what is asked, the last results (no GAME: list)."""
+    client = _client(ctx)
+    if game is None:
+        for row in client.store.games():
+            click.echo(f"{row['id'][:12]}\t{row['rules']}\t{row['title']}")
+        return
+    from pbem.render.show import show_text
+
+    click.echo(show_text(client, client.game(game), role))
+
+
+@main.command()
+@click.argument("game")
+@click.argument("decision", nargs=-1, required=True)
+@click.option("--role", help="The role to move as (default: the one asked).")
+@click.option("-o", "--output", help="Write the move file here instead of stdout.")
+@click.pass_context
+def move(ctx: click.Context, game: str, decision: tuple[str, ...], role: str | None,
+         output: str | None) -> None:
+    """Make a decision in GAME: its text syntax, or the number of a listed choice."""
+    entry = _client(ctx).move(game, " ".join(decision), role)
+    _write_entries([entry], output)
+
+
+@main.command()
+@click.argument("game")
+@click.option("--role", help="The role to acknowledge as.")
+@click.option("-o", "--output", help="Write the move file here instead of stdout.")
+@click.pass_context
+def ack(ctx: click.Context, game: str, role: str | None, output: str | None) -> None:
+    """Acknowledge: an empty entry whose reveal rolls the dice that wait for you."""
+    _write_entries([_client(ctx).ack(game, role)], output)
+
+
+@main.command()
+@click.argument("source", default="-")
+@click.option("--data", "data", multiple=True, metavar="NAME=FILE",
+              help="A data file the game uses that pbem does not ship.")
+@click.pass_context
+def apply(ctx: click.Context, source: str, data: tuple[str, ...]) -> None:
+    """Apply the entries in SOURCE (a move file, a raw email, a save, or - for stdin)."""
+    from pbem.verify import parse_entries
+
+    entries = parse_entries(_read_input(source))
+    if not entries:
+        _fail(f"no PBEM entries found in {source}")
+    for result in _client(ctx).apply_entries(entries, _data_files(data)):
+        click.echo(f"{result.status}: {result.entry.describe()}")
+
+
+@main.command()
+@click.argument("source")
+@click.option("--data", "data", multiple=True, metavar="NAME=FILE",
+              help="A data file the game uses that pbem does not ship.")
+def verify(source: str, data: tuple[str, ...]) -> None:
+    """Replay and check a whole game from SOURCE; exit 0 only if every check holds."""
+    from pbem.verify import verify_text
+
+    report = verify_text(_read_input(source), _data_files(data))
+    click.echo("\n".join(report.lines))
+    if not report.ok:
+        failure = report.failure or "verification failed"
+        first, _, rest = failure.partition("\n")
+        if rest:
+            click.echo(failure)  # an equivocation proof goes to stdout in full
+        _fail(first)
+    click.echo("OK: every check holds")
+
+
+@main.command()
+@click.argument("source")
+@click.option("--step", is_flag=True, help="Pause after each entry.")
+@click.option("--data", "data", multiple=True, metavar="NAME=FILE")
+@click.pass_context
+def replay(ctx: click.Context, source: str, step: bool, data: tuple[str, ...]) -> None:
+    """Print a game's history with its RNG log, from a file or a stored GAME id."""
+    from pbem.render.show import history_lines
+
+    game = _load_any(ctx, source, data)
+    for line in history_lines(game):
+        click.echo(line)
+        if step and line.startswith("seq "):
+            click.pause()
+
+
+def _load_any(ctx: click.Context, source: str, data: tuple[str, ...]) -> Adjudicator:
+    from pbem.core.adjudicator import data_digest
+    from pbem.ledger import replay as replay_entries
+    from pbem.verify import parse_entries
+
+    if source == "-" or Path(source).exists():
+        entries = parse_entries(_read_input(source))
+        extra = {data_digest(c): c for c in _data_files(data).values()}
+        return replay_entries(entries, extra)
+    return _client(ctx).game(source)
+
+
+@main.command()
+@click.argument("game")
+@click.option("-o", "--output", help="Write the save file here instead of stdout.")
+@click.pass_context
+def export(ctx: click.Context, game: str, output: str | None) -> None:
+    """Write GAME as a save file: header, every entry, the RNG log."""
+    text = _client(ctx).export(game)
+    if output:
+        _write_file(Path(output), text)
+        click.echo(f"wrote {output}")
+    else:
+        click.echo(text, nl=False)
+
+
+@main.command()
+@click.argument("game")
+@click.option("--role", help="Whose view (default: your role; 'public' for spectators).")
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown"]), default="text")
+@click.option("-o", "--output", help="Write the summary here instead of stdout.")
+@click.pass_context
+def render(ctx: click.Context, game: str, role: str | None, fmt: str, output: str | None) -> None:
+    """Render a turn summary of GAME for one role, from a stored game or a save file."""
+    from pbem.render.summary import render_summary
+
+    client = None if Path(game).exists() else _client(ctx)
+    adjudicator = _load_any(ctx, game, ())
+    if role is None and client is not None:
+        mine = client.my_roles(adjudicator)
+        role = mine[0] if mine else None
+    text = render_summary(adjudicator, None if role in (None, "public") else role, fmt)
+    if output:
+        _write_file(Path(output), text)
+        click.echo(f"wrote {output}")
+    else:
+        click.echo(text, nl=False)
+
+
+@main.command()
+@click.argument("rules_name", metavar="RULES")
+@click.option("--dir", "directory", type=click.Path(file_okay=False), default="pbem-demo",
+              help="Where to put the two stores, the move files, the save and the summary.")
+@click.option("--seed", default=1, show_default=True, help="Seed for the bot's choices.")
+def demo(rules_name: str, directory: str, seed: int) -> None:
+    """Play a whole game of RULES between bots through the real signed pipeline."""
+    from pbem.demo import run_demo
+
+    result = run_demo(rules_name, Path(directory), seed, echo=click.echo)
+    click.echo(f"save:    {result.save}")
+    click.echo(f"summary: {result.summary}")
+    click.echo(f"moves:   {result.moves} ({result.count} move files)")
+    click.echo(f"result:  {result.outcome}")

@@ -1,0 +1,399 @@
+"""What a player does with pbem, as library calls: the CLI and the demo are thin over this.
+
+A Client owns one local Store. It makes and signs entries for the roles whose
+private keys it holds, checks every entry (its own too) by replaying it on the
+game's log before storing it, and applies entries that arrive in move files.
+Each call that changes the store is one transaction: a refused entry leaves
+the store exactly as it was.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from pbem.core import chain
+from pbem.core.adjudicator import Adjudicator, data_digest
+from pbem.core.canonical import JSON
+from pbem.core.log import ACK, GENESIS, JOIN, MOVE, VERSION, Entry
+from pbem.errors import PbemError, StoreError
+from pbem.ledger import data_source, engine_by_name, find_equivocation
+from pbem.store import Store
+
+Passphrase = Callable[[str], bytes | None]
+
+
+@lru_cache(maxsize=8)
+def _chain_elements(seed_hex: str, length: int) -> tuple[bytes, ...]:
+    """All chain elements s_0..s_N of one seed (computed once per process)."""
+    values = [bytes.fromhex(seed_hex)]
+    for _ in range(length):
+        values.append(chain.step_down(values[-1]))
+    return tuple(reversed(values))
+
+
+@dataclass(frozen=True)
+class Applied:
+    """What happened to one entry found in a move file."""
+
+    entry: Entry
+    status: str  # "applied", "already had"
+
+
+class Client:
+    def __init__(self, store: Store, passphrase: Passphrase | None = None) -> None:
+        self.store = store
+        self._passphrase = passphrase or (lambda _name: None)
+        # Replayed games kept between calls of one process; checked against the store's
+        # head on every use and dropped whenever a change fails to commit.
+        self._cache: dict[str, Adjudicator] = {}
+
+    # --- keys -----------------------------------------------------------------------------
+
+    def new_key(self, name: str, passphrase: bytes | None = None) -> str:
+        """Make an Ed25519 OpenSSH key pair under the store's keys/ folder (0600)."""
+        from pbem.crypto.keys import generate, write_private_key
+
+        _check_key_name(name)
+        path = self.store.keys_dir / name
+        if path.exists():
+            raise StoreError(f"{path} already exists")
+        key = generate(comment=name)
+        with self._changing():
+            self.store.add_key(
+                name, key.public.openssh_line(), key.public.fingerprint(), str(path)
+            )
+            write_private_key(path, key, passphrase)
+        return str(key.public.fingerprint_line())
+
+    def import_key(self, name: str, path: Path) -> str:
+        """Import an OpenSSH private key (kept where it is) or a public-key line."""
+        from pbem.crypto.keys import PassphraseNeeded, PublicKey, load_private_key
+
+        _check_key_name(name)
+        data = path.read_bytes()
+        if b"PRIVATE KEY" in data:
+            try:
+                key = load_private_key(data, None)
+            except PassphraseNeeded:
+                key = load_private_key(data, self._passphrase(name))
+            public = key.public
+            private_path = str(path.resolve())
+        else:
+            public = PublicKey.parse_line(data.decode("utf-8", errors="replace"))
+            private_path = ""
+        with self._changing():
+            self.store.add_key(name, public.openssh_line(), public.fingerprint(), private_path)
+        return str(public.fingerprint_line())
+
+    def _private_key_for(self, public_line: str):  # type: ignore[no-untyped-def]
+        from pbem.crypto.keys import PassphraseNeeded, PublicKey, load_private_key
+
+        wanted = PublicKey.parse_line(public_line)
+        for row in self.store.keys():
+            if not row["private_path"]:
+                continue
+            if PublicKey.parse_line(row["public"]).raw != wanted.raw:
+                continue
+            data = Path(row["private_path"]).read_bytes()
+            try:
+                return load_private_key(data, None)
+            except PassphraseNeeded:
+                return load_private_key(data, self._passphrase(row["name"]))
+        raise StoreError(f"no private key in this store for {wanted.fingerprint()}")
+
+    def _public_line(self, key_name: str) -> str:
+        return str(self.store.key(key_name)["public"])
+
+    def _owns(self, public_line: str) -> bool:
+        from pbem.crypto.keys import PublicKey
+
+        wanted = PublicKey.parse_line(public_line).raw
+        return any(
+            row["private_path"] and PublicKey.parse_line(row["public"]).raw == wanted
+            for row in self.store.keys()
+        )
+
+    # --- games ----------------------------------------------------------------------------
+
+    def game(self, prefix: str) -> Adjudicator:
+        """Replay a stored game from its entries (every signature and rule re-checked)."""
+        game_id = self.store.find_game(prefix)
+        return self._replay(game_id)
+
+    def _replay(self, game_id: str) -> Adjudicator:
+        cached = self._cache.pop(game_id, None)
+        start = 0
+        if cached is not None:
+            head = self.store.entries(game_id, from_seq=cached.head.seq)
+            if head and head[0]["id"] == cached.head.id:
+                start = cached.head.seq + 1
+            else:
+                cached = None
+        rows = self.store.entries(game_id, from_seq=start)
+        entries = [Entry.from_wire(r["canonical"], r["signature"]) for r in rows]
+        if cached is None:
+            genesis = entries.pop(0)
+            extra = self._stored_data(genesis)
+            cached = Adjudicator.start(
+                genesis, engine_by_name, data_source(extra), _signature_check()
+            )
+        for entry in entries:
+            cached.apply(entry)
+        self._cache[game_id] = cached
+        return cached
+
+    @contextmanager
+    def _changing(self) -> Iterator[None]:
+        """One store transaction; replayed games are forgotten if it does not commit."""
+        try:
+            with self.store.transaction():
+                yield
+        except BaseException:
+            self._cache.clear()
+            raise
+
+    def _stored_data(self, genesis: Entry) -> dict[str, bytes]:
+        extra: dict[str, bytes] = {}
+        for digest in dict(genesis.body.get("data", {})).values():
+            content = self.store.data_file(str(digest))
+            if content is not None:
+                extra[str(digest)] = content
+        return extra
+
+    def my_roles(self, game: Adjudicator) -> list[str]:
+        return [role for role, line in game.roles.items() if self._owns(line)]
+
+    def new_game(
+        self,
+        rules: str,
+        creator_role: str,
+        keys: Mapping[str, str],
+        title: str = "",
+        data_files: Mapping[str, bytes] | None = None,
+        options: Mapping[str, JSON] | None = None,
+    ) -> tuple[str, list[Entry]]:
+        """Sign a genesis (roles -> key names in this store) and join every role we own."""
+        engine = engine_by_name(rules)
+        if creator_role not in keys:
+            raise PbemError(f"the creating role {creator_role!r} needs a key")
+        files = dict(engine.default_data())
+        for name, content in (data_files or {}).items():
+            if name not in engine.data_files:
+                raise PbemError(f"{rules} has no data file {name!r}")
+            engine.load_data({**files, name: content})  # validate before signing anything
+            files[name] = content
+        body: dict[str, JSON] = {
+            "rules": engine.name,
+            "rules_version": engine.version,
+            "data": {name: data_digest(content) for name, content in files.items()},
+            "options": dict(options or {}),
+            "roles": {role: self._public_line(name) for role, name in keys.items()},
+            "title": title or engine.title,
+            "nonce": secrets.token_hex(16),
+        }
+        fields: dict[str, JSON] = {"v": VERSION, "kind": GENESIS, "seq": 0, "by": creator_role,
+                                   "body": body}
+        genesis = self._sign(fields, str(body["roles"][creator_role]))  # type: ignore[index]
+        game = Adjudicator.start(
+            genesis, engine_by_name, data_source(_by_digest(files)), _signature_check()
+        )
+        made = [genesis]
+        with self._changing():
+            self.store.add_game(genesis.id, engine.name, str(body["title"]))
+            self.store.add_entry(genesis.id, 0, genesis.id, genesis.canonical, genesis.signature)
+            for name, content in files.items():
+                self.store.add_data_file(data_digest(content), name, content)
+            made += self._join_all(game)
+        return genesis.id, made
+
+    def join(self, prefix: str) -> list[Entry]:
+        """Sign a join for every role of ours that has not joined yet."""
+        game = self.game(prefix)
+        with self._changing():
+            made = self._join_all(game)
+        if not made:
+            raise PbemError("nothing to join: none of your roles is waiting to join")
+        return made
+
+    def _join_all(self, game: Adjudicator) -> list[Entry]:
+        made = []
+        for role in self.my_roles(game):
+            if not game.asked(role) or game.started:
+                continue
+            if any(e.kind == JOIN and e.by == role for e in game.entries):
+                continue
+            seed = chain.new_seed()
+            length = chain.MIN_LENGTH
+            fields = self._next_fields(game, JOIN, role)
+            fields["body"] = {"anchor": chain.anchor(seed, length).hex(), "length": length}
+            entry = self._sign(fields, game.roles[role])
+            game.apply(entry)
+            self.store.put_secret(
+                game.id, role, "chain", json.dumps({"seed": seed.hex(), "length": length})
+            )
+            self._store_entry(game.id, entry)
+            made.append(entry)
+        return made
+
+    def _next_fields(self, game: Adjudicator, kind: str, role: str) -> dict[str, JSON]:
+        fields: dict[str, JSON] = {
+            "v": VERSION,
+            "kind": kind,
+            "game": game.id,
+            "seq": game.head.seq + 1,
+            "prev": game.head.id,
+            "by": role,
+            "body": {},
+        }
+        if kind != JOIN:
+            fields["reveal"] = self._reveal(game, role).hex()
+        return fields
+
+    def _reveal(self, game: Adjudicator, role: str) -> bytes:
+        raw = self.store.secret(game.id, role, "chain")
+        if raw is None:
+            raise StoreError(f"this store has no hash chain for {role} in this game")
+        secret = json.loads(raw)
+        index = game.next_reveal_index(role)
+        if index > secret["length"]:
+            raise PbemError(f"{role}'s hash chain is used up")
+        return _chain_elements(secret["seed"], secret["length"])[index]
+
+    def _sign(self, fields: dict[str, JSON], public_line: str) -> Entry:
+        from pbem.crypto import sshsig
+
+        unsigned = Entry.build(fields)
+        key = self._private_key_for(public_line)
+        return unsigned.with_signature(sshsig.sign(key, unsigned.canonical))
+
+    def _store_entry(self, game_id: str, entry: Entry) -> None:
+        self.store.add_entry(game_id, entry.seq, entry.id, entry.canonical, entry.signature)
+
+    def acting_role(self, game: Adjudicator, role: str | None = None) -> str:
+        """The role of ours that the game asks now (or the one named)."""
+        mine = self.my_roles(game)
+        if role is not None:
+            if role not in mine:
+                raise PbemError(f"you hold no key for role {role!r} in this game")
+            return role
+        asked = [r for r in mine if game.asked(r)]
+        if not asked:
+            waiting = ", ".join(sorted({p.role for p in game.prompts()})) or "nobody"
+            raise PbemError(f"not your turn: the game waits for {waiting}")
+        return asked[0]
+
+    def state_for(self, game: Adjudicator, role: str):  # type: ignore[no-untyped-def]
+        """The state `role` decides on, with waiting dice rolled by its own next reveal."""
+        if game.waiting_for_entropy:
+            return game.preview(role, self._reveal(game, role).hex())
+        return game.state
+
+    def move(self, prefix: str, text: str, role: str | None = None) -> Entry:
+        """Sign a decision (game syntax, or the number of a listed choice)."""
+        game = self.game(prefix)
+        role = self.acting_role(game, role)
+        state = self.state_for(game, role)
+        if state is None:
+            raise PbemError("play has not started: every role must join first")
+        engine = game.engine
+        stripped = text.strip()
+        if stripped.isdigit():
+            choices = engine.choices(state, role)
+            number = int(stripped)
+            if not 1 <= number <= len(choices):
+                raise PbemError(f"no choice {number}: there are {len(choices)}")
+            decision = choices[number - 1]
+        else:
+            decision = engine.parse(stripped, state, role)
+        fields = self._next_fields(game, MOVE, role)
+        fields["body"] = {"decision": engine.format(decision)}
+        return self._append(game, fields, role)
+
+    def ack(self, prefix: str, role: str | None = None) -> Entry:
+        """Sign an empty acknowledgement that rolls the dice waiting for our reveal."""
+        game = self.game(prefix)
+        role = self.acting_role(game, role)
+        return self._append(game, self._next_fields(game, ACK, role), role)
+
+    def _append(self, game: Adjudicator, fields: dict[str, JSON], role: str) -> Entry:
+        entry = self._sign(fields, game.roles[role])
+        with self._changing():
+            game.apply(entry)  # our own entry passes the same checks as anyone's
+            self._store_entry(game.id, entry)
+        return entry
+
+    # --- receiving ------------------------------------------------------------------------
+
+    def apply_entries(
+        self, found: list[Entry], extra_data: Mapping[str, bytes] | None = None
+    ) -> list[Applied]:
+        """Apply entries from a move file, in seq order per game, as one transaction."""
+        extra = {data_digest(c): c for c in (extra_data or {}).values()}
+        results: list[Applied] = []
+        games: dict[str, Adjudicator] = {}
+        ordered = sorted(found, key=lambda e: (e.kind != GENESIS, e.seq))
+        with self._changing():
+            for entry in ordered:
+                game_id = entry.id if entry.kind == GENESIS else str(entry.game)
+                if entry.kind == GENESIS and not self.store.has_game(game_id):
+                    game = Adjudicator.start(
+                        entry, engine_by_name, data_source(extra), _signature_check()
+                    )
+                    self.store.add_game(game_id, game.engine.name, str(entry.body.get("title")))
+                    self._store_entry(game_id, entry)
+                    for name, digest in dict(entry.body["data"]).items():
+                        if str(digest) in extra:
+                            self.store.add_data_file(str(digest), name, extra[str(digest)])
+                    games[game_id] = game
+                    results.append(Applied(entry, "applied"))
+                    continue
+                if not self.store.has_game(game_id):
+                    raise PbemError(
+                        f"{entry.describe()} belongs to game {game_id[:12]}, unknown here "
+                        "(apply its genesis first)"
+                    )
+                if game_id not in games:
+                    games[game_id] = self._replay(game_id)
+                game = games[game_id]
+                if entry.seq < len(game.entries):
+                    known = game.entries[entry.seq]
+                    if known.id == entry.id:
+                        results.append(Applied(entry, "already had"))
+                        continue
+                    proof = find_equivocation(game.genesis, [known, entry])
+                    if proof is not None:
+                        raise PbemError(proof.proof())
+                game.apply(entry)
+                self._store_entry(game_id, entry)
+                results.append(Applied(entry, "applied"))
+        return results
+
+    def export(self, prefix: str) -> str:
+        from pbem.ledger import fingerprint
+        from pbem.transport.savefile import save_text
+
+        game = self.game(prefix)
+        title = str(game.genesis.body.get("title") or game.engine.title)
+        prints = {role: fingerprint(line) for role, line in game.roles.items()}
+        return save_text(game, title, prints)
+
+
+def _signature_check():  # type: ignore[no-untyped-def]
+    from pbem.ledger import check_signature
+
+    return check_signature
+
+
+def _by_digest(files: Mapping[str, bytes]) -> dict[str, bytes]:
+    return {data_digest(content): content for content in files.values()}
+
+
+def _check_key_name(name: str) -> None:
+    if not name or not all(c.isalnum() or c in "-_." for c in name) or name.startswith("."):
+        raise PbemError(f"key name {name!r}: use letters, digits, '-', '_' and '.'")

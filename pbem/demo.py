@@ -1,0 +1,120 @@
+"""`pbem demo`: a whole game between bots through the real signed pipeline.
+
+Each side has its own store (its own keys, chain seeds and copy of the log).
+Every entry is signed by its author, written to a move file on disk, read back
+from that file by the other side and applied to its store, exactly as if it
+had been mailed. At the end both stores must hold the identical log; the save
+file and a rendered summary are written beside the move files.
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from pbem.bots import choose
+from pbem.client import Client
+from pbem.core.log import Entry
+from pbem.errors import PbemError
+from pbem.ledger import engine_by_name
+from pbem.store import Store
+from pbem.transport.savefile import move_file
+from pbem.verify import parse_entries
+
+
+@dataclass(frozen=True)
+class DemoResult:
+    save: Path
+    summary: Path
+    moves: Path
+    count: int
+    outcome: str
+    game_id: str
+
+
+def run_demo(
+    rules: str,
+    directory: Path,
+    seed: int = 1,
+    echo: Callable[[str], None] | None = None,
+    max_entries: int = 20000,
+) -> DemoResult:
+    say = echo or (lambda _text: None)
+    engine = engine_by_name(rules)
+    if directory.exists() and any(directory.iterdir()):
+        if not (directory / ".pbem-demo").exists():
+            raise PbemError(f"{directory} is not empty and not an earlier demo folder")
+        shutil.rmtree(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / ".pbem-demo").write_text("made by pbem demo\n")
+    moves = directory / "moves"
+    moves.mkdir()
+
+    roles = list(engine.roles)
+    clients = {role: Client(Store(directory / f"{role}-home")) for role in roles}
+    for role, client in clients.items():
+        client.new_key(role)
+    creator = engine.required_roles[0]
+    for role, client in clients.items():
+        if role != creator:
+            pub = directory / f"{role}-home" / "keys" / f"{role}.pub"
+            clients[creator].import_key(role, pub)
+    say(f"keys made for {', '.join(roles)}; {creator} creates the game")
+
+    count = 0
+
+    def send(author: str, entries: list[Entry]) -> None:
+        nonlocal count
+        count += 1
+        path = moves / f"{count:04d}-{author}.txt"
+        path.write_text(move_file(entries), encoding="utf-8")
+        received = parse_entries(path.read_bytes())
+        for role, client in clients.items():
+            if role != author:
+                client.apply_entries(received)
+
+    game_id, first = clients[creator].new_game(
+        rules, creator, {role: role for role in roles}, title=f"{engine.title} (demo)"
+    )
+    send(creator, first)
+    for role, client in clients.items():
+        if role != creator:
+            send(role, client.join(game_id))
+
+    rng = random.Random(seed)
+    while True:
+        game = clients[creator].game(game_id)
+        if game.outcome() is not None:
+            break
+        if len(game.entries) > max_entries:
+            raise PbemError(f"demo stopped after {max_entries} entries without an outcome")
+        prompts = game.prompts()
+        if not prompts:
+            raise PbemError("dead end: nobody is asked for anything and there is no outcome")
+        role = prompts[0].role
+        client = clients[role]
+        # The author of the next entry sees waiting dice rolled by its own reveal first.
+        state = client.state_for(client.game(game_id), role)
+        if any(p.role == role for p in engine.prompts(state)):
+            decision = choose(engine, state, role, rng)
+            entry = client.move(game_id, engine.format(decision), role)
+        else:
+            entry = client.ack(game_id, role)
+        send(role, [entry])
+
+    saves = {role: client.export(game_id) for role, client in clients.items()}
+    if len(set(saves.values())) != 1:
+        raise PbemError("the two stores disagree about the game: the demo found a bug")
+    save = directory / f"{rules}-demo.pbem"
+    save.write_text(saves[creator], encoding="utf-8")
+    from pbem.render.summary import render_summary
+
+    final = clients[creator].game(game_id)
+    summary = directory / "summary.md"
+    summary.write_text(render_summary(final, creator, "markdown"), encoding="utf-8")
+    (directory / "summary.txt").write_text(render_summary(final, creator, "text"), "utf-8")
+    outcome = final.outcome()
+    return DemoResult(save, summary, moves, count, outcome.text if outcome else "?", game_id)

@@ -1,0 +1,71 @@
+"""Turn summaries from the jinja2 templates in templates/ (shipped inside the wheel).
+
+The template gets only the role's view, the public history of actions (decisions,
+events with their reasons, every roll with its purpose) and the outcome.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+import pbem
+from pbem.core.adjudicator import Action, Adjudicator
+from pbem.errors import PbemError
+
+FORMATS = {"text": "txt", "markdown": "md"}
+
+
+def templates_dir() -> Path:
+    """templates/ inside the installed package, or beside it in a source checkout."""
+    package = Path(pbem.__file__).resolve().parent
+    for candidate in (package / "templates", package.parent / "templates"):
+        if (candidate / "summary.txt.j2").is_file():
+            return candidate
+    raise PbemError("pbem's templates are missing from this installation")
+
+
+def _environment() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(templates_dir())),
+        autoescape=False,  # text and Markdown; HTML output, when it comes, autoescapes
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        undefined=jinja2.StrictUndefined,
+    )
+
+
+def turn_actions(game: Adjudicator, turn: Any) -> list[Action]:
+    return [a for a in game.actions if a.turn == turn and a.turn is not None]
+
+
+def render_summary(game: Adjudicator, role: str | None, fmt: str = "text") -> str:
+    if fmt not in FORMATS:
+        raise PbemError(f"unknown format {fmt!r} (choose {', '.join(FORMATS)})")
+    if role is not None and role not in game.roles:
+        raise PbemError(f"this game has no role {role!r}")
+    engine = game.engine
+    view = engine.view(game.state, role) if game.state is not None else None
+    turn = view.get("turn") if isinstance(view, dict) else None
+    outcome = game.outcome()
+    env = _environment()
+    ext = FORMATS[fmt]
+    state_template = f"{engine.name}/state.{ext}.j2"
+    has_state = (templates_dir() / state_template).is_file()
+    template = env.get_template(f"summary.{ext}.j2")
+    return template.render(
+        title=str(game.genesis.body.get("title") or engine.title),
+        game_id=game.id,
+        rules=f"{engine.name} {engine.version}",
+        role=role or "public",
+        turn=turn,
+        view=view,
+        state_template=state_template if has_state else None,
+        actions=turn_actions(game, turn) if turn is not None else game.actions[-10:],
+        prompts=game.prompts(),
+        outcome=outcome,
+        self_witnessed=game.self_witnessed,
+    )

@@ -1,0 +1,175 @@
+"""A player's local store: keys, games, entries, data files and own secrets.
+
+Layout under the home folder (PBEM_HOME, else $XDG_DATA_HOME/pbem, else
+~/.local/share/pbem):
+
+    store.db        SQLite: keys, games, entries, data files, secrets (mode 0600)
+    keys/NAME       private keys made by `pbem key new` (mode 0600), NAME.pub beside
+
+Own secrets (hash-chain seeds, later salts and private draws) live only here.
+Every command that changes the store does it inside one transaction.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import sqlite_utils
+
+from pbem.errors import StoreError
+
+
+def default_home() -> Path:
+    if os.environ.get("PBEM_HOME"):
+        return Path(os.environ["PBEM_HOME"])
+    xdg = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(xdg) / "pbem"
+
+
+class Store:
+    def __init__(self, home: Path | None = None) -> None:
+        self.home = Path(home) if home is not None else default_home()
+        self.home.mkdir(parents=True, exist_ok=True, mode=0o700)
+        path = self.home / "store.db"
+        if not path.exists():
+            # Created 0600 before SQLite opens it: it will hold chain seeds.
+            fd = os.open(path, os.O_CREAT | os.O_WRONLY, 0o600)
+            os.close(fd)
+        self.db = sqlite_utils.Database(path)
+        self.db.conn.execute("PRAGMA journal_mode=WAL")
+        self.db.conn.execute("PRAGMA synchronous=FULL")
+        self._create_tables()
+
+    @property
+    def keys_dir(self) -> Path:
+        path = self.home / "keys"
+        path.mkdir(exist_ok=True, mode=0o700)
+        return path
+
+    def _create_tables(self) -> None:
+        db = self.db
+        with db.conn:
+            db["keys"].create(
+                {"name": str, "public": str, "fingerprint": str, "private_path": str},
+                pk="name",
+                if_not_exists=True,
+            )
+            db["games"].create(
+                {"id": str, "rules": str, "title": str},
+                pk="id",
+                if_not_exists=True,
+            )
+            db["entries"].create(
+                {"game": str, "seq": int, "id": str, "canonical": bytes, "signature": bytes},
+                pk=("game", "seq"),
+                if_not_exists=True,
+            )
+            db["data_files"].create(
+                {"sha256": str, "name": str, "content": bytes},
+                pk="sha256",
+                if_not_exists=True,
+            )
+            db["secrets"].create(
+                {"game": str, "role": str, "kind": str, "value": str},
+                pk=("game", "role", "kind"),
+                if_not_exists=True,
+            )
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """One atomic change: everything inside commits together or not at all."""
+        with self.db.conn:
+            yield
+
+    # --- keys -----------------------------------------------------------------------------
+
+    def add_key(self, name: str, public: str, fingerprint: str, private_path: str | None) -> None:
+        if self.db["keys"].count_where("name = ?", [name]):
+            raise StoreError(f"a key named {name!r} already exists")
+        self.db["keys"].insert(
+            {
+                "name": name,
+                "public": public,
+                "fingerprint": fingerprint,
+                "private_path": private_path or "",
+            }
+        )
+
+    def key(self, name: str) -> dict[str, Any]:
+        rows = list(self.db["keys"].rows_where("name = ?", [name]))
+        if not rows:
+            raise StoreError(f"no key named {name!r} (see `pbem key list`)")
+        return rows[0]
+
+    def keys(self) -> list[dict[str, Any]]:
+        return list(self.db["keys"].rows_where(order_by="name"))
+
+    # --- games and entries ----------------------------------------------------------------
+
+    def add_game(self, game_id: str, rules: str, title: str) -> None:
+        self.db["games"].insert({"id": game_id, "rules": rules, "title": title})
+
+    def games(self) -> list[dict[str, Any]]:
+        return list(self.db["games"].rows_where(order_by="rowid"))
+
+    def find_game(self, prefix: str) -> str:
+        """The full id of the one game whose id starts with `prefix`."""
+        prefix = prefix.strip().lower()
+        if not prefix:
+            raise StoreError("no game id given")
+        ids = [g["id"] for g in self.db["games"].rows_where("id LIKE ?", [prefix + "%"])]
+        if not ids:
+            raise StoreError(f"no game {prefix!r} in this store (see `pbem show`)")
+        if len(ids) > 1:
+            raise StoreError(f"game id {prefix!r} is ambiguous: {len(ids)} games match")
+        return str(ids[0])
+
+    def has_game(self, game_id: str) -> bool:
+        return bool(self.db["games"].count_where("id = ?", [game_id]))
+
+    def add_entry(self, game_id: str, seq: int, entry_id: str, canonical: bytes, sig: bytes) -> None:
+        self.db["entries"].insert(
+            {
+                "game": game_id,
+                "seq": seq,
+                "id": entry_id,
+                "canonical": canonical,
+                "signature": sig,
+            }
+        )
+
+    def entries(self, game_id: str, from_seq: int = 0) -> list[dict[str, Any]]:
+        return list(
+            self.db["entries"].rows_where(
+                "game = ? AND seq >= ?", [game_id, from_seq], order_by="seq"
+            )
+        )
+
+    # --- data files and secrets -----------------------------------------------------------
+
+    def add_data_file(self, digest: str, name: str, content: bytes) -> None:
+        self.db["data_files"].upsert(
+            {"sha256": digest, "name": name, "content": content}, pk="sha256"
+        )
+
+    def data_file(self, digest: str) -> bytes | None:
+        rows = list(self.db["data_files"].rows_where("sha256 = ?", [digest]))
+        return rows[0]["content"] if rows else None
+
+    def put_secret(self, game_id: str, role: str, kind: str, value: str) -> None:
+        self.db["secrets"].upsert(
+            {"game": game_id, "role": role, "kind": kind, "value": value},
+            pk=("game", "role", "kind"),
+        )
+
+    def secret(self, game_id: str, role: str, kind: str) -> str | None:
+        rows = list(
+            self.db["secrets"].rows_where(
+                "game = ? AND role = ? AND kind = ?", [game_id, role, kind]
+            )
+        )
+        return rows[0]["value"] if rows else None

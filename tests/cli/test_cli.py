@@ -1,0 +1,172 @@
+"""The `pbem` command line through click's CliRunner: a referee game end to end, and errors."""
+
+from __future__ import annotations
+
+import os
+import re
+import sqlite3
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner, Result
+
+from pbem.cli import main
+
+
+def run(home: Path, *args: str, input: str | None = None) -> Result:
+    runner = CliRunner()
+    return runner.invoke(main, ["--home", str(home), *args], input=input, catch_exceptions=False)
+
+
+def ok(home: Path, *args: str, input: str | None = None) -> str:
+    result = run(home, *args, input=input)
+    assert result.exit_code == 0, f"pbem {' '.join(args)} failed: {result.output}"
+    return result.stdout
+
+
+def entry_count(home: Path) -> int:
+    with sqlite3.connect(home / "store.db") as db:
+        return int(db.execute("select count(*) from entries").fetchone()[0])
+
+
+def start_game(tmp_path: Path) -> tuple[Path, Path, str]:
+    """Player and referee make keys; the player starts a game; the referee joins."""
+    player, referee = tmp_path / "player", tmp_path / "referee"
+    fingerprint = ok(player, "key", "new", "me")
+    assert re.fullmatch(r"256 SHA256:[A-Za-z0-9+/]{43} me \(ED25519\)\n", fingerprint)
+    ok(referee, "key", "new", "ref")
+    ok(player, "key", "import", "referee", str(referee / "keys" / "ref.pub"))
+    start = tmp_path / "start.txt"
+    result = run(player, "new", "barbarossa", "--key", "german=me", "--key", "referee=referee",
+                 "-o", str(start))
+    assert result.exit_code == 0, result.output
+    game_id = re.search(r"game ([0-9a-f]{64})", result.stderr)
+    assert game_id is not None
+    assert "applied: entry 0 by german" in ok(referee, "apply", str(start))
+    join = tmp_path / "join.txt"
+    ok(referee, "join", game_id.group(1)[:10], "-o", str(join))
+    assert "applied: entry 2 by referee" in ok(player, "apply", str(join))
+    return player, referee, game_id.group(1)
+
+
+def test_a_referee_game_runs_through_the_cli(tmp_path: Path) -> None:
+    player, referee, game = start_game(tmp_path)
+    shown = ok(player, "show", game[:8])
+    assert "role german (you)" in shown and "1. roll event" in shown
+
+    move = tmp_path / "m1.txt"
+    ok(player, "move", game[:8], "1", "-o", str(move))  # by number: roll event
+    # The dice wait for the referee: the player cannot go on.
+    refused = run(player, "move", game[:8], "accept")
+    assert refused.exit_code == 1
+    assert "not your turn" in refused.stderr
+    ok(referee, "apply", str(move))
+    ack = tmp_path / "a1.txt"
+    ok(referee, "ack", game[:8], "-o", str(ack))
+    ok(player, "apply", str(ack))
+    shown = ok(player, "show", game[:8])
+    assert "roll event die:" in shown  # the result of the roll is shown with its purpose
+    assert "accept" in shown
+
+    save = tmp_path / "game.pbem"
+    ok(player, "export", game[:8], "-o", str(save))
+    verified = ok(player, "verify", str(save))
+    assert "OK: every check holds" in verified
+    assert "witnessed" in verified and "SELF-WITNESSED" not in verified
+    history = ok(player, "replay", str(save))
+    assert re.search(r"rng 3 4 1\.\.6 [1-6] event die", history)
+    summary = ok(player, "render", game[:8], "--format", "markdown")
+    assert summary.startswith("# Operation Barbarossa")
+    assert "roll *event die*" in summary
+
+
+def test_refused_entries_change_nothing_and_say_one_line(tmp_path: Path) -> None:
+    player, referee, game = start_game(tmp_path)
+    move = tmp_path / "m1.txt"
+    ok(player, "move", game[:8], "roll", "event", "-o", str(move))
+    text = move.read_text()
+    # Damage one armor character: a signature/armor error, never a rules error.
+    lines = text.splitlines()
+    armor_line = next(i for i, line in enumerate(lines) if line and line[0] in "ABCDEFGHIJ")
+    lines[armor_line] = ("B" if lines[armor_line][0] != "B" else "C") + lines[armor_line][1:]
+    damaged = tmp_path / "damaged.txt"
+    damaged.write_text("\n".join(lines) + "\n")
+    before = entry_count(referee)
+    result = run(referee, "apply", str(damaged))
+    assert result.exit_code == 1
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert entry_count(referee) == before
+
+    # An illegal move is refused by the mover's own pbem, quoting the rule.
+    result = run(player, "move", game[:8], "attack", "minsk", "with", "1")
+    assert result.exit_code == 1
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_wrong_game_and_unknown_text_are_clear_errors(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    (tmp_path / "junk.txt").write_text("hello, no entries here\n")
+    result = run(home, "apply", str(tmp_path / "junk.txt"))
+    assert result.exit_code == 1 and "no PBEM entries" in result.stderr
+    result = run(home, "show", "abcdef")
+    assert result.exit_code == 1 and "no game" in result.stderr
+    result = run(home, "verify", str(tmp_path / "missing.pbem"))
+    assert result.exit_code == 1 and "cannot read" in result.stderr
+
+
+def test_demo_writes_a_save_that_verifies(tmp_path: Path) -> None:
+    out = tmp_path / "demo"
+    printed = ok(tmp_path / "home", "demo", "barbarossa", "--dir", str(out))
+    save = out / "barbarossa-demo.pbem"
+    assert f"save:    {save}" in printed
+    assert save.exists() and (out / "summary.md").exists()
+    assert len(list((out / "moves").iterdir())) > 20
+    assert "OK: every check holds" in ok(tmp_path / "home", "verify", str(save))
+
+
+def test_keys_and_store_are_private(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    ok(home, "key", "new", "me")
+    assert stat.S_IMODE(os.stat(home / "keys" / "me").st_mode) == 0o600
+    assert stat.S_IMODE(os.stat(home / "store.db").st_mode) == 0o600
+    listed = ok(home, "key", "list")
+    assert listed.startswith("me\tSHA256:") and "private" in listed
+
+
+def test_rules_lists_barbarossa(tmp_path: Path) -> None:
+    assert "barbarossa\tOperation Barbarossa" in ok(tmp_path, "rules")
+
+
+def _commands(group: click.Group, prefix: str = "") -> list[tuple[str, click.Command]]:
+    found = []
+    for name, command in group.commands.items():
+        found.append((prefix + name, command))
+        if isinstance(command, click.Group):
+            found += _commands(command, prefix + name + " ")
+    return found
+
+
+def test_every_command_has_help_text() -> None:
+    commands = _commands(main)
+    names = {name for name, _ in commands}
+    for wanted in ("key new", "key import", "new", "join", "show", "move", "ack", "apply",
+                   "verify", "replay", "export", "render", "demo", "rules"):
+        assert wanted in names
+    for name, command in commands:
+        assert command.help and command.help.strip(), f"pbem {name} has no help text"
+
+
+def test_help_imports_neither_jinja2_nor_sqlite_utils() -> None:
+    probe = (
+        "import sys; sys.argv = ['pbem', '--help']\n"
+        "from pbem.cli import main\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "heavy = [m for m in ('jinja2', 'sqlite_utils') if m in sys.modules]\n"
+        "print('HEAVY', heavy)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert "HEAVY []" in out.stdout
