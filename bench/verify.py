@@ -1,0 +1,131 @@
+"""Verification throughput: entries verified per second vs raw Ed25519 verifications per second.
+
+Builds a long two-role log (default 10,000 entries) of the toy dice game from
+tests/support, signs it, writes it as a save, then times, in the same run:
+
+* `pbem.verify.verify_text` on the save (armor, canonical JSON, SSHSIG, chain,
+  reveals, rules, every roll, the RNG log comparison), and
+* raw Ed25519 `verify` of the same number of 64-byte signatures over the same
+  canonical bytes (cryptography, no SSHSIG wrapping).
+
+It prints both rates and their ratio; the machine's noise cancels in the ratio.
+Run: python bench/verify.py [--entries N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import tests.support.toy  # noqa: E402,F401  (registers toy-dice)
+from pbem.core import chain  # noqa: E402
+from pbem.core.adjudicator import Adjudicator, data_digest  # noqa: E402
+from pbem.core.log import Entry  # noqa: E402
+from pbem.crypto import sshsig  # noqa: E402
+from pbem.crypto.keys import generate  # noqa: E402
+from pbem.ledger import check_signature, data_source, engine_by_name  # noqa: E402
+from pbem.transport.savefile import save_text  # noqa: E402
+from pbem.verify import verify_text  # noqa: E402
+
+
+def build_log(count: int) -> tuple[str, list[Entry]]:
+    """A toy-dice game of `count` entries, built and signed in memory."""
+    keys = {"a": generate("a"), "b": generate("b")}
+    rounds = count  # more rolls than entries: the game is still running at the end
+    data = {"toy.toml": f"rounds = {rounds}\n".encode()}
+    extra = {data_digest(c): c for c in data.values()}
+    length = max(count, chain.MIN_LENGTH)  # each role reveals about count / 2 times
+    seeds = {role: chain.new_seed() for role in keys}
+    elements = {}
+    for role, seed in seeds.items():
+        values = [seed]
+        for _ in range(length):
+            values.append(chain.step_down(values[-1]))
+        elements[role] = list(reversed(values))
+
+    def sign(fields: dict) -> Entry:  # type: ignore[type-arg]
+        unsigned = Entry.build(fields)
+        key = keys[str(fields["by"])]
+        return unsigned.with_signature(sshsig.sign(key, unsigned.canonical))
+
+    genesis = sign(
+        {
+            "v": 1,
+            "kind": "genesis",
+            "seq": 0,
+            "by": "a",
+            "body": {
+                "rules": "toy-dice",
+                "rules_version": "1",
+                "data": {name: data_digest(c) for name, c in data.items()},
+                "options": {},
+                "roles": {role: key.public.openssh_line() for role, key in keys.items()},
+            },
+        }
+    )
+    game = Adjudicator.start(genesis, engine_by_name, data_source(extra), check_signature)
+    for role in keys:
+        anchor = elements[role][0].hex()
+        game.apply(sign(_fields(game, "join", role, {"anchor": anchor, "length": length})))
+    while len(game.entries) < count:
+        role = game.prompts()[0].role
+        fields = _fields(game, "move", role, {"decision": "roll"})
+        fields["reveal"] = elements[role][game.next_reveal_index(role)].hex()
+        game.apply(sign(fields))
+    prints = {role: str(key.public.fingerprint()) for role, key in keys.items()}
+    return save_text(game, "bench", prints), game.entries
+
+
+def _fields(game: Adjudicator, kind: str, role: str, body: dict) -> dict:  # type: ignore[type-arg]
+    return {
+        "v": 1,
+        "kind": kind,
+        "game": game.id,
+        "seq": game.head.seq + 1,
+        "prev": game.head.id,
+        "by": role,
+        "body": body,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--entries", type=int, default=10_000)
+    args = parser.parse_args()
+
+    started = time.perf_counter()
+    save, entries = build_log(args.entries)
+    print(f"built a {len(entries)}-entry log in {time.perf_counter() - started:.1f} s")
+
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    raw_key = Ed25519PrivateKey.generate()
+    raw_public = raw_key.public_key()
+    raw = [(raw_key.sign(e.canonical), e.canonical) for e in entries]
+
+    started = time.perf_counter()
+    for signature, message in raw:
+        raw_public.verify(signature, message)
+    raw_seconds = time.perf_counter() - started
+
+    # Keep data files out of the timing: the save names the toy data by digest.
+    data = {"toy.toml": f"rounds = {args.entries}\n".encode()}
+    started = time.perf_counter()
+    report = verify_text(save, data)
+    verify_seconds = time.perf_counter() - started
+    if not report.ok:
+        raise SystemExit(f"verification failed: {report.failure}")
+
+    raw_rate = len(raw) / raw_seconds
+    verify_rate = len(entries) / verify_seconds
+    print(f"raw Ed25519 verify:   {raw_rate:10,.0f} signatures/s")
+    print(f"pbem verify (full):   {verify_rate:10,.0f} entries/s")
+    print(f"ratio pbem / raw:     {verify_rate / raw_rate:10.3f}")
+
+
+if __name__ == "__main__":
+    main()
