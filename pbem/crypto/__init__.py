@@ -1,0 +1,1 @@
+"""Keys and signatures: Ed25519 keys in OpenSSH formats, SSHSIG signatures (protocol section 2)."""

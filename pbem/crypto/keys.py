@@ -1,0 +1,241 @@
+"""Ed25519 identities in OpenSSH formats (protocol section 2).
+
+A player's public key travels as an OpenSSH public-key line and is named by its
+`SHA256:` fingerprint exactly as `ssh-keygen -l` prints it, so players can compare
+keys with tools they already trust. Private keys are read from and written to the
+OpenSSH private-key format, so an existing `~/.ssh/id_ed25519` works as is.
+
+Equality: two PublicKey values are equal (and hash equal) when their raw keys are
+equal; the comment is a label chosen by the owner and is not part of the identity.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import os
+import tempfile
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import (
+    Ed25519PrivateKey,
+    Ed25519PublicKey,
+)
+
+from pbem.crypto import openssh
+from pbem.crypto.openssh import PassphraseNeeded
+from pbem.crypto.wire import Reader, WireError
+from pbem.errors import KeyError_
+
+__all__ = [
+    "KEY_TYPE",
+    "PassphraseNeeded",
+    "PrivateKey",
+    "PublicKey",
+    "generate",
+    "load_private_key",
+    "write_private_key",
+]
+
+KEY_TYPE = openssh.KEY_TYPE
+_LINE_USAGE = "a public-key line must look like 'ssh-ed25519 AAAA... [comment]'"
+
+
+@dataclass(frozen=True)
+class PublicKey:
+    """A raw 32-byte Ed25519 public key with the comment of its OpenSSH line."""
+
+    raw: bytes
+    comment: str = field(default="", compare=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.raw, bytes) or len(self.raw) != 32:
+            raise KeyError_("an Ed25519 public key must be exactly 32 bytes")
+        if "\n" in self.comment or "\r" in self.comment:
+            raise KeyError_("a key comment must fit on one line")
+
+    @classmethod
+    def from_blob(cls, blob: bytes, comment: str = "") -> PublicKey:
+        """The key in an SSH wire-encoded public-key blob (string type, string key)."""
+        r = Reader(blob)
+        try:
+            key_type = r.text("key type")
+            if key_type != KEY_TYPE:
+                raise KeyError_(f"key type {key_type} is not supported: pbem needs an Ed25519 key")
+            raw = r.string("Ed25519 key")
+            r.end("public key")
+        except WireError as exc:
+            raise KeyError_(f"public key is damaged: {exc}") from None
+        return cls(raw, comment)
+
+    @classmethod
+    def parse_line(cls, line: str) -> PublicKey:
+        """Parse 'ssh-ed25519 BASE64 [comment]', as in a .pub file or an allowed_signers entry."""
+        parts = line.strip().split(None, 2)
+        if len(parts) < 2:
+            raise KeyError_(_LINE_USAGE)
+        if parts[0] != KEY_TYPE:
+            raise KeyError_(f"key type {parts[0][:40]} is not supported: pbem needs an Ed25519 key")
+        try:
+            blob = base64.b64decode(parts[1], validate=True)
+        except binascii.Error:
+            raise KeyError_("public-key line has damaged base64") from None
+        comment = parts[2].strip() if len(parts) == 3 else ""
+        return cls.from_blob(blob, comment)
+
+    def blob(self) -> bytes:
+        """The SSH wire encoding: string("ssh-ed25519") + string(raw key)."""
+        return openssh.public_blob(self.raw)
+
+    def openssh_line(self) -> str:
+        b64 = base64.b64encode(self.blob()).decode("ascii")
+        return f"{KEY_TYPE} {b64} {self.comment}" if self.comment else f"{KEY_TYPE} {b64}"
+
+    def fingerprint(self) -> str:
+        digest = hashlib.sha256(self.blob()).digest()
+        return "SHA256:" + base64.b64encode(digest).decode("ascii").rstrip("=")
+
+    def fingerprint_line(self) -> str:
+        """Exactly what `ssh-keygen -l -f key.pub` prints for this key."""
+        return f"256 {self.fingerprint()} {self.comment or 'no comment'} (ED25519)"
+
+    @cached_property
+    def _verifier(self) -> Ed25519PublicKey:
+        # Cached because a log replay verifies thousands of entries by the same few keys.
+        return Ed25519PublicKey.from_public_bytes(self.raw)
+
+    def verify_raw(self, signature: bytes, data: bytes) -> bool:
+        """Whether `signature` is this key's plain Ed25519 signature of `data`."""
+        try:
+            self._verifier.verify(signature, data)
+        except InvalidSignature:
+            return False
+        return True
+
+    def same_key(self, other: PublicKey) -> bool:
+        """Same raw key, whatever the comments say (the same as ==)."""
+        return self.raw == other.raw
+
+
+class PrivateKey:
+    """An Ed25519 private key and its comment. Its repr never shows secret material."""
+
+    def __init__(self, key: Ed25519PrivateKey, comment: str = "") -> None:
+        self._key = key
+        self.comment = comment
+        raw = key.public_key().public_bytes(
+            serialization.Encoding.Raw, serialization.PublicFormat.Raw
+        )
+        self.public = PublicKey(raw, comment)
+
+    @classmethod
+    def generate(cls, comment: str = "") -> PrivateKey:
+        return cls(Ed25519PrivateKey.generate(), comment)
+
+    def __repr__(self) -> str:
+        return f"PrivateKey({self.public.fingerprint()} {self.comment!r})"
+
+    def sign_raw(self, data: bytes) -> bytes:
+        """The plain 64-byte Ed25519 signature of `data` (SSHSIG wraps this)."""
+        return self._key.sign(data)
+
+    def _seed(self) -> bytes:
+        return self._key.private_bytes(
+            serialization.Encoding.Raw,
+            serialization.PrivateFormat.Raw,
+            serialization.NoEncryption(),
+        )
+
+    def to_openssh(self, passphrase: bytes | None = None) -> bytes:
+        """The OpenSSH private-key file, comment included; encrypted when a passphrase is given.
+
+        An empty passphrase means no encryption, as with `ssh-keygen -N ""`.
+        """
+        secret = openssh.Ed25519Secret(self._seed(), self.public.raw, self.comment)
+        return openssh.encode(secret, passphrase)
+
+
+def generate(comment: str = "") -> PrivateKey:
+    """A fresh random Ed25519 key."""
+    return PrivateKey.generate(comment)
+
+
+def load_private_key(data: bytes, passphrase: bytes | None = None) -> PrivateKey:
+    """Read an OpenSSH (or PKCS#8 PEM) Ed25519 private key.
+
+    Raises PassphraseNeeded when the key is encrypted and no passphrase was given,
+    and KeyError_ for a wrong passphrase, another key type or a damaged file.
+    """
+    if openssh.is_openssh(data):
+        secret = openssh.decode(data, passphrase)
+        key = Ed25519PrivateKey.from_private_bytes(secret.seed)
+        loaded = PrivateKey(key, secret.comment)
+        if loaded.public.raw != secret.public:
+            raise KeyError_("private key is damaged: its public half does not match")
+        return loaded
+    return _load_pem(data, passphrase)
+
+
+def _load_pem(data: bytes, passphrase: bytes | None) -> PrivateKey:
+    # PKCS#8 files carry no comment; cryptography reads them (and tells the key type).
+    encrypted = b"ENCRYPTED" in data
+    if encrypted and not passphrase:
+        raise PassphraseNeeded("private key is encrypted: a passphrase is needed")
+    try:
+        # A passphrase given for an unencrypted key is ignored, as for OpenSSH files.
+        key = serialization.load_pem_private_key(data, passphrase if encrypted else None)
+    except ValueError:
+        if encrypted:
+            raise KeyError_("wrong passphrase for private key") from None
+        raise KeyError_("not a private key file pbem can read (OpenSSH or PEM)") from None
+    except Exception:  # TypeError, UnsupportedAlgorithm: cryptography's own ways of saying no
+        raise KeyError_("not a private key file pbem can read (OpenSSH or PEM)") from None
+    if not isinstance(key, Ed25519PrivateKey):
+        raise KeyError_(f"{type(key).__name__} is not supported: pbem needs an Ed25519 key")
+    return PrivateKey(key)
+
+
+def _atomic_write(path: Path, data: bytes, mode: int) -> None:
+    # mkstemp creates the file with mode 0600, so a private key is never readable by
+    # others, not even for an instant; rename makes the final file appear whole or not at all.
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fchmod(f.fileno(), mode)
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    dir_fd = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(dir_fd)  # so the rename itself survives a crash
+    finally:
+        os.close(dir_fd)
+
+
+def write_private_key(
+    path: Path | str,
+    key: PrivateKey,
+    passphrase: bytes | None = None,
+    *,
+    overwrite: bool = False,
+) -> None:
+    """Write `path` (mode 0600) and `path.pub` (the public-key line), each atomically.
+
+    Refuses to replace an existing private key unless `overwrite` is set: losing a
+    key means losing one's identity in every running game.
+    """
+    path = Path(path)
+    if path.exists() and not overwrite:
+        raise KeyError_(f"{path} already exists; refusing to overwrite a private key")
+    _atomic_write(path, key.to_openssh(passphrase), 0o600)
+    pub = path.with_name(path.name + ".pub")
+    _atomic_write(pub, (key.public.openssh_line() + "\n").encode(), 0o644)
