@@ -117,9 +117,10 @@ def key_new(ctx: click.Context, name: str, protect: bool) -> None:
     """Make an Ed25519 OpenSSH key pair NAME (file mode 0600)."""
     phrase = None
     if protect:
-        phrase = (os.environ.get("PBEM_PASSPHRASE") or click.prompt(
-            "passphrase", hide_input=True, confirmation_prompt=True
-        )).encode()
+        phrase = (
+            os.environ.get("PBEM_PASSPHRASE")
+            or click.prompt("passphrase", hide_input=True, confirmation_prompt=True)
+        ).encode()
     click.echo(_client(ctx).new_key(name, phrase))
 
 
@@ -136,7 +137,7 @@ def key_import(ctx: click.Context, name: str, path: str) -> None:
 @click.pass_context
 def key_list(ctx: click.Context) -> None:
     """List keys: name, fingerprint, and whether the private half is here."""
-    for row in _client(ctx).store.keys():
+    for row in _client(ctx).store.list_keys():
         kind = "private" if row["private_path"] else "public"
         click.echo(f"{row['name']}\t{row['fingerprint']}\t{kind}")
 
@@ -157,16 +158,34 @@ def rules() -> None:
 
 @main.command()
 @click.argument("rules_name", metavar="RULES")
-@click.option("--key", "keys", multiple=True, required=True, metavar="ROLE=KEYNAME",
-              help="Which key plays which role (repeat for each role).")
+@click.option(
+    "--key",
+    "keys",
+    multiple=True,
+    required=True,
+    metavar="ROLE=KEYNAME",
+    help="Which key plays which role (repeat for each role).",
+)
 @click.option("--as", "creator", help="The role you play (default: the first you hold).")
 @click.option("--title", default="", help="A title for the game.")
-@click.option("--data", "data", multiple=True, metavar="NAME=FILE",
-              help="Use your own data file instead of the shipped one.")
+@click.option(
+    "--data",
+    "data",
+    multiple=True,
+    metavar="NAME=FILE",
+    help="Use your own data file instead of the shipped one.",
+)
 @click.option("-o", "--output", help="Write the move file here instead of stdout.")
 @click.pass_context
-def new(ctx: click.Context, rules_name: str, keys: tuple[str, ...], creator: str | None,
-        title: str, data: tuple[str, ...], output: str | None) -> None:
+def new(
+    ctx: click.Context,
+    rules_name: str,
+    keys: tuple[str, ...],
+    creator: str | None,
+    title: str,
+    data: tuple[str, ...],
+    output: str | None,
+) -> None:
     """Start a game of RULES: sign its genesis and join your roles."""
     client = _client(ctx)
     roles = {}
@@ -216,8 +235,9 @@ def show(ctx: click.Context, game: str | None, role: str | None) -> None:
 @click.option("--role", help="The role to move as (default: the one asked).")
 @click.option("-o", "--output", help="Write the move file here instead of stdout.")
 @click.pass_context
-def move(ctx: click.Context, game: str, decision: tuple[str, ...], role: str | None,
-         output: str | None) -> None:
+def move(
+    ctx: click.Context, game: str, decision: tuple[str, ...], role: str | None, output: str | None
+) -> None:
     """Make a decision in GAME: its text syntax, or the number of a listed choice."""
     entry = _client(ctx).move(game, " ".join(decision), role)
     _write_entries([entry], output)
@@ -235,8 +255,13 @@ def ack(ctx: click.Context, game: str, role: str | None, output: str | None) -> 
 
 @main.command()
 @click.argument("source", default="-")
-@click.option("--data", "data", multiple=True, metavar="NAME=FILE",
-              help="A data file the game uses that pbem does not ship.")
+@click.option(
+    "--data",
+    "data",
+    multiple=True,
+    metavar="NAME=FILE",
+    help="A data file the game uses that pbem does not ship.",
+)
 @click.pass_context
 def apply(ctx: click.Context, source: str, data: tuple[str, ...]) -> None:
     """Apply the entries in SOURCE (a move file, a raw email, a save, or - for stdin)."""
@@ -251,8 +276,13 @@ def apply(ctx: click.Context, source: str, data: tuple[str, ...]) -> None:
 
 @main.command()
 @click.argument("source")
-@click.option("--data", "data", multiple=True, metavar="NAME=FILE",
-              help="A data file the game uses that pbem does not ship.")
+@click.option(
+    "--data",
+    "data",
+    multiple=True,
+    metavar="NAME=FILE",
+    help="A data file the game uses that pbem does not ship.",
+)
 def verify(source: str, data: tuple[str, ...]) -> None:
     """Replay and check a whole game from SOURCE; exit 0 only if every check holds."""
     from pbem.verify import verify_text
@@ -335,8 +365,13 @@ def render(ctx: click.Context, game: str, role: str | None, fmt: str, output: st
 
 @main.command()
 @click.argument("rules_name", metavar="RULES")
-@click.option("--dir", "directory", type=click.Path(file_okay=False), default="pbem-demo",
-              help="Where to put the two stores, the move files, the save and the summary.")
+@click.option(
+    "--dir",
+    "directory",
+    type=click.Path(file_okay=False),
+    default="pbem-demo",
+    help="Where to put the two stores, the move files, the save and the summary.",
+)
 @click.option("--seed", default=1, show_default=True, help="Seed for the bot's choices.")
 def demo(rules_name: str, directory: str, seed: int) -> None:
     """Play a whole game of RULES between bots through the real signed pipeline."""

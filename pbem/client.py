@@ -65,9 +65,7 @@ class Client:
             raise StoreError(f"{path} already exists")
         key = generate(comment=name)
         with self._changing():
-            self.store.add_key(
-                name, key.public.openssh_line(), key.public.fingerprint(), str(path)
-            )
+            self.store.add_key(name, key.public.openssh_line(), key.public.fingerprint(), str(path))
             write_private_key(path, key, passphrase)
         return str(key.public.fingerprint_line())
 
@@ -95,7 +93,7 @@ class Client:
         from pbem.crypto.keys import PassphraseNeeded, PublicKey, load_private_key
 
         wanted = PublicKey.parse_line(public_line)
-        for row in self.store.keys():
+        for row in self.store.list_keys():
             if not row["private_path"]:
                 continue
             if PublicKey.parse_line(row["public"]).raw != wanted.raw:
@@ -116,7 +114,7 @@ class Client:
         wanted = PublicKey.parse_line(public_line).raw
         return any(
             row["private_path"] and PublicKey.parse_line(row["public"]).raw == wanted
-            for row in self.store.keys()
+            for row in self.store.list_keys()
         )
 
     # --- games ----------------------------------------------------------------------------
@@ -197,9 +195,14 @@ class Client:
             "title": title or engine.title,
             "nonce": secrets.token_hex(16),
         }
-        fields: dict[str, JSON] = {"v": VERSION, "kind": GENESIS, "seq": 0, "by": creator_role,
-                                   "body": body}
-        genesis = self._sign(fields, str(body["roles"][creator_role]))  # type: ignore[index]
+        fields: dict[str, JSON] = {
+            "v": VERSION,
+            "kind": GENESIS,
+            "seq": 0,
+            "by": creator_role,
+            "body": body,
+        }
+        genesis = self._sign(fields, self._public_line(keys[creator_role]))
         game = Adjudicator.start(
             genesis, engine_by_name, data_source(_by_digest(files)), _signature_check()
         )

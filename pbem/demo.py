@@ -58,7 +58,7 @@ def run_demo(
     for role, client in clients.items():
         client.new_key(role)
     creator = engine.required_roles[0]
-    for role, client in clients.items():
+    for role in clients:
         if role != creator:
             pub = directory / f"{role}-home" / "keys" / f"{role}.pub"
             clients[creator].import_key(role, pub)

@@ -25,7 +25,7 @@ from typing import Any
 from pbem.core import chain
 from pbem.core.canonical import JSON
 from pbem.core.engine import Engine, Event, Outcome, Prompt, State
-from pbem.core.hashing import sha256
+from pbem.core.hashing import hex_bytes, sha256
 from pbem.core.log import ACK, GENESIS, JOIN, MOVE, Entry
 from pbem.core.rng import RngRecord, Stream, public_seed
 from pbem.errors import EntropyPending, PbemError
@@ -164,7 +164,7 @@ class Adjudicator:
     @property
     def roles(self) -> dict[str, str]:
         """Role -> OpenSSH public-key line, from genesis."""
-        return dict(self.genesis.body["roles"])  # type: ignore[arg-type]
+        return dict(self.genesis.body["roles"])
 
     @property
     def head(self) -> Entry:
@@ -176,8 +176,9 @@ class Adjudicator:
 
     @property
     def self_witnessed(self) -> bool:
-        """True when only one role exists, so that role's own reveals seed its dice."""
-        return len(self.roles) == 1
+        """True when one key holds every role, so its own reveals seed its dice."""
+        keys = {" ".join(line.split()[:2]) for line in self.roles.values()}
+        return len(keys) == 1
 
     @property
     def waiting_for_entropy(self) -> bool:
@@ -221,11 +222,13 @@ class Adjudicator:
             raise EntryRefused(entry, str(exc)) from None
 
     def _apply(self, entry: Entry) -> None:
-        self._check_position(entry)
         roles = self.roles
         if entry.by not in roles:
             raise PbemError(f"{entry.by!r} is not a role of this game")
+        # The signature first: damage to signed bytes must read as damage, not as a
+        # wrong game or a broken chain.
         self.check_signature(roles[entry.by], entry.canonical, entry.signature)
+        self._check_position(entry)
         if entry.kind == JOIN:
             self._apply_join(entry)
             return
@@ -267,7 +270,7 @@ class Adjudicator:
     def _check_position(self, entry: Entry) -> None:
         head = self.head
         if entry.game != self.id:
-            raise PbemError(f"belongs to game {str(entry.game)[:12]}, not {self.id[:12]}")
+            raise PbemError(f"belongs to game {entry.game}, not {self.id}")
         if entry.seq != head.seq + 1 or entry.prev != head.id:
             if entry.seq <= head.seq:
                 raise PbemError(
@@ -288,9 +291,7 @@ class Adjudicator:
         anchor, length = body["anchor"], body["length"]
         if not isinstance(length, int) or isinstance(length, bool) or length < chain.MIN_LENGTH:
             raise PbemError(f"hash-chain length must be an integer >= {chain.MIN_LENGTH}")
-        if not isinstance(anchor, str) or len(anchor) != 64:
-            raise PbemError("anchor must be 64 hex digits")
-        link = _Chain(length, bytes.fromhex(anchor))
+        link = _Chain(length, hex_bytes(anchor, "anchor"))
         state = None
         if set(self._chains) | {entry.by} == set(self.roles):
             state = self.engine.setup(self.data, self._options)

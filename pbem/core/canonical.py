@@ -40,8 +40,13 @@ def _check(value: JSON, path: str) -> None:
 def canonical_bytes(value: JSON) -> bytes:
     """The canonical encoding of a JSON value; raises CanonicalError for anything not allowed."""
     _check(value, "")
-    text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return text.encode("utf-8")
+    try:
+        text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise CanonicalError("string holds a lone surrogate, which is not UTF-8") from None
+    except ValueError as exc:  # e.g. an integer past Python's digit limit
+        raise CanonicalError(f"not encodable: {exc}") from None
 
 
 def _no_duplicates(pairs: list[tuple[str, JSON]]) -> dict[str, JSON]:
@@ -72,7 +77,7 @@ def parse_canonical(data: bytes) -> JSON:
         )
     except CanonicalError:
         raise
-    except (json.JSONDecodeError, RecursionError) as exc:
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError, huge integers
         raise CanonicalError(f"not JSON: {exc}") from None
     if canonical_bytes(value) != data:
         raise CanonicalError("JSON is not in canonical form (sorted keys, no spaces, UTF-8)")

@@ -25,9 +25,7 @@ def entry_id(canonical: bytes) -> str:
 
 def _is_hex32(value: Any) -> bool:
     return (
-        isinstance(value, str)
-        and len(value) == 64
-        and all(c in "0123456789abcdef" for c in value)
+        isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value)
     )
 
 
@@ -96,7 +94,7 @@ def _check_shape(data: JSON) -> None:
     unknown = set(data) - _FIELDS
     if unknown:
         raise PbemError(f"unknown entry field(s): {', '.join(sorted(unknown))}")
-    if data.get("v") != VERSION:
+    if type(data.get("v")) is not int or data.get("v") != VERSION:
         raise PbemError(f"unsupported protocol version {data.get('v')!r} (this is v{VERSION})")
     kind, seq, by, body = data.get("kind"), data.get("seq"), data.get("by"), data.get("body")
     if not isinstance(kind, str) or not kind:

@@ -53,27 +53,27 @@ class Store:
     def _create_tables(self) -> None:
         db = self.db
         with db.conn:
-            db["keys"].create(
+            db.table("keys").create(
                 {"name": str, "public": str, "fingerprint": str, "private_path": str},
                 pk="name",
                 if_not_exists=True,
             )
-            db["games"].create(
+            db.table("games").create(
                 {"id": str, "rules": str, "title": str},
                 pk="id",
                 if_not_exists=True,
             )
-            db["entries"].create(
+            db.table("entries").create(
                 {"game": str, "seq": int, "id": str, "canonical": bytes, "signature": bytes},
                 pk=("game", "seq"),
                 if_not_exists=True,
             )
-            db["data_files"].create(
+            db.table("data_files").create(
                 {"sha256": str, "name": str, "content": bytes},
                 pk="sha256",
                 if_not_exists=True,
             )
-            db["secrets"].create(
+            db.table("secrets").create(
                 {"game": str, "role": str, "kind": str, "value": str},
                 pk=("game", "role", "kind"),
                 if_not_exists=True,
@@ -81,47 +81,65 @@ class Store:
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
-        """One atomic change: everything inside commits together or not at all."""
-        with self.db.conn:
+        """One atomic change: everything inside commits together or not at all.
+
+        Writes go through `_write` (plain SQL on the connection) because sqlite-utils'
+        own insert/upsert commit by themselves, which would split a transaction.
+        """
+        conn = self.db.conn
+        if conn.in_transaction:
+            raise StoreError("nested store transaction")
+        conn.execute("BEGIN IMMEDIATE")
+        try:
             yield
+        except BaseException:
+            conn.rollback()
+            raise
+        conn.commit()
+
+    def _write(self, sql: str, *params: object) -> None:
+        if not self.db.conn.in_transaction:
+            raise StoreError("store writes happen inside a transaction")
+        self.db.conn.execute(sql, params)
 
     # --- keys -----------------------------------------------------------------------------
 
     def add_key(self, name: str, public: str, fingerprint: str, private_path: str | None) -> None:
-        if self.db["keys"].count_where("name = ?", [name]):
+        if self.db.table("keys").count_where("name = ?", [name]):
             raise StoreError(f"a key named {name!r} already exists")
-        self.db["keys"].insert(
-            {
-                "name": name,
-                "public": public,
-                "fingerprint": fingerprint,
-                "private_path": private_path or "",
-            }
+        self._write(
+            "INSERT INTO keys (name, public, fingerprint, private_path) VALUES (?, ?, ?, ?)",
+            name,
+            public,
+            fingerprint,
+            private_path or "",
         )
 
     def key(self, name: str) -> dict[str, Any]:
-        rows = list(self.db["keys"].rows_where("name = ?", [name]))
+        rows = list(self.db.table("keys").rows_where("name = ?", [name]))
         if not rows:
             raise StoreError(f"no key named {name!r} (see `pbem key list`)")
         return rows[0]
 
-    def keys(self) -> list[dict[str, Any]]:
-        return list(self.db["keys"].rows_where(order_by="name"))
+    def list_keys(self) -> list[dict[str, Any]]:
+        return list(self.db.table("keys").rows_where(order_by="name"))
 
     # --- games and entries ----------------------------------------------------------------
 
     def add_game(self, game_id: str, rules: str, title: str) -> None:
-        self.db["games"].insert({"id": game_id, "rules": rules, "title": title})
+        self._write("INSERT INTO games (id, rules, title) VALUES (?, ?, ?)", game_id, rules, title)
 
     def games(self) -> list[dict[str, Any]]:
-        return list(self.db["games"].rows_where(order_by="rowid"))
+        return list(self.db.table("games").rows_where(order_by="rowid"))
 
     def find_game(self, prefix: str) -> str:
         """The full id of the one game whose id starts with `prefix`."""
         prefix = prefix.strip().lower()
         if not prefix:
             raise StoreError("no game id given")
-        ids = [g["id"] for g in self.db["games"].rows_where("id LIKE ?", [prefix + "%"])]
+        if any(c not in "0123456789abcdef" for c in prefix):
+            raise StoreError(f"{prefix!r} is not a game id (hex digits)")
+        ids = [g["id"] for g in self.db.table("games").rows_where("id LIKE ?", [prefix + "%"])]
         if not ids:
             raise StoreError(f"no game {prefix!r} in this store (see `pbem show`)")
         if len(ids) > 1:
@@ -129,22 +147,23 @@ class Store:
         return str(ids[0])
 
     def has_game(self, game_id: str) -> bool:
-        return bool(self.db["games"].count_where("id = ?", [game_id]))
+        return bool(self.db.table("games").count_where("id = ?", [game_id]))
 
-    def add_entry(self, game_id: str, seq: int, entry_id: str, canonical: bytes, sig: bytes) -> None:
-        self.db["entries"].insert(
-            {
-                "game": game_id,
-                "seq": seq,
-                "id": entry_id,
-                "canonical": canonical,
-                "signature": sig,
-            }
+    def add_entry(
+        self, game_id: str, seq: int, entry_id: str, canonical: bytes, sig: bytes
+    ) -> None:
+        self._write(
+            "INSERT INTO entries (game, seq, id, canonical, signature) VALUES (?, ?, ?, ?, ?)",
+            game_id,
+            seq,
+            entry_id,
+            canonical,
+            sig,
         )
 
     def entries(self, game_id: str, from_seq: int = 0) -> list[dict[str, Any]]:
         return list(
-            self.db["entries"].rows_where(
+            self.db.table("entries").rows_where(
                 "game = ? AND seq >= ?", [game_id, from_seq], order_by="seq"
             )
         )
@@ -152,23 +171,29 @@ class Store:
     # --- data files and secrets -----------------------------------------------------------
 
     def add_data_file(self, digest: str, name: str, content: bytes) -> None:
-        self.db["data_files"].upsert(
-            {"sha256": digest, "name": name, "content": content}, pk="sha256"
+        self._write(
+            "INSERT OR REPLACE INTO data_files (sha256, name, content) VALUES (?, ?, ?)",
+            digest,
+            name,
+            content,
         )
 
     def data_file(self, digest: str) -> bytes | None:
-        rows = list(self.db["data_files"].rows_where("sha256 = ?", [digest]))
+        rows = list(self.db.table("data_files").rows_where("sha256 = ?", [digest]))
         return rows[0]["content"] if rows else None
 
     def put_secret(self, game_id: str, role: str, kind: str, value: str) -> None:
-        self.db["secrets"].upsert(
-            {"game": game_id, "role": role, "kind": kind, "value": value},
-            pk=("game", "role", "kind"),
+        self._write(
+            "INSERT OR REPLACE INTO secrets (game, role, kind, value) VALUES (?, ?, ?, ?)",
+            game_id,
+            role,
+            kind,
+            value,
         )
 
     def secret(self, game_id: str, role: str, kind: str) -> str | None:
         rows = list(
-            self.db["secrets"].rows_where(
+            self.db.table("secrets").rows_where(
                 "game = ? AND role = ? AND kind = ?", [game_id, role, kind]
             )
         )

@@ -61,12 +61,15 @@ def save_text(game: Adjudicator, title: str, fingerprints: dict[str, str]) -> st
 
 
 def rng_lines(text: str) -> list[str] | None:
-    """The RNG log lines of a save (quote markers stripped), or None if it has none."""
+    """The RNG log lines of a save (quote markers stripped), or None if it has none.
+
+    Lines of every RNG LOG section count: a second section cannot hide a first one.
+    """
     found: list[str] | None = None
     for raw in text.splitlines():
         line = _QUOTE.sub("", raw).rstrip()
         if line == RNG_HEADER:
-            found = []
+            found = found if found is not None else []
         elif found is not None and line.startswith("rng "):
             found.append(line)
     return found

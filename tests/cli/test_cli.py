@@ -11,7 +11,6 @@ import sys
 from pathlib import Path
 
 import click
-import pytest
 from click.testing import CliRunner, Result
 
 from pbem.cli import main
@@ -41,8 +40,17 @@ def start_game(tmp_path: Path) -> tuple[Path, Path, str]:
     ok(referee, "key", "new", "ref")
     ok(player, "key", "import", "referee", str(referee / "keys" / "ref.pub"))
     start = tmp_path / "start.txt"
-    result = run(player, "new", "barbarossa", "--key", "german=me", "--key", "referee=referee",
-                 "-o", str(start))
+    result = run(
+        player,
+        "new",
+        "barbarossa",
+        "--key",
+        "german=me",
+        "--key",
+        "referee=referee",
+        "-o",
+        str(start),
+    )
     assert result.exit_code == 0, result.output
     game_id = re.search(r"game ([0-9a-f]{64})", result.stderr)
     assert game_id is not None
@@ -153,8 +161,22 @@ def _commands(group: click.Group, prefix: str = "") -> list[tuple[str, click.Com
 def test_every_command_has_help_text() -> None:
     commands = _commands(main)
     names = {name for name, _ in commands}
-    for wanted in ("key new", "key import", "new", "join", "show", "move", "ack", "apply",
-                   "verify", "replay", "export", "render", "demo", "rules"):
+    for wanted in (
+        "key new",
+        "key import",
+        "new",
+        "join",
+        "show",
+        "move",
+        "ack",
+        "apply",
+        "verify",
+        "replay",
+        "export",
+        "render",
+        "demo",
+        "rules",
+    ):
         assert wanted in names
     for name, command in commands:
         assert command.help and command.help.strip(), f"pbem {name} has no help text"

@@ -73,13 +73,16 @@ class Table:
         extra = {data_digest(c): c for c in files.values()}
         table.game = Adjudicator.start(genesis, engine_by_name, data_source(extra), check_signature)
         for role in table.roles:
-            table.submit("join", role, {"anchor": table.chains[role][0].hex(),
-                                        "length": CHAIN_LENGTH})
+            table.submit(
+                "join", role, {"anchor": table.chains[role][0].hex(), "length": CHAIN_LENGTH}
+            )
         return table
 
     def sign(self, fields: dict[str, JSON]) -> Entry:
         unsigned = Entry.build(fields)
-        return unsigned.with_signature(sshsig.sign(self.keys[str(fields["by"])], unsigned.canonical))
+        return unsigned.with_signature(
+            sshsig.sign(self.keys[str(fields["by"])], unsigned.canonical)
+        )
 
     def next_reveal(self, role: str) -> str:
         assert self.game is not None
