@@ -192,3 +192,65 @@ def test_help_imports_neither_jinja2_nor_sqlite_utils() -> None:
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert "HEAVY []" in out.stdout
+
+
+def test_apply_reads_a_raw_quoted_printable_email(tmp_path: Path) -> None:
+    from email.message import EmailMessage
+
+    player, referee, game = start_game(tmp_path)
+    move = tmp_path / "m1.txt"
+    ok(player, "move", game[:8], "roll", "event", "-o", str(move))
+    mail = EmailMessage()
+    mail["From"] = "player@example.org"
+    mail["To"] = "referee@example.org"
+    mail["Subject"] = "[pbem] my move"
+    mail.set_content("Hi, here is my move.\n\n" + move.read_text(), cte="quoted-printable")
+    raw = tmp_path / "move.eml"
+    raw.write_bytes(bytes(mail).replace(b"\n", b"\r\n"))
+    assert "applied: entry 3 by german" in ok(referee, "apply", str(raw))
+
+
+def test_two_signed_entries_for_one_seq_print_an_equivocation_proof(tmp_path: Path) -> None:
+    import shutil
+
+    solo = tmp_path / "solo"
+    ok(solo, "key", "new", "me")
+    start = tmp_path / "start.txt"
+    result = run(solo, "new", "barbarossa", "--key", "german=me", "-o", str(start))
+    game = re.search(r"game ([0-9a-f]{64})", result.stderr)
+    assert game is not None
+    first = tmp_path / "roll.txt"
+    ok(solo, "move", game.group(1)[:8], "roll", "event", "-o", str(first))
+    # The same player, from a copy of its store, signs two different next entries.
+    twin = tmp_path / "twin"
+    shutil.copytree(solo, twin)
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    ok(solo, "move", game.group(1)[:8], "accept", "-o", str(a))
+    ok(twin, "move", game.group(1)[:8], "reroll", "event", "-o", str(b))
+    thread = tmp_path / "thread.txt"
+    thread.write_text("".join(p.read_text() for p in (start, first, a, b)))
+    result = run(tmp_path / "referee", "verify", str(thread))
+    assert result.exit_code == 1
+    assert "EQUIVOCATION: role german" in result.stdout
+    assert result.stdout.count("-----BEGIN PBEM ENTRY-----") >= 2
+    assert result.stderr.startswith("error: EQUIVOCATION")
+
+    # Applying the other branch to the first store prints the same proof and changes nothing.
+    before = entry_count(solo)
+    result = run(solo, "apply", str(b))
+    assert result.exit_code == 1 and "EQUIVOCATION" in result.stderr
+    assert entry_count(solo) == before
+
+
+def test_a_solo_game_verifies_as_self_witnessed(tmp_path: Path) -> None:
+    solo = tmp_path / "solo"
+    ok(solo, "key", "new", "me")
+    result = run(solo, "new", "barbarossa", "--key", "german=me")
+    game = re.search(r"game ([0-9a-f]{64})", result.stderr)
+    assert game is not None
+    ok(solo, "move", game.group(1)[:8], "roll", "event")
+    ok(solo, "move", game.group(1)[:8], "accept")
+    save = tmp_path / "solo.pbem"
+    ok(solo, "export", game.group(1)[:8], "-o", str(save))
+    verified = ok(solo, "verify", str(save))
+    assert "SELF-WITNESSED" in verified and "OK: every check holds" in verified
