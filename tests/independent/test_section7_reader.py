@@ -383,7 +383,6 @@ def test_no_armor_at_all():
 # --- the sample game shipped with the project ---
 
 
-@pytest.mark.skipif(not DEMO_SAVE.exists(), reason="saves/barbarossa-demo.pbem not written yet")
 def test_demo_save_passes():
     report = reader.check_save(DEMO_SAVE.read_text(encoding="utf-8"))
     assert report.ok, str(report)

@@ -1,0 +1,5 @@
+"""The games pbem knows. Each registers lazily so that `pbem --help` imports no rules code."""
+
+from pbem.core.engine import register
+
+register("barbarossa", "pbem.games.barbarossa.rules:ENGINE")
