@@ -254,3 +254,52 @@ def test_a_solo_game_verifies_as_self_witnessed(tmp_path: Path) -> None:
     ok(solo, "export", game.group(1)[:8], "-o", str(save))
     verified = ok(solo, "verify", str(save))
     assert "SELF-WITNESSED" in verified and "OK: every check holds" in verified
+
+
+def test_key_import_of_a_passphrase_protected_ssh_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pbem.crypto.keys import generate, write_private_key
+
+    key_file = tmp_path / "id_ed25519"
+    key = generate("alice@laptop")
+    write_private_key(key_file, key, b"correct horse")
+    home = tmp_path / "home"
+    monkeypatch.setenv("PBEM_PASSPHRASE", "wrong")
+    result = run(home, "key", "import", "alice", str(key_file))
+    assert result.exit_code == 1 and len(result.stderr.strip().splitlines()) == 1
+    monkeypatch.setenv("PBEM_PASSPHRASE", "correct horse")
+    printed = ok(home, "key", "import", "alice", str(key_file))
+    assert printed.strip() == key.public.fingerprint_line()
+    # The imported key signs: a solo game can be started with it.
+    result = run(home, "new", "barbarossa", "--key", "german=alice")
+    assert result.exit_code == 0, result.output
+
+
+def test_a_game_with_a_user_gamesheet(tmp_path: Path) -> None:
+    from pbem.games.barbarossa.rules import ENGINE
+
+    shipped = ENGINE.default_data()["gamesheet.toml"].decode()
+    mine = tmp_path / "my-sheet.toml"
+    mine.write_text(shipped.replace('label = "late June"', 'label = "22 June"'))
+    broken = tmp_path / "broken.toml"
+    broken.write_text(shipped.replace("supply = 4", "supply = -1", 1))
+
+    player, referee = tmp_path / "player", tmp_path / "referee"
+    ok(player, "key", "new", "me")
+    result = run(player, "new", "barbarossa", "--key", "german=me",
+                 "--data", f"gamesheet.toml={broken}")
+    assert result.exit_code == 1
+    assert "gamesheet.toml" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+    start = tmp_path / "start.txt"
+    result = run(player, "new", "barbarossa", "--key", "german=me",
+                 "--data", f"gamesheet.toml={mine}", "-o", str(start))
+    assert result.exit_code == 0, result.output
+    # Another store cannot check the game without the file, and says which one it needs.
+    refused = run(referee, "apply", str(start))
+    assert refused.exit_code == 1 and "--data" in refused.stderr
+    assert "applied" in ok(referee, "apply", str(start), "--data", f"gamesheet.toml={mine}")
+    result = run(referee, "verify", str(start))
+    assert result.exit_code == 1
+    assert "OK" in ok(referee, "verify", str(start), "--data", f"gamesheet.toml={mine}")
