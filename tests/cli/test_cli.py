@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import click
+import pytest
 from click.testing import CliRunner, Result
 
 from pbem.cli import main
@@ -287,14 +288,24 @@ def test_a_game_with_a_user_gamesheet(tmp_path: Path) -> None:
 
     player, referee = tmp_path / "player", tmp_path / "referee"
     ok(player, "key", "new", "me")
-    result = run(player, "new", "barbarossa", "--key", "german=me",
-                 "--data", f"gamesheet.toml={broken}")
+    result = run(
+        player, "new", "barbarossa", "--key", "german=me", "--data", f"gamesheet.toml={broken}"
+    )
     assert result.exit_code == 1
     assert "gamesheet.toml" in result.stderr and len(result.stderr.strip().splitlines()) == 1
 
     start = tmp_path / "start.txt"
-    result = run(player, "new", "barbarossa", "--key", "german=me",
-                 "--data", f"gamesheet.toml={mine}", "-o", str(start))
+    result = run(
+        player,
+        "new",
+        "barbarossa",
+        "--key",
+        "german=me",
+        "--data",
+        f"gamesheet.toml={mine}",
+        "-o",
+        str(start),
+    )
     assert result.exit_code == 0, result.output
     # Another store cannot check the game without the file, and says which one it needs.
     refused = run(referee, "apply", str(start))
