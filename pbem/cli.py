@@ -81,15 +81,39 @@ def _data_files(specs: tuple[str, ...]) -> dict[str, bytes]:
 
 
 class PbemGroup(click.Group):
-    """Maps PbemError to one line on stderr and exit 1."""
+    """Every failure becomes one line on stderr and a non-zero exit.
+
+    PbemError (anything the user's input caused), a store that cannot be read,
+    and click's own usage errors all print `error: <one line>`.
+    """
 
     def invoke(self, ctx: click.Context) -> Any:
+        import sqlite3
+
         from pbem.errors import PbemError
 
         try:
             return super().invoke(ctx)
         except PbemError as exc:
             _fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+        except sqlite3.DatabaseError as exc:
+            _fail(f"the local store cannot be used: {exc}")
+        except OSError as exc:
+            _fail(f"{exc.filename or 'file'}: {exc.strerror or exc}")
+
+    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+        if not standalone_mode:
+            return super().main(*args, standalone_mode=False, **kwargs)
+        try:
+            result = super().main(*args, standalone_mode=False, **kwargs)
+        except click.ClickException as exc:
+            if type(exc).__name__ == "NoArgsIsHelpError":  # `pbem key` alone: its help
+                click.echo(exc.format_message())
+                sys.exit(0)
+            _fail(f"{exc.format_message()} (see `pbem --help`)")
+        except click.Abort:
+            _fail("aborted")
+        sys.exit(result if isinstance(result, int) else 0)
 
 
 @click.group(cls=PbemGroup)
@@ -329,10 +353,23 @@ def _load_any(ctx: click.Context, source: str, data: tuple[str, ...]) -> Adjudic
 @main.command()
 @click.argument("game")
 @click.option("-o", "--output", help="Write the save file here instead of stdout.")
+@click.option(
+    "--since",
+    type=int,
+    metavar="SEQ",
+    help="Write a move file of the entries from SEQ on instead (to send them again).",
+)
 @click.pass_context
-def export(ctx: click.Context, game: str, output: str | None) -> None:
+def export(ctx: click.Context, game: str, output: str | None, since: int | None) -> None:
     """Write GAME as a save file: header, every entry, the RNG log."""
-    text = _client(ctx).export(game)
+    client = _client(ctx)
+    if since is not None:
+        entries = client.game(game).entries[since:]
+        if not entries:
+            _fail(f"the log has no entry {since}")
+        _write_entries(entries, output)
+        return
+    text = client.export(game)
     if output:
         _write_file(Path(output), text)
         click.echo(f"wrote {output}")

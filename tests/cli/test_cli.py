@@ -314,3 +314,21 @@ def test_a_game_with_a_user_gamesheet(tmp_path: Path) -> None:
     result = run(referee, "verify", str(start))
     assert result.exit_code == 1
     assert "OK" in ok(referee, "verify", str(start), "--data", f"gamesheet.toml={mine}")
+
+
+def test_usage_errors_are_one_line(tmp_path: Path) -> None:
+    for args in (["move"], ["frobnicate"], ["key", "new"], ["render", "x", "--format", "pdf"]):
+        result = run(tmp_path, *args)
+        assert result.exit_code != 0
+        assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+        assert result.stderr.startswith("error: ")
+
+
+def test_export_since_sends_entries_again(tmp_path: Path) -> None:
+    player, referee, game = start_game(tmp_path)
+    ok(player, "move", game[:8], "roll", "event")
+    again = tmp_path / "again.txt"
+    ok(player, "export", game[:8], "--since", "3", "-o", str(again))
+    assert again.read_text().count("-----BEGIN PBEM ENTRY-----") == 1
+    assert "applied: entry 3 by german" in ok(referee, "apply", str(again))
+    assert "already had: entry 3 by german" in ok(referee, "apply", str(again))
