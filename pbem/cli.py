@@ -101,11 +101,18 @@ class PbemGroup(click.Group):
         except OSError as exc:
             _fail(f"{exc.filename or 'file'}: {exc.strerror or exc}")
 
-    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+    def main(  # type: ignore[override]
+        self,
+        args: list[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
         if not standalone_mode:
-            return super().main(*args, standalone_mode=False, **kwargs)
+            return super().main(args, prog_name, complete_var, False, **extra)
         try:
-            result = super().main(*args, standalone_mode=False, **kwargs)
+            result = super().main(args, prog_name, complete_var, False, **extra)
         except click.ClickException as exc:
             if type(exc).__name__ == "NoArgsIsHelpError":  # `pbem key` alone: its help
                 click.echo(exc.format_message())
