@@ -21,75 +21,22 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import tests.support.toy  # noqa: E402,F401  (registers toy-dice)
 from pbem.core import chain  # noqa: E402
-from pbem.core.adjudicator import Adjudicator, data_digest  # noqa: E402
 from pbem.core.log import Entry  # noqa: E402
-from pbem.crypto import sshsig  # noqa: E402
-from pbem.crypto.keys import generate  # noqa: E402
-from pbem.ledger import check_signature, data_source, engine_by_name  # noqa: E402
 from pbem.transport.savefile import save_text  # noqa: E402
 from pbem.verify import verify_text  # noqa: E402
+from tests.support.players import Table  # noqa: E402
 
 
 def build_log(count: int) -> tuple[str, list[Entry]]:
     """A toy-dice game of `count` entries, built and signed in memory."""
-    keys = {"a": generate("a"), "b": generate("b")}
-    rounds = count  # more rolls than entries: the game is still running at the end
-    data = {"toy.toml": f"rounds = {rounds}\n".encode()}
-    extra = {data_digest(c): c for c in data.values()}
-    length = max(count, chain.MIN_LENGTH)  # each role reveals about count / 2 times
-    seeds = {role: chain.new_seed() for role in keys}
-    elements = {}
-    for role, seed in seeds.items():
-        values = [seed]
-        for _ in range(length):
-            values.append(chain.step_down(values[-1]))
-        elements[role] = list(reversed(values))
-
-    def sign(fields: dict) -> Entry:  # type: ignore[type-arg]
-        unsigned = Entry.build(fields)
-        key = keys[str(fields["by"])]
-        return unsigned.with_signature(sshsig.sign(key, unsigned.canonical))
-
-    genesis = sign(
-        {
-            "v": 1,
-            "kind": "genesis",
-            "seq": 0,
-            "by": "a",
-            "body": {
-                "rules": "toy-dice",
-                "rules_version": "1",
-                "data": {name: data_digest(c) for name, c in data.items()},
-                "options": {},
-                "roles": {role: key.public.openssh_line() for role, key in keys.items()},
-            },
-        }
-    )
-    game = Adjudicator.start(genesis, engine_by_name, data_source(extra), check_signature)
-    for role in keys:
-        anchor = elements[role][0].hex()
-        game.apply(sign(_fields(game, "join", role, {"anchor": anchor, "length": length})))
-    while len(game.entries) < count:
-        role = game.prompts()[0].role
-        fields = _fields(game, "move", role, {"decision": "roll"})
-        fields["reveal"] = elements[role][game.next_reveal_index(role)].hex()
-        game.apply(sign(fields))
-    prints = {role: str(key.public.fingerprint()) for role, key in keys.items()}
-    return save_text(game, "bench", prints), game.entries
-
-
-def _fields(game: Adjudicator, kind: str, role: str, body: dict) -> dict:  # type: ignore[type-arg]
-    return {
-        "v": 1,
-        "kind": kind,
-        "game": game.id,
-        "seq": game.head.seq + 1,
-        "prev": game.head.id,
-        "by": role,
-        "body": body,
-    }
+    data = {"toy.toml": f"rounds = {count}\n".encode()}  # still running at the end
+    table = Table("toy-dice", ("a", "b"), length=max(count, chain.MIN_LENGTH), data=data)
+    table.join_all()
+    while len(table.game.entries) < count:
+        table.move(table.game.prompts()[0].role, "roll")
+    prints = {role: str(key.public.fingerprint()) for role, key in table.keys.items()}
+    return save_text(table.game, "bench", prints), table.game.entries
 
 
 def main() -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +23,7 @@ from typing import Any
 import pytest
 
 import tests.support.toy  # noqa: F401  (registers toy-dice)
+from pbem.bots import choose
 from pbem.client import Client
 from pbem.core import chain
 from pbem.core.adjudicator import Adjudicator, data_digest
@@ -146,6 +148,7 @@ class Table:
         signed: bool = True,
         options: Mapping[str, JSON] | None = None,
         nonce: str = "",
+        data: Mapping[str, bytes] | None = None,
     ) -> None:
         self.engine: Engine = engine_by_name(rules)
         self.roles = roles
@@ -156,10 +159,11 @@ class Table:
         self.length = length
         self.seeds = {role: hex_of(b"seed", role.encode(), nonce.encode()) for role in roles}
         self._elements: dict[str, list[bytes]] = {}
+        files = {**self.engine.default_data(), **(data or {})}
         body: dict[str, JSON] = {
             "rules": self.engine.name,
             "rules_version": self.engine.version,
-            "data": {n: data_digest(c) for n, c in self.engine.default_data().items()},
+            "data": {n: data_digest(c) for n, c in files.items()},
             "options": dict(options or {}),
             "roles": {role: self.keys[role].public.openssh_line() for role in roles},
             "nonce": nonce,
@@ -173,7 +177,8 @@ class Table:
         }
         self.genesis = self.sign(roles[0], fields)
         check = check_signature if signed else no_signature_check
-        self.game = Adjudicator.start(self.genesis, engine_by_name, data_source(), check)
+        extra = {data_digest(c): c for c in files.values()}
+        self.game = Adjudicator.start(self.genesis, engine_by_name, data_source(extra), check)
 
     # chains
 
@@ -258,6 +263,40 @@ class Table:
 
     def ack(self, role: str) -> Entry:
         return self.apply(self.ack_entry(role))
+
+    # bots
+
+    def state_for(self, role: str) -> Any:
+        """What `role` decides on: waiting dice rolled by its own next reveal first."""
+        if self.game.waiting_for_entropy:
+            return self.game.preview(role, self.next_reveal(role))
+        return self.game.state
+
+    def step(self, rng: random.Random) -> Entry:
+        """One entry by the first role asked: a bot decision, or an ack that rolls dice."""
+        prompts = self.game.prompts()
+        if not prompts:
+            raise AssertionError("dead end: nobody is asked and there is no outcome")
+        role = prompts[0].role
+        state = self.state_for(role)
+        if any(p.role == role for p in self.engine.prompts(state)):
+            decision = choose(self.engine, state, role, rng)
+            return self.move(role, self.engine.format(decision))
+        return self.ack(role)
+
+    def play(self, rng: random.Random, limit: int = 20000) -> None:
+        while self.game.outcome() is None:
+            if len(self.game.entries) > limit:
+                raise AssertionError(f"no outcome after {limit} entries")
+            self.step(rng)
+
+    def unrevealed(self) -> list[str]:
+        """Every role's chain values not yet published: secrets no view may contain."""
+        return [
+            self.element(role, index).hex()
+            for role in self.roles
+            for index in range(self.next_index(role), self.length + 1)
+        ]
 
 
 DROP = _DROP

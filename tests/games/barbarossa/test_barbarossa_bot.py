@@ -11,6 +11,7 @@ from pbem.core.canonical import canonical_bytes
 from pbem.games.barbarossa.bot import choose
 from pbem.games.barbarossa.data import d3
 from pbem.games.barbarossa.rules import ENGINE
+from tests.support.contexts import RandomContext
 
 GAMES = 200
 
@@ -66,20 +67,9 @@ def check_invariants(state: dict[str, Any]) -> None:
     assert 1 <= state["turn"] <= 12
 
 
-class DiceContext:
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-
-    def roll(self, lo: int, hi: int, purpose: str) -> int:
-        return self.rng.randint(lo, hi)
-
-    def event(self, text: str, **data: Any) -> None:
-        pass
-
-
 def play_game(seed: int, check: bool = True) -> tuple[dict[str, Any], int]:
     rng = random.Random(seed)
-    dice = DiceContext(random.Random(seed * 7919 + 1))
+    dice = RandomContext(random.Random(seed * 7919 + 1))
     state = ENGINE.setup(ENGINE.load_data({}), {})
     steps = 0
     while ENGINE.prompts(state):

@@ -23,17 +23,7 @@ from pbem.games.barbarossa.decisions import (
     Supply,
 )
 from pbem.games.barbarossa.rules import ENGINE
-
-
-class Dice:
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-
-    def roll(self, lo: int, hi: int, purpose: str) -> int:
-        return self.rng.randint(lo, hi)
-
-    def event(self, text: str, **data: Any) -> None:
-        pass
+from tests.support.contexts import RandomContext
 
 
 def sample_states(games: int, every: int, seed: int = 0) -> list[dict[str, Any]]:
@@ -41,7 +31,7 @@ def sample_states(games: int, every: int, seed: int = 0) -> list[dict[str, Any]]
     out = []
     for g in range(games):
         rng = random.Random(seed + g)
-        dice = Dice(random.Random(10_000 + seed + g))
+        dice = RandomContext(random.Random(10_000 + seed + g))
         state = ENGINE.setup(ENGINE.load_data({}), {})
         step = 0
         while ENGINE.prompts(state):
