@@ -43,10 +43,15 @@ def _client(ctx: click.Context) -> Client:
 def _write_entries(entries: list[Entry], output: str | None) -> None:
     from pbem.transport.savefile import move_file
 
-    text = move_file(entries)
+    count = f"{len(entries)} entr{'y' if len(entries) == 1 else 'ies'}"
+    _emit(move_file(entries), output, f"wrote {count} to {output}")
+
+
+def _emit(text: str, output: str | None, note: str | None = None) -> None:
+    """Print `text`, or write it to `output` and say so."""
     if output:
         _write_file(Path(output), text)
-        click.echo(f"wrote {len(entries)} entr{'y' if len(entries) == 1 else 'ies'} to {output}")
+        click.echo(note or f"wrote {output}")
     else:
         click.echo(text, nl=False)
 
@@ -377,11 +382,7 @@ def export(ctx: click.Context, game: str, output: str | None, since: int | None)
         _write_entries(entries, output)
         return
     text = client.export(game)
-    if output:
-        _write_file(Path(output), text)
-        click.echo(f"wrote {output}")
-    else:
-        click.echo(text, nl=False)
+    _emit(text, output)
 
 
 @main.command()
@@ -400,11 +401,7 @@ def render(ctx: click.Context, game: str, role: str | None, fmt: str, output: st
         mine = client.my_roles(adjudicator)
         role = mine[0] if mine else None
     text = render_summary(adjudicator, None if role in (None, "public") else role, fmt)
-    if output:
-        _write_file(Path(output), text)
-        click.echo(f"wrote {output}")
-    else:
-        click.echo(text, nl=False)
+    _emit(text, output)
 
 
 @main.command()
