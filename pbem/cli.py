@@ -95,10 +95,13 @@ class PbemGroup(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         import sqlite3
 
-        from pbem.errors import PbemError
+        from pbem.errors import EquivocationError, PbemError
 
         try:
             return super().invoke(ctx)
+        except EquivocationError as exc:
+            click.echo(exc.proof)  # the proof in full, for the referee
+            _fail(str(exc))
         except PbemError as exc:
             _fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
         except sqlite3.DatabaseError as exc:

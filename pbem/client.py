@@ -21,7 +21,7 @@ from pbem.core import chain
 from pbem.core.adjudicator import Adjudicator, data_digest
 from pbem.core.canonical import JSON
 from pbem.core.log import ACK, GENESIS, JOIN, MOVE, VERSION, Entry
-from pbem.errors import PbemError, StoreError
+from pbem.errors import EquivocationError, PbemError, StoreError
 from pbem.ledger import data_source, engine_by_name, find_equivocation
 from pbem.store import Store
 
@@ -371,7 +371,7 @@ class Client:
                         continue
                     proof = find_equivocation(game.genesis, [known, entry])
                     if proof is not None:
-                        raise PbemError(proof.proof())
+                        raise EquivocationError(proof.proof())
                 game.apply(entry)
                 self._store_entry(game_id, entry)
                 results.append(Applied(entry, "applied"))

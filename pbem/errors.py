@@ -47,3 +47,11 @@ class DataError(PbemError):
 
 class StoreError(PbemError):
     """The local store cannot do what was asked (unknown game, missing key, ...)."""
+
+
+class EquivocationError(PbemError):
+    """Two validly signed, different entries by one role for the same game and seq."""
+
+    def __init__(self, proof: str) -> None:
+        super().__init__(proof.splitlines()[0])
+        self.proof = proof

@@ -240,6 +240,7 @@ def test_two_signed_entries_for_one_seq_print_an_equivocation_proof(tmp_path: Pa
     before = entry_count(solo)
     result = run(solo, "apply", str(b))
     assert result.exit_code == 1 and "EQUIVOCATION" in result.stderr
+    assert result.stdout.count("-----BEGIN PBEM ENTRY-----") == 2
     assert entry_count(solo) == before
 
 

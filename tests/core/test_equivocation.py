@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from pbem.core.log import Entry
-from pbem.errors import PbemError
+from pbem.errors import EquivocationError, PbemError
 from pbem.ledger import find_equivocation, fingerprint
 from pbem.transport.armor import armor
 from pbem.transport.savefile import move_file
@@ -84,9 +84,10 @@ def test_client_apply_entries_reports_equivocation(tmp_path: Path) -> None:
     second = sign_entry(duo.key("a"), fields)
     count = entry_count(duo.b.store, duo.game_id)
     error = call_refused(duo.b.store, lambda: duo.send([second], duo.b), "role a", "seq 3")
+    assert isinstance(error, EquivocationError)
     assert str(error).startswith("EQUIVOCATION")
-    assert armor(second.canonical, second.signature).rstrip() in str(error)
-    assert armor(first.canonical, first.signature).rstrip() in str(error)
+    assert armor(second.canonical, second.signature).rstrip() in error.proof
+    assert armor(first.canonical, first.signature).rstrip() in error.proof
     assert entry_count(duo.b.store, duo.game_id) == count
     assert duo.b.game(duo.game_id).head == first
 
