@@ -400,10 +400,14 @@ def render(ctx: click.Context, game: str, role: str | None, fmt: str, output: st
 
     client = None if Path(game).exists() else _client(ctx)
     adjudicator = _load_any(ctx, game, ())
-    if role is None and client is not None:
+    known = None
+    if client is not None:
         mine = client.my_roles(adjudicator)
-        role = mine[0] if mine else None
-    text = render_summary(adjudicator, None if role in (None, "public") else role, fmt)
+        if role is None and mine:
+            role = mine[0]
+        if role in mine:  # our own sealed values, from our own store
+            known = client.known(adjudicator.id, str(role))
+    text = render_summary(adjudicator, None if role in (None, "public") else role, fmt, known)
     _emit(text, output)
 
 

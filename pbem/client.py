@@ -20,12 +20,14 @@ from pathlib import Path
 from pbem.core import chain
 from pbem.core.adjudicator import Adjudicator, data_digest
 from pbem.core.canonical import JSON
+from pbem.core.commit import Opening, commitment, new_salt
 from pbem.core.log import ACK, GENESIS, JOIN, MOVE, VERSION, Entry
 from pbem.errors import EquivocationError, PbemError, StoreError
 from pbem.ledger import data_source, engine_by_name, find_equivocation
 from pbem.store import Store
 
 Passphrase = Callable[[str], bytes | None]
+SEALED = "sealed:"  # store secrets of this kind: a commitment's salt and value, by label
 
 
 @lru_cache(maxsize=8)
@@ -314,9 +316,36 @@ class Client:
             decision = choices[number - 1]
         else:
             decision = engine.parse(stripped, state, role)
+        public, values = engine.seal(state, role, decision)
+        body: dict[str, JSON] = {"decision": engine.format(public)}
+        sealed: list[tuple[str, str, JSON]] = []
+        if values:
+            commits: dict[str, JSON] = {}
+            for label, value in values.items():
+                salt = new_salt()
+                commits[label] = commitment(game.id, label, salt, value)
+                sealed.append((label, salt, value))
+            body["commit"] = commits
+        due = engine.due_openings(state, role, public)
+        if due:
+            body["open"] = [self._opening(game.id, role, label) for label in due]
         fields = self._next_fields(game, MOVE, role)
-        fields["body"] = {"decision": engine.format(decision)}
-        return self._append(game, fields, role)
+        fields["body"] = body
+        return self._append(game, fields, role, sealed)
+
+    def _opening(self, game_id: str, role: str, label: str) -> JSON:
+        raw = self.store.secret(game_id, role, SEALED + label)
+        if raw is None:
+            raise StoreError(f"this store does not hold the value sealed as {label}")
+        kept = json.loads(raw)
+        return Opening(label, kept["salt"], kept["value"]).to_json()
+
+    def known(self, game_id: str, role: str) -> dict[str, JSON]:
+        """Label -> value of every commitment `role` made from this store (its own secrets)."""
+        return {
+            str(kind)[len(SEALED) :]: json.loads(value)["value"]
+            for kind, value in self.store.secrets(game_id, role, SEALED)
+        }
 
     def ack(self, prefix: str, role: str | None = None) -> Entry:
         """Sign an empty acknowledgement that rolls the dice waiting for our reveal."""
@@ -324,10 +353,19 @@ class Client:
         role = self.acting_role(game, role)
         return self._append(game, self._next_fields(game, ACK, role), role)
 
-    def _append(self, game: Adjudicator, fields: dict[str, JSON], role: str) -> Entry:
+    def _append(
+        self,
+        game: Adjudicator,
+        fields: dict[str, JSON],
+        role: str,
+        sealed: list[tuple[str, str, JSON]] | None = None,
+    ) -> Entry:
         entry = self._sign(fields, game.roles[role])
         with self._changing():
             game.apply(entry)  # our own entry passes the same checks as anyone's
+            for label, salt, value in sealed or []:
+                kept = json.dumps({"salt": salt, "value": value}, sort_keys=True)
+                self.store.put_secret(game.id, role, SEALED + label, kept)
             self._store_entry(game.id, entry)
         return entry
 

@@ -76,6 +76,14 @@ def verify_text(data: bytes | str, extra_data: Mapping[str, bytes] | None = None
         return report
     report.game = game
     report.lines += _summary(game)
+    sealed = game.unopened()
+    if sealed and game.outcome() is not None:
+        first = min(sealed, key=lambda s: s.seq)
+        report.failure = (
+            f"entry {first.seq} by {first.role}: commitment {first.label} was never opened, "
+            "but every commitment must be opened by the end of the game"
+        )
+        return report
     text = data.decode("utf-8", errors="replace") if isinstance(data, bytes) else data
     printed = rng_lines(text)
     if printed is not None:
@@ -118,6 +126,9 @@ def _summary(game: Adjudicator) -> list[str]:
     else:
         lines.append("dice: witnessed: every draw seeded by the next reveal of another role")
     lines.append(f"draws: {len(game.rng_log)}")
+    if game.sealed:
+        still = len(game.unopened())
+        lines.append(f"commitments: {len(game.sealed)} made, {len(game.sealed) - still} opened")
     lines.append(f"result: {outcome.text if outcome else 'unfinished'}")
     return lines
 

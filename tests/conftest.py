@@ -11,7 +11,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-import tests.support.toy  # noqa: E402,F401  (registers the toy engine)
+import tests.support.bid  # noqa: E402,F401  (registers the toy engines)
+import tests.support.toy  # noqa: E402,F401
 
 
 @pytest.fixture(autouse=True)

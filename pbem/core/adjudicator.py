@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pbem.core import chain
 from pbem.core.canonical import JSON
+from pbem.core.commit import Opening, check_opening
 from pbem.core.engine import Engine, Event, Outcome, Prompt, State
 from pbem.core.hashing import hex_bytes, sha256
 from pbem.core.log import ACK, GENESIS, JOIN, MOVE, Entry
@@ -67,6 +68,9 @@ class _Pending:
     decision: Any
     text: str
     state_before: State
+    sealed: dict[str, Sealed]
+    committed_now: tuple[str, ...]
+    opened_now: tuple[str, ...]
 
 
 @dataclass
@@ -76,15 +80,67 @@ class _Chain:
     used: int = 0
 
 
-class _Context:
-    """The `ctx` passed to Engine.apply: deferred draws, logged with their purpose."""
+@dataclass(frozen=True)
+class Sealed:
+    """A commitment in the log: who made it, in which entry, and its opening once made."""
 
-    def __init__(self, stream: Stream | None, requesting: int, producing: int | None) -> None:
+    label: str
+    digest: str
+    role: str
+    seq: int
+    opened: bool = False
+    value: JSON = None
+    opened_at: int | None = None
+
+
+class _Context:
+    """The `ctx` passed to Engine.apply: deferred draws, logged with their purpose,
+    and the commitments and openings that the entry being applied carries."""
+
+    def __init__(
+        self,
+        stream: Stream | None,
+        requesting: int,
+        producing: int | None,
+        sealed: Mapping[str, Sealed] | None = None,
+        committed_now: tuple[str, ...] = (),
+        opened_now: tuple[str, ...] = (),
+    ) -> None:
         self._stream = stream
         self._requesting = requesting
         self._producing = producing
+        self._sealed = sealed or {}
+        self._committed_now = committed_now
+        self._opened_now = opened_now
         self.records: list[RngRecord] = []
         self.events: list[Event] = []
+
+    @property
+    def seq(self) -> int:
+        """The seq of the entry whose decision is being applied (for claims to cite)."""
+        return self._requesting
+
+    # hidden information (protocol section 5)
+
+    def committed_now(self) -> list[str]:
+        """Labels this entry commits to."""
+        return list(self._committed_now)
+
+    def opened_now(self) -> dict[str, JSON]:
+        """Label -> value for every commitment this entry opens (each checked already)."""
+        return {label: self._sealed[label].value for label in self._opened_now}
+
+    def is_committed(self, label: str) -> bool:
+        return label in self._sealed
+
+    def is_opened(self, label: str) -> bool:
+        return label in self._sealed and self._sealed[label].opened
+
+    def value(self, label: str) -> JSON:
+        """The opened value of `label`; a rules error if it is still sealed."""
+        if not self.is_opened(label):
+            raise PbemError(f"{label} has not been opened")
+        return self._sealed[label].value
 
     def roll(self, lo: int, hi: int, purpose: str) -> int:
         if self._stream is None or self._producing is None:
@@ -111,6 +167,7 @@ class Adjudicator:
     state: State | None = None
     actions: list[Action] = field(default_factory=list)
     rng_log: list[RngRecord] = field(default_factory=list)
+    sealed: dict[str, Sealed] = field(default_factory=dict)
     _options: Mapping[str, JSON] = field(default_factory=dict)
     _chains: dict[str, _Chain] = field(default_factory=dict)
     _pending: _Pending | None = None
@@ -250,17 +307,19 @@ class Adjudicator:
                 f"waiting for entropy: entry {self._pending.entry.seq}'s dice are rolled "
                 f"by the next entry of {others}"
             )
+        sealed = self.sealed
         if entry.kind == ACK:
             if entry.body:
                 raise PbemError("an ack carries no body")
             if not actions:
                 raise PbemError("out of turn: there are no dice waiting for this ack")
         else:
-            state, pending, action = self._play(state, entry)
+            state, pending, action, sealed = self._play(state, entry)
             if action is not None:
                 actions.append(action)
         # Everything checked: commit.
         self._chains[entry.by] = link
+        self.sealed = sealed
         self.state = state
         self._pending = pending
         self.entries.append(entry)
@@ -332,7 +391,14 @@ class Adjudicator:
 
     def _roll(self, pending: _Pending, producing: int, reveal: str) -> tuple[State, Action]:
         seed = public_seed(self.id, pending.entry.id, reveal)
-        ctx = _Context(Stream(seed), pending.entry.seq, producing)
+        ctx = _Context(
+            Stream(seed),
+            pending.entry.seq,
+            producing,
+            pending.sealed,
+            pending.committed_now,
+            pending.opened_now,
+        )
         state = self.engine.apply(pending.state_before, pending.entry.by, pending.decision, ctx)
         action = Action(
             pending.entry.seq,
@@ -345,26 +411,75 @@ class Adjudicator:
         )
         return state, action
 
-    def _play(self, state: State, entry: Entry) -> tuple[State, _Pending | None, Action | None]:
+    def _play(
+        self, state: State, entry: Entry
+    ) -> tuple[State, _Pending | None, Action | None, dict[str, Sealed]]:
         """Parse and apply the decision a move carries; defer it if it needs dice."""
         body = entry.body
-        if set(body) != {"decision"} or not isinstance(body["decision"], str):
-            raise PbemError("a move body has exactly one field, decision (text)")
+        if "decision" not in body or not isinstance(body["decision"], str):
+            raise PbemError("a move body needs a decision (text)")
+        unknown = set(body) - {"decision", "commit", "open"}
+        if unknown:
+            raise PbemError(f"unknown move body field(s): {', '.join(sorted(unknown))}")
         text = body["decision"]
         if not any(p.role == entry.by for p in self.engine.prompts(state)):
             asked = ", ".join(sorted({p.role for p in self.engine.prompts(state)})) or "nobody"
             raise PbemError(f"out of turn: the game asks {asked}, not {entry.by}")
+        sealed, committed_now, opened_now = self._seal_and_open(entry)
         decision = self.engine.parse(text, state, entry.by)
         canonical_text = self.engine.format(decision)
         if canonical_text != text:
             raise PbemError(f"decision {text!r} is not in canonical form {canonical_text!r}")
-        ctx = _Context(None, entry.seq, None)
+        ctx = _Context(None, entry.seq, None, sealed, committed_now, opened_now)
         try:
             new_state = self.engine.apply(state, entry.by, decision, ctx)
         except EntropyPending:
-            return state, _Pending(entry, decision, text, state), None
+            pending = _Pending(entry, decision, text, state, sealed, committed_now, opened_now)
+            return state, pending, None, sealed
         action = Action(entry.seq, entry.by, text, tuple(ctx.events), turn=_turn(new_state))
-        return new_state, None, action
+        return new_state, None, action, sealed
+
+    def _seal_and_open(
+        self, entry: Entry
+    ) -> tuple[dict[str, Sealed], tuple[str, ...], tuple[str, ...]]:
+        """Check the commitments and openings an entry carries (protocol section 5)."""
+        body = entry.body
+        commits = body.get("commit", {})
+        openings = body.get("open", [])
+        if "commit" in body and (not isinstance(commits, dict) or not commits):
+            raise PbemError("commit must be a non-empty object of label -> commitment")
+        if "open" in body and (not isinstance(openings, list) or not openings):
+            raise PbemError("open must be a non-empty list of openings")
+        sealed = dict(self.sealed)
+        for label, digest in commits.items():
+            if not label or len(label) > 200:
+                raise PbemError(f"commitment label {label!r} must be 1 to 200 characters")
+            if label in sealed:
+                raise PbemError(f"{label} is already committed (entry {sealed[label].seq})")
+            hex_bytes(digest, f"commitment {label}")
+            sealed[label] = Sealed(label, digest, entry.by, entry.seq)
+        opened: list[str] = []
+        for raw in openings:
+            opening = Opening.from_json(raw)
+            known = sealed.get(opening.label)
+            if known is None:
+                raise PbemError(f"opens {opening.label}, which was never committed")
+            if known.seq == entry.seq:
+                raise PbemError(f"commits and opens {opening.label} in one entry")
+            if known.role != entry.by:
+                raise PbemError(f"{opening.label} was committed by {known.role}, not {entry.by}")
+            if known.opened:
+                raise PbemError(f"{opening.label} was already opened (entry {known.opened_at})")
+            check_opening(self.id, known.digest, opening)
+            sealed[opening.label] = replace(
+                known, opened=True, value=opening.value, opened_at=entry.seq
+            )
+            opened.append(opening.label)
+        return sealed, tuple(commits), tuple(opened)
+
+    def unopened(self) -> list[Sealed]:
+        """Commitments still sealed: by the end of a game there must be none."""
+        return [s for s in self.sealed.values() if not s.opened]
 
     # --- previews for clients -------------------------------------------------------------
 

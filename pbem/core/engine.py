@@ -57,12 +57,33 @@ class Decision(Protocol):
 class Context(Protocol):
     """What `apply` may ask the adjudicator for. Every draw is logged with its purpose."""
 
+    @property
+    def seq(self) -> int:
+        """The seq of the entry whose decision is being applied."""
+        ...
+
     def roll(self, lo: int, hi: int, purpose: str) -> int:
         """A public random integer in [lo, hi] (a d6 is roll(1, 6, ...))."""
         ...
 
     def event(self, text: str, **data: JSON) -> None:
         """Record what happened and why ("river +1", "box 5 of Minsk marked")."""
+        ...
+
+    def committed_now(self) -> list[str]:
+        """Labels the entry being applied commits to (protocol section 5)."""
+        ...
+
+    def opened_now(self) -> dict[str, JSON]:
+        """Label -> value of every commitment the entry being applied opens (checked)."""
+        ...
+
+    def is_committed(self, label: str) -> bool: ...
+
+    def is_opened(self, label: str) -> bool: ...
+
+    def value(self, label: str) -> JSON:
+        """The opened value of a commitment (a rules error while it is sealed)."""
         ...
 
 
@@ -115,6 +136,28 @@ class Engine(ABC):
     @abstractmethod
     def outcome(self, state: State) -> Outcome | None:
         """The result once the game is over, else None."""
+
+    # --- hidden information (optional: games without secrets keep the defaults) -------------
+
+    def seal(self, state: State, role: str, decision: Any) -> tuple[Any, dict[str, JSON]]:
+        """Split a decision typed by its owner into its public part and the values to commit.
+
+        "place 4 in 17" becomes the public "place block in 17" plus {"block/west/3": 4}.
+        The client commits each value under its label and keeps value and salt in its store.
+        """
+        return decision, {}
+
+    def due_openings(self, state: State, role: str, decision: Any) -> list[str]:
+        """Labels of `role`'s own commitments that this (public) decision must open now."""
+        return []
+
+    def view_known(self, state: State, role: str, known: Mapping[str, JSON]) -> State:
+        """`view` for `role` with its own sealed values filled in (label -> value).
+
+        Only the role's own client calls this, with the role's own secrets; the
+        public log never holds them, so no other view can contain them.
+        """
+        return self.view(state, role)
 
     def describe(self) -> str:
         """First line of the module docstring: what the game is."""

@@ -16,7 +16,8 @@ def show_text(client: Client, game: Adjudicator, role: str | None = None) -> str
 
     mine = client.my_roles(game)
     viewer = role or (mine[0] if mine else None)
-    lines = [render_summary(game, viewer, "text").rstrip(), ""]
+    known = client.known(game.id, viewer) if viewer in mine else None
+    lines = [render_summary(game, viewer, "text", known).rstrip(), ""]
     for name, line in game.roles.items():
         you = " (you)" if name in mine else ""
         lines.append(f"role {name}{you}: {fingerprint(line)}")

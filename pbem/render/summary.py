@@ -6,6 +6,7 @@ events with their reasons, every roll with its purpose) and the outcome.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ import jinja2
 
 import pbem
 from pbem.core.adjudicator import Action, Adjudicator
+from pbem.core.canonical import JSON
 from pbem.errors import PbemError
 
 FORMATS = {"text": "txt", "markdown": "md"}
@@ -42,13 +44,25 @@ def turn_actions(game: Adjudicator, turn: Any) -> list[Action]:
     return [a for a in game.actions if a.turn == turn and a.turn is not None]
 
 
-def render_summary(game: Adjudicator, role: str | None, fmt: str = "text") -> str:
+def render_summary(
+    game: Adjudicator,
+    role: str | None,
+    fmt: str = "text",
+    known: Mapping[str, JSON] | None = None,
+) -> str:
+    """A turn summary for `role` (None: the public). `known` holds that role's own sealed
+    values, from its own store; nobody else's are ever passed in."""
     if fmt not in FORMATS:
         raise PbemError(f"unknown format {fmt!r} (choose {', '.join(FORMATS)})")
     if role is not None and role not in game.roles:
         raise PbemError(f"this game has no role {role!r}")
     engine = game.engine
-    view = engine.view(game.state, role) if game.state is not None else None
+    view = None
+    if game.state is not None:
+        if role is not None and known:
+            view = engine.view_known(game.state, role, known)
+        else:
+            view = engine.view(game.state, role)
     turn = view.get("turn") if isinstance(view, dict) else None
     outcome = game.outcome()
     env = _environment()

@@ -198,3 +198,12 @@ class Store:
             )
         )
         return rows[0]["value"] if rows else None
+
+    def secrets(self, game_id: str, role: str, prefix: str) -> list[tuple[str, str]]:
+        """(kind, value) of `role`'s secrets in a game whose kind starts with `prefix`."""
+        rows = self.db.execute(
+            "SELECT kind, value FROM secrets WHERE game = ? AND role = ? AND substr(kind, 1, ?) = ?"
+            " ORDER BY kind",
+            [game_id, role, len(prefix), prefix],
+        ).fetchall()
+        return [(str(kind), str(value)) for kind, value in rows]

@@ -34,7 +34,7 @@ def test_refusals_while_dice_wait_roll_nothing() -> None:
     bad: list[tuple[Entry, str]] = [
         (table.move_entry("b", "fly"), "fly"),  # rolls a's die, then fails to parse
         (table.move_entry("b", "roll  twice"), "canonical form"),
-        (table.make("b", "move", {"decision": "roll", "x": 1}), "exactly one field"),
+        (table.make("b", "move", {"decision": "roll", "x": 1}), "unknown move body field"),
         (table.make("b", "ack", {"x": 1}), "carries no body"),
         (table.move_entry("b", "roll", reveal=hex_of(b"wrong")), "reveal does not hash"),
         (table.move_entry("b", "roll", key=table.keys["a"]), "signed by"),

@@ -153,11 +153,18 @@ def test_unknown_entry_fields_refused_on_the_wire(table: Table) -> None:
 
 
 @pytest.mark.parametrize(
-    "body",
-    [{}, {"decision": "roll", "note": "x"}, {"decision": 1}, {"decision": ["roll"]}],
+    ("body", "fragment"),
+    [
+        ({}, "needs a decision"),
+        ({"decision": "roll", "note": "x"}, "unknown move body field(s): note"),
+        ({"decision": 1}, "needs a decision"),
+        ({"decision": ["roll"]}, "needs a decision"),
+        ({"decision": "roll", "commit": {}}, "non-empty object"),
+        ({"decision": "roll", "open": []}, "non-empty list"),
+    ],
 )
-def test_move_body_shape(table: Table, body: dict[str, object]) -> None:
-    assert_refused(table.game, table.make("a", "move", body), "exactly one field, decision")
+def test_move_body_shape(table: Table, body: dict[str, object], fragment: str) -> None:
+    assert_refused(table.game, table.make("a", "move", body), fragment)
 
 
 @pytest.mark.parametrize("text", ["roll  twice", " roll", "roll ", "roll\ttwice"])

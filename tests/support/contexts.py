@@ -13,10 +13,32 @@ import random
 from collections.abc import Iterable
 from typing import Any
 
-from pbem.errors import EntropyPending
+from pbem.core.canonical import JSON
+from pbem.errors import EntropyPending, PbemError
 
 
-class ScriptedContext:
+class _NoSecrets:
+    """The hidden-information part of the Context protocol, for games without secrets."""
+
+    seq = 0
+
+    def committed_now(self) -> list[str]:
+        return []
+
+    def opened_now(self) -> dict[str, JSON]:
+        return {}
+
+    def is_committed(self, label: str) -> bool:
+        return False
+
+    def is_opened(self, label: str) -> bool:
+        return False
+
+    def value(self, label: str) -> JSON:
+        raise PbemError(f"{label} has not been opened")
+
+
+class ScriptedContext(_NoSecrets):
     """Returns queued die values in order; records purposes and events."""
 
     def __init__(self, values: Iterable[int] = ()) -> None:
@@ -46,7 +68,7 @@ class ScriptedContext:
         return any(fragment in text for text in self.texts)
 
 
-class PendingContext:
+class PendingContext(_NoSecrets):
     """Raises EntropyPending on roll, as the adjudicator does before entropy arrives."""
 
     def __init__(self) -> None:
@@ -61,7 +83,7 @@ class PendingContext:
         self.events.append((text, data))
 
 
-class RandomContext:
+class RandomContext(_NoSecrets):
     """Dice from a seeded random.Random."""
 
     def __init__(self, rng: random.Random) -> None:

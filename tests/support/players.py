@@ -28,6 +28,7 @@ from pbem.client import Client
 from pbem.core import chain
 from pbem.core.adjudicator import Adjudicator, data_digest
 from pbem.core.canonical import JSON
+from pbem.core.commit import Opening, commitment
 from pbem.core.engine import Context, Engine, Outcome, Prompt, State, register
 from pbem.core.log import ACK, GENESIS, JOIN, MOVE, VERSION, Entry
 from pbem.core.rng import Stream, public_seed
@@ -158,6 +159,8 @@ class Table:
         self.signed = signed
         self.length = length
         self.seeds = {role: hex_of(b"seed", role.encode(), nonce.encode()) for role in roles}
+        self.secrets: dict[str, tuple[str, JSON]] = {}  # label -> (salt, value)
+        self.owners: dict[str, str] = {}  # label -> the role that sealed it
         self._elements: dict[str, list[bytes]] = {}
         files = {**self.engine.default_data(), **(data or {})}
         body: dict[str, JSON] = {
@@ -280,9 +283,30 @@ class Table:
         role = prompts[0].role
         state = self.state_for(role)
         if any(p.role == role for p in self.engine.prompts(state)):
-            decision = choose(self.engine, state, role, rng)
-            return self.move(role, self.engine.format(decision))
+            return self.decide(role, choose(self.engine, state, role, rng), state)
         return self.ack(role)
+
+    def decide(self, role: str, decision: Any, state: Any = None) -> Entry:
+        """Play a decision as its owner's client does: seal its secrets, open what is due."""
+        state = self.state_for(role) if state is None else state
+        public, values = self.engine.seal(state, role, decision)
+        body: dict[str, JSON] = {"decision": self.engine.format(public)}
+        if values:
+            commits: dict[str, JSON] = {}
+            for label, value in values.items():
+                salt = hex_of(b"salt", label.encode(), self.game.id.encode())
+                self.secrets[label] = (salt, value)
+                self.owners[label] = role
+                commits[label] = commitment(self.game.id, label, salt, value)
+            body["commit"] = commits
+        due = self.engine.due_openings(state, role, public)
+        if due:
+            body["open"] = [Opening(lb, *self.secrets[lb]).to_json() for lb in due]
+        return self.apply(self.make(role, MOVE, body))
+
+    def known(self, role: str) -> dict[str, JSON]:
+        """`role`'s own sealed values, as its client's store holds them."""
+        return {lb: v for lb, (_salt, v) in self.secrets.items() if self.owners[lb] == role}
 
     def play(self, rng: random.Random, limit: int = 20000) -> None:
         while self.game.outcome() is None:
@@ -291,12 +315,13 @@ class Table:
             self.step(rng)
 
     def unrevealed(self) -> list[str]:
-        """Every role's chain values not yet published: secrets no view may contain."""
-        return [
+        """Chain values not yet published and every salt: secrets no view may contain."""
+        chains = [
             self.element(role, index).hex()
             for role in self.roles
             for index in range(self.next_index(role), self.length + 1)
         ]
+        return chains + [salt for salt, _value in self.secrets.values()]
 
 
 DROP = _DROP
