@@ -307,6 +307,8 @@ class Client:
         if state is None:
             raise PbemError("play has not started: every role must join first")
         engine = game.engine
+        # Decide on the state as this role knows it: its own sealed values filled in.
+        state = engine.with_secrets(state, role, self.known(game.id, role))
         stripped = text.strip()
         if stripped.isdigit():
             choices = engine.choices(state, role)

@@ -98,6 +98,7 @@ def run_demo(
         client = clients[role]
         # The author of the next entry sees waiting dice rolled by its own reveal first.
         state = client.state_for(client.game(game_id), role)
+        state = engine.with_secrets(state, role, client.known(game_id, role))
         if any(p.role == role for p in engine.prompts(state)):
             decision = choose(engine, state, role, rng)
             entry = client.move(game_id, engine.format(decision), role)

@@ -138,26 +138,32 @@ class Engine(ABC):
         """The result once the game is over, else None."""
 
     # --- hidden information (optional: games without secrets keep the defaults) -------------
+    # The public state is built from the log alone, so it never holds a sealed value.
+    # A role's own client adds that role's own sealed values (label -> value, from its
+    # store) with `with_secrets`, and calls `choices`, `parse`, `seal`, `due_openings`
+    # and `view` on the result. The adjudicator only ever applies public decisions to
+    # the public state.
+
+    def with_secrets(self, state: State, role: str, known: Mapping[str, JSON]) -> State:
+        """`state` as `role` knows it: its own sealed values filled in. Never applied."""
+        return state
 
     def seal(self, state: State, role: str, decision: Any) -> tuple[Any, dict[str, JSON]]:
-        """Split a decision typed by its owner into its public part and the values to commit.
+        """Split a decision made by its owner into its public part and the values to commit.
 
-        "place 4 in 17" becomes the public "place block in 17" plus {"block/west/3": 4}.
-        The client commits each value under its label and keeps value and salt in its store.
+        "place 4 in 17" becomes the public "place block in 17" plus {"block/west/1/3": 4}.
+        `state` is the owner's `with_secrets` state, so claims that depend on sealed
+        values ("this cube exhausts the block") can be added to the public decision.
         """
         return decision, {}
 
     def due_openings(self, state: State, role: str, decision: Any) -> list[str]:
-        """Labels of `role`'s own commitments that this (public) decision must open now."""
+        """Labels of `role`'s own commitments that this public decision must open now."""
         return []
 
     def view_known(self, state: State, role: str, known: Mapping[str, JSON]) -> State:
-        """`view` for `role` with its own sealed values filled in (label -> value).
-
-        Only the role's own client calls this, with the role's own secrets; the
-        public log never holds them, so no other view can contain them.
-        """
-        return self.view(state, role)
+        """`role`'s view with its own sealed values; only its own client calls this."""
+        return self.view(self.with_secrets(state, role, known), role)
 
     def describe(self) -> str:
         """First line of the module docstring: what the game is."""

@@ -27,6 +27,8 @@ def show_text(client: Client, game: Adjudicator, role: str | None = None) -> str
         state = client.state_for(game, acting)
         if game.waiting_for_entropy:
             lines.append(f"Your next entry rolls the waiting dice (as {acting}).")
+        if state is not None:
+            state = game.engine.with_secrets(state, acting, client.known(game.id, acting))
         if state is not None and any(p.role == acting for p in game.engine.prompts(state)):
             lines.append(f"Your choices as {acting} (`pbem move GAME N` or the text):")
             for number, decision in enumerate(game.engine.choices(state, acting), start=1):

@@ -153,12 +153,13 @@ class ToyBid(Engine):
     def view(self, state: State, role: str | None) -> State:
         return copy.deepcopy(state)
 
-    def view_known(self, state: State, role: str, known: Mapping[str, JSON]) -> State:
-        view = self.view(state, role)
-        mine = view["bids"].get(role)
-        if mine is not None and mine["value"] is None and mine["label"] in known:
-            mine["sealed_value"] = known[mine["label"]]
-        return view
+    def with_secrets(self, state: State, role: str, known: Mapping[str, JSON]) -> State:
+        mine = state["bids"].get(role)
+        if mine is None or mine["value"] is not None or mine["label"] not in known:
+            return state
+        state = copy.deepcopy(state)
+        state["bids"][role]["sealed_value"] = known[mine["label"]]
+        return state
 
     def outcome(self, state: State) -> Outcome | None:
         if state["turn"] <= ROUNDS:

@@ -283,12 +283,17 @@ class Table:
         role = prompts[0].role
         state = self.state_for(role)
         if any(p.role == role for p in self.engine.prompts(state)):
-            return self.decide(role, choose(self.engine, state, role, rng), state)
+            private = self.engine.with_secrets(state, role, self.known(role))
+            return self.decide(role, choose(self.engine, private, role, rng), private)
         return self.ack(role)
 
     def decide(self, role: str, decision: Any, state: Any = None) -> Entry:
-        """Play a decision as its owner's client does: seal its secrets, open what is due."""
-        state = self.state_for(role) if state is None else state
+        """Play a decision as its owner's client does: seal its secrets, open what is due.
+
+        `state` is the owner's private state (`with_secrets`); by default it is made here.
+        """
+        if state is None:
+            state = self.engine.with_secrets(self.state_for(role), role, self.known(role))
         public, values = self.engine.seal(state, role, decision)
         body: dict[str, JSON] = {"decision": self.engine.format(public)}
         if values:
