@@ -1,0 +1,1026 @@
+"""Race to Berlin data: reading and validating `map.toml` and `tokens.toml`.
+
+`map.toml` holds what the board shows: the numbered areas and the Berlin sub-areas
+(name, difficult terrain, controlling force at start, board edges, eagles), the
+borders (once per pair, rivers marked), the fortification tokens and the unit
+tokens with their start areas. `tokens.toml` holds the pieces off the map: front
+line markers, action cubes, victory point tokens, logistics blocks and special
+tokens. Every item carries a `provenance`: "rulebook <section>" or "stand-in".
+
+`load_map` and `load_tokens` parse TOML bytes and return plain JSON data (dicts,
+lists, strings, ints, bools); `load_data` combines both (shipped defaults for a
+file not given). Checking a file collects every problem of a stage into one
+DataError, each naming the file, the item and what is wrong.
+
+Area ids are strings everywhere ("17", "B1"). The helpers at the end
+(`neighbours`, `is_river`, `initial_control`, `front_borders`, `supplied_areas`)
+are pure functions over the loaded data for the rules engine.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from importlib import resources
+from typing import Any
+
+from pbem.errors import DataError
+
+MAP_FILE = "map.toml"
+TOKENS_FILE = "tokens.toml"
+DATA_FILES = (MAP_FILE, TOKENS_FILE)
+
+# --- What the rulebook fixes -------------------------------------------------------------------
+
+PLAYERS = ("west", "soviet")
+CONTROLS = ("west", "soviet", "german")  # who holds an area
+FORCES = ("west", "soviet", "german-west", "german-east")  # what a unit or token belongs to
+# rulebook 1, 4.1.1: each player plays its own force and the German front facing the other one
+PLAYER_FORCES = {"west": ("west", "german-east"), "soviet": ("soviet", "german-west")}
+FORCE_PLAYER = {force: player for player, forces in PLAYER_FORCES.items() for force in forces}
+FORCE_CONTROL = {
+    "west": "west",
+    "soviet": "soviet",
+    "german-west": "german",
+    "german-east": "german",
+}
+GERMAN_FRONTS = {"german-west": "west", "german-east": "east"}  # unit force -> area `front`
+FORCE_NAMES = {"west": "West", "soviet": "Soviet", "german": "German"}
+
+EDGES = ("west", "south", "east")
+SUPPLY_EDGES = {"west": ("west", "south"), "soviet": ("east",)}  # rulebook 4.4
+EDGE_NAMES = {"west": "the western or southern edge", "soviet": "the eastern edge"}
+
+# rulebook 4.5: B1 the centre, B2/B3 eastern Berlin (Soviets only), B4/B5 western (West only)
+BERLIN = {"B1": "center", "B2": "east", "B3": "east", "B4": "west", "B5": "west"}
+BERLIN_ACCESS = ("31", "32")  # rulebook 4.5: "areas 31 and 32 which touch Berlin"
+BERLIN_ALLOWED = {"west": ("B4", "B5"), "soviet": ("B2", "B3"), "german": ("B1",)}
+
+EAGLES = ("blue", "red", "both")  # blue: West VP, red: Soviet VP, both: B1 (rulebook 5)
+EAGLE_PLAYER = {"blue": "west", "red": "soviet"}
+
+# rulebook 4.2.1.2: the printed type, its name and what it adds to the defence
+FORTIFICATION_TYPES: dict[int, dict[str, Any]] = {
+    1: {"kind": "improved", "defense": 1},
+    2: {"kind": "regular", "defense": 2},
+    3: {"kind": "major", "defense": 2},  # also adds only +2, but the defender does not retreat
+}
+SPECIAL_KINDS = ("logistics", "support", "counterattack", "reserves")  # rulebook: Special tokens
+
+UNITS = 40  # rulebook 1
+FORTIFICATIONS = 16  # rulebook 1
+EAGLES_PER_COLOUR = 4  # rulebook 1: victory point tokens 2x4
+FRONT_MARKERS = 25  # rulebook 1: front line markers 2x25
+ACTION_CUBES = 20  # rulebook 1: action cubes 2x20
+SPECIAL_PER_PLAYER = 8  # rulebook: Special tokens ("each player has 8")
+LOGISTICS_VALUES = [2, 2, 3, 3, 4, 4, 5, 5]  # rulebook 4.1
+STACK_LIMIT = 3  # rulebook 4.2.1.1: at most 3 units per area
+BERLIN_STACK_LIMIT = 3  # rulebook 4.5: at most 3 units per force in all of Berlin
+GERMAN_STRENGTH = 4  # rulebook 2
+MAX_TERRAIN = 2  # rulebook 4.2.1.2: the printed value is 1 or 2
+
+ID_PATTERN = re.compile(r"^[a-z][a-z0-9_-]*$")
+NUMBERED = re.compile(r"^[1-9][0-9]*$")
+PROVENANCE = re.compile(r"^(stand-in|rulebook \S.*)$")
+MAX_LISTED = 12  # problems quoted in one DataError
+
+
+# --- Reading fields ------------------------------------------------------------------------------
+
+
+class _Checker:
+    """Collects problems for one file; each helper returns None when the field is wrong."""
+
+    def __init__(self, file_name: str) -> None:
+        self.file_name = file_name
+        self.problems: list[str] = []
+
+    def add(self, where: str, problem: str) -> None:
+        self.problems.append(f"{where}: {problem}")
+
+    def stop_if_any(self) -> None:
+        """Raise one DataError quoting every problem found so far."""
+        if not self.problems:
+            return
+        listed = [f"{self.file_name}: {p}" for p in self.problems[:MAX_LISTED]]
+        more = len(self.problems) - MAX_LISTED
+        if more > 0:
+            listed.append(f"and {more} more")
+        raise DataError("; ".join(listed))
+
+    def sections(self, doc: dict[str, Any], required: Iterable[str]) -> None:
+        known = set(required)
+        unknown = sorted(set(doc) - known)
+        if unknown:
+            self.add("top level", f"unknown section(s) {', '.join(unknown)}")
+        for key in sorted(known - set(doc)):
+            self.add("top level", f"missing section {key!r}")
+
+    def table(self, doc: dict[str, Any], key: str) -> dict[str, Any] | None:
+        value = doc.get(key)
+        if value is None:
+            return None  # reported by sections()
+        if not isinstance(value, dict):
+            self.add(key, f"expected a table, found {type(value).__name__}")
+            return None
+        return value
+
+    def tables(self, doc: dict[str, Any], key: str) -> list[Any]:
+        value = doc.get(key)
+        if value is None:
+            return []  # reported by sections()
+        if not isinstance(value, list):
+            self.add(key, f"expected an array of tables, found {type(value).__name__}")
+            return []
+        return value
+
+    def is_table(self, item: Any, where: str) -> bool:
+        if not isinstance(item, dict):
+            self.add(where, f"expected a table, found {item!r}")
+            return False
+        return True
+
+    def keys(self, table: dict[str, Any], where: str, known: Iterable[str]) -> None:
+        allowed = tuple(known)
+        for key in table:
+            if key not in allowed:
+                self.add(where, f"unknown field {key!r} (known: {', '.join(allowed)})")
+
+    def text(
+        self, table: dict[str, Any], key: str, where: str, required: bool = True
+    ) -> str | None:
+        if key not in table:
+            if required:
+                self.add(where, f"missing field {key!r}")
+            return None
+        value = table[key]
+        if not isinstance(value, str) or not value.strip():
+            self.add(f"{where}.{key}", f"expected a non-empty string, found {value!r}")
+            return None
+        return value
+
+    def choice(
+        self,
+        table: dict[str, Any],
+        key: str,
+        where: str,
+        options: Iterable[str],
+        required: bool = True,
+    ) -> str | None:
+        if key not in table and not required:
+            return ""
+        value = self.text(table, key, where, required)
+        allowed = tuple(options)
+        if value is not None and value not in allowed:
+            self.add(f"{where}.{key}", f"{value!r} is not one of {', '.join(allowed)}")
+            return None
+        return value
+
+    def texts(self, table: dict[str, Any], key: str, where: str) -> list[str] | None:
+        """An optional array of non-empty strings (empty when absent)."""
+        value = table.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+            self.add(f"{where}.{key}", f"expected an array of non-empty strings, found {value!r}")
+            return None
+        return list(value)
+
+    def integer(
+        self, table: dict[str, Any], key: str, where: str, lo: int, hi: int | None = None
+    ) -> int | None:
+        if key not in table:
+            self.add(where, f"missing field {key!r}")
+            return None
+        value = table[key]
+        # bool is a subclass of int in Python; TOML `true` is not a number.
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.add(f"{where}.{key}", f"expected an integer, found {value!r}")
+            return None
+        if value < lo or (hi is not None and value > hi):
+            bounds = f"{lo}..{hi}" if hi is not None else f">= {lo}"
+            self.add(f"{where}.{key}", f"{value} is not in {bounds}")
+            return None
+        return value
+
+    def flag(self, table: dict[str, Any], key: str, where: str) -> bool | None:
+        value = table.get(key, False)
+        if not isinstance(value, bool):
+            self.add(f"{where}.{key}", f"expected true or false, found {value!r}")
+            return None
+        return value
+
+    def provenance(self, table: dict[str, Any], where: str, key: str = "provenance") -> None:
+        if key not in table:
+            self.add(where, f"missing {key!r} (a rulebook section or 'stand-in')")
+            return
+        value = table[key]
+        if not isinstance(value, str) or not PROVENANCE.match(value):
+            self.add(
+                f"{where}.{key}",
+                f"expected 'stand-in' or 'rulebook <section>', found {value!r}",
+            )
+
+    def ident(self, table: dict[str, Any], where: str) -> str | None:
+        value = self.text(table, "id", where)
+        if value is not None and not ID_PATTERN.match(value):
+            self.add(f"{where}.id", f"{value!r} must be lower case letters, digits, '-' or '_'")
+            return None
+        return value
+
+
+def _parse(raw: bytes, file_name: str) -> dict[str, Any]:
+    if not isinstance(raw, bytes | bytearray):
+        raise DataError(f"{file_name}: expected bytes, found {type(raw).__name__}")
+    try:
+        return tomllib.loads(bytes(raw).decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise DataError(f"{file_name}: not UTF-8 text ({exc})") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise DataError(f"{file_name}: not valid TOML ({exc})") from exc
+
+
+def _order(area_id: str) -> tuple[int, int, str]:
+    """Numbered areas by number, then B1..B5."""
+    if NUMBERED.match(area_id):
+        return (0, int(area_id), "")
+    return (1, 0, area_id)
+
+
+def _names(ids: Iterable[str]) -> str:
+    return ", ".join(sorted(ids, key=_order)) or "none"
+
+
+# --- The map -------------------------------------------------------------------------------------
+
+AREA_FIELDS = (
+    "id",
+    "name",
+    "places",
+    "control",
+    "front",
+    "terrain",
+    "edges",
+    "berlin",
+    "eagle",
+    "eagle_provenance",
+    "provenance",
+)
+BORDER_FIELDS = ("between", "river", "provenance")
+FORTIFICATION_FIELDS = ("id", "name", "value", "area", "provenance")
+UNIT_FIELDS = ("id", "name", "force", "area", "strength", "reserve", "replaces", "provenance")
+
+
+def load_map(raw: bytes, file_name: str = MAP_FILE) -> dict[str, Any]:
+    """Parse and validate the map; the result is plain JSON data."""
+    doc = _parse(raw, file_name)
+    check = _Checker(file_name)
+    check.sections(doc, ("map", "area", "border", "fortification", "unit"))
+
+    # Stage 1: every item on its own.
+    title = _read_header(check, doc)
+    areas = _read_areas(check, doc)
+    borders = _read_borders(check, doc)
+    forts = _read_fortifications(check, doc)
+    units = _read_units(check, doc)
+    check.stop_if_any()
+
+    # Stage 2: items against each other.
+    _check_area_set(check, areas)
+    _check_borders(check, areas, borders)
+    _check_fortifications(check, areas, forts)
+    _check_units(check, areas, units)
+    check.stop_if_any()
+
+    # Stage 3: the graph (needs sound areas and borders).
+    area_ids = sorted(areas, key=_order)
+    pairs = sorted((tuple(sorted(b["between"], key=_order)) for b in borders), key=_pair_order)
+    rivers = {frozenset(b["between"]) for b in borders if b["river"]}
+    adjacent: dict[str, set[str]] = {a: set() for a in area_ids}
+    for a, b in pairs:
+        adjacent[a].add(b)
+        adjacent[b].add(a)
+    _check_graph(check, areas, adjacent)
+    check.stop_if_any()
+
+    result_areas: dict[str, Any] = {}
+    for area_id in area_ids:
+        area = areas[area_id]
+        around = sorted(adjacent[area_id], key=_order)
+        result_areas[area_id] = {
+            **area,
+            "neighbours": around,
+            "rivers": [n for n in around if frozenset((area_id, n)) in rivers],
+        }
+    data: dict[str, Any] = {
+        "title": title,
+        "area_ids": area_ids,
+        "areas": result_areas,
+        "borders": [{"areas": [a, b], "river": frozenset((a, b)) in rivers} for a, b in pairs],
+        "berlin": list(BERLIN),
+        "berlin_access": list(BERLIN_ACCESS),
+        "edges": {e: [a for a in area_ids if e in areas[a]["edges"]] for e in EDGES},
+        "eagles": {c: [a for a in area_ids if areas[a]["eagle"] == c] for c in EAGLES},
+        "supply_bases": {
+            **{
+                player: [a for a in area_ids if set(areas[a]["edges"]) & set(edges)]
+                for player, edges in SUPPLY_EDGES.items()
+            },
+            # rulebook 4.4: the eagle (victory point) areas; rulebook 4.2.1.1: and B1
+            "german": [a for a in area_ids if areas[a]["eagle"]],
+        },
+        "fortifications": forts,
+        "units": units,
+    }
+    control = initial_control(data)
+    data["initial_front"] = {
+        p: [list(pair) for pair in front_borders(control, data, p)] for p in PLAYERS
+    }
+    _check_front(check, data["initial_front"])
+    check.stop_if_any()
+    return data
+
+
+def _pair_order(pair: tuple[str, ...]) -> tuple[tuple[int, int, str], ...]:
+    return tuple(_order(a) for a in pair)
+
+
+def _read_header(check: _Checker, doc: dict[str, Any]) -> str:
+    header = check.table(doc, "map")
+    if header is None:
+        return ""
+    check.keys(header, "map", ("title", "provenance"))
+    check.provenance(header, "map")
+    return check.text(header, "title", "map") or ""
+
+
+def _read_areas(check: _Checker, doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    areas: dict[str, dict[str, Any]] = {}
+    for i, item in enumerate(check.tables(doc, "area"), start=1):
+        where = f"area #{i}"
+        if not check.is_table(item, where):
+            continue
+        area_id = _area_id(check, item, where)
+        if area_id is not None:
+            where = f"area[{area_id}]"
+            if area_id in areas:
+                check.add(where, f"duplicate id {area_id!r}")
+                area_id = None
+        check.keys(item, where, AREA_FIELDS)
+        check.provenance(item, where)
+        fields = {
+            "name": check.text(item, "name", where),
+            "places": check.texts(item, "places", where),
+            "control": check.choice(item, "control", where, CONTROLS),
+            "front": check.choice(item, "front", where, ("west", "east"), required=False),
+            "terrain": check.integer(item, "terrain", where, 0, MAX_TERRAIN),
+            "edges": _edges(check, item, where),
+            "berlin": check.choice(item, "berlin", where, ("center", "east", "west"), False),
+            "eagle": check.choice(item, "eagle", where, EAGLES, required=False),
+        }
+        if "eagle" in item:
+            check.provenance(item, where, "eagle_provenance")
+        elif "eagle_provenance" in item:
+            check.add(where, "'eagle_provenance' without an 'eagle'")
+        if area_id is None or any(v is None for v in fields.values()):
+            continue
+        area = {"id": area_id, **fields}
+        _check_area(check, area, where)
+        areas[area_id] = area
+    if not areas and not check.problems:
+        check.add("area", "no areas defined")
+    return areas
+
+
+def _area_id(check: _Checker, item: dict[str, Any], where: str) -> str | None:
+    if "id" in item and not isinstance(item["id"], str):
+        check.add(
+            f"{where}.id", f'area ids are strings: write id = "{item["id"]}", not {item["id"]!r}'
+        )
+        return None
+    value = check.text(item, "id", where)
+    if value is not None and not (NUMBERED.match(value) or value in BERLIN):
+        check.add(f"{where}.id", f'{value!r} is neither an area number ("17") nor B1..B5')
+        return None
+    return value
+
+
+def _edges(check: _Checker, item: dict[str, Any], where: str) -> list[str] | None:
+    edges = check.texts(item, "edges", where)
+    if edges is None:
+        return None
+    for edge in edges:
+        if edge not in EDGES:
+            check.add(f"{where}.edges", f"{edge!r} is not one of {', '.join(EDGES)}")
+            return None
+    if len(set(edges)) != len(edges):
+        check.add(f"{where}.edges", f"{edges!r} names an edge twice")
+        return None
+    return edges
+
+
+def _check_area(check: _Checker, area: dict[str, Any], where: str) -> None:
+    """What one area must satisfy on its own."""
+    area_id = area["id"]
+    if area_id in BERLIN:
+        if area["berlin"] != BERLIN[area_id]:
+            check.add(
+                f"{where}.berlin",
+                f"{area_id} is {BERLIN[area_id]!r} Berlin (rulebook 4.5), "
+                f"found {area['berlin'] or 'nothing'!r}",
+            )
+        if area["control"] != "german":
+            check.add(
+                f"{where}.control",
+                f"Berlin is German at start (rulebook 3, 4.5), not {area['control']!r}",
+            )
+        if area["edges"]:
+            check.add(f"{where}.edges", "Berlin touches no board edge")
+        if area["front"]:
+            check.add(f"{where}.front", "Berlin sub-areas belong to no German front")
+        wanted = "both" if area_id == "B1" else ""
+        if area["eagle"] != wanted:
+            problem = (
+                'B1 has the two-colour eagle: eagle = "both" (rulebook 5)'
+                if area_id == "B1"
+                else "only B1 of Berlin has an eagle (rulebook 5)"
+            )
+            check.add(f"{where}.eagle", problem)
+        return
+    if area["berlin"]:
+        check.add(f"{where}.berlin", "only B1..B5 are Berlin sub-areas (rulebook 4.5)")
+    if area["eagle"] == "both":
+        check.add(f"{where}.eagle", "only B1 has the two-colour eagle (rulebook 5)")
+    if area["control"] == "german" and not area["front"]:
+        check.add(where, 'a German area needs front = "west" or "east" (its units at start)')
+    if area["control"] != "german" and area["front"]:
+        check.add(
+            f"{where}.front", f"only German areas have a front, this one is {area['control']!r}"
+        )
+    if area["eagle"] and area["control"] != "german":
+        check.add(
+            f"{where}.eagle",
+            f"eagle areas are German at start (rulebook 4.4, 5), this one is {area['control']!r}",
+        )
+
+
+def _check_area_set(check: _Checker, areas: dict[str, dict[str, Any]]) -> None:
+    numbered = sorted(int(a) for a in areas if NUMBERED.match(a))
+    if numbered != list(range(1, len(numbered) + 1)):
+        missing = sorted(set(range(1, max(numbered, default=0) + 1)) - set(numbered))
+        check.add("area", f"numbered areas must run 1..N without gaps; missing {missing}")
+    for area_id in BERLIN_ACCESS:
+        if area_id not in areas:
+            check.add("area", f"area {area_id} is missing (rulebook 4.5: 31 and 32 touch Berlin)")
+    missing_berlin = [b for b in BERLIN if b not in areas]
+    if missing_berlin:
+        check.add("area", f"Berlin sub-area(s) {', '.join(missing_berlin)} missing (rulebook 4.5)")
+    for colour in ("blue", "red"):
+        found = [a for a in areas if areas[a]["eagle"] == colour]
+        if len(found) != EAGLES_PER_COLOUR:
+            check.add(
+                "area",
+                f"expected {EAGLES_PER_COLOUR} {colour} eagle areas (rulebook 1: victory point "
+                f"tokens 2x4), found {len(found)}: {_names(found)}",
+            )
+    for player, edges in SUPPLY_EDGES.items():
+        if not any(set(a["edges"]) & set(edges) for a in areas.values()):
+            check.add("area", f"no area touches {EDGE_NAMES[player]} (rulebook 4.4)")
+
+
+def _read_borders(check: _Checker, doc: dict[str, Any]) -> list[dict[str, Any]]:
+    borders = []
+    for i, item in enumerate(check.tables(doc, "border"), start=1):
+        where = f"border #{i}"
+        if not check.is_table(item, where):
+            continue
+        between = item.get("between")
+        if (
+            not isinstance(between, list)
+            or len(between) != 2
+            or not all(isinstance(a, str) for a in between)
+        ):
+            check.add(where, f'between must be two area ids such as ["4", "7"], found {between!r}')
+            continue
+        where = f"border {between[0]}-{between[1]}"
+        check.keys(item, where, BORDER_FIELDS)
+        check.provenance(item, where)
+        river = check.flag(item, "river", where)
+        if river is None:
+            continue
+        borders.append({"between": list(between), "river": river, "where": where})
+    return borders
+
+
+def _check_borders(
+    check: _Checker, areas: dict[str, dict[str, Any]], borders: list[dict[str, Any]]
+) -> None:
+    seen: dict[frozenset[str], str] = {}
+    for border in borders:
+        a, b = border["between"]
+        where = border["where"]
+        unknown = [x for x in (a, b) if x not in areas]
+        if unknown:
+            check.add(where, f"unknown area {', '.join(repr(x) for x in unknown)}")
+            continue
+        if a == b:
+            check.add(where, f"self-loop: area {a} cannot border itself")
+            continue
+        key = frozenset((a, b))
+        if key in seen:
+            earlier = seen[key]
+            if earlier == where:
+                check.add(where, "duplicate border")
+            else:
+                check.add(
+                    where,
+                    f"repeats {earlier}: borders are symmetric, give each pair once",
+                )
+            continue
+        seen[key] = where
+
+
+def _read_fortifications(check: _Checker, doc: dict[str, Any]) -> list[dict[str, Any]]:
+    forts = []
+    items = check.tables(doc, "fortification")
+    for i, item in enumerate(items, start=1):
+        where = f"fortification #{i}"
+        if not check.is_table(item, where):
+            continue
+        fort_id = check.ident(item, where)
+        if fort_id is not None:
+            where = f"fortification[{fort_id}]"
+        check.keys(item, where, FORTIFICATION_FIELDS)
+        check.provenance(item, where)
+        name = check.text(item, "name", where)
+        value = check.integer(item, "value", where, 1, 3)
+        area = check.text(item, "area", where)
+        if fort_id is None or name is None or value is None or area is None:
+            continue
+        forts.append(
+            {
+                "id": fort_id,
+                "name": name,
+                "value": value,
+                **FORTIFICATION_TYPES[value],
+                "area": area,
+            }
+        )
+    if "fortification" in doc and len(items) != FORTIFICATIONS:
+        check.add(
+            "fortification",
+            f"expected {FORTIFICATIONS} fortification tokens (rulebook 1), found {len(items)}",
+        )
+    return forts
+
+
+def _check_fortifications(
+    check: _Checker, areas: dict[str, dict[str, Any]], forts: list[dict[str, Any]]
+) -> None:
+    ids = Counter(f["id"] for f in forts)
+    for fort_id, n in ids.items():
+        if n > 1:
+            check.add(f"fortification[{fort_id}]", f"duplicate id {fort_id!r} ({n} times)")
+    held: dict[str, str] = {}
+    for fort in forts:
+        where = f"fortification[{fort['id']}]"
+        area_id = fort["area"]
+        if area_id not in areas:
+            check.add(f"{where}.area", f"unknown area {area_id!r}")
+            continue
+        if areas[area_id]["control"] != "german":
+            check.add(
+                f"{where}.area",
+                f"fortifications start in German areas, {area_id} is {areas[area_id]['control']!r}",
+            )
+        if area_id in held:
+            check.add(f"{where}.area", f"area {area_id} already holds {held[area_id]!r}")
+        held[area_id] = fort["id"]
+    missing = [k for k in FORTIFICATION_TYPES if k not in {f["value"] for f in forts}]
+    if missing:
+        kinds = ", ".join(f"{k} ({FORTIFICATION_TYPES[k]['kind']})" for k in missing)
+        check.add("fortification", f"no token of type {kinds}: there are 3 types (rulebook 1)")
+
+
+def _read_units(check: _Checker, doc: dict[str, Any]) -> list[dict[str, Any]]:
+    units = []
+    items = check.tables(doc, "unit")
+    for i, item in enumerate(items, start=1):
+        where = f"unit #{i}"
+        if not check.is_table(item, where):
+            continue
+        unit_id = check.ident(item, where)
+        if unit_id is not None:
+            where = f"unit[{unit_id}]"
+        check.keys(item, where, UNIT_FIELDS)
+        check.provenance(item, where)
+        name = check.text(item, "name", where)
+        force = check.choice(item, "force", where, FORCES)
+        reserve = check.flag(item, "reserve", where)
+        if reserve:
+            area: str | None = ""
+            if "area" in item:
+                check.add(where, "a reserve unit starts off the board: give no 'area'")
+            replaces = check.text(item, "replaces", where)
+        else:
+            area = check.text(item, "area", where)
+            replaces = ""
+            if "replaces" in item:
+                check.add(where, "only a reserve unit 'replaces' another (rulebook 4.3)")
+        unit: dict[str, Any] = {
+            "id": unit_id,
+            "name": name,
+            "force": force,
+            "area": area,
+            "reserve": reserve,
+        }
+        if force in GERMAN_FRONTS:
+            unit["strength"] = check.integer(item, "strength", where, 1, GERMAN_STRENGTH)
+            if unit["strength"] is not None and unit["strength"] != GERMAN_STRENGTH:
+                check.add(
+                    f"{where}.strength",
+                    f"German units start at strength {GERMAN_STRENGTH} (rulebook 2), "
+                    f"found {unit['strength']}",
+                )
+        elif force is not None and "strength" in item:
+            check.add(f"{where}.strength", "West and Soviet units have no strength (rulebook 2)")
+        if reserve:
+            unit["replaces"] = replaces
+        if any(v is None for v in unit.values()):
+            continue
+        units.append(unit)
+    if "unit" in doc and len(items) != UNITS:
+        check.add("unit", f"expected {UNITS} unit tokens (rulebook 1), found {len(items)}")
+    return units
+
+
+def _check_units(
+    check: _Checker, areas: dict[str, dict[str, Any]], units: list[dict[str, Any]]
+) -> None:
+    ids = Counter(u["id"] for u in units)
+    for unit_id, n in ids.items():
+        if n > 1:
+            check.add(f"unit[{unit_id}]", f"duplicate id {unit_id!r} ({n} times)")
+    for force in FORCES:
+        if not any(u["force"] == force for u in units):
+            check.add("unit", f"no {force} unit")
+    names = Counter((u["force"], u["name"]) for u in units)
+    for (force, name), n in names.items():
+        if n > 1:
+            check.add("unit", f"{n} {force} units are called {name!r}")
+    by_id = {u["id"]: u for u in units}
+    stacks: dict[str, list[str]] = {}
+    in_berlin: dict[str, list[str]] = {}
+    for unit in units:
+        where = f"unit[{unit['id']}]"
+        if unit["reserve"]:
+            _check_reserve(check, unit, by_id, where)
+            continue
+        area_id = unit["area"]
+        if area_id not in areas:
+            check.add(f"{where}.area", f"unknown area {area_id!r}")
+            continue
+        area = areas[area_id]
+        control = FORCE_CONTROL[unit["force"]]
+        if area["control"] != control:
+            check.add(
+                f"{where}.area",
+                f"a {unit['force']} unit starts in a {control} area, {area_id} is "
+                f"{area['control']!r}",
+            )
+        elif area_id in BERLIN:
+            if area_id not in BERLIN_ALLOWED[control]:
+                allowed = " or ".join(BERLIN_ALLOWED[control])
+                check.add(
+                    f"{where}.area",
+                    f"{FORCE_NAMES[control]} units in Berlin only in {allowed} (rulebook 4.5)",
+                )
+            in_berlin.setdefault(control, []).append(unit["id"])
+        elif unit["force"] in GERMAN_FRONTS and area["front"] != GERMAN_FRONTS[unit["force"]]:
+            check.add(
+                f"{where}.area",
+                f"a {unit['force']} unit starts on the {GERMAN_FRONTS[unit['force']]}ern front, "
+                f"area {area_id} is on the {area['front']}ern front",
+            )
+        stacks.setdefault(area_id, []).append(unit["id"])
+    for area_id, stack in stacks.items():
+        if len(stack) > STACK_LIMIT:
+            check.add(
+                f"area[{area_id}]",
+                f"{len(stack)} units at start ({', '.join(stack)}); at most {STACK_LIMIT} "
+                "(rulebook 4.2.1.1)",
+            )
+    for control, stack in in_berlin.items():
+        if len(stack) > BERLIN_STACK_LIMIT:
+            check.add(
+                "Berlin",
+                f"{len(stack)} {FORCE_NAMES[control]} units at start ({', '.join(stack)}); at most "
+                f"{BERLIN_STACK_LIMIT} per force in all of Berlin (rulebook 4.5)",
+            )
+
+
+def _check_reserve(
+    check: _Checker, unit: dict[str, Any], by_id: dict[str, dict[str, Any]], where: str
+) -> None:
+    """rulebook 4.3: the Eastern Front 6th SS Panzer Army replaces the Western Front one."""
+    if unit["force"] != "german-east":
+        check.add(
+            where, "only an Eastern Front German unit enters from off the board (rulebook 4.3)"
+        )
+        return
+    other = by_id.get(unit["replaces"])
+    if other is None:
+        check.add(f"{where}.replaces", f"unknown unit {unit['replaces']!r}")
+    elif other["force"] != "german-west" or other["reserve"]:
+        check.add(
+            f"{where}.replaces",
+            f"{other['id']!r} must be a Western Front German unit on the board (rulebook 4.3)",
+        )
+    elif other["name"] != unit["name"]:
+        check.add(
+            f"{where}.replaces",
+            f"{other['id']!r} is {other['name']!r}, not {unit['name']!r}: one formation changes "
+            "fronts (rulebook 4.3)",
+        )
+
+
+def _check_graph(
+    check: _Checker, areas: dict[str, dict[str, Any]], adjacent: dict[str, set[str]]
+) -> None:
+    # rulebook 4.5: every sub-area borders the other four and 31 and 32, and nothing else.
+    for sub in BERLIN:
+        wanted = (set(BERLIN) - {sub}) | set(BERLIN_ACCESS)
+        missing, extra = wanted - adjacent[sub], adjacent[sub] - wanted
+        if missing or extra:
+            check.add(
+                f"area[{sub}]",
+                "a Berlin sub-area borders the other four and areas 31 and 32 only "
+                f"(rulebook 4.5); missing {_names(missing)}, extra {_names(extra)}",
+            )
+    # The whole map is one piece.
+    start = min(areas, key=_order)
+    reached = _spread({start}, adjacent, set(areas))
+    if len(reached) != len(areas):
+        check.add("border", f"the map is not connected: {_names(set(areas) - reached)} cut off")
+        return
+    # rulebook 4.4: at start every West area draws supply from the western or southern edge
+    # through West areas, every Soviet area from the eastern edge, every German area from an
+    # eagle area or B1 -- nothing starts isolated.
+    control = {a: areas[a]["control"] for a in areas}
+    pseudo = {"areas": {a: {**areas[a], "neighbours": sorted(adjacent[a])} for a in areas}}
+    for force in CONTROLS:
+        own = {a for a in areas if control[a] == force}
+        cut = own - set(supplied_areas(control, pseudo, force))
+        if not own and force != "german":
+            check.add("area", f"no {FORCE_NAMES[force]} area at start")
+        if cut:
+            source = EDGE_NAMES.get(force, "an eagle area or B1")
+            check.add(
+                "area",
+                f"{FORCE_NAMES[force]} area(s) {_names(cut)} not connected to {source} "
+                f"through {FORCE_NAMES[force]} areas at start (rulebook 4.4)",
+            )
+
+
+def _check_front(check: _Checker, front: dict[str, list[list[str]]]) -> None:
+    for player in PLAYERS:
+        needed = len(front[player])
+        if needed > FRONT_MARKERS:
+            check.add(
+                "area",
+                f"the {FORCE_NAMES[player]} front at start needs {needed} front line markers, "
+                f"there are only {FRONT_MARKERS} (rulebook 1)",
+            )
+
+
+def _spread(start: set[str], adjacent: Mapping[str, Iterable[str]], inside: set[str]) -> set[str]:
+    """Every area of `inside` reachable from `start` through areas of `inside`."""
+    reached = set(start) & inside
+    todo = list(reached)
+    while todo:
+        here = todo.pop()
+        for there in adjacent[here]:
+            if there in inside and there not in reached:
+                reached.add(there)
+                todo.append(there)
+    return reached
+
+
+# --- The tokens ----------------------------------------------------------------------------------
+
+COUNTS = {
+    # section: (rulebook number, rulebook section)
+    "front_markers": (FRONT_MARKERS, "rulebook 1"),
+    "action_cubes": (ACTION_CUBES, "rulebook 1"),
+    "victory_tokens": (EAGLES_PER_COLOUR, "rulebook 1"),
+}
+
+
+def load_tokens(raw: bytes, file_name: str = TOKENS_FILE) -> dict[str, Any]:
+    """Parse and validate the tokens; the result is plain JSON data."""
+    doc = _parse(raw, file_name)
+    check = _Checker(file_name)
+    check.sections(doc, (*COUNTS, "logistics", "special"))
+    result: dict[str, Any] = {"controls": {p: list(f) for p, f in PLAYER_FORCES.items()}}
+
+    for section, (wanted, rule) in COUNTS.items():
+        table = check.table(doc, section)
+        if table is None:
+            continue
+        check.keys(table, section, ("per_player", "provenance"))
+        check.provenance(table, section)
+        value = check.integer(table, "per_player", section, 0)
+        if value is not None and value != wanted:
+            check.add(f"{section}.per_player", f"expected {wanted} ({rule}), found {value}")
+        result[section] = value
+
+    logistics: dict[str, list[int]] = {}
+    for i, item in enumerate(check.tables(doc, "logistics"), start=1):
+        where = f"logistics #{i}"
+        if not check.is_table(item, where):
+            continue
+        player = check.choice(item, "player", where, PLAYERS)
+        if player is not None:
+            where = f"logistics[{player}]"
+        check.keys(item, where, ("player", "values", "provenance"))
+        check.provenance(item, where)
+        values = item.get("values")
+        if not isinstance(values, list) or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in values
+        ):
+            check.add(f"{where}.values", f"expected an array of integers, found {values!r}")
+            continue
+        if sorted(values) != LOGISTICS_VALUES:
+            check.add(
+                f"{where}.values",
+                f"expected {LOGISTICS_VALUES} (rulebook 4.1: 2 each of 2, 3, 4, 5), found {values}",
+            )
+        if player is None:
+            continue
+        if player in logistics:
+            check.add(where, f"the {player} player's blocks are given twice")
+        logistics[player] = sorted(values)
+    if "logistics" in doc:
+        for player in PLAYERS:
+            if player not in logistics:
+                check.add("logistics", f"no logistics blocks for the {player} player")
+    result["logistics"] = logistics
+
+    special: dict[str, list[dict[str, str]]] = {p: [] for p in PLAYERS}
+    seen: set[tuple[str, str, str]] = set()
+    for i, item in enumerate(check.tables(doc, "special"), start=1):
+        where = f"special #{i}"
+        if not check.is_table(item, where):
+            continue
+        check.keys(item, where, ("player", "force", "kind", "count", "provenance"))
+        check.provenance(item, where)
+        player = check.choice(item, "player", where, PLAYERS)
+        force = check.choice(item, "force", where, FORCES)
+        kind = check.choice(item, "kind", where, SPECIAL_KINDS)
+        count = check.integer(item, "count", where, 1, SPECIAL_PER_PLAYER)
+        if player is None or force is None or kind is None or count is None:
+            continue
+        where = f"special[{player}, {force}, {kind}]"
+        if force not in PLAYER_FORCES[player]:
+            check.add(
+                f"{where}.force",
+                f"the {player} player plays {' and '.join(PLAYER_FORCES[player])}, not {force} "
+                "(rulebook 4.1.1)",
+            )
+            continue
+        if kind == "counterattack" and force not in GERMAN_FRONTS:
+            check.add(
+                f"{where}.kind",
+                "Counterattack is played for defending German units (rulebook: Special tokens)",
+            )
+            continue
+        if (player, force, kind) in seen:
+            check.add(where, "given twice: one entry per player, force and kind")
+            continue
+        seen.add((player, force, kind))
+        start = sum(1 for t in special[player] if t["force"] == force and t["kind"] == kind)
+        for n in range(start + 1, start + count + 1):
+            special[player].append({"id": f"{force}-{kind}-{n}", "kind": kind, "force": force})
+    if "special" in doc and not check.problems:
+        for player in PLAYERS:
+            if len(special[player]) != SPECIAL_PER_PLAYER:
+                check.add(
+                    "special",
+                    f"the {player} player has {len(special[player])} special tokens, expected "
+                    f"{SPECIAL_PER_PLAYER} (rulebook: Special tokens)",
+                )
+    result["special"] = special
+    check.stop_if_any()
+    return result
+
+
+# --- Both files ----------------------------------------------------------------------------------
+
+
+def default_data() -> dict[str, bytes]:
+    """The shipped data files by name (bytes exactly as shipped)."""
+    package = resources.files("pbem.games.race_to_berlin") / "data"
+    return {name: (package / name).read_bytes() for name in DATA_FILES}
+
+
+def load_data(files: Mapping[str, bytes]) -> dict[str, Any]:
+    """Load map.toml and tokens.toml (the shipped file for one not given) into one dict."""
+    unknown = sorted(set(files) - set(DATA_FILES))
+    if unknown:
+        raise DataError(
+            f"{', '.join(unknown)}: unknown data file for race_to_berlin "
+            f"(expected {', '.join(DATA_FILES)})"
+        )
+    defaults: dict[str, bytes] = {}
+    raw: dict[str, bytes] = {}
+    for name in DATA_FILES:
+        value = files.get(name)
+        if value is None:
+            defaults = defaults or default_data()
+            value = defaults[name]
+        if not isinstance(value, bytes | bytearray):
+            raise DataError(f"{name}: expected bytes, found {type(value).__name__}")
+        raw[name] = bytes(value)
+    return {**load_map(raw[MAP_FILE]), **load_tokens(raw[TOKENS_FILE])}
+
+
+# --- Helpers for the rules engine ----------------------------------------------------------------
+
+
+def _area(data: Mapping[str, Any], area: str) -> dict[str, Any]:
+    try:
+        record: dict[str, Any] = data["areas"][area]
+    except KeyError:
+        raise KeyError(f"unknown area {area!r}") from None
+    return record
+
+
+def neighbours(data: Mapping[str, Any], area: str) -> list[str]:
+    """The areas sharing a border with `area`, in map order."""
+    return list(_area(data, area)["neighbours"])
+
+
+def is_river(data: Mapping[str, Any], a: str, b: str) -> bool:
+    """Whether the border between `a` and `b` is a river (rulebook 4.2.1.2: +1 defence)."""
+    record = _area(data, a)
+    _area(data, b)
+    if b not in record["neighbours"]:
+        raise ValueError(f"areas {a} and {b} share no border")
+    return b in record["rivers"]
+
+
+def initial_control(data: Mapping[str, Any]) -> dict[str, str]:
+    """Area -> "west" | "soviet" | "german" at the start of the game."""
+    return {area_id: area["control"] for area_id, area in data["areas"].items()}
+
+
+def _check_control(control: Mapping[str, str], data: Mapping[str, Any]) -> None:
+    missing = [a for a in data["areas"] if a not in control]
+    if missing:
+        raise ValueError(f"control map lacks area(s) {_names(missing)}")
+    extra = [a for a in control if a not in data["areas"]]
+    if extra:
+        raise ValueError(f"control map names unknown area(s) {', '.join(sorted(extra))}")
+    wrong = sorted({v for v in control.values() if v not in CONTROLS})
+    if wrong:
+        raise ValueError(f"control values must be {', '.join(CONTROLS)}, found {wrong}")
+
+
+def front_borders(
+    control: Mapping[str, str], data: Mapping[str, Any], force: str
+) -> list[tuple[str, str]]:
+    """The borders that need `force`'s front line markers under `control`.
+
+    A marker sits on each border between an area of `force` and any other area
+    (rulebook 4.2.1.1); where West and Soviet areas touch, both players put one
+    (rulebook 4.2.1.2), which follows from asking once per force.
+    """
+    if force not in CONTROLS:
+        raise ValueError(f"unknown force {force!r} (expected {', '.join(CONTROLS)})")
+    _check_control(control, data)
+    result = []
+    for border in data["borders"]:
+        a, b = border["areas"]
+        if (control[a] == force) != (control[b] == force):
+            result.append((a, b))
+    return result
+
+
+def supplied_areas(control: Mapping[str, str], data: Mapping[str, Any], force: str) -> list[str]:
+    """The areas of `force` with a supply line under `control` (rulebook 4.4).
+
+    West: from an area of its own on the western or southern edge; Soviets: from
+    one on the eastern edge; Germans: from an eagle area or B1 that is German.
+    A supply line runs through areas of the same force.
+    """
+    if force not in CONTROLS:
+        raise ValueError(f"unknown force {force!r} (expected {', '.join(CONTROLS)})")
+    _check_control(control, data)
+    areas = data["areas"]
+    own = {a for a in areas if control[a] == force}
+    if force == "german":
+        bases = {a for a in own if areas[a]["eagle"]}
+    else:
+        bases = {a for a in own if set(areas[a]["edges"]) & set(SUPPLY_EDGES[force])}
+    adjacent = {a: areas[a]["neighbours"] for a in areas}
+    return sorted(_spread(bases, adjacent, own), key=_order)
