@@ -82,3 +82,15 @@ def parse_canonical(data: bytes) -> JSON:
     if canonical_bytes(value) != data:
         raise CanonicalError("JSON is not in canonical form (sorted keys, no spaces, UTF-8)")
     return value
+
+
+def copy_json(value: JSON) -> JSON:
+    """A deep copy of plain JSON data: several times faster than copy.deepcopy.
+
+    Engines copy their state on every `apply`; this is the one copy they share.
+    """
+    if isinstance(value, dict):
+        return {k: copy_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [copy_json(v) for v in value]
+    return value

@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from importlib import resources
 from typing import Any
 
+from pbem.core.canonical import copy_json
 from pbem.core.engine import Context, Engine, Outcome, Prompt, State
 from pbem.errors import DataError, IllegalOrderError, InvalidOrderError
 from pbem.games.barbarossa.data import EFFECTS, FILE_NAME, d3, load_gamesheet
@@ -237,7 +238,7 @@ class BarbarossaEngine(Engine):
 
     def view(self, state: State, role: str | None) -> State:
         # Perfect information: every role, and the public, sees everything.
-        return _clone(state)
+        return copy_json(state)
 
     # --- Winning the Game / Losing the Game ----------------------------------------------
 
@@ -283,22 +284,13 @@ class BarbarossaEngine(Engine):
                 f"expected {allowed})",
                 R_PHASE,
             )
-        new = _clone(state)
+        new = copy_json(state)
         handler = _HANDLERS[type(decision)]
         handler(new, decision, ctx)
         return new
 
 
 # --- helpers ------------------------------------------------------------------------------
-
-
-def _clone(value: Any) -> Any:
-    """A deep copy of plain JSON data (several times faster than copy.deepcopy)."""
-    if isinstance(value, dict):
-        return {k: _clone(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_clone(v) for v in value]
-    return value
 
 
 _STEP_NAME = {
