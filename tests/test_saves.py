@@ -16,8 +16,9 @@ from tests.independent import section7_reader
 SAVES = sorted((Path(__file__).resolve().parents[1] / "saves").glob("*.pbem"))
 
 
-def test_the_barbarossa_demo_save_is_there() -> None:
-    assert any(p.name == "barbarossa-demo.pbem" for p in SAVES)
+@pytest.mark.parametrize("name", ["barbarossa-demo.pbem", "race-to-berlin-demo.pbem"])
+def test_the_demo_saves_are_there(name: str) -> None:
+    assert any(p.name == name for p in SAVES)
 
 
 @pytest.mark.parametrize("save", SAVES, ids=lambda p: p.name)

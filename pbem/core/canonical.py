@@ -8,6 +8,7 @@ has one byte string and one id.
 from __future__ import annotations
 
 import json
+import marshal
 from typing import Any
 
 from pbem.errors import CanonicalError
@@ -85,12 +86,10 @@ def parse_canonical(data: bytes) -> JSON:
 
 
 def copy_json(value: JSON) -> JSON:
-    """A deep copy of plain JSON data: several times faster than copy.deepcopy.
+    """A deep copy of plain JSON data, several times faster than copy.deepcopy.
 
     Engines copy their state on every `apply`; this is the one copy they share.
+    marshal round-trips exactly the types JSON data is made of, and nothing is
+    ever read back from outside the process, so it is safe here.
     """
-    if isinstance(value, dict):
-        return {k: copy_json(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [copy_json(v) for v in value]
-    return value
+    return marshal.loads(marshal.dumps(value))

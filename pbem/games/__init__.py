@@ -3,3 +3,4 @@
 from pbem.core.engine import register
 
 register("barbarossa", "pbem.games.barbarossa.rules:ENGINE")
+register("race-to-berlin", "pbem.games.race_to_berlin.rules:ENGINE")

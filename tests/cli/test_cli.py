@@ -127,10 +127,11 @@ def test_wrong_game_and_unknown_text_are_clear_errors(tmp_path: Path) -> None:
     assert result.exit_code == 1 and "cannot read" in result.stderr
 
 
-def test_demo_writes_a_save_that_verifies(tmp_path: Path) -> None:
+@pytest.mark.parametrize("rules", ["barbarossa", "race-to-berlin"])
+def test_demo_writes_a_save_that_verifies(tmp_path: Path, rules: str) -> None:
     out = tmp_path / "demo"
-    printed = ok(tmp_path / "home", "demo", "barbarossa", "--dir", str(out))
-    save = out / "barbarossa-demo.pbem"
+    printed = ok(tmp_path / "home", "demo", rules, "--dir", str(out))
+    save = out / f"{rules}-demo.pbem"
     assert f"save:    {save}" in printed
     assert save.exists() and (out / "summary.md").exists()
     assert len(list((out / "moves").iterdir())) > 20

@@ -1,0 +1,170 @@
+"""Race to Berlin board rules: entering areas, Berlin access, front line markers, control.
+
+Front line markers (rulebook 4.2.1.1): a player's marker sits on every border between
+one of its areas and any other area (both players' markers where West and Soviet areas
+touch), so the markers in use follow from who controls what. A control change is only
+possible when the player whose front grows has enough markers (rulebook 4.2.1.2 step 9).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from pbem.core.engine import Context
+from pbem.games.race_to_berlin.data import BERLIN, STACK_LIMIT, SUPPLY_EDGES
+from pbem.games.race_to_berlin.state import (
+    GERMAN,
+    NAMES,
+    ROLES,
+    SOVIET,
+    WEST,
+    Index,
+    State,
+    area_name,
+    berlin_allowed,
+    room_for,
+)
+
+# rulebook 4.5: the Berlin sub-areas from which an Allied player may enter or attack B1
+B1_GATES = {WEST: ("B4", "B5"), SOVIET: ("B2", "B3")}
+
+
+def entry_problem(state: State, control_: str, frm: str, to: str) -> str | None:
+    """Why pieces of `control_` may not enter `to` from `frm` (None: they may).
+
+    Checks friendliness and Berlin access; stacking is checked separately."""
+    if state["areas"][to]["control"] != control_:
+        return (
+            f"area {to} is {NAMES[state['areas'][to]['control']]}, not friendly to the "
+            f"{NAMES[control_]} pieces (rulebook 4.2.1.1: units move only into friendly areas)"
+        )
+    return berlin_problem(control_, frm, to, "enter")
+
+
+def berlin_problem(control_: str, frm: str, to: str, verb: str) -> str | None:
+    """Rulebook 4.5 access: Germans only in B1; the West only B4/B5 and B1 from them; the
+    Soviets only B2/B3 and B1 from them."""
+    if to not in BERLIN:
+        return None
+    if control_ == GERMAN:
+        if verb == "enter" and to != "B1":
+            return f"German units in Berlin may be only in B1, not {to} (rulebook 4.5)"
+        return None
+    if to == "B1":
+        if frm not in B1_GATES[control_]:
+            gates = " or ".join(B1_GATES[control_])
+            return (
+                f"{NAMES[control_]} units may {verb} B1 only from {gates}, not from {frm} "
+                "(rulebook 4.5)"
+            )
+        return None
+    if not berlin_allowed(to, control_):
+        return f"{NAMES[control_]} units may never {verb} {to} (rulebook 4.5)"
+    return None
+
+
+def stacking_problem(
+    state: State,
+    control_: str,
+    to: str,
+    count: int,
+    leaving: list[str] | None = None,
+    ix: Index | None = None,
+) -> str | None:
+    room = room_for(state, to, control_, leaving or [], ix)
+    if count <= room:
+        return None
+    if to in BERLIN:
+        return (
+            f"Berlin holds at most 3 {NAMES[control_]} units and area {to} at most 3 units; "
+            f"{count} cannot enter (rulebook 4.5, 4.2.1.1)"
+        )
+    here = STACK_LIMIT - room
+    more = "" if room == 0 else f"; {count} more would make {here + count}"
+    return (
+        f"area {to} already holds {here} units{more} (rulebook 4.2.1.1: at most 3 units per area)"
+    )
+
+
+# --- front line markers -----------------------------------------------------------------------
+
+
+def markers_used(state: State, changes: Mapping[str, str] | None = None) -> dict[str, int]:
+    """Markers each player needs with the current control, changed by `changes`."""
+    changes = changes or {}
+    areas = state["areas"]
+
+    def ctl(a: str) -> str:
+        return changes.get(a) or str(areas[a]["control"])
+
+    used = {p: 0 for p in ROLES}
+    for a, b in state["map"]["borders"]:
+        ca, cb = ctl(a), ctl(b)
+        if ca == cb:
+            continue
+        for p in ROLES:
+            if ca == p or cb == p:
+                used[p] += 1
+    return used
+
+
+def short_of_markers(state: State, changes: Mapping[str, str]) -> list[str]:
+    """Players who would need more markers than they have after `changes`, whose fronts
+    the changes make longer (a front that only shortens never lacks markers)."""
+    before = markers_used(state)
+    after = markers_used(state, changes)
+    return [p for p in ROLES if after[p] > before[p] and after[p] > state["markers"][p]["total"]]
+
+
+def refresh_markers(state: State) -> None:
+    used = markers_used(state)
+    for p in ROLES:
+        m = state["markers"][p]
+        m["used"] = used[p]
+        m["left"] = m["total"] - used[p]
+
+
+# --- control ----------------------------------------------------------------------------------
+
+
+def set_control(state: State, area: str, new: str, ctx: Context, reason: str) -> None:
+    """Change who controls `area`, with its consequences: markers, eagles, supply bases."""
+    old = state["areas"][area]["control"]
+    if old == new:
+        return
+    state["areas"][area]["control"] = new
+    ctx.event(
+        f"area {area_name(state, area)} is now {NAMES[new]} ({reason})",
+        area=area,
+        control=new,
+        was=old,
+    )
+    holder = state["eagles"].get(area)
+    if holder is not None and holder != new:
+        state["eagles"][area] = None
+        state["vp"][holder] -= 1
+        ctx.event(
+            f"{NAMES[holder]} loses the victory token of {area_name(state, area)} "
+            f"(rulebook 5: control lost)",
+            area=area,
+            role=holder,
+            vp=state["vp"][holder],
+        )
+    edges = state["map"]["areas"][area]["edges"]
+    if new in ROLES and set(edges) & set(SUPPLY_EDGES[new]) and area not in state["bases"][new]:
+        state["bases"][new].append(area)
+    if area in state["stranded"]:
+        state["stranded"].remove(area)
+    refresh_markers(state)
+
+
+def front_line_areas(state: State, facing: str, of: str = GERMAN) -> list[str]:
+    """Areas of `of` adjacent to an area of `facing` (e.g. German areas on the Eastern Front)."""
+    areas = state["areas"]
+    out = []
+    for a in state["map"]["area_ids"]:
+        if areas[a]["control"] != of:
+            continue
+        if any(areas[n]["control"] == facing for n in state["map"]["areas"][a]["neighbours"]):
+            out.append(a)
+    return out

@@ -1,0 +1,544 @@
+"""Race to Berlin decisions: small frozen dataclasses and their text syntax.
+
+Canonical forms (what `format_decision` writes; `parse_decision` reads them back,
+case-insensitive, with extra spaces and the aliases listed):
+
+    place 4 in 17                  logistics phase, the owner's text (4.1.1)
+    place block in 17              the same placement as signed: the value is sealed
+    move 11 -> 12: us-1, us-3 + block   move units and/or the block (4.2.1.1);
+                                   also `move us-1 11 -> 12`, `move block 11 -> 12`,
+                                   `move 2 units + block 11 -> 12`, `move all 11 -> 12`
+    attack 12 from 11 cubes 2      attack action (4.2.1.2 steps 1-3); the client adds
+                                   ` exhausting` when the cubes exhaust a sealed block
+    remove block in 12             remove own logistics block (4.2.1.3)
+    support in 12 | support from 13 | no support    defender's step 4
+    tokens logistics support | tokens logistics | tokens support | no tokens
+    reroll | keep                  Reserves token (attacker first, then defender)
+    counterattack | no counterattack
+    loss de-4                      a German strength loss, chosen by the loser
+    retreat de-4 -> 14, de-9 -> 15, block -> 14    (`block west -> 31` names the owner
+                                   when B1's two blocks retreat)
+    advance us-1 us-3 + block | no advance
+    strategic us-1 11 -> 20 | end strategic        4.3
+    place 6ss in 24                the Eastern Front 6th SS Panzer Army (4.3)
+    open blocks                    end of turn: open every block still sealed
+
+Areas are written as on the map ("12", "B1"); unit ids as in the data ("us-1").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from pbem.errors import InvalidOrderError
+from pbem.games.race_to_berlin.state import controlled_units_in
+
+# --- the decisions ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Place:
+    """Place a logistics block (4.1.1); `value` is None in the public, signed decision."""
+
+    area: str
+    value: int | None = None
+
+
+@dataclass(frozen=True)
+class Move:
+    """Move units and/or a logistics block to an adjacent friendly area (4.2.1.1)."""
+
+    frm: str
+    to: str
+    units: tuple[str, ...] = ()
+    block: bool = False
+
+
+@dataclass(frozen=True)
+class Attack:
+    """Attack `target` from `frm` with 1 or 2 action cubes (4.2.1.2 steps 1-3).
+
+    `exhausting` is the owner's public claim that these cubes make the block's count
+    reach its sealed value (rulebook 4.1: the block is turned face down)."""
+
+    target: str
+    frm: str
+    cubes: int
+    exhausting: bool = False
+
+
+@dataclass(frozen=True)
+class RemoveBlock:
+    """Remove an own logistics block from the board (4.2.1.3)."""
+
+    area: str
+
+
+@dataclass(frozen=True)
+class Support:
+    """Defender's step 4: the defending area's own block (`own`), an adjacent block, or none."""
+
+    area: str | None = None
+    own: bool = False
+
+
+@dataclass(frozen=True)
+class Tokens:
+    """Attacker's step 5 decision: reveal, then Logistics and/or Support tokens; rolls the dice."""
+
+    logistics: bool = False
+    support: bool = False
+
+
+@dataclass(frozen=True)
+class Reserves:
+    """Reserves token: re-roll the own side's two combat dice, or keep them."""
+
+    reroll: bool
+
+
+@dataclass(frozen=True)
+class Counterattack:
+    """Counterattack token: the losing German defender cancels the retreat."""
+
+    play: bool
+
+
+@dataclass(frozen=True)
+class Loss:
+    """One German strength loss on `unit`, chosen by the losing player."""
+
+    unit: str
+
+
+@dataclass(frozen=True)
+class Retreat:
+    """Defending pieces' destinations; units not listed are eliminated.
+
+    `blocks` holds (owner, area) pairs; owner None means the only block there."""
+
+    units: tuple[tuple[str, str], ...]
+    blocks: tuple[tuple[str | None, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class Advance:
+    """Successful attacker: which attacking units (and the block) advance."""
+
+    units: tuple[str, ...] = ()
+    block: bool = False
+
+
+@dataclass(frozen=True)
+class Strategic:
+    """A strategic move (4.3) of one unit through friendly areas."""
+
+    unit: str
+    frm: str
+    to: str
+
+
+@dataclass(frozen=True)
+class EndStrategic:
+    """End the own strategic movement (the moves not made are forgone)."""
+
+
+@dataclass(frozen=True)
+class PlaceReserve:
+    """Place the Eastern Front 6th SS Panzer Army next to the Eastern Front line (4.3)."""
+
+    area: str
+
+
+@dataclass(frozen=True)
+class OpenBlocks:
+    """End of the game turn: open every own block of the turn that is still sealed."""
+
+
+DECISION_TYPES: tuple[type, ...] = (
+    Place,
+    Move,
+    Attack,
+    RemoveBlock,
+    Support,
+    Tokens,
+    Reserves,
+    Counterattack,
+    Loss,
+    Retreat,
+    Advance,
+    Strategic,
+    EndStrategic,
+    PlaceReserve,
+    OpenBlocks,
+)
+
+RESERVE_ALIAS = "6ss"
+
+SYNTAX = (
+    "place <value> in <area>, move <from> -> <to>: <units> [+ block], "
+    "attack <area> from <area> cubes <1|2>, remove block in <area>, support in|from <area>, "
+    "no support, tokens [logistics] [support], no tokens, reroll, keep, counterattack, "
+    "no counterattack, loss <unit>, retreat <unit> -> <area>, ..., advance <units> [+ block], "
+    "no advance, strategic <unit> <from> -> <to>, end strategic, place 6ss in <area>, open blocks"
+)
+
+
+# --- format -----------------------------------------------------------------------------------
+
+
+def format_decision(decision: Any) -> str:
+    """The canonical text of a decision."""
+    match decision:
+        case Place(area=area, value=value):
+            return f"place {'block' if value is None else value} in {area}"
+        case Move(frm=frm, to=to, units=units, block=block):
+            return f"move {frm} -> {to}: {_pieces(units, block)}"
+        case Attack(target=target, frm=frm, cubes=cubes, exhausting=exhausting):
+            return f"attack {target} from {frm} cubes {cubes}" + (
+                " exhausting" if exhausting else ""
+            )
+        case RemoveBlock(area=area):
+            return f"remove block in {area}"
+        case Support(area=None):
+            return "no support"
+        case Support(area=area, own=own):
+            return f"support {'in' if own else 'from'} {area}"
+        case Tokens(logistics=False, support=False):
+            return "no tokens"
+        case Tokens(logistics=logistics, support=support):
+            names = [n for n, on in (("logistics", logistics), ("support", support)) if on]
+            return "tokens " + " ".join(names)
+        case Reserves(reroll=reroll):
+            return "reroll" if reroll else "keep"
+        case Counterattack(play=play):
+            return "counterattack" if play else "no counterattack"
+        case Loss(unit=unit):
+            return f"loss {unit}"
+        case Retreat(units=units, blocks=blocks):
+            parts = [f"{u} -> {a}" for u, a in units]
+            parts += [f"block {owner} -> {a}" if owner else f"block -> {a}" for owner, a in blocks]
+            return "retreat " + ", ".join(parts)
+        case Advance(units=(), block=False):
+            return "no advance"
+        case Advance(units=units, block=block):
+            return "advance " + " ".join([*units, "+ block"] if block else units)
+        case Strategic(unit=unit, frm=frm, to=to):
+            return f"strategic {unit} {frm} -> {to}"
+        case EndStrategic():
+            return "end strategic"
+        case PlaceReserve(area=area):
+            return f"place {RESERVE_ALIAS} in {area}"
+        case OpenBlocks():
+            return "open blocks"
+    raise InvalidOrderError(f"not a race-to-berlin decision: {decision!r}")
+
+
+def _pieces(units: tuple[str, ...], block: bool) -> str:
+    if not units:
+        return "block"
+    return ", ".join(units) + (" + block" if block else "")
+
+
+# --- parse ------------------------------------------------------------------------------------
+
+
+class Lexicon:
+    """What the parser needs to know about the game: area ids, unit ids, the asking role."""
+
+    def __init__(self, state: dict[str, Any], role: str) -> None:
+        self.state = state
+        self.role = role
+        self.areas = {a.lower(): a for a in state["map"]["areas"]}
+        self.units = {u.lower(): u for u in state["units"]}
+
+    def area(self, token: str, text: str) -> str:
+        found = self.areas.get(token.strip().lower())
+        if found is None:
+            known = ", ".join(self.areas.values())
+            raise InvalidOrderError(f"cannot read {text!r}: no area {token!r} (areas: {known})")
+        return found
+
+    def unit(self, token: str, text: str) -> str:
+        found = self.units.get(token.strip().lower())
+        if found is None:
+            raise InvalidOrderError(
+                f"cannot read {text!r}: no unit {token!r} (units are named as in the data, "
+                "e.g. us-1, de-4)"
+            )
+        return found
+
+    def own_units_in(self, area: str) -> list[str]:
+        return sorted(controlled_units_in(self.state, area, self.role))
+
+
+_ARROW = re.compile(r"\s*(?:->|→|=>)\s*")
+_PLACE = re.compile(r"^place (?P<what>\S+) (?:in|at|on) (?P<area>\S+)$")
+_MOVE_AREAS_FIRST = re.compile(r"^move (?P<frm>\S+) -> (?P<to>\S+) ?: ?(?P<pieces>.+)$")
+_MOVE_PIECES_FIRST = re.compile(r"^move (?P<pieces>.+?) (?:from )?(?P<frm>\S+) -> (?P<to>\S+)$")
+_ATTACK = re.compile(
+    r"^attack (?P<target>\S+) from (?P<frm>\S+)"
+    r"(?: (?:with )?(?:cubes? (?P<c1>\d+)|(?P<c2>\d+) cubes?))?(?P<exh> exhausting)?$"
+)
+_REMOVE = re.compile(r"^remove (?:block )?(?:in |from )?(?P<area>\S+)$")
+_SUPPORT = re.compile(r"^support (?P<how>in|from) (?P<area>\S+)$")
+_STRATEGIC = re.compile(r"^strategic (?P<unit>\S+) (?:(?P<frm>\S+) )?-> (?P<to>\S+)$")
+_UNITS_N = re.compile(r"^(?P<n>\d+) units?$")
+
+
+def normalise(text: str) -> str:
+    norm = text.lower().replace("re-roll", "reroll").replace("counter-attack", "counterattack")
+    norm = re.sub(r"(?<![\w-])to(?![\w-])", "->", norm)
+    norm = _ARROW.sub(" -> ", norm)
+    norm = re.sub(r"\s*,\s*", ", ", norm)
+    norm = re.sub(r"\s*\+\s*", " + ", norm)
+    norm = re.sub(r"\s*:\s*", ": ", norm)
+    return " ".join(norm.split())
+
+
+def parse_decision(text: str, state: dict[str, Any], role: str) -> Any:
+    """Parse the human syntax against `state` (areas and units are looked up there)."""
+    if not isinstance(text, str):
+        raise InvalidOrderError(f"cannot read {text!r}: expected text ({SYNTAX})")
+    norm = normalise(text)
+    if not norm:
+        raise InvalidOrderError(f"cannot read {text!r}: empty decision (expected {SYNTAX})")
+    lex = Lexicon(state, role)
+    verb = norm.split(" ")[0]
+    simple = {
+        "no support": Support(),
+        "no tokens": Tokens(),
+        "tokens none": Tokens(),
+        "reroll": Reserves(True),
+        "keep": Reserves(False),
+        "no reroll": Reserves(False),
+        "counterattack": Counterattack(True),
+        "no counterattack": Counterattack(False),
+        "no advance": Advance(),
+        "end strategic": EndStrategic(),
+        "no strategic": EndStrategic(),
+        "open blocks": OpenBlocks(),
+        "open": OpenBlocks(),
+    }
+    if norm in simple:
+        return simple[norm]
+    handler = _VERBS.get(verb)
+    if handler is None:
+        raise InvalidOrderError(
+            f"cannot read {text!r}: unknown command {verb!r} (expected {SYNTAX})"
+        )
+    return handler(norm, text, lex)
+
+
+def _parse_place(norm: str, text: str, lex: Lexicon) -> Any:
+    m = _PLACE.match(norm)
+    if not m:
+        raise InvalidOrderError(
+            f"cannot read {text!r}: expected 'place <value> in <area>', 'place block in "
+            "<area>' or 'place 6ss in <area>'"
+        )
+    what, area = m.group("what"), lex.area(m.group("area"), text)
+    if what == "block":
+        return Place(area)
+    if what.isdigit() and what.isascii():
+        return Place(area, int(what))
+    if what == RESERVE_ALIAS or (
+        what in lex.units and lex.state["units"][lex.units[what]].get("replaces")
+    ):
+        return PlaceReserve(area)
+    raise InvalidOrderError(
+        f"cannot read {text!r}: {what!r} is not a block value (2, 3, 4, 5), 'block' or '6ss'"
+    )
+
+
+def _parse_move(norm: str, text: str, lex: Lexicon) -> Move:
+    m = _MOVE_AREAS_FIRST.match(norm) or _MOVE_PIECES_FIRST.match(norm)
+    if not m:
+        raise InvalidOrderError(
+            f"cannot read {text!r}: expected 'move <from> -> <to>: <units> [+ block]' "
+            "or 'move <units> <from> -> <to>'"
+        )
+    frm, to = lex.area(m.group("frm"), text), lex.area(m.group("to"), text)
+    units, block = _pieces_of(m.group("pieces"), text, lex, frm)
+    if not units and not block:
+        raise InvalidOrderError(f"cannot read {text!r}: nothing to move")
+    return Move(frm, to, units, block)
+
+
+def _pieces_of(pieces: str, text: str, lex: Lexicon, frm: str) -> tuple[tuple[str, ...], bool]:
+    block = False
+    units: list[str] = []
+    words = [w for w in re.split(r"[ ,]+", pieces.replace(" + ", " ")) if w and w != "and"]
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if word == "block":
+            block = True
+        elif word == "all" or (word == "units" and i == 0):
+            units += lex.own_units_in(frm)
+        elif word.isdigit() and i + 1 < len(words) and words[i + 1] in ("unit", "units"):
+            n = int(word)
+            own = lex.own_units_in(frm)
+            if n < 1 or n > len(own):
+                raise InvalidOrderError(
+                    f"cannot read {text!r}: {n} units asked, {len(own)} of yours in {frm}"
+                )
+            units += own[:n]
+            i += 1
+        else:
+            units.append(lex.unit(word, text))
+        i += 1
+    if len(set(units)) != len(units):
+        raise InvalidOrderError(f"cannot read {text!r}: a unit is named twice")
+    return tuple(sorted(units)), block
+
+
+def _parse_attack(norm: str, text: str, lex: Lexicon) -> Attack:
+    m = _ATTACK.match(norm)
+    if not m:
+        raise InvalidOrderError(
+            f"cannot read {text!r}: expected 'attack <target> from <area> cubes <1|2>'"
+        )
+    target, frm = lex.area(m.group("target"), text), lex.area(m.group("frm"), text)
+    raw = m.group("c1") or m.group("c2")
+    # Without a number: the 2 cubes of a German attack, else 1.
+    cubes = (2 if _german_block(lex, frm) else 1) if raw is None else int(raw)
+    if cubes not in (1, 2):
+        raise InvalidOrderError(f"cannot read {text!r}: an attack uses 1 or 2 cubes, not {cubes}")
+    return Attack(target, frm, cubes, bool(m.group("exh")))
+
+
+def _german_block(lex: Lexicon, area: str) -> bool:
+    return any(
+        b["area"] == area and b["owner"] == lex.role and b["force"] == "german"
+        for b in lex.state["blocks"]
+    )
+
+
+def _parse_remove(norm: str, text: str, lex: Lexicon) -> RemoveBlock:
+    m = _REMOVE.match(norm)
+    if not m:
+        raise InvalidOrderError(f"cannot read {text!r}: expected 'remove block in <area>'")
+    return RemoveBlock(lex.area(m.group("area"), text))
+
+
+def _parse_support(norm: str, text: str, lex: Lexicon) -> Support:
+    m = _SUPPORT.match(norm)
+    if not m:
+        raise InvalidOrderError(
+            f"cannot read {text!r}: expected 'support in <area>', 'support from <area>' "
+            "or 'no support'"
+        )
+    area = lex.area(m.group("area"), text)
+    combat = lex.state.get("combat")
+    own = m.group("how") == "in"
+    if combat is not None:
+        # The defending area's own block is "in", any other "from", however it was typed.
+        own = area == combat["defence_area"]
+    return Support(area, own)
+
+
+def _parse_tokens(norm: str, text: str, lex: Lexicon) -> Tokens:
+    words = norm.split(" ")[1:]
+    words = [w for w in words if w not in ("and", "+", "token", "tokens")]
+    expected = (
+        "expected 'tokens logistics support', 'tokens logistics', 'tokens support' or 'no tokens'"
+    )
+    if not words or any(w not in ("logistics", "support") for w in words):
+        raise InvalidOrderError(f"cannot read {text!r}: {expected}")
+    if len(set(words)) != len(words):
+        raise InvalidOrderError(f"cannot read {text!r}: a token is named twice ({expected})")
+    return Tokens("logistics" in words, "support" in words)
+
+
+def _parse_loss(norm: str, text: str, lex: Lexicon) -> Loss:
+    words = norm.split(" ")
+    if len(words) != 2:
+        raise InvalidOrderError(f"cannot read {text!r}: expected 'loss <unit>'")
+    return Loss(lex.unit(words[1], text))
+
+
+def _parse_retreat(norm: str, text: str, lex: Lexicon) -> Retreat:
+    body = norm[len("retreat") :].strip()
+    expected = "expected 'retreat <unit> -> <area>, ..., block -> <area>'"
+    if not body:
+        raise InvalidOrderError(f"cannot read {text!r}: {expected}")
+    units: list[tuple[str, str]] = []
+    blocks: list[tuple[str | None, str]] = []
+    for part in body.split(", "):
+        m = re.match(r"^(?P<what>.+?) -> (?P<area>\S+)$", part.strip())
+        if not m:
+            raise InvalidOrderError(f"cannot read {text!r}: {part!r} ({expected})")
+        what, area = m.group("what").split(" "), lex.area(m.group("area"), text)
+        if what[0] == "block":
+            if len(what) == 1:
+                blocks.append((None, area))
+            elif len(what) == 2 and what[1] in ("west", "soviet"):
+                blocks.append((what[1], area))
+            else:
+                raise InvalidOrderError(
+                    f"cannot read {text!r}: {part!r} (expected 'block -> <area>' or "
+                    "'block west|soviet -> <area>')"
+                )
+        elif len(what) == 1:
+            units.append((lex.unit(what[0], text), area))
+        else:
+            raise InvalidOrderError(f"cannot read {text!r}: {part!r} ({expected})")
+    if len({u for u, _ in units}) != len(units):
+        raise InvalidOrderError(f"cannot read {text!r}: a unit is named twice")
+    return Retreat(tuple(sorted(units)), tuple(sorted(blocks, key=lambda b: (b[0] or "", b[1]))))
+
+
+def _parse_advance(norm: str, text: str, lex: Lexicon) -> Advance:
+    body = norm[len("advance") :].strip()
+    if not body:
+        raise InvalidOrderError(
+            f"cannot read {text!r}: expected 'advance <units> [+ block]' or 'no advance'"
+        )
+    combat = lex.state.get("combat")
+    frm = combat["from"] if combat else ""
+    units, block = _pieces_of(body, text, lex, frm)
+    if not units:
+        raise InvalidOrderError(
+            f"cannot read {text!r}: name the advancing units; a block never advances alone "
+            "(rulebook 4.2.1.2: Advance)"
+        )
+    return Advance(units, block)
+
+
+def _parse_strategic(norm: str, text: str, lex: Lexicon) -> Strategic:
+    m = _STRATEGIC.match(norm)
+    if not m:
+        raise InvalidOrderError(
+            f"cannot read {text!r}: expected 'strategic <unit> <from> -> <to>' or 'end strategic'"
+        )
+    unit = lex.unit(m.group("unit"), text)
+    to = lex.area(m.group("to"), text)
+    if m.group("frm"):
+        frm = lex.area(m.group("frm"), text)
+    else:
+        frm = lex.state["units"][unit]["area"] or ""
+    return Strategic(unit, frm, to)
+
+
+def _parse_end(norm: str, text: str, lex: Lexicon) -> EndStrategic:
+    if norm in ("end", "end strategic", "end strategic movement"):
+        return EndStrategic()
+    raise InvalidOrderError(f"cannot read {text!r}: expected 'end strategic'")
+
+
+_VERBS: dict[str, Any] = {
+    "place": _parse_place,
+    "move": _parse_move,
+    "attack": _parse_attack,
+    "remove": _parse_remove,
+    "support": _parse_support,
+    "tokens": _parse_tokens,
+    "loss": _parse_loss,
+    "retreat": _parse_retreat,
+    "advance": _parse_advance,
+    "strategic": _parse_strategic,
+    "end": _parse_end,
+}

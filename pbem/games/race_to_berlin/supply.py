@@ -1,0 +1,226 @@
+"""Supply (rulebook 4.4): supply lines, isolation, annexation and its delays.
+
+A supply line is a chain of adjacent areas of one force from one of its supply bases:
+the western or southern edge for the West, the eastern edge for the Soviets, any German
+eagle area or B1 for the Germans. An area cut off is annexed at once by the force that
+cut it off: its units and fortifications are eliminated and its blocks leave the board.
+
+Delays: an active block of the area's own force keeps it until no active block remains
+there, or until the end of the action phase. When every Western and Soviet block is
+exhausted while German blocks are still active, cut-off German areas wait until the last
+German block is exhausted; then the surrounding force takes them, or the player who
+started the turn where both surround them (rulebook 4.2.1.2, last paragraphs).
+Front line markers: a player who should annex German areas without enough markers
+loses 3 action cubes and the other player annexes them; if neither can, the areas stay
+German, emptied of German pieces (recorded as `stranded`).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from pbem.core.engine import Context
+from pbem.games.race_to_berlin.blocks import take_off
+from pbem.games.race_to_berlin.board import set_control, short_of_markers
+from pbem.games.race_to_berlin.data import SUPPLY_EDGES
+from pbem.games.race_to_berlin.pieces import eliminate
+from pbem.games.race_to_berlin.state import (
+    ALLIED,
+    GERMAN,
+    NAMES,
+    State,
+    area_name,
+    blocks_in,
+    force_units_in,
+    is_active,
+    natural,
+    other,
+)
+
+R_SUPPLY = "4.4"
+
+
+def sources(state: State, control_: str) -> set[str]:
+    areas, static = state["areas"], state["map"]["areas"]
+    own = [a for a in state["map"]["area_ids"] if areas[a]["control"] == control_]
+    if control_ == GERMAN:
+        return {a for a in own if static[a]["eagle"]}
+    edges = set(SUPPLY_EDGES[control_])
+    return {a for a in own if set(static[a]["edges"]) & edges}
+
+
+def supplied(state: State, control_: str) -> set[str]:
+    """Areas of `control_` with a supply line."""
+    areas, static = state["areas"], state["map"]["areas"]
+    reached = sources(state, control_)
+    todo = list(reached)
+    while todo:
+        here = todo.pop()
+        for there in static[here]["neighbours"]:
+            if there not in reached and areas[there]["control"] == control_:
+                reached.add(there)
+                todo.append(there)
+    return reached
+
+
+def unsupplied(state: State, control_: str) -> list[str]:
+    fed = supplied(state, control_)
+    return [
+        a
+        for a in state["map"]["area_ids"]
+        if state["areas"][a]["control"] == control_ and a not in fed
+    ]
+
+
+def distances_to_supply(state: State, control_: str) -> dict[str, int]:
+    """Steps from every area to the nearest supplied area of `control_` (any path)."""
+    static = state["map"]["areas"]
+    start = supplied(state, control_)
+    dist = {a: 0 for a in start}
+    queue = deque(start)
+    while queue:
+        here = queue.popleft()
+        for there in static[here]["neighbours"]:
+            if there not in dist:
+                dist[there] = dist[here] + 1
+                queue.append(there)
+    return dist
+
+
+def has_active_block(state: State, area: str, control_: str) -> bool:
+    return any(is_active(b) and b["force"] == control_ for b in blocks_in(state, area))
+
+
+def germans_hold_on(state: State) -> bool:
+    """Every Western and Soviet block exhausted while German blocks are still active."""
+    allied = any(is_active(b) and b["force"] in ALLIED for b in state["blocks"])
+    german = any(is_active(b) and b["force"] == GERMAN for b in state["blocks"])
+    return german and not allied
+
+
+# --- annexation -------------------------------------------------------------------------------
+
+
+def settle(state: State, ctx: Context, cutter: str | None = None, final: bool = False) -> None:
+    """Annex every cut-off area that may be annexed now (all of them when `final`)."""
+    for _ in range(len(state["map"]["area_ids"])):
+        if state["result"] is not None:
+            return
+        if not (_settle_allied(state, ctx, final) or _settle_german(state, ctx, cutter, final)):
+            return
+
+
+def _settle_allied(state: State, ctx: Context, final: bool) -> bool:
+    changed = False
+    for force in ALLIED:
+        for area in unsupplied(state, force):
+            if not final and has_active_block(state, area, force):
+                continue
+            _clear(state, area, force, ctx, "cut off from supply, annexed by the Germans")
+            set_control(state, area, GERMAN, ctx, f"cut off from supply (rulebook {R_SUPPLY})")
+            changed = True
+    return changed
+
+
+def _settle_german(state: State, ctx: Context, cutter: str | None, final: bool) -> bool:
+    if not final and germans_hold_on(state):
+        return False
+    cut = unsupplied(state, GERMAN)
+    # stranded areas linked to supply again are ordinary German areas once more
+    state["stranded"] = [a for a in state["stranded"] if a in cut]
+    cut = [a for a in cut if a not in state["stranded"]]
+    ready = [a for a in cut if final or not has_active_block(state, a, GERMAN)]
+    if not ready:
+        return False
+    for group in _groups(state, ready):
+        _annex_german(state, group, ctx, cutter)
+        if state["result"] is not None:
+            return True
+    return True
+
+
+def _groups(state: State, areas: list[str]) -> list[list[str]]:
+    """Connected groups of `areas`, in map order."""
+    left = set(areas)
+    static = state["map"]["areas"]
+    out = []
+    for a in sorted(areas, key=natural):
+        if a not in left:
+            continue
+        group, todo = {a}, [a]
+        left.discard(a)
+        while todo:
+            here = todo.pop()
+            for there in static[here]["neighbours"]:
+                if there in left:
+                    left.discard(there)
+                    group.add(there)
+                    todo.append(there)
+        out.append(sorted(group, key=natural))
+    return out
+
+
+def surrounding(state: State, group: list[str]) -> list[str]:
+    """The Allied forces with an area next to `group`."""
+    static, areas = state["map"]["areas"], state["areas"]
+    found = {
+        areas[n]["control"]
+        for a in group
+        for n in static[a]["neighbours"]
+        if areas[n]["control"] in ALLIED
+    }
+    return [f for f in ALLIED if f in found]
+
+
+def _annex_german(state: State, group: list[str], ctx: Context, cutter: str | None) -> None:
+    from pbem.games.race_to_berlin.flow import lose_cubes
+
+    around = surrounding(state, group)
+    names = ", ".join(group)
+    if len(around) == 2:
+        first = cutter if cutter in around else state["first"]
+        order = [first, other(first)]
+    else:
+        order = list(around)
+    taker = None
+    for candidate in order:
+        changes = {a: candidate for a in group}
+        if candidate in short_of_markers(state, changes):
+            ctx.event(
+                f"{NAMES[candidate]} lacks the front line markers to annex cut-off German "
+                f"area(s) {names}",
+                role=candidate,
+                areas=list(group),
+            )
+            if not lose_cubes(state, candidate, 3, ctx, "not enough front line markers to annex"):
+                return
+            continue
+        taker = candidate
+        break
+    for area in group:
+        _clear(state, area, GERMAN, ctx, "cut off from supply (rulebook 4.4)")
+    if taker is None:
+        state["stranded"].extend(a for a in group if a not in state["stranded"])
+        ctx.event(
+            f"cut-off German area(s) {names} stay German, emptied of German pieces "
+            f"(rulebook 4.2.1.2: neither player has the markers to annex them)",
+            areas=list(group),
+        )
+        return
+    for area in group:
+        set_control(state, area, taker, ctx, f"cut off from supply (rulebook {R_SUPPLY})")
+
+
+def _clear(state: State, area: str, control_: str, ctx: Context, why: str) -> None:
+    """Eliminate `control_`'s units and fortification in `area`, take its blocks off."""
+    for unit in force_units_in(state, area, control_):
+        eliminate(state, unit, ctx, why)
+    for block in blocks_in(state, area):
+        take_off(state, block, ctx, why)
+    fort = state["areas"][area]["fortification"]
+    if fort is not None:
+        state["areas"][area]["fortification"] = None
+        ctx.event(
+            f"fortification {fort['name']} in {area_name(state, area)} removed ({why})",
+            area=area,
+        )
