@@ -21,6 +21,7 @@ from pbem.core import chain
 from pbem.core.adjudicator import Adjudicator, data_digest
 from pbem.core.canonical import JSON
 from pbem.core.commit import Opening, commitment, new_salt
+from pbem.core.engine import FRESH
 from pbem.core.log import ACK, GENESIS, JOIN, MOVE, VERSION, Entry
 from pbem.errors import EquivocationError, PbemError, StoreError
 from pbem.ledger import data_source, engine_by_name, find_equivocation
@@ -324,6 +325,8 @@ class Client:
         if values:
             commits: dict[str, JSON] = {}
             for label, value in values.items():
+                if value == FRESH:  # the x of a private draw: only this store will know it
+                    value = secrets.token_hex(32)
                 salt = new_salt()
                 commits[label] = commitment(game.id, label, salt, value)
                 sealed.append((label, salt, value))
@@ -343,11 +346,16 @@ class Client:
         return Opening(label, kept["salt"], kept["value"]).to_json()
 
     def known(self, game_id: str, role: str) -> dict[str, JSON]:
-        """Label -> value of every commitment `role` made from this store (its own secrets)."""
-        return {
+        """What `role` knows that others may not: label -> value of every commitment it made
+        from this store, and key -> value of every private draw seeded by one of them."""
+        own: dict[str, JSON] = {
             str(kind)[len(SEALED) :]: json.loads(value)["value"]
             for kind, value in self.store.secrets(game_id, role, SEALED)
         }
+        if own:
+            game = self._cache.get(game_id) or self._replay(game_id)
+            own.update(game.private_values_for(own))
+        return own
 
     def ack(self, prefix: str, role: str | None = None) -> Entry:
         """Sign an empty acknowledgement that rolls the dice waiting for our reveal."""

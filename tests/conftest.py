@@ -12,6 +12,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import tests.support.bid  # noqa: E402,F401  (registers the toy engines)
+import tests.support.peek  # noqa: E402,F401
 import tests.support.toy  # noqa: E402,F401
 
 

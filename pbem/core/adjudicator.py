@@ -28,7 +28,7 @@ from pbem.core.commit import Opening, check_opening
 from pbem.core.engine import Engine, Event, Outcome, Prompt, State
 from pbem.core.hashing import hex_bytes, sha256
 from pbem.core.log import ACK, GENESIS, JOIN, MOVE, Entry
-from pbem.core.rng import RngRecord, Stream, public_seed
+from pbem.core.rng import RngRecord, Stream, private_seed, public_seed
 from pbem.errors import EntropyPending, PbemError
 
 # (OpenSSH public-key line, message, signature) -> None, raising on a bad signature.
@@ -58,6 +58,22 @@ class Action:
     rng: tuple[RngRecord, ...] = ()
     resolved_at: int | None = None  # the entry whose reveal produced the dice
     turn: JSON = None
+
+
+@dataclass(frozen=True)
+class PrivateDraw:
+    """A draw only the owner of a sealed secret x can compute until x is opened."""
+
+    key: str
+    secret: str  # label of the committed x
+    requesting_seq: int
+    requesting_id: str
+    producing_seq: int
+    reveal: str
+    lo: int
+    hi: int
+    purpose: str
+    log_index: int  # its line in the RNG log
 
 
 @dataclass
@@ -105,6 +121,7 @@ class _Context:
         sealed: Mapping[str, Sealed] | None = None,
         committed_now: tuple[str, ...] = (),
         opened_now: tuple[str, ...] = (),
+        private_values: Mapping[str, int] | None = None,
     ) -> None:
         self._stream = stream
         self._requesting = requesting
@@ -112,7 +129,9 @@ class _Context:
         self._sealed = sealed or {}
         self._committed_now = committed_now
         self._opened_now = opened_now
+        self._private_values = dict(private_values or {})
         self.records: list[RngRecord] = []
+        self.private_keys: list[str] = []
         self.events: list[Event] = []
 
     @property
@@ -142,11 +161,45 @@ class _Context:
             raise PbemError(f"{label} has not been opened")
         return self._sealed[label].value
 
+    # private draws (protocol sections 5 and 7)
+
+    def private_roll(self, secret: str, lo: int, hi: int, purpose: str) -> str:
+        """A draw in [lo, hi] that only the owner of `secret` can compute; returns its key.
+
+        `secret` labels a fresh 32-byte secret x that the entry being applied commits.
+        The value is seeded by x and the next other role's reveal; the owner's client
+        computes it (it arrives in `known` under the key), everyone else learns it when
+        x is opened (`private_value`).
+        """
+        if self._stream is None or self._producing is None:
+            raise EntropyPending(purpose)
+        sealed = self._sealed.get(secret)
+        if sealed is None or sealed.seq != self._requesting:
+            raise PbemError(f"a private draw needs {secret} committed in the requesting entry")
+        if "\n" in purpose:
+            raise PbemError("a draw's purpose must be one line")
+        if any(r.secret != secret for r in self.records):
+            # One secret per requesting entry and no public draws beside it, so that a
+            # reader of the RNG log knows which stream each line comes from.
+            raise PbemError("an entry's private draws all come from one secret, alone")
+        key = f"draw/{self._requesting}/{len(self.private_keys)}"
+        self.private_keys.append(key)
+        self.records.append(
+            RngRecord(self._requesting, self._producing, lo, hi, None, purpose, secret)
+        )
+        return key
+
+    def private_value(self, key: str) -> int | None:
+        """The value of a private draw once its secret is opened (else None)."""
+        return self._private_values.get(key)
+
     def roll(self, lo: int, hi: int, purpose: str) -> int:
         if self._stream is None or self._producing is None:
             raise EntropyPending(purpose)
         if "\n" in purpose:
             raise PbemError("a draw's purpose must be one line")
+        if any(r.secret is not None for r in self.records):
+            raise PbemError("an entry's draws are all public or all private (protocol notes)")
         value = self._stream.between(lo, hi)
         self.records.append(RngRecord(self._requesting, self._producing, lo, hi, value, purpose))
         return value
@@ -168,6 +221,8 @@ class Adjudicator:
     actions: list[Action] = field(default_factory=list)
     rng_log: list[RngRecord] = field(default_factory=list)
     sealed: dict[str, Sealed] = field(default_factory=dict)
+    private: dict[str, PrivateDraw] = field(default_factory=dict)
+    private_values: dict[str, int] = field(default_factory=dict)
     _options: Mapping[str, JSON] = field(default_factory=dict)
     _chains: dict[str, _Chain] = field(default_factory=dict)
     _pending: _Pending | None = None
@@ -317,6 +372,8 @@ class Adjudicator:
             state, pending, action, sealed = self._play(state, entry)
             if action is not None:
                 actions.append(action)
+        draws = self._private_draws(records, entry.reveal)
+        opened_values = self._opened_private_values(sealed)
         # Everything checked: commit.
         self._chains[entry.by] = link
         self.sealed = sealed
@@ -325,6 +382,12 @@ class Adjudicator:
         self.entries.append(entry)
         self.actions.extend(actions)
         self.rng_log.extend(records)
+        for draw in draws:
+            self.private[draw.key] = draw
+        for key, value in opened_values.items():
+            self.private_values[key] = value
+            draw = self.private[key]
+            self.rng_log[draw.log_index] = replace(self.rng_log[draw.log_index], value=value)
 
     def _check_position(self, entry: Entry) -> None:
         head = self.head
@@ -389,6 +452,58 @@ class Adjudicator:
         state, action = self._roll(pending, entry.seq, str(entry.reveal))
         return state, [action], list(action.rng)
 
+    def _private_draws(self, records: list[RngRecord], reveal: str | None) -> list[PrivateDraw]:
+        """The private draws among freshly produced records, keyed as the context keyed them."""
+        draws: list[PrivateDraw] = []
+        counts: dict[int, int] = {}
+        for offset, record in enumerate(records):
+            if record.secret is None or record.lo is None or record.hi is None:
+                continue
+            k = counts.get(record.requesting_seq, 0)
+            counts[record.requesting_seq] = k + 1
+            draws.append(
+                PrivateDraw(
+                    f"draw/{record.requesting_seq}/{k}",
+                    record.secret,
+                    record.requesting_seq,
+                    self.entries[record.requesting_seq].id,
+                    record.producing_seq,
+                    str(reveal),
+                    record.lo,
+                    record.hi,
+                    record.purpose,
+                    len(self.rng_log) + offset,
+                )
+            )
+        return draws
+
+    def _private_values(self, secret: str, x: JSON) -> dict[str, int]:
+        """Values of every private draw seeded by the secret labelled `secret` (now opened)."""
+        draws = sorted(
+            (d for d in self.private.values() if d.secret == secret), key=lambda d: d.log_index
+        )
+        if not draws:
+            return {}
+        if not isinstance(x, str):
+            raise PbemError(f"{secret} seeds private draws, so it must open as 64 hex digits")
+        hex_bytes(x, f"private secret {secret}")
+        streams: dict[str, Stream] = {}
+        values = {}
+        for draw in draws:
+            stream = streams.setdefault(
+                draw.requesting_id,
+                Stream(private_seed(self.id, draw.requesting_id, x, draw.reveal)),
+            )
+            values[draw.key] = stream.between(draw.lo, draw.hi)
+        return values
+
+    def private_values_for(self, known: Mapping[str, JSON]) -> dict[str, int]:
+        """The values of private draws whose secrets are in `known` (an owner's own store)."""
+        values: dict[str, int] = {}
+        for label in {d.secret for d in self.private.values()} & set(known):
+            values.update(self._private_values(label, known[label]))
+        return values
+
     def _roll(self, pending: _Pending, producing: int, reveal: str) -> tuple[State, Action]:
         seed = public_seed(self.id, pending.entry.id, reveal)
         ctx = _Context(
@@ -398,6 +513,7 @@ class Adjudicator:
             pending.sealed,
             pending.committed_now,
             pending.opened_now,
+            self.private_values,
         )
         state = self.engine.apply(pending.state_before, pending.entry.by, pending.decision, ctx)
         action = Action(
@@ -430,7 +546,8 @@ class Adjudicator:
         canonical_text = self.engine.format(decision)
         if canonical_text != text:
             raise PbemError(f"decision {text!r} is not in canonical form {canonical_text!r}")
-        ctx = _Context(None, entry.seq, None, sealed, committed_now, opened_now)
+        private_values = {**self.private_values, **self._opened_private_values(sealed)}
+        ctx = _Context(None, entry.seq, None, sealed, committed_now, opened_now, private_values)
         try:
             new_state = self.engine.apply(state, entry.by, decision, ctx)
         except EntropyPending:
@@ -476,6 +593,14 @@ class Adjudicator:
             )
             opened.append(opening.label)
         return sealed, tuple(commits), tuple(opened)
+
+    def _opened_private_values(self, sealed: Mapping[str, Sealed]) -> dict[str, int]:
+        """Values of the private draws whose secrets this entry opened."""
+        values: dict[str, int] = {}
+        for label, item in sealed.items():
+            if item.opened and not self.sealed.get(label, item).opened:
+                values.update(self._private_values(label, item.value))
+        return values
 
     def unopened(self) -> list[Sealed]:
         """Commitments still sealed: by the end of a game there must be none."""

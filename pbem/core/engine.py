@@ -23,6 +23,10 @@ from pbem.errors import PbemError
 
 State = dict[str, Any]
 
+# `Engine.seal` returns this as the value of a label that must hold a fresh 32-byte
+# random secret (the x of a private draw); the client puts the secret in its place.
+FRESH = "<fresh 32-byte secret>"
+
 
 @dataclass(frozen=True)
 class Prompt:
@@ -84,6 +88,16 @@ class Context(Protocol):
 
     def value(self, label: str) -> JSON:
         """The opened value of a commitment (a rules error while it is sealed)."""
+        ...
+
+    def private_roll(self, secret: str, lo: int, hi: int, purpose: str) -> str:
+        """A draw only the owner of the sealed secret `secret` (committed by the entry being
+        applied, with the value FRESH in `seal`) can compute; returns the draw's key.
+        The owner's client gets the value in `known` under that key."""
+        ...
+
+    def private_value(self, key: str) -> int | None:
+        """A private draw's value once its secret is opened in the log, else None."""
         ...
 
 

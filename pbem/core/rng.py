@@ -98,9 +98,11 @@ class RngRecord:
     hi: int | None
     value: int | None
     purpose: str
+    secret: str | None = None  # private draws: the label of the owner's committed secret x
 
     @property
     def private(self) -> bool:
+        """A private draw whose secret is still sealed: nobody but its owner knows it."""
         return self.value is None
 
     def line(self) -> str:

@@ -245,6 +245,7 @@ class Entry:
     by: str
     id: bytes
     reveal: str | None
+    secrets: list[str] = field(default_factory=list)  # opened 32-byte secrets it committed
 
 
 def hex32(entry: dict, name: str) -> str:
@@ -257,6 +258,7 @@ def hex32(entry: dict, name: str) -> str:
 def check_entries(blocks: list[str | None], report: Report) -> tuple[str, list[Entry]]:
     """Check every armored entry in order; return the game id and the entries."""
     game, roles, heads, left, log = "", {}, {}, {}, []
+    commits: dict[str, tuple[int, str]] = {}  # label -> (committing seq, commitment)
     for pos, payload in enumerate(blocks):
         by = None
         try:
@@ -311,15 +313,45 @@ def check_entries(blocks: list[str | None], report: Report) -> tuple[str, list[E
                     raise Bad("`reveal` does not hash to this role's previous chain value")
                 heads[by], left[by] = bytes.fromhex(reveal), left[by] - 1
             log.append(Entry(by, hashlib.sha256(c).digest(), reveal))
+            check_openings(e, pos, game, commits, log)
         except Bad as err:
             report.failure = Failure(pos, by, str(err))
             break
     return game, log
 
 
+def check_openings(e: dict, pos: int, game: str, commits: dict, log: list[Entry]) -> None:
+    """Section 7 commitments: record new ones; check each opening against its commitment.
+    An opened 32-byte hex value may be the secret x of private draws its entry asked for."""
+    body = e["body"] if isinstance(e["body"], dict) else {}
+    for label, digest in (body.get("commit") or {}).items():
+        commits[label] = (pos, digest)
+    for opening in body.get("open") or []:
+        label, salt, value = opening.get("label"), opening.get("salt"), opening.get("value")
+        if label not in commits or not isinstance(salt, str) or not HEX32.fullmatch(salt):
+            raise Bad(f"opening of {label!r} has no commitment or no 32-byte salt")
+        canonical = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        name = label.encode("utf-8")
+        data = b"pbem-commit/v1" + bytes.fromhex(game) + struct.pack(">I", len(name)) + name
+        data += bytes.fromhex(salt) + canonical.encode("utf-8")
+        seq, digest = commits[label]
+        if hashlib.sha256(data).hexdigest() != digest:
+            raise Bad(f"opening of {label!r} does not match its commitment in entry {seq}")
+        if isinstance(value, str) and HEX32.fullmatch(value):
+            log[seq].secrets.append(value)
+
+
+def private_seed(game: str, id_e: bytes, x: str, reveal_f: str) -> bytes:
+    data = b"pbem-private/v1" + bytes.fromhex(game) + id_e + bytes.fromhex(x)
+    return hashlib.sha256(data + bytes.fromhex(reveal_f)).digest()
+
+
 def check_rng(lines: list[str], game: str, log: list[Entry], report: Report) -> None:
-    streams: dict[tuple[int, int], Stream] = {}
+    """Every printed draw against section 7. A requesting entry's draws are either all
+    public or, once opened, all private from one secret x that the entry committed; so
+    each (request, producer) group must fit one stream: the public one or an x's."""
     report.self_witnessed = len(report.roles) == 1
+    groups: dict[tuple[int, int], list[tuple[int, re.Match[str]]]] = {}
     for number, line in enumerate(lines, 1):
         m = RNG.fullmatch(line)
         req = int(m[1]) if m else None
@@ -338,15 +370,31 @@ def check_rng(lines: list[str], game: str, log: list[Entry], report: Report) -> 
             if m[6]:
                 report.rng_private += 1
                 continue
-            lo, hi, value = int(m[3]), int(m[4]), int(m[5])
-            stream = streams.setdefault((req, prod), Stream(rng_seed(game, e.id, f.reveal)))
-            got = lo + draw_int(stream, hi - lo + 1)
-            if got != value:
-                raise Bad(f"rng line {number} ({m[7]}): printed {value}, recomputed {got}")
-            report.rng_checked += 1
+            groups.setdefault((req, prod), []).append((number, m))
         except Bad as err:
             report.failure = Failure(req, None, str(err))
             return
+    for (req, prod), group in groups.items():
+        e, f = log[req], log[prod]
+        seeds = [rng_seed(game, e.id, f.reveal)]
+        seeds += [private_seed(game, e.id, x, f.reveal) for x in e.secrets]
+        if not any(first_misfit(seed, group) is None for seed in seeds):
+            number, purpose, value, got = first_misfit(seeds[0], group) or (0, "", 0, 0)
+            reason = f"rng line {number} ({purpose}): printed {value}, recomputed {got}"
+            report.failure = Failure(req, None, reason + " (nor does any opened private x fit)")
+            return
+        report.rng_checked += len(group)
+
+
+def first_misfit(seed: bytes, group: list[tuple[int, re.Match[str]]]):
+    """The first line of a group whose value the stream from `seed` does not give."""
+    stream = Stream(seed)
+    for number, m in group:
+        lo, hi, value = int(m[3]), int(m[4]), int(m[5])
+        got = lo + draw_int(stream, hi - lo + 1)
+        if got != value:
+            return number, m[7], value, got
+    return None
 
 
 def check_save(text: str) -> Report:

@@ -29,7 +29,7 @@ from pbem.core import chain
 from pbem.core.adjudicator import Adjudicator, data_digest
 from pbem.core.canonical import JSON
 from pbem.core.commit import Opening, commitment
-from pbem.core.engine import Context, Engine, Outcome, Prompt, State, register
+from pbem.core.engine import FRESH, Context, Engine, Outcome, Prompt, State, register
 from pbem.core.log import ACK, GENESIS, JOIN, MOVE, VERSION, Entry
 from pbem.core.rng import Stream, public_seed
 from pbem.crypto import sshsig
@@ -299,6 +299,8 @@ class Table:
         if values:
             commits: dict[str, JSON] = {}
             for label, value in values.items():
+                if value == FRESH:
+                    value = hex_of(b"fresh secret", label.encode(), self.game.id.encode())
                 salt = hex_of(b"salt", label.encode(), self.game.id.encode())
                 self.secrets[label] = (salt, value)
                 self.owners[label] = role
@@ -310,8 +312,10 @@ class Table:
         return self.apply(self.make(role, MOVE, body))
 
     def known(self, role: str) -> dict[str, JSON]:
-        """`role`'s own sealed values, as its client's store holds them."""
-        return {lb: v for lb, (_salt, v) in self.secrets.items() if self.owners[lb] == role}
+        """`role`'s own sealed values and private draws, as its client computes them."""
+        own = {lb: v for lb, (_salt, v) in self.secrets.items() if self.owners[lb] == role}
+        own.update(self.game.private_values_for(own))
+        return own
 
     def play(self, rng: random.Random, limit: int = 20000) -> None:
         while self.game.outcome() is None:
