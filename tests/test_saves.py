@@ -16,7 +16,9 @@ from tests.independent import section7_reader
 SAVES = sorted((Path(__file__).resolve().parents[1] / "saves").glob("*.pbem"))
 
 
-@pytest.mark.parametrize("name", ["barbarossa-demo.pbem", "race-to-berlin-demo.pbem"])
+@pytest.mark.parametrize(
+    "name", ["barbarossa-demo.pbem", "race-to-berlin-demo.pbem", "berlin-1945-demo.pbem"]
+)
 def test_the_demo_saves_are_there(name: str) -> None:
     assert any(p.name == name for p in SAVES)
 

@@ -127,7 +127,7 @@ def test_wrong_game_and_unknown_text_are_clear_errors(tmp_path: Path) -> None:
     assert result.exit_code == 1 and "cannot read" in result.stderr
 
 
-@pytest.mark.parametrize("rules", ["barbarossa", "race-to-berlin"])
+@pytest.mark.parametrize("rules", ["barbarossa", "race-to-berlin", "berlin-1945"])
 def test_demo_writes_a_save_that_verifies(tmp_path: Path, rules: str) -> None:
     out = tmp_path / "demo"
     printed = ok(tmp_path / "home", "demo", rules, "--dir", str(out))

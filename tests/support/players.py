@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 import tests.support.toy  # noqa: F401  (registers toy-dice)
 from pbem.bots import choose
@@ -33,7 +34,7 @@ from pbem.core.engine import FRESH, Context, Engine, Outcome, Prompt, State, reg
 from pbem.core.log import ACK, GENESIS, JOIN, MOVE, VERSION, Entry
 from pbem.core.rng import Stream, public_seed
 from pbem.crypto import sshsig
-from pbem.crypto.keys import PrivateKey, generate, load_private_key
+from pbem.crypto.keys import PrivateKey, load_private_key
 from pbem.errors import IllegalOrderError, InvalidOrderError, PbemError
 from pbem.ledger import check_signature, data_source, engine_by_name
 from pbem.store import Store
@@ -155,7 +156,9 @@ class Table:
         self.roles = roles
         self.keys: dict[str, PrivateKey] = dict(keys) if keys else {}
         for role in roles:
-            self.keys.setdefault(role, generate(comment=role))
+            # Keys derived from the nonce: the same nonce plays the same game every run.
+            seed = bytes.fromhex(hex_of(b"key", role.encode(), nonce.encode()))
+            self.keys.setdefault(role, PrivateKey(Ed25519PrivateKey.from_private_bytes(seed), role))
         self.signed = signed
         self.length = length
         self.seeds = {role: hex_of(b"seed", role.encode(), nonce.encode()) for role in roles}

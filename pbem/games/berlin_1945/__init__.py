@@ -1,4 +1,4 @@
-"""Berlin 1945: The Fall of the Reichstag, a two-player zone-map game (data only so far).
+"""Berlin 1945: The Fall of the Reichstag, a two-player zone-map game.
 
 The Soviet player (role "soviet") storms Berlin from the outskirts (Areas A-F)
 through three rings of districts to the Mitte and Sector V, the Reichstag; the
@@ -11,6 +11,6 @@ Event cards (rulebook 1, 2, 7).
 limits, borders, the rule flags that go with the map), the counters
 (`data/counters.toml`: unit types, every unit with its start, the Soviet
 reinforcements, the markers) and the cards (`data/cards.toml`: both decks, each
-card's effects built from named primitives). The rules engine is written later
-against that loader; the game is not registered yet.
+card's effects built from named primitives). The rules engine is `rules.ENGINE`
+(modules described in rules.py); the game is registered as "berlin-1945".
 """

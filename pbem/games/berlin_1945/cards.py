@@ -1,0 +1,348 @@
+"""Event cards (rulebook 2.3): data plus small named effect functions.
+
+Each card's effects are data (`cards.toml`); `MOVEMENT_EFFECTS` and `COMBAT_EFFECTS` map an
+effect primitive's name to the function that applies it. A card is playable at a moment
+when one of its modes has an implemented effect for that moment:
+
+- own Movement phase (`play N [in Z]`): reinforce, place_marker, double_move,
+  extra_orders (rebuild), remove_unit, discard_cards;
+- the combat card step (`cards play ...`): combat_modifier, place_marker in the combat
+  zone, cancel_card of C cards;
+- planning: extra_orders of #13 / #22 (claimed in the plan, see plan.py).
+
+Not implemented (such cards can only be discarded): the reaction cards (cancel_order,
+cancel_card of M/! cards) and the after-combat remove_unit cards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pbem.core.engine import Context, State
+from pbem.games.berlin_1945.hands import in_hand
+from pbem.games.berlin_1945.state import (
+    NAMES,
+    RINGS,
+    disputed,
+    illegal,
+    is_area,
+    limit,
+    other,
+    units_at,
+    update_control,
+)
+
+Effect = dict[str, Any]
+
+
+def card_key(role: str, number: int) -> str:
+    return f"{role}-{number}"
+
+
+def card_of(state: State, role: str, number: int) -> dict[str, Any]:
+    card = state["cards"].get(card_key(role, number))
+    if card is None:
+        raise illegal(f"there is no {NAMES[role]} card {number}", "2.3")
+    return card
+
+
+def zone_ok(
+    state: State,
+    role: str,
+    effect: Effect,
+    zone: str | None,
+    combat: str | None,
+    target: bool = False,
+) -> str:
+    """Check a card's zone; with `target`, "no-enemy" is read from the target unit's side
+    (German Desertions: a Wehrmacht unit in a zone without Soviet units)."""
+    zones = effect.get("zones")
+    flt = effect.get("zone_filter", "any")
+    if zone is None and flt == "combat":
+        zone = combat
+    if zone is None:
+        raise illegal("say the zone: 'play N in Z'", "2.3")
+    if zone not in state["map"]["ring"] or is_area(state, zone):
+        raise illegal(f"{zone} is not a district or sector", "2.3")
+    if zones and zone not in zones:
+        raise illegal(f"this card works only in {', '.join(zones)}", "2.3")
+    enemy = units_at(state, zone, role if target else other(role))
+    ok = {
+        "controlled": state["control"].get(zone) == role,
+        "no-enemy": not enemy,
+        "own-units": bool(units_at(state, zone, role)),
+        "disputed": disputed(state, zone),
+        "combat": zone == combat,
+        "any": True,
+    }[flt]
+    if not ok:
+        raise illegal(f"{zone} does not qualify for this card ({flt})", "2.3")
+    return zone
+
+
+def remember(state: State, undo: dict[str, Any]) -> None:
+    """What a reaction card cancelling this card must undo (see actions.do_react)."""
+    log = state["move"].get("card_log")
+    if log:
+        log[-1]["undo"].append(undo)
+
+
+def undo_card(state: State, entry: dict[str, Any], check_only: bool) -> None:
+    """Undo a card played this Movement phase (a cancel_card reaction), or refuse."""
+    for undo in entry["undo"]:
+        t = undo["t"]
+        if t == "fixed":
+            raise illegal("this card's effect cannot be undone once its orders are given", "2.3")
+        if t == "free_rebuild" and state["move"].get("free_rebuild", 0) < undo["count"]:
+            raise illegal("the Rebuild order this card gave is already used", "2.3")
+        if t == "off" and any(state["units"][u]["status"] != "on" for u in undo["units"]):
+            raise illegal("the reinforcements are no longer on the map", "2.3")
+        if t == "restore":
+            for u, zone in undo["units"]:
+                side = state["units"][u]["side"]
+                cap = limit(state, zone, side)
+                if state["units"][u]["status"] != "removed" or (
+                    cap is not None and len(units_at(state, zone, side)) + 1 > cap
+                ):
+                    raise illegal(f"{u} cannot return to {zone}", "2.3, 5.3")
+    if check_only:
+        return
+    for undo in entry["undo"]:
+        t = undo["t"]
+        if t == "off":
+            for u in undo["units"]:
+                state["units"][u].update(status="off", zone=None)
+        elif t == "marker":
+            markers = state["markers"].get(undo["zone"], [])
+            if undo["marker"] in markers:
+                markers.remove(undo["marker"])
+        elif t == "free_rebuild":
+            state["move"]["free_rebuild"] -= undo["count"]
+        elif t == "restore":
+            for u, zone in undo["units"]:
+                state["units"][u].update(status="on", zone=zone)
+        elif t == "undiscard":
+            state["hands"][undo["role"]]["slots"][str(undo["slot"])]["status"] = "hand"
+        for zone, ctrl in undo.get("control", {}).items():
+            if ctrl is not None:
+                state["control"][zone] = ctrl
+    entry["undone"] = True
+
+
+# --- movement-phase effects: validate(state, role, effect, zone, ctx, do) -------------------
+# Each function validates when do=False and applies when do=True (after every check).
+
+
+def reinforce(
+    state: State, role: str, effect: Effect, zone: str | None, ctx: Context, do: bool
+) -> None:
+    zone = zone_ok(state, role, effect, zone, None)
+    units = [u for u in effect["units"] if state["units"][u]["status"] == "off"]
+    if not units:
+        raise illegal("these units are already in play", "8.2")
+    cap = limit(state, zone, role)
+    if cap is not None and len(units_at(state, zone, role)) + len(units) > cap:
+        raise illegal(f"the reinforcements would exceed the stacking limit of {zone}", "5.3")
+    if do:
+        remember(state, {"t": "off", "units": units, "control": {zone: state["control"].get(zone)}})
+        for u in units:
+            state["units"][u].update(status="on", zone=zone)
+            state["move"]["moved"].append(u)
+        update_control(state, zone)
+        ctx.event(f"{NAMES[role]} reinforcements {', '.join(units)} deployed in {zone}")
+
+
+def place_marker(
+    state: State, role: str, effect: Effect, zone: str | None, ctx: Context, do: bool
+) -> None:
+    zone = zone_ok(state, role, effect, zone, None)
+    if do:
+        marker = {"kind": effect["marker"], "side": role, "amount": int(effect.get("amount", 0))}
+        state["markers"].setdefault(zone, []).append(marker)
+        remember(state, {"t": "marker", "zone": zone, "marker": marker})
+        ctx.event(f"{effect['marker']} marker placed in {zone} ({NAMES[role]} +{marker['amount']})")
+
+
+def double_move(
+    state: State, role: str, effect: Effect, zone: str | None, ctx: Context, do: bool
+) -> None:
+    last = state["move"].get("last")
+    if not last:
+        raise illegal(
+            "play Panzergrenadiers right after the order of the group that moves twice", "5.4"
+        )
+    if do:
+        remember(state, {"t": "fixed"})
+        state["move"]["double"] = list(last)
+        state["move"]["bonus"] += 1
+        ctx.event(f"Panzergrenadiers: {', '.join(last)} may move a second time", units=list(last))
+
+
+def extra_orders(
+    state: State, role: str, effect: Effect, zone: str | None, ctx: Context, do: bool
+) -> None:
+    if effect.get("order") != "rebuild":
+        raise illegal("this card's extra orders are planned, not played now", "5.4")
+    if do:
+        state["move"]["free_rebuild"] = state["move"].get("free_rebuild", 0) + int(effect["count"])
+        remember(state, {"t": "free_rebuild", "count": int(effect["count"])})
+        ctx.event(f"{NAMES[role]} gains {effect['count']} Rebuild order(s) by card")
+
+
+def remove_unit(
+    state: State, role: str, effect: Effect, zone: str | None, ctx: Context, do: bool
+) -> None:
+    zone = zone_ok(state, role, effect, zone, None, target=True)
+    types = effect.get("types")
+    targets = [
+        u
+        for u in units_at(state, zone, other(role))
+        if not types or state["units"][u]["type"] in types
+    ]
+    if not targets:
+        raise illegal(f"no enemy unit of the card's type in {zone}", "2.3")
+    if do:
+        chosen = targets[: int(effect.get("count", 1))]
+        remember(
+            state,
+            {
+                "t": "restore",
+                "units": [[u, zone] for u in chosen],
+                "control": {zone: state["control"].get(zone)},
+            },
+        )
+        for u in chosen:
+            state["units"][u].update(status="removed", zone=None)
+            ctx.event(f"{u} is removed by card", unit=u)
+        update_control(state, zone)
+
+
+def discard_cards(
+    state: State, role: str, effect: Effect, zone: str | None, ctx: Context, do: bool
+) -> None:
+    if do:
+        enemy = other(role)
+        for _ in range(int(effect.get("count", 1))):
+            held = in_hand(state, enemy)
+            if not held:
+                break
+            pick = ctx.roll(1, len(held), f"{NAMES[enemy]} card discarded at random")
+            k = held[pick - 1]
+            state["hands"][enemy]["slots"][str(k)]["status"] = "discarded"
+            remember(state, {"t": "undiscard", "role": enemy, "slot": k})
+            ctx.event(f"{NAMES[enemy]} discards card slot #{k} unseen (random)", slot=k)
+
+
+MovementEffect = Callable[[State, str, Effect, "str | None", Context, bool], None]
+MOVEMENT_EFFECTS: dict[str, MovementEffect] = {
+    "reinforce": reinforce,
+    "place_marker": place_marker,
+    "double_move": double_move,
+    "extra_orders": extra_orders,
+    "remove_unit": remove_unit,
+    "discard_cards": discard_cards,
+}
+MOVEMENT_WHEN = ("movement", "movement-end")
+
+
+def movement_effects(state: State, role: str, number: int) -> list[Effect]:
+    card = card_of(state, role, number)
+    effects = [
+        e for e in card["effects"] if e["when"] in MOVEMENT_WHEN and e["effect"] in MOVEMENT_EFFECTS
+    ]
+    if not effects:
+        raise illegal(f"card {number} ({card['name']}) is not played in the Movement phase", "2.3")
+    return effects
+
+
+# --- combat effects -----------------------------------------------------------------------
+
+
+def combat_modifier(state: State, role: str, effect: Effect, zone: str) -> tuple[str, int]:
+    rings = effect.get("rings")
+    if rings and state["map"]["ring"][zone] not in [RINGS[r] for r in rings]:
+        return role, 0
+    target = role if effect.get("target", "own") == "own" else other(role)
+    return target, int(effect["amount"])
+
+
+def combat_marker(state: State, role: str, effect: Effect, zone: str) -> tuple[str, int]:
+    return role, int(effect.get("amount", 0))
+
+
+CombatEffect = Callable[[State, str, Effect, str], tuple[str, int]]
+COMBAT_EFFECTS: dict[str, CombatEffect] = {
+    "combat_modifier": combat_modifier,
+    "place_marker": combat_marker,
+}
+
+
+def combat_mode(state: State, role: str, number: int) -> str:
+    """'C' for a combat card, '!' for a card cancelling C cards, 'after' for a ! card that
+    acts once the combat is over (declared in the card step, applied after the casualties,
+    7.4.1); else illegal."""
+    card = card_of(state, role, number)
+    for e in card["effects"]:
+        if e["mode"] == "C" and e["effect"] in COMBAT_EFFECTS:
+            return "C"
+    for e in card["effects"]:
+        if e["mode"] == "!" and e["effect"] == "cancel_card" and e.get("symbols") == ["C"]:
+            return "!"
+        if e["mode"] == "!" and e["when"] == "after-combat" and e["effect"] == "remove_unit":
+            return "after"
+    raise illegal(f"card {number} ({card['name']}) is not played in combat", "7.4.1")
+
+
+def combat_strength_mods(
+    state: State, zone: str, played: dict[str, list[int]]
+) -> list[tuple[str, int, str]]:
+    """Modifiers (side, amount, reason) from the cards played in this combat and markers."""
+    mods: list[tuple[str, int, str]] = []
+    cancelled = {
+        side
+        for role in played
+        for n in played[role]
+        if combat_mode(state, role, n) == "!"
+        for side in [other(role)]
+    }
+    for role in ("german", "soviet"):
+        for n in played[role]:
+            card = card_of(state, role, n)
+            if combat_mode(state, role, n) != "C":
+                continue
+            if role in cancelled:
+                mods.append((role, 0, f"{card['name']} cancelled"))
+                continue
+            for e in card["effects"]:
+                if e["mode"] == "C" and e["effect"] in COMBAT_EFFECTS:
+                    side, amount = COMBAT_EFFECTS[e["effect"]](state, role, e, zone)
+                    mods.append((side, amount, f"card {NAMES[role]} #{n} {card['name']}"))
+    for marker in state["markers"].get(zone, []):
+        mods.append((marker["side"], int(marker["amount"]), f"{marker['kind']} marker"))
+    return mods
+
+
+def after_combat(state: State, ctx: Context) -> list[str]:
+    """The 'after' cards of this combat: each removes enemy units of its types in the zone."""
+    combat = state["combat"]
+    zone = combat["zone"]
+    removed: list[str] = []
+    for role in ("german", "soviet"):
+        for n in combat["played"][role]:
+            if combat_mode(state, role, n) != "after":
+                continue
+            for e in card_of(state, role, n)["effects"]:
+                if e["when"] != "after-combat" or e["effect"] != "remove_unit":
+                    continue
+                types = e.get("types")
+                targets = [
+                    u
+                    for u in units_at(state, zone, other(role))
+                    if not types or state["units"][u]["type"] in types
+                ][: int(e.get("count", 1))]
+                for u in targets:
+                    state["units"][u].update(status="removed", zone=None)
+                    removed.append(u)
+                    ctx.event(f"{u} is removed by card {NAMES[role]} #{n} once the combat is over")
+    return removed

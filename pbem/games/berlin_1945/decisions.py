@@ -1,0 +1,402 @@
+"""Decisions of Berlin 1945 and their typeable syntax (case-insensitive; `format` is canonical).
+
+draw                                  card draw (rulebook 2.3, 7.1)
+discard #3                            hand limit discard (7.1), unseen
+discard #3 for move                   German additional Movement order (5.4)
+plan 15 -> 8:2, 16:2; 3 -> 9:all; extra 4 -> 3:2; rebuild in 12; card 13
+plan none                             the Soviet's own (sealed) plan (7.2)
+plan                                  the public decision that commits it
+open                                  open the plan (7.3) / every secret (end)
+move 4 -> 3: g1, g2; 9: g3            German Movement order (5)
+rebuild g5 in 12 discard #1, #2       German Rebuild order (6)
+execute 2 [with s1, s2 / s3] [discard #1, #2]   Soviet order execution (7.3)
+retreat 2 [with s1, s2 / s3]          a cancelled order executed as a Retreat (7.3)
+cancel 2 [discard #1, #2]             a planned order not executed (7.3)
+end movement
+play 24 [in 13]                       an M / ! card (2.3)
+play 7 on 2 / no reaction             a reaction card cancels the opponent's order 2
+reinforce b, e                        Soviet reinforcements (8.1)
+fight 8                               the German chooses the next combat (7.4)
+cards play 7, 12 / no cards           combat cards (7.4.1)
+casualties s1, s2                     the owner's casualties (7.4.4)
+remove g5 / remove none               Reichstag presence check (7.5)
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from pbem.errors import InvalidOrderError
+
+Dest = tuple[str, int | None]  # destination zone, count (None: "all")
+
+
+@dataclass(frozen=True)
+class Draw:
+    pass
+
+
+@dataclass(frozen=True)
+class Discard:
+    slots: tuple[int, ...]
+    purpose: str = "limit"  # "limit" or "move"
+
+
+@dataclass(frozen=True)
+class PlanOrder:
+    frm: str
+    dests: tuple[Dest, ...]
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The Soviet plan; `sealed` is the public decision (`plan`) that only commits it."""
+
+    orders: tuple[PlanOrder, ...] = ()
+    extra: PlanOrder | None = None
+    rebuild: str | None = None
+    card: int | None = None
+    sealed: bool = False
+
+
+@dataclass(frozen=True)
+class Open:
+    pass
+
+
+@dataclass(frozen=True)
+class Move:
+    frm: str
+    dests: tuple[tuple[str, tuple[str, ...]], ...]
+
+
+@dataclass(frozen=True)
+class Rebuild:
+    unit: str
+    zone: str
+    slots: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Execute:
+    index: int
+    units: tuple[tuple[str, ...], ...] | None = None
+    slots: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class RetreatOrder:
+    index: int
+    units: tuple[tuple[str, ...], ...] | None = None
+
+
+@dataclass(frozen=True)
+class Cancel:
+    index: int
+    slots: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class EndMovement:
+    pass
+
+
+@dataclass(frozen=True)
+class Play:
+    card: int
+    zone: str | None = None
+    order: int | None = None  # a reaction card: the opponent's order it cancels
+    target: int | None = None  # a reaction card: the opponent's card it cancels
+
+
+@dataclass(frozen=True)
+class NoReaction:
+    pass
+
+
+@dataclass(frozen=True)
+class Reinforce:
+    first: str
+    second: str
+
+
+@dataclass(frozen=True)
+class Fight:
+    zone: str
+
+
+@dataclass(frozen=True)
+class Cards:
+    cards: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Casualties:
+    units: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class RemoveUnit:
+    unit: str | None
+
+
+DECISION_TYPES = (
+    Draw,
+    Discard,
+    Plan,
+    Open,
+    Move,
+    Rebuild,
+    Execute,
+    RetreatOrder,
+    Cancel,
+    EndMovement,
+    Play,
+    Reinforce,
+    Fight,
+    Cards,
+    Casualties,
+    RemoveUnit,
+    NoReaction,
+)
+
+ZONE = r"[a-z0-9]+"
+
+
+def _bad(text: str, expected: str) -> InvalidOrderError:
+    return InvalidOrderError(f"{text!r}: expected {expected}")
+
+
+def zone_text(zone: str) -> str:
+    return zone.lower()
+
+
+def zone_id(token: str) -> str:
+    """Zone ids: areas and sectors are upper case ("A", "IV"), districts digits."""
+    return token.upper()
+
+
+def _slots(text: str, whole: str) -> tuple[int, ...]:
+    items = [s.strip() for s in text.split(",")]
+    out = []
+    for item in items:
+        m = re.fullmatch(r"#?(\d+)", item)
+        if not m:
+            raise _bad(whole, "card slots like '#1, #2'")
+        out.append(int(m.group(1)))
+    if len(set(out)) != len(out):
+        raise _bad(whole, "different card slots")
+    return tuple(sorted(out))
+
+
+def _units(text: str, whole: str) -> tuple[str, ...]:
+    items = [s.strip() for s in text.split(",") if s.strip()]
+    if not items or any(not re.fullmatch(r"[a-z0-9_\-]+", i) for i in items):
+        raise _bad(whole, "unit ids separated by commas")
+    if len(set(items)) != len(items):
+        raise _bad(whole, "each unit once")
+    return tuple(sorted(items))
+
+
+def _groups(text: str, whole: str) -> tuple[tuple[str, ...], ...]:
+    return tuple(_units(part, whole) for part in text.split("/"))
+
+
+def _plan_order(text: str, whole: str) -> PlanOrder:
+    m = re.fullmatch(rf"({ZONE})\s*->\s*(.+)", text.strip())
+    if not m:
+        raise _bad(whole, "orders like '15 -> 8:2, 16:2'")
+    dests: list[Dest] = []
+    for part in m.group(2).split(","):
+        d = re.fullmatch(rf"\s*({ZONE})\s*(?::\s*(all|\d+))?\s*", part)
+        if not d:
+            raise _bad(whole, "destinations like '8:2' or '9:all'")
+        count = None if d.group(2) in (None, "all") else int(d.group(2))
+        dests.append((zone_id(d.group(1)), count))
+    if not 1 <= len(dests) <= 2:
+        raise _bad(whole, "one or two destinations per order (rulebook 5)")
+    if len(dests) == 2 and dests[1][1] is None:
+        raise _bad(whole, "a number of units for the second destination (rulebook 7.2)")
+    if any(c is not None and c < 1 for _z, c in dests):
+        raise _bad(whole, "at least one unit per destination")
+    return PlanOrder(zone_id(m.group(1)), tuple(dests))
+
+
+def _format_plan_order(order: PlanOrder) -> str:
+    dests = ", ".join(f"{zone_text(z)}:{'all' if c is None else c}" for z, c in order.dests)
+    return f"{zone_text(order.frm)} -> {dests}"
+
+
+def _parse_plan(body: str, whole: str) -> Plan:
+    if body == "":
+        return Plan(sealed=True)
+    if body == "none":
+        return Plan()
+    orders: list[PlanOrder] = []
+    extra = None
+    rebuild = None
+    card = None
+    for part in [p.strip() for p in body.split(";")]:
+        if (extra is not None or rebuild is not None) and not part.startswith("card"):
+            raise _bad(whole, "the additional order last (rulebook 6.1)")
+        if part.startswith("extra "):
+            extra = _plan_order(part[6:], whole)
+        elif m := re.fullmatch(rf"rebuild in ({ZONE})", part):
+            if extra is not None:
+                raise _bad(whole, "one additional order (rulebook 6.1)")
+            rebuild = zone_id(m.group(1))
+        elif m := re.fullmatch(r"card (\d+)", part):
+            if card is not None:
+                raise _bad(whole, "one card: #13 and #22 are never played in one turn (5.4)")
+            card = int(m.group(1))
+        else:
+            if card is not None:
+                raise _bad(whole, "'card N' at the end")
+            orders.append(_plan_order(part, whole))
+    return Plan(tuple(orders), extra, rebuild, card)
+
+
+def format_plan(plan: Plan) -> str:
+    if plan.sealed:
+        return "plan"
+    parts = [_format_plan_order(o) for o in plan.orders]
+    if plan.extra is not None:
+        parts.append(f"extra {_format_plan_order(plan.extra)}")
+    if plan.rebuild is not None:
+        parts.append(f"rebuild in {zone_text(plan.rebuild)}")
+    if plan.card is not None:
+        parts.append(f"card {plan.card}")
+    return "plan " + ("; ".join(parts) if parts else "none")
+
+
+def parse_decision(text: str) -> object:
+    whole = text
+    t = " ".join(text.strip().lower().split())
+    t = re.sub(r"\s*->\s*", " -> ", t)
+    if t == "draw":
+        return Draw()
+    if t == "open":
+        return Open()
+    if t == "end movement":
+        return EndMovement()
+    if t == "no cards":
+        return Cards(())
+    if m := re.fullmatch(r"discard (.+?)( for move)?", t):
+        return Discard(_slots(m.group(1), whole), "move" if m.group(2) else "limit")
+    if t == "plan" or t.startswith("plan "):
+        return _parse_plan(t[5:].strip(), whole)
+    if m := re.fullmatch(rf"move ({ZONE}) -> (.+)", t):
+        dests = []
+        for part in m.group(2).split(";"):
+            d = re.fullmatch(rf"\s*({ZONE})\s*:\s*(.+)", part)
+            if not d:
+                raise _bad(whole, "'move 4 -> 3: g1, g2; 9: g3'")
+            dests.append((zone_id(d.group(1)), _units(d.group(2), whole)))
+        if not 1 <= len(dests) <= 2 or len({z for z, _u in dests}) != len(dests):
+            raise _bad(whole, "one or two different destinations (rulebook 5)")
+        return Move(zone_id(m.group(1)), tuple(dests))
+    if m := re.fullmatch(rf"rebuild (\S+) in ({ZONE})(?: discard (.+))?", t):
+        slots = _slots(m.group(3), whole) if m.group(3) else ()
+        return Rebuild(m.group(1), zone_id(m.group(2)), slots)
+    if m := re.fullmatch(r"(execute|retreat|cancel) (\d+)(?: with (.+?))?(?: discard (.+))?", t):
+        kind, index = m.group(1), int(m.group(2))
+        units = _groups(m.group(3), whole) if m.group(3) else None
+        slots = _slots(m.group(4), whole) if m.group(4) else ()
+        if kind == "execute":
+            return Execute(index, units, slots)
+        if kind == "retreat" and not slots:
+            return RetreatOrder(index, units)
+        if kind == "cancel" and units is None:
+            return Cancel(index, slots)
+        raise _bad(whole, "'retreat N [with ...]' or 'cancel N [discard #a, #b]'")
+    if m := re.fullmatch(rf"play (\d+)(?: in ({ZONE}))?", t):
+        return Play(int(m.group(1)), zone_id(m.group(2)) if m.group(2) else None)
+    if m := re.fullmatch(r"play (\d+) on card (\d+)", t):
+        return Play(int(m.group(1)), None, None, int(m.group(2)))
+    if m := re.fullmatch(r"play (\d+) on (\d+)", t):
+        return Play(int(m.group(1)), None, int(m.group(2)))
+    if t == "no reaction":
+        return NoReaction()
+    if m := re.fullmatch(rf"reinforce ({ZONE})\s*,\s*({ZONE})", t):
+        return Reinforce(zone_id(m.group(1)), zone_id(m.group(2)))
+    if m := re.fullmatch(rf"fight ({ZONE})", t):
+        return Fight(zone_id(m.group(1)))
+    if m := re.fullmatch(r"cards play (.+)", t):
+        nums = []
+        for item in m.group(1).split(","):
+            if not item.strip().isdigit():
+                raise _bad(whole, "'cards play 7, 12' or 'no cards'")
+            nums.append(int(item))
+        if len(set(nums)) != len(nums):
+            raise _bad(whole, "each card once")
+        return Cards(tuple(sorted(nums)))
+    if m := re.fullmatch(r"casualties (.+)", t):
+        return Casualties(_units(m.group(1), whole))
+    if t == "remove none":
+        return RemoveUnit(None)
+    if m := re.fullmatch(r"remove (\S+)", t):
+        return RemoveUnit(m.group(1))
+    raise _bad(
+        whole,
+        "a Berlin 1945 decision such as 'draw', 'plan ...', 'move 4 -> 3: g1', "
+        "'execute 1', 'play 24', 'cards play 7', 'no cards', 'casualties s1', 'end movement'",
+    )
+
+
+def _fmt_slots(slots: tuple[int, ...]) -> str:
+    return ", ".join(f"#{s}" for s in slots)
+
+
+def _fmt_groups(groups: tuple[tuple[str, ...], ...]) -> str:
+    return " / ".join(", ".join(g) for g in groups)
+
+
+def format_decision(d: object) -> str:  # noqa: C901 - one case per decision type
+    if isinstance(d, Draw):
+        return "draw"
+    if isinstance(d, Open):
+        return "open"
+    if isinstance(d, EndMovement):
+        return "end movement"
+    if isinstance(d, Discard):
+        return f"discard {_fmt_slots(d.slots)}" + (" for move" if d.purpose == "move" else "")
+    if isinstance(d, Plan):
+        return format_plan(d)
+    if isinstance(d, Move):
+        dests = "; ".join(f"{zone_text(z)}: {', '.join(u)}" for z, u in d.dests)
+        return f"move {zone_text(d.frm)} -> {dests}"
+    if isinstance(d, Rebuild):
+        tail = f" discard {_fmt_slots(d.slots)}" if d.slots else ""
+        return f"rebuild {d.unit} in {zone_text(d.zone)}{tail}"
+    if isinstance(d, Execute):
+        text = f"execute {d.index}"
+        if d.units is not None:
+            text += f" with {_fmt_groups(d.units)}"
+        if d.slots:
+            text += f" discard {_fmt_slots(d.slots)}"
+        return text
+    if isinstance(d, RetreatOrder):
+        text = f"retreat {d.index}"
+        return text + (f" with {_fmt_groups(d.units)}" if d.units is not None else "")
+    if isinstance(d, Cancel):
+        return f"cancel {d.index}" + (f" discard {_fmt_slots(d.slots)}" if d.slots else "")
+    if isinstance(d, Play):
+        if d.target is not None:
+            return f"play {d.card} on card {d.target}"
+        if d.order is not None:
+            return f"play {d.card} on {d.order}"
+        return f"play {d.card}" + (f" in {zone_text(d.zone)}" if d.zone else "")
+    if isinstance(d, NoReaction):
+        return "no reaction"
+    if isinstance(d, Reinforce):
+        return f"reinforce {zone_text(d.first)}, {zone_text(d.second)}"
+    if isinstance(d, Fight):
+        return f"fight {zone_text(d.zone)}"
+    if isinstance(d, Cards):
+        return "no cards" if not d.cards else "cards play " + ", ".join(map(str, d.cards))
+    if isinstance(d, Casualties):
+        return "casualties " + ", ".join(d.units)
+    if isinstance(d, RemoveUnit):
+        return f"remove {d.unit or 'none'}"
+    raise InvalidOrderError(f"not a Berlin 1945 decision: {d!r}")

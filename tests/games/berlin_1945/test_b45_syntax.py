@@ -1,0 +1,156 @@
+"""The typeable syntax: case-insensitive, canonical format, parse(format(d)) == d, errors
+that quote the text; and German Rebuild orders (rulebook 6, 6.1) typed as text."""
+
+from __future__ import annotations
+
+import pytest
+
+from pbem.errors import IllegalOrderError, InvalidOrderError
+from pbem.games.berlin_1945.decisions import (
+    Cards,
+    Casualties,
+    Discard,
+    Draw,
+    EndMovement,
+    Execute,
+    Move,
+    NoReaction,
+    Open,
+    Plan,
+    PlanOrder,
+    Play,
+    Rebuild,
+    Reinforce,
+    RemoveUnit,
+    RetreatOrder,
+)
+from pbem.games.berlin_1945.rules import ENGINE
+from tests.games.berlin_1945.b45_support import Game, Pool, clear
+
+CASES = [
+    ("draw", Draw()),
+    ("open", Open()),
+    ("end movement", EndMovement()),
+    ("no cards", Cards(())),
+    ("cards play 7, 12", Cards((7, 12))),
+    ("discard #3", Discard((3,))),
+    ("discard #3 for move", Discard((3,), "move")),
+    ("plan", Plan(sealed=True)),
+    ("plan none", Plan()),
+    (
+        "plan 15 -> 8:2, 16:2; 3 -> 9:all; extra 4 -> 3:2",
+        Plan(
+            (PlanOrder("15", (("8", 2), ("16", 2))), PlanOrder("3", (("9", None),))),
+            extra=PlanOrder("4", (("3", 2),)),
+        ),
+    ),
+    (
+        "plan 15 -> 8:all; rebuild in 12; card 13",
+        Plan((PlanOrder("15", (("8", None),)),), rebuild="12", card=13),
+    ),
+    ("move 4 -> 3: de-a, de-b; 9: de-c", Move("4", (("3", ("de-a", "de-b")), ("9", ("de-c",))))),
+    ("move i -> iii: de-a", Move("I", (("III", ("de-a",)),))),
+    ("rebuild de-a in 12 discard #1, #2", Rebuild("de-a", "12", (1, 2))),
+    ("execute 2", Execute(2)),
+    (
+        "execute 2 with su-a, su-b / su-c discard #1, #2",
+        Execute(2, (("su-a", "su-b"), ("su-c",)), (1, 2)),
+    ),
+    ("retreat 1", RetreatOrder(1)),
+    ("play 24", Play(24)),
+    ("play 4 in 8", Play(4, "8")),
+    ("play 7 on 2", Play(7, None, 2)),
+    ("no reaction", NoReaction()),
+    ("play 9 on card 4", Play(9, None, None, 4)),
+    ("reinforce b, e", Reinforce("B", "E")),
+    ("casualties su-a, su-b", Casualties(("su-a", "su-b"))),
+    ("remove none", RemoveUnit(None)),
+    ("remove de-a", RemoveUnit("de-a")),
+]
+
+
+@pytest.mark.parametrize(("text", "decision"), CASES)
+def test_syntax_round_trip_and_case_insensitive(text: str, decision: object) -> None:
+    assert ENGINE.parse(text, {}, "german") == decision
+    assert ENGINE.format(decision) == text
+    assert ENGINE.parse("  " + text.upper().replace(" ", "  ") + " ", {}, "german") == decision
+
+
+@pytest.mark.parametrize(
+    "text", ["plan 15 -> 8:2, 16:all", "move 4", "fly 3", "plan 15 -> 8:1, 9:1, 10:1", "discard x"]
+)
+def test_syntax_errors_quote_the_text(text: str) -> None:
+    with pytest.raises(InvalidOrderError) as caught:
+        ENGINE.parse(text, {}, "german")
+    assert repr(text) in str(caught.value)
+
+
+def german_turn() -> tuple[Game, Pool]:
+    g = Game(11)
+    g.until("plan")
+    g.text("soviet", "plan none")
+    clear(g.state)
+    return g, Pool(g.state)
+
+
+def held(g: Game, role: str) -> list[int]:
+    slots = g.state["hands"][role]["slots"]
+    return sorted(int(k) for k, s in slots.items() if s["status"] in ("hand", "pending"))
+
+
+def test_rulebook_6_german_rebuild_costs_two_cards_in_a_controlled_zone() -> None:
+    g, pool = german_turn()
+    lost = pool.take("wehrmacht", 1, "12")[0]
+    g.state["units"][lost].update(status="removed", zone=None)
+    ss = pool.take("ss", 1, "12")[0]
+    g.state["units"][ss].update(status="removed", zone=None)
+    cards = held(g, "german")
+    with pytest.raises(IllegalOrderError, match="Areas"):
+        g.text("german", f"rebuild {lost} in a discard #{cards[0]}, #{cards[1]}")
+    with pytest.raises(IllegalOrderError, match="not SS"):
+        g.text("german", f"rebuild {ss} in 12 discard #{cards[0]}, #{cards[1]}")
+    with pytest.raises(IllegalOrderError, match="two"):
+        g.text("german", f"rebuild {lost} in 12")
+    g.state["control"]["13"] = "soviet"
+    with pytest.raises(IllegalOrderError, match="control"):
+        g.text("german", f"rebuild {lost} in 13 discard #{cards[0]}, #{cards[1]}")
+    ctx = g.text("german", f"rebuild {lost} in 12 discard #{cards[0]}, #{cards[1]}")
+    assert g.state["units"][lost]["zone"] == "12"
+    assert any("unseen" in e for e in ctx.events)
+    assert held(g, "german") == cards[2:]
+    other = pool.take("wehrmacht", 1, "14")[0]
+    with pytest.raises(IllegalOrderError, match="ends the Movement phase"):
+        g.text("german", f"move 14 -> 15: {other}")
+
+
+def test_rulebook_5_4_zhukov_and_konev_never_in_one_plan() -> None:
+    with pytest.raises(InvalidOrderError, match="never played in one turn"):
+        ENGINE.parse("plan 15 -> 8:1; card 13; card 22", {}, "soviet")
+
+
+def test_engine_validates_before_any_dice() -> None:
+    from pbem.errors import EntropyPending
+    from tests.games.berlin_1945.b45_support import FakeCtx
+
+    class Pending(FakeCtx):
+        def roll(self, lo: int, hi: int, purpose: str) -> int:
+            raise EntropyPending(purpose)
+
+    g = Game(12)
+    g.until("plan")
+    clear(g.state)
+    pool = Pool(g.state)
+    pool.take("wehrmacht", 2, "8")
+    pool.take("soviet-regular", 4, "8")
+    g.text("soviet", "plan none")
+    g.text("german", "end movement")
+    g.text("soviet", "open")
+    g.text("soviet", "end movement")
+    g.text("german", "no cards")
+    bad = ENGINE.parse("cards play 99", {}, "soviet")
+    with pytest.raises(IllegalOrderError):
+        ENGINE.apply(g.state, "soviet", bad, Pending(g, 50, [], {}))
+    with pytest.raises(EntropyPending, match="casualty check"):
+        ENGINE.apply(
+            g.state, "soviet", ENGINE.parse("no cards", {}, "soviet"), Pending(g, 50, [], {})
+        )
