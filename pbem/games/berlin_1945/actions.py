@@ -9,7 +9,9 @@ from pbem.errors import IllegalOrderError, PbemError
 from pbem.games.berlin_1945 import flow
 from pbem.games.berlin_1945.cards import (
     MOVEMENT_EFFECTS,
+    before_combat,
     card_of,
+    check_before,
     combat_mode,
     movement_effects,
     undo_card,
@@ -55,6 +57,7 @@ from pbem.games.berlin_1945.plan import (
 )
 from pbem.games.berlin_1945.state import (
     NAMES,
+    disputed,
     illegal,
     is_area,
     limit,
@@ -324,6 +327,9 @@ def do_play(state: State, role: str, d: Play, ctx: Context) -> None:
     ctx.event(f"{NAMES[role]} plays card #{d.card} {card_of(state, role, d.card)['name']}")
     for e in effects:
         MOVEMENT_EFFECTS[e["effect"]](state, role, e, d.zone, ctx, True)
+    if any(e["effect"] == "remove_unit" for e in effects):
+        # 9.2 holds "at any time during any turn", not only after combats
+        flow.german_auto_victory(state, ctx)
 
 
 def do_end(state: State, role: str, d: EndMovement, ctx: Context) -> None:
@@ -531,19 +537,36 @@ def do_cards(state: State, role: str, d: Cards, ctx: Context) -> None:
     combat = state["combat"]
     if combat["sub"] != "cards":
         raise illegal("combat cards are chosen before the combat is resolved", "7.4.1")
-    modes = [combat_mode(state, role, n) for n in d.cards]
+    # a two-mode card played in its ! mode ("1!") is not a C card: it leaves the one C card
+    # of 7.4.1 free (2.3: the chosen mode is the only one applied)
+    modes = [combat_mode(state, role, n, n in d.bang) for n in d.cards]
     if modes.count("C") > 1:
         raise illegal("one C card per side in each combat", "7.4.1")
+    for n, mode in zip(d.cards, modes, strict=True):
+        if mode == "before":
+            check_before(state, role, n, combat["zone"])
     play_opened(state, role, d.cards, ctx)
     combat["played"][role] = list(d.cards)
+    combat.setdefault("bang", {"german": [], "soviet": []})[role] = list(d.bang)
     if d.cards:
-        names = ", ".join(f"#{n} {card_of(state, role, n)['name']}" for n in d.cards)
+        names = ", ".join(
+            f"#{n} {card_of(state, role, n)['name']}" + (" (! mode)" if n in d.bang else "")
+            for n in d.cards
+        )
         ctx.event(f"{NAMES[role]} plays {names} in {combat['zone']}")
     else:
         ctx.event(f"{NAMES[role]} plays no card in {combat['zone']}")
     if role == "german":
         combat["asked"] = "soviet"
         return
+    if before_combat(state, ctx):
+        if flow.german_auto_victory(state, ctx):
+            return  # 9.2: a removal by card can end the game at once
+        if not disputed(state, combat["zone"]):
+            # 7.4: combats are fought in disputed zones only; the card cleared this one
+            ctx.event(f"no combat in {combat['zone']}: one side has no units left (7.4)")
+            flow.end_combat(state, ctx)
+            return
     result = flow.resolve_strengths(state, ctx)
     flow.roll_winner_losses(state, result, ctx)
     combat["result"] = {

@@ -7,7 +7,8 @@ when one of its modes has an implemented effect for that moment:
 - own Movement phase (`play N [in Z]`): reinforce, place_marker, double_move,
   extra_orders (rebuild), remove_unit, discard_cards;
 - the combat card step (`cards play ...`): combat_modifier, place_marker in the combat
-  zone, cancel_card of C cards;
+  zone, cancel_card of C cards, and a ! mode removing units before the strengths
+  (Panzerfaust, `cards play 1!`);
 - planning: extra_orders of #13 / #22 (claimed in the plan, see plan.py).
 
 Not implemented (such cards can only be discarded): the reaction cards (cancel_order,
@@ -278,38 +279,103 @@ COMBAT_EFFECTS: dict[str, CombatEffect] = {
 }
 
 
-def combat_mode(state: State, role: str, number: int) -> str:
+def combat_mode(state: State, role: str, number: int, bang: bool = False) -> str:
     """'C' for a combat card, '!' for a card cancelling C cards, 'after' for a ! card that
-    acts once the combat is over (declared in the card step, applied after the casualties,
-    7.4.1); else illegal."""
+    acts once the combat is over (declared in the card step, applied after the casualties),
+    'before' for a ! card that removes units before the strengths (7.4.1); else illegal.
+    A two-mode card is its C card unless `bang` asks for its ! mode (2.3: one mode, never
+    both)."""
     card = card_of(state, role, number)
+    if not bang:
+        for e in card["effects"]:
+            if e["mode"] == "C" and e["effect"] in COMBAT_EFFECTS:
+                return "C"
     for e in card["effects"]:
-        if e["mode"] == "C" and e["effect"] in COMBAT_EFFECTS:
-            return "C"
-    for e in card["effects"]:
-        if e["mode"] == "!" and e["effect"] == "cancel_card" and e.get("symbols") == ["C"]:
+        if e["mode"] != "!":
+            continue
+        if e["effect"] == "cancel_card" and e.get("symbols") == ["C"]:
             return "!"
-        if e["mode"] == "!" and e["when"] == "after-combat" and e["effect"] == "remove_unit":
+        if e["when"] == "after-combat" and e["effect"] == "remove_unit":
             return "after"
+        if e["when"] == "combat" and e["effect"] == "remove_unit":
+            return "before"
+    if bang:
+        raise illegal(
+            f"card {number} ({card['name']}) has no ! mode played in combat", "2.3, 7.4.1"
+        )
     raise illegal(f"card {number} ({card['name']}) is not played in combat", "7.4.1")
 
 
-def combat_strength_mods(
-    state: State, zone: str, played: dict[str, list[int]]
-) -> list[tuple[str, int, str]]:
-    """Modifiers (side, amount, reason) from the cards played in this combat and markers."""
-    mods: list[tuple[str, int, str]] = []
-    cancelled = {
-        side
-        for role in played
-        for n in played[role]
-        if combat_mode(state, role, n) == "!"
-        for side in [other(role)]
-    }
+def played_modes(state: State, role: str, combat: dict[str, Any]) -> list[tuple[int, str]]:
+    """The (card, mode) pairs a side played in this combat; `bang` holds the cards played in
+    their ! mode (absent in a combat with none)."""
+    bang = combat.get("bang", {}).get(role, [])
+    return [(n, combat_mode(state, role, n, n in bang)) for n in combat["played"][role]]
+
+
+def before_targets(state: State, role: str, number: int, zone: str) -> list[str]:
+    """The enemy units a 'before' card removes in `zone` (its types, up to its count)."""
+    for e in card_of(state, role, number)["effects"]:
+        if e["mode"] == "!" and e["when"] == "combat" and e["effect"] == "remove_unit":
+            types = e.get("types")
+            return [
+                u
+                for u in units_at(state, zone, other(role))
+                if not types or state["units"][u]["type"] in types
+            ][: int(e.get("count", 1))]
+    return []
+
+
+def check_before(state: State, role: str, number: int, zone: str) -> None:
+    """A 'before' card needs a target now: the card's text names the unit it removes (2.3)."""
+    if not before_targets(state, role, number, zone):
+        card = card_of(state, role, number)
+        raise illegal(
+            f"card {number} ({card['name']}) in its ! mode removes an enemy unit of its "
+            f"type from {zone}, and there is none there",
+            "2.3, 7.4.1",
+        )
+
+
+def before_combat(state: State, ctx: Context) -> list[str]:
+    """The 'before' cards of this combat remove their units once both sides have played,
+    before the strengths are determined (the card's `when` is "combat", 7.4.1)."""
+    combat = state["combat"]
+    zone = combat["zone"]
+    removed: list[str] = []
     for role in ("german", "soviet"):
-        for n in played[role]:
+        for n, mode in played_modes(state, role, combat):
+            if mode != "before":
+                continue
+            for u in before_targets(state, role, n, zone):
+                state["units"][u].update(status="removed", zone=None)
+                removed.append(u)
+                ctx.event(
+                    f"{u} is removed by card {NAMES[role]} #{n} in its ! mode before the "
+                    "strengths (rulebook 2.3, 7.4.1)",
+                    unit=u,
+                )
+    if removed:
+        update_control(state, zone)
+    return removed
+
+
+def combat_strength_mods(
+    state: State,
+    zone: str,
+    played: dict[str, list[int]],
+    bang: dict[str, list[int]] | None = None,
+) -> list[tuple[str, int, str]]:
+    """Modifiers (side, amount, reason) from the cards played in this combat and markers;
+    the cards in `bang` were played in their ! mode and add nothing here."""
+    mods: list[tuple[str, int, str]] = []
+    combat = {"played": played, "bang": bang or {}}
+    modes = {role: played_modes(state, role, combat) for role in played}
+    cancelled = {other(role) for role in modes for _n, mode in modes[role] if mode == "!"}
+    for role in ("german", "soviet"):
+        for n, mode in modes[role]:
             card = card_of(state, role, n)
-            if combat_mode(state, role, n) != "C":
+            if mode != "C":
                 continue
             if role in cancelled:
                 mods.append((role, 0, f"{card['name']} cancelled"))
@@ -329,8 +395,8 @@ def after_combat(state: State, ctx: Context) -> list[str]:
     zone = combat["zone"]
     removed: list[str] = []
     for role in ("german", "soviet"):
-        for n in combat["played"][role]:
-            if combat_mode(state, role, n) != "after":
+        for n, mode in played_modes(state, role, combat):
+            if mode != "after":
                 continue
             for e in card_of(state, role, n)["effects"]:
                 if e["when"] != "after-combat" or e["effect"] != "remove_unit":

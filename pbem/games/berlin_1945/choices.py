@@ -12,7 +12,12 @@ from typing import Any, cast
 
 from pbem.core.engine import Context, State
 from pbem.errors import PbemError
-from pbem.games.berlin_1945.cards import MOVEMENT_EFFECTS, combat_mode, movement_effects
+from pbem.games.berlin_1945.cards import (
+    MOVEMENT_EFFECTS,
+    check_before,
+    combat_mode,
+    movement_effects,
+)
 from pbem.games.berlin_1945.decisions import (
     Cancel,
     Cards,
@@ -70,7 +75,10 @@ def prompt_text(state: State, role: str) -> str:
         if sub == "pick":
             return f"choose the next combat: {', '.join('fight ' + z for z in combat['left'])}"
         if sub == "cards":
-            return f"combat in {combat['zone']}: play cards ('cards play N' or 'no cards')"
+            return (
+                f"combat in {combat['zone']}: play cards "
+                "('cards play N', 'N!' for a ! mode, or 'no cards')"
+            )
         return f"combat in {combat['zone']}: choose {combat['queue'][0][1]} casualties"
     return str(texts.get(step, step))
 
@@ -318,6 +326,29 @@ def plan_choices(state: State) -> list[Any]:
     return out
 
 
+def combat_card_modes(
+    state: State, role: str, zone: str
+) -> tuple[list[int], list[tuple[int, bool]]]:
+    """The held C cards, and the held ! plays as (card, played as 'N!'): a two-mode card
+    such as Panzerfaust is offered in both modes (2.3), its ! mode only with a target."""
+    held = sorted(set(hand_cards(state, role).values()))
+    c_cards: list[int] = []
+    bang: list[tuple[int, bool]] = []
+    for n in held:
+        for as_bang in (False, True):
+            try:
+                mode = combat_mode(state, role, n, as_bang)
+                if mode == "before":
+                    check_before(state, role, n, zone)
+            except PbemError:
+                continue
+            if mode == "C":
+                c_cards.append(n)
+            elif not any(b == n for b, _x in bang):
+                bang.append((n, as_bang))
+    return c_cards, bang
+
+
 def combat_choices(state: State, role: str) -> list[Any]:
     combat = state["combat"]
     sub = combat["sub"]
@@ -325,21 +356,14 @@ def combat_choices(state: State, role: str) -> list[Any]:
         return [Fight(z) for z in combat["left"]]
     if sub == "cards":
         out: list[Any] = [Cards(())]
-        held = sorted(set(hand_cards(state, role).values()))
-        c_cards: list[int] = []
-        bang: list[int] = []
-        for n in held:
-            try:
-                mode = combat_mode(state, role, n)
-            except PbemError:
-                continue
-            (c_cards if mode == "C" else bang).append(n)
+        c_cards, bang = combat_card_modes(state, role, combat["zone"])
         for n in c_cards:
             out.append(Cards((n,)))
-            for b in bang:
-                out.append(Cards(tuple(sorted((n, b)))))
-        for b in bang:
-            out.append(Cards((b,)))
+            for b, as_bang in bang:
+                if b != n:
+                    out.append(Cards(tuple(sorted((n, b))), (b,) if as_bang else ()))
+        for b, as_bang in bang:
+            out.append(Cards((b,), (b,) if as_bang else ()))
         return out
     side, n = combat["queue"][0]
     here = units_at(state, combat["zone"], side)

@@ -18,6 +18,7 @@ play 7 on 2 / no reaction             a reaction card cancels the opponent's ord
 reinforce b, e                        Soviet reinforcements (8.1)
 fight 8                               the German chooses the next combat (7.4)
 cards play 7, 12 / no cards           combat cards (7.4.1)
+cards play 1!, 7                      "N!": a two-mode card in its ! mode (2.3)
 casualties s1, s2                     the owner's casualties (7.4.4)
 remove g5 / remove none               Reichstag presence check (7.5)
 """
@@ -129,6 +130,7 @@ class Fight:
 @dataclass(frozen=True)
 class Cards:
     cards: tuple[int, ...] = ()
+    bang: tuple[int, ...] = ()  # those of `cards` played in their ! mode ("1!", 2.3)
 
 
 @dataclass(frozen=True)
@@ -324,13 +326,17 @@ def parse_decision(text: str) -> object:
         return Fight(zone_id(m.group(1)))
     if m := re.fullmatch(r"cards play (.+)", t):
         nums = []
+        bang = []
         for item in m.group(1).split(","):
-            if not item.strip().isdigit():
-                raise _bad(whole, "'cards play 7, 12' or 'no cards'")
-            nums.append(int(item))
+            c = re.fullmatch(r"\s*(\d+)\s*(!)?\s*", item)
+            if not c:
+                raise _bad(whole, "'cards play 7, 12', 'cards play 1!' or 'no cards'")
+            nums.append(int(c.group(1)))
+            if c.group(2):
+                bang.append(int(c.group(1)))
         if len(set(nums)) != len(nums):
             raise _bad(whole, "each card once")
-        return Cards(tuple(sorted(nums)))
+        return Cards(tuple(sorted(nums)), tuple(sorted(bang)))
     if m := re.fullmatch(r"casualties (.+)", t):
         return Casualties(_units(m.group(1), whole))
     if t == "remove none":
@@ -394,7 +400,9 @@ def format_decision(d: object) -> str:  # noqa: C901 - one case per decision typ
     if isinstance(d, Fight):
         return f"fight {zone_text(d.zone)}"
     if isinstance(d, Cards):
-        return "no cards" if not d.cards else "cards play " + ", ".join(map(str, d.cards))
+        if not d.cards:
+            return "no cards"
+        return "cards play " + ", ".join(f"{n}!" if n in d.bang else str(n) for n in d.cards)
     if isinstance(d, Casualties):
         return "casualties " + ", ".join(d.units)
     if isinstance(d, RemoveUnit):

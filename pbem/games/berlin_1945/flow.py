@@ -138,7 +138,12 @@ def begin_combat(state: State, zone: str, ctx: Context) -> None:
     combat = state["combat"]
     combat["left"].remove(zone)
     combat.update(
-        zone=zone, sub="cards", asked="german", played={"german": [], "soviet": []}, queue=[]
+        zone=zone,
+        sub="cards",
+        asked="german",
+        played={"german": [], "soviet": []},
+        bang={"german": [], "soviet": []},
+        queue=[],
     )
     ctx.event(f"combat in {zone}")
 
@@ -152,7 +157,9 @@ def resolve_strengths(state: State, ctx: Context) -> dict[str, Any]:
     strength = {side: strength_of(state, units_at(state, zone, side)) for side in ROLES}
     for side in ROLES:
         ctx.event(f"{NAMES[side]} units in {zone}: strength {strength[side]}", side=side)
-    for side, amount, reason in combat_strength_mods(state, zone, combat["played"]):
+    for side, amount, reason in combat_strength_mods(
+        state, zone, combat["played"], combat.get("bang")
+    ):
         strength[side] += amount
         ctx.event(f"{NAMES[side]} {amount:+d} ({reason})", side=side, amount=amount)
     strength = {s: max(0, v) for s, v in strength.items()}

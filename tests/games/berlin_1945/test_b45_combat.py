@@ -241,3 +241,138 @@ def test_rulebook_7_4_2_markers_add_to_the_placing_side() -> None:
     result = flow.resolve_strengths(g.state, ctx)
     assert result["strength"] == {"german": 4, "soviet": 3}
     assert any("flak-tower marker" in e for e in ctx.events)
+
+
+# --- Panzerfaust's two modes (2.3, 7.4.1) -----------------------------------------------------
+
+
+def panzerfaust(soviets: int = 2) -> tuple[Game, list[str], list[str]]:
+    """Seed 3 deals the German #1 Panzerfaust (and the C cards #18, #19, #22)."""
+    g, pool = setup(3)
+    germans = pool.take("wehrmacht", 2, "8")
+    regulars = pool.take("soviet-regular", soviets, "8")
+    pool.take("soviet-regular", 3, "A")
+    to_combat(g)
+    assert g.state["combat"]["zone"] == "8" and g.state["combat"]["sub"] == "cards"
+    return g, germans, regulars
+
+
+def test_rulebook_2_3_panzerfaust_c_mode_is_plus_two() -> None:
+    g, _germans, _regulars = panzerfaust()
+    g.text("german", "cards play 1")
+    ctx = g.text("soviet", "no cards")
+    assert any("German +2 (card German #1 Panzerfaust)" in e for e in ctx.events)
+    assert not any("! mode" in e for e in ctx.events)  # no removal: one mode only
+    assert any("German wins 4 to 2" in e for e in ctx.events)
+
+
+def test_rulebook_2_3_panzerfaust_bang_mode_removes_a_regular_before_the_strengths() -> None:
+    g, _germans, regulars = panzerfaust()
+    g.text("german", "cards play 1!")
+    ctx = g.text("soviet", "no cards")
+    removal = next(i for i, e in enumerate(ctx.events) if "in its ! mode" in e)
+    strengths = next(i for i, e in enumerate(ctx.events) if "units in 8: strength" in e)
+    assert removal < strengths  # 7.4.1: the card's `when` is "combat", before strengths
+    assert any("Soviet units in 8: strength 1" in e for e in ctx.events)
+    assert not any("Panzerfaust)" in e and "+2" in e for e in ctx.events)  # one mode only
+    assert sum(g.state["units"][u]["status"] == "removed" for u in regulars) == 2
+
+
+def test_rulebook_7_4_1_panzerfaust_bang_mode_leaves_the_c_card_free() -> None:
+    g, _germans, _regulars = panzerfaust()
+    with pytest.raises(IllegalOrderError, match=r"one C card.*rulebook 7\.4\.1"):
+        g.text("german", "cards play 1, 18")  # two C cards
+    g.text("german", "cards play 1!, 18")
+    assert g.state["combat"]["bang"]["german"] == [1]
+    ctx = g.text("soviet", "no cards")
+    assert any("(card German #18" in e for e in ctx.events)
+    assert any("in its ! mode" in e for e in ctx.events)
+
+
+def test_rulebook_2_3_choices_offer_both_panzerfaust_modes() -> None:
+    g, _germans, _regulars = panzerfaust()
+    options = g.engine.choices(g.private("german"), "german")
+    texts = {g.engine.format(o) for o in options}
+    assert {"cards play 1", "cards play 1!", "cards play 1!, 18"} <= texts
+    assert "cards play 1, 18" not in texts
+    for o in options:
+        assert g.engine.parse(g.engine.format(o), {}, "german") == o
+
+
+def test_rulebook_2_3_panzerfaust_bang_mode_needs_a_soviet_regular() -> None:
+    g, pool = setup(3)
+    pool.take("wehrmacht", 1, "8")
+    pool.take("soviet-guards", 1, "8")
+    pool.take("soviet-regular", 3, "A")
+    to_combat(g)
+    with pytest.raises(IllegalOrderError, match=r"there is none there.*rulebook 2\.3, 7\.4\.1"):
+        g.text("german", "cards play 1!")
+    assert g.state["combat"]["asked"] == "german"  # refused whole, before any roll
+    texts = {g.engine.format(o) for o in g.engine.choices(g.private("german"), "german")}
+    assert "cards play 1!" not in texts and "cards play 1" in texts
+
+
+def test_rulebook_7_4_1_only_two_mode_cards_have_a_bang_mode() -> None:
+    g, _germans, _regulars = panzerfaust()
+    with pytest.raises(IllegalOrderError, match=r"no ! mode.*rulebook 2\.3, 7\.4\.1"):
+        g.text("german", "cards play 18!")
+
+
+# --- 9.2 at any time: card removals during movement --------------------------------------------
+
+
+def test_rulebook_9_2_automatic_victory_after_a_card_removal_in_movement() -> None:
+    g, pool = setup(3)
+    pool.take("wehrmacht", 2, "8")
+    pool.take("soviet-regular", 1, "8")
+    pool.take("soviet-regular", 1, "A")
+    g.state["turn"] = 5
+    # a German M card removing a Soviet regular (the stand-in deck has none; the Soviet
+    # cards that remove units in movement take German units, which cannot trigger 9.2)
+    g.state["cards"]["german-3"]["effects"] = [
+        {
+            "mode": "M",
+            "when": "movement",
+            "effect": "remove_unit",
+            "count": 1,
+            "types": ["soviet-regular"],
+            "zone_filter": "any",
+        }
+    ]
+    g.text("soviet", "plan none")
+    assert g.state["step"] == "german"
+    ctx = g.text("german", "play 3 in 8")
+    assert g.state["result"]["winner"] == "german"
+    assert g.state["result"]["level"] == "automatic"
+    assert any("German strength 2 exceeds Soviet 1 (rulebook 9.2)" in e for e in ctx.events)
+
+
+def test_rulebook_9_2_no_automatic_victory_in_movement_before_the_end_of_turn_4() -> None:
+    g, pool = setup(3)
+    pool.take("wehrmacht", 2, "8")
+    pool.take("soviet-regular", 1, "8")
+    pool.take("soviet-regular", 1, "A")
+    g.state["turn"] = 4
+    g.state["cards"]["german-3"]["effects"] = [
+        {
+            "mode": "M",
+            "when": "movement",
+            "effect": "remove_unit",
+            "count": 1,
+            "types": ["soviet-regular"],
+            "zone_filter": "any",
+        }
+    ]
+    g.text("soviet", "plan none")
+    g.text("german", "play 3 in 8")
+    assert g.state.get("result") is None and g.state["step"] == "german"
+
+
+def test_rulebook_7_4_panzerfaust_clearing_the_zone_leaves_no_combat() -> None:
+    g, _germans, regulars = panzerfaust(soviets=1)
+    g.text("german", "cards play 1!")
+    ctx = g.text("soviet", "no cards")
+    assert g.state["units"][regulars[0]]["status"] == "removed"
+    assert any("no combat in 8" in e for e in ctx.events)
+    assert not any("units in 8: strength" in e for e in ctx.events) and ctx.rolls == []
+    assert g.state["control"]["8"] == "german"

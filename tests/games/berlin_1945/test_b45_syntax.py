@@ -33,6 +33,7 @@ CASES = [
     ("end movement", EndMovement()),
     ("no cards", Cards(())),
     ("cards play 7, 12", Cards((7, 12))),
+    ("cards play 1!, 7", Cards((1, 7), (1,))),  # 2.3: Panzerfaust in its ! mode
     ("discard #3", Discard((3,))),
     ("discard #3 for move", Discard((3,), "move")),
     ("plan", Plan(sealed=True)),
