@@ -23,13 +23,13 @@ Zone ids are strings everywhere ("A", "5", "V"). The helpers at the end
 from __future__ import annotations
 
 import re
-import tomllib
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from importlib import resources
 from typing import Any
 
 from pbem.errors import DataError
+from pbem.games.datacheck import DataChecker, parse_toml
 
 MAP_FILE = "map.toml"
 COUNTERS_FILE = "counters.toml"
@@ -315,153 +315,7 @@ RULEBOOK_CARDS: dict[tuple[str, int], dict[str, Any]] = {
 PANZERFAUST = "Panzerfaust"  # rulebook 2.3: a German card with two alternative effects
 FLAK_CARD = "Flak Anti-Aircraft Towers"  # rulebook 7.4.2: places a strength marker
 
-ID_PATTERN = re.compile(r"^[a-z][a-z0-9_-]*$")
 CARD_ID = re.compile(r"^(german|soviet)-([1-9][0-9]*)$")
-PROVENANCE = re.compile(r"^(stand-in|rulebook \S.*)$")
-MAX_LISTED = 12  # problems quoted in one DataError
-
-
-# --- Reading fields ------------------------------------------------------------------------------
-
-
-class _Checker:
-    """Collects problems for one file; each helper returns None when the field is wrong."""
-
-    def __init__(self, file_name: str) -> None:
-        self.file_name = file_name
-        self.problems: list[str] = []
-
-    def add(self, where: str, problem: str) -> None:
-        self.problems.append(f"{where}: {problem}")
-
-    def stop_if_any(self) -> None:
-        """Raise one DataError quoting every problem found so far."""
-        if not self.problems:
-            return
-        listed = [f"{self.file_name}: {p}" for p in self.problems[:MAX_LISTED]]
-        more = len(self.problems) - MAX_LISTED
-        if more > 0:
-            listed.append(f"and {more} more")
-        raise DataError("; ".join(listed))
-
-    def sections(self, doc: dict[str, Any], required: Iterable[str]) -> None:
-        known = set(required)
-        unknown = sorted(set(doc) - known)
-        if unknown:
-            self.add("top level", f"unknown section(s) {', '.join(unknown)}")
-        for key in sorted(known - set(doc)):
-            self.add("top level", f"missing section {key!r}")
-
-    def table(self, doc: dict[str, Any], key: str) -> dict[str, Any] | None:
-        value = doc.get(key)
-        if value is None:
-            return None  # reported by sections()
-        if not isinstance(value, dict):
-            self.add(key, f"expected a table, found {type(value).__name__}")
-            return None
-        return value
-
-    def tables(self, doc: dict[str, Any], key: str, where: str = "") -> list[Any]:
-        value = doc.get(key)
-        if value is None:
-            return []  # reported by sections() or by the caller
-        if not isinstance(value, list):
-            self.add(where or key, f"expected an array of tables, found {type(value).__name__}")
-            return []
-        return value
-
-    def is_table(self, item: Any, where: str) -> bool:
-        if not isinstance(item, dict):
-            self.add(where, f"expected a table, found {item!r}")
-            return False
-        return True
-
-    def keys(self, table: dict[str, Any], where: str, known: Iterable[str]) -> None:
-        allowed = tuple(known)
-        for key in table:
-            if key not in allowed:
-                self.add(where, f"unknown field {key!r} (known: {', '.join(allowed)})")
-
-    def text(
-        self, table: dict[str, Any], key: str, where: str, required: bool = True
-    ) -> str | None:
-        if key not in table:
-            if required:
-                self.add(where, f"missing field {key!r}")
-            return None
-        value = table[key]
-        if not isinstance(value, str) or not value.strip():
-            self.add(f"{where}.{key}", f"expected a non-empty string, found {value!r}")
-            return None
-        return value
-
-    def choice(
-        self, table: dict[str, Any], key: str, where: str, options: Iterable[str]
-    ) -> str | None:
-        value = self.text(table, key, where)
-        allowed = tuple(options)
-        if value is not None and value not in allowed:
-            self.add(f"{where}.{key}", f"{value!r} is not one of {', '.join(allowed)}")
-            return None
-        return value
-
-    def integer(
-        self, table: dict[str, Any], key: str, where: str, lo: int, hi: int | None = None
-    ) -> int | None:
-        if key not in table:
-            self.add(where, f"missing field {key!r}")
-            return None
-        value = table[key]
-        # bool is a subclass of int in Python; TOML `true` is not a number.
-        if isinstance(value, bool) or not isinstance(value, int):
-            self.add(f"{where}.{key}", f"expected an integer, found {value!r}")
-            return None
-        if value < lo or (hi is not None and value > hi):
-            bounds = f"{lo}..{hi}" if hi is not None else f">= {lo}"
-            self.add(f"{where}.{key}", f"{value} is not in {bounds}")
-            return None
-        return value
-
-    def flag(self, table: dict[str, Any], key: str, where: str) -> bool | None:
-        value = table.get(key, False)
-        if not isinstance(value, bool):
-            self.add(f"{where}.{key}", f"expected true or false, found {value!r}")
-            return None
-        return value
-
-    def provenance(self, table: dict[str, Any], where: str, key: str = "provenance") -> None:
-        if key not in table:
-            self.add(where, f"missing {key!r} (a rulebook section or 'stand-in')")
-            return
-        value = table[key]
-        if not isinstance(value, str) or not PROVENANCE.match(value):
-            self.add(
-                f"{where}.{key}",
-                f"expected 'stand-in' or 'rulebook <section>', found {value!r}",
-            )
-
-    def ident(self, table: dict[str, Any], where: str) -> str | None:
-        value = self.text(table, "id", where)
-        if value is not None and not ID_PATTERN.match(value):
-            self.add(f"{where}.id", f"{value!r} must be lower case letters, digits, '-' or '_'")
-            return None
-        return value
-
-    def exact(self, value: Any, wanted: Any, where: str, rule: str) -> None:
-        """A value the rulebook fixes."""
-        if value != wanted:
-            self.add(where, f"expected {wanted!r} ({rule}), found {value!r}")
-
-
-def _parse(raw: bytes, file_name: str) -> dict[str, Any]:
-    if not isinstance(raw, bytes | bytearray):
-        raise DataError(f"{file_name}: expected bytes, found {type(raw).__name__}")
-    try:
-        return tomllib.loads(bytes(raw).decode("utf-8"))
-    except UnicodeDecodeError as exc:
-        raise DataError(f"{file_name}: not UTF-8 text ({exc})") from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise DataError(f"{file_name}: not valid TOML ({exc})") from exc
 
 
 def _order(zone_id: str) -> int:
@@ -512,8 +366,8 @@ RULE_FIELDS = ("id", "value", "text", "provenance")
 
 def load_map(raw: bytes, file_name: str = MAP_FILE) -> dict[str, Any]:
     """Parse and validate the map; the result is plain JSON data."""
-    doc = _parse(raw, file_name)
-    check = _Checker(file_name)
+    doc = parse_toml(raw, file_name)
+    check = DataChecker(file_name)
     check.sections(doc, ("map", "rule", "zone", "border", "not_adjacent"))
 
     # Stage 1: every item on its own.
@@ -559,7 +413,7 @@ def _pair_order(pair: tuple[str, str]) -> tuple[int, int]:
     return (_order(pair[0]), _order(pair[1]))
 
 
-def _read_map_header(check: _Checker, doc: dict[str, Any]) -> dict[str, Any]:
+def _read_map_header(check: DataChecker, doc: dict[str, Any]) -> dict[str, Any]:
     header = check.table(doc, "map")
     if header is None:
         return {}
@@ -578,7 +432,7 @@ def _read_map_header(check: _Checker, doc: dict[str, Any]) -> dict[str, Any]:
     return {"title": title or "", "turns": turns or 0, "spaces": list(MAP_SPACES)}
 
 
-def _read_rules(check: _Checker, doc: dict[str, Any]) -> dict[str, bool]:
+def _read_rules(check: DataChecker, doc: dict[str, Any]) -> dict[str, bool]:
     rules: dict[str, bool] = {}
     for i, item in enumerate(check.tables(doc, "rule"), start=1):
         where = f"rule #{i}"
@@ -616,7 +470,7 @@ def _read_rules(check: _Checker, doc: dict[str, Any]) -> dict[str, bool]:
     return {r: rules[r] for r in RULE_FLAGS if r in rules}
 
 
-def _read_zones(check: _Checker, doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
+def _read_zones(check: DataChecker, doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
     zones: dict[str, dict[str, Any]] = {}
     for i, item in enumerate(check.tables(doc, "zone"), start=1):
         where = f"zone #{i}"
@@ -657,7 +511,7 @@ def _read_zones(check: _Checker, doc: dict[str, Any]) -> dict[str, dict[str, Any
     return zones
 
 
-def _zone_id(check: _Checker, item: dict[str, Any], where: str) -> str | None:
+def _zone_id(check: DataChecker, item: dict[str, Any], where: str) -> str | None:
     if "id" in item and not isinstance(item["id"], str):
         check.add(
             f"{where}.id", f'zone ids are strings: write id = "{item["id"]}", not {item["id"]!r}'
@@ -674,7 +528,7 @@ def _zone_id(check: _Checker, item: dict[str, Any], where: str) -> str | None:
 
 
 def _stack(
-    check: _Checker, item: dict[str, Any], key: str, where: str, required: bool
+    check: DataChecker, item: dict[str, Any], key: str, where: str, required: bool
 ) -> int | str | None:
     """A stacking limit: a positive integer or "unlimited" ("" when optional and absent)."""
     if key not in item:
@@ -692,7 +546,7 @@ def _stack(
 
 
 def _check_zone(
-    check: _Checker,
+    check: DataChecker,
     item: dict[str, Any],
     zone: dict[str, Any],
     stack: int | str,
@@ -776,7 +630,7 @@ def _check_zone(
     return len(check.problems) == before
 
 
-def _read_pairs(check: _Checker, doc: dict[str, Any], section: str) -> list[dict[str, Any]]:
+def _read_pairs(check: DataChecker, doc: dict[str, Any], section: str) -> list[dict[str, Any]]:
     pairs = []
     for i, item in enumerate(check.tables(doc, section), start=1):
         where = f"{section} #{i}"
@@ -798,7 +652,7 @@ def _read_pairs(check: _Checker, doc: dict[str, Any], section: str) -> list[dict
 
 
 def _check_pairs(
-    check: _Checker, zones: dict[str, dict[str, Any]], pairs: list[dict[str, Any]]
+    check: DataChecker, zones: dict[str, dict[str, Any]], pairs: list[dict[str, Any]]
 ) -> dict[tuple[str, str], str]:
     """Unknown zones, self-pairs and repeats; returns each sound pair -> where it was given."""
     seen: dict[tuple[str, str], str] = {}
@@ -825,7 +679,7 @@ def _check_pairs(
 
 
 def _check_graph(
-    check: _Checker,
+    check: DataChecker,
     zones: dict[str, dict[str, Any]],
     adjacent: dict[str, set[str]],
     border_at: dict[tuple[str, str], str],
@@ -909,8 +763,8 @@ def load_counters(
     raw: bytes, board: Mapping[str, Any], file_name: str = COUNTERS_FILE
 ) -> dict[str, Any]:
     """Parse and validate the counters against the loaded map; the result is plain JSON data."""
-    doc = _parse(raw, file_name)
-    check = _Checker(file_name)
+    doc = parse_toml(raw, file_name)
+    check = DataChecker(file_name)
     check.sections(doc, ("counters", "unit_type", "unit", "reinforcement", "marker"))
 
     # Stage 1: every item on its own.
@@ -956,7 +810,7 @@ def load_counters(
     }
 
 
-def _read_unit_types(check: _Checker, doc: dict[str, Any]) -> None:
+def _read_unit_types(check: DataChecker, doc: dict[str, Any]) -> None:
     seen: set[str] = set()
     for i, item in enumerate(check.tables(doc, "unit_type"), start=1):
         where = f"unit_type #{i}"
@@ -995,7 +849,7 @@ def _read_unit_types(check: _Checker, doc: dict[str, Any]) -> None:
                 check.add("unit_type", f"missing unit type {type_id!r} (rulebook 2.2)")
 
 
-def _read_units(check: _Checker, doc: dict[str, Any]) -> list[dict[str, Any]]:
+def _read_units(check: DataChecker, doc: dict[str, Any]) -> list[dict[str, Any]]:
     units = []
     for i, item in enumerate(check.tables(doc, "unit"), start=1):
         where = f"unit #{i}"
@@ -1049,7 +903,7 @@ def _read_units(check: _Checker, doc: dict[str, Any]) -> list[dict[str, Any]]:
     return units
 
 
-def _read_reinforcements(check: _Checker, doc: dict[str, Any]) -> dict[int, dict[str, Any]]:
+def _read_reinforcements(check: DataChecker, doc: dict[str, Any]) -> dict[int, dict[str, Any]]:
     groups: dict[int, dict[str, Any]] = {}
     for i, item in enumerate(check.tables(doc, "reinforcement"), start=1):
         where = f"reinforcement #{i}"
@@ -1083,7 +937,7 @@ def _read_reinforcements(check: _Checker, doc: dict[str, Any]) -> dict[int, dict
     return groups
 
 
-def _read_markers(check: _Checker, doc: dict[str, Any]) -> dict[str, int]:
+def _read_markers(check: DataChecker, doc: dict[str, Any]) -> dict[str, int]:
     markers: dict[str, int] = {}
     for i, item in enumerate(check.tables(doc, "marker"), start=1):
         where = f"marker #{i}"
@@ -1112,7 +966,7 @@ def _read_markers(check: _Checker, doc: dict[str, Any]) -> dict[str, int]:
     return markers
 
 
-def _check_units(check: _Checker, units: list[dict[str, Any]], board: Mapping[str, Any]) -> None:
+def _check_units(check: DataChecker, units: list[dict[str, Any]], board: Mapping[str, Any]) -> None:
     ids = Counter(u["id"] for u in units)
     for unit_id, n in ids.items():
         if n > 1:
@@ -1202,7 +1056,7 @@ def _check_units(check: _Checker, units: list[dict[str, Any]], board: Mapping[st
 
 
 def _check_reinforcements(
-    check: _Checker, units: list[dict[str, Any]], groups: dict[int, dict[str, Any]]
+    check: DataChecker, units: list[dict[str, Any]], groups: dict[int, dict[str, Any]]
 ) -> None:
     wanted = ", ".join(f"{n} {t}" for t, n in REINFORCEMENT_GROUP.items())
     for group in groups:
@@ -1222,7 +1076,7 @@ def _check_reinforcements(
 
 
 def _check_markers(
-    check: _Checker,
+    check: DataChecker,
     markers: dict[str, int],
     units: list[dict[str, Any]],
     board: Mapping[str, Any],
@@ -1271,8 +1125,8 @@ def load_cards(
     file_name: str = CARDS_FILE,
 ) -> dict[str, Any]:
     """Parse and validate both decks against the map and the counters; plain JSON data."""
-    doc = _parse(raw, file_name)
-    check = _Checker(file_name)
+    doc = parse_toml(raw, file_name)
+    check = DataChecker(file_name)
     check.sections(doc, ("hand", "decks", "additional_order", "card"))
 
     # Stage 1: every item on its own.
@@ -1307,7 +1161,7 @@ def load_cards(
 
 
 def _read_fixed_table(
-    check: _Checker, doc: dict[str, Any], key: str, wanted: Mapping[str, int], rule: str
+    check: DataChecker, doc: dict[str, Any], key: str, wanted: Mapping[str, int], rule: str
 ) -> None:
     table = check.table(doc, key)
     if table is None:
@@ -1320,7 +1174,7 @@ def _read_fixed_table(
             check.exact(found, value, f"{key}.{field}", rule)
 
 
-def _read_cards(check: _Checker, doc: dict[str, Any]) -> list[dict[str, Any]]:
+def _read_cards(check: DataChecker, doc: dict[str, Any]) -> list[dict[str, Any]]:
     cards = []
     for i, item in enumerate(check.tables(doc, "card"), start=1):
         where = f"card #{i}"
@@ -1361,7 +1215,7 @@ def _read_cards(check: _Checker, doc: dict[str, Any]) -> list[dict[str, Any]]:
     return cards
 
 
-def _text_provenance(check: _Checker, item: dict[str, Any], where: str) -> None:
+def _text_provenance(check: DataChecker, item: dict[str, Any], where: str) -> None:
     """Required for a rulebook card; a stand-in card's text can only be a stand-in."""
     card_from_rulebook = str(item.get("provenance", "")).startswith("rulebook ")
     if card_from_rulebook:
@@ -1374,7 +1228,7 @@ def _text_provenance(check: _Checker, item: dict[str, Any], where: str) -> None:
 
 
 def _symbols(
-    check: _Checker, item: dict[str, Any], key: str, where: str, most: int
+    check: DataChecker, item: dict[str, Any], key: str, where: str, most: int
 ) -> list[str] | None:
     value = item.get(key)
     if (
@@ -1394,7 +1248,7 @@ def _symbols(
 
 
 def _read_effects(
-    check: _Checker,
+    check: DataChecker,
     item: dict[str, Any],
     where: str,
     deck: str | None,
@@ -1417,7 +1271,7 @@ def _read_effects(
 
 
 def _read_effect(
-    check: _Checker, entry: Any, where: str, deck: str | None, symbols: list[str]
+    check: DataChecker, entry: Any, where: str, deck: str | None, symbols: list[str]
 ) -> dict[str, Any] | None:
     if not check.is_table(entry, where):
         return None
@@ -1463,7 +1317,7 @@ def _read_effect(
     return {"mode": mode, "when": when, "effect": primitive, **params}
 
 
-def _param(check: _Checker, value: Any, kind: str, where: str) -> Any:
+def _param(check: DataChecker, value: Any, kind: str, where: str) -> Any:
     """One effect parameter of the given kind; None (and a problem) when it is wrong."""
     problem = ""
     if kind == "bool":
@@ -1513,7 +1367,7 @@ def _param(check: _Checker, value: Any, kind: str, where: str) -> Any:
     return list(value) if isinstance(value, list) else value
 
 
-def _check_decks(check: _Checker, cards: list[dict[str, Any]]) -> None:
+def _check_decks(check: DataChecker, cards: list[dict[str, Any]]) -> None:
     seen: dict[str, str] = {}
     for card in cards:
         if card["id"] in seen:
@@ -1534,7 +1388,7 @@ def _check_decks(check: _Checker, cards: list[dict[str, Any]]) -> None:
 
 
 def _check_references(
-    check: _Checker,
+    check: DataChecker,
     cards: list[dict[str, Any]],
     board: Mapping[str, Any],
     counters: Mapping[str, Any],
@@ -1625,7 +1479,7 @@ def _check_references(
 
 
 def _check_rulebook_cards(
-    check: _Checker, cards: list[dict[str, Any]], counters: Mapping[str, Any]
+    check: DataChecker, cards: list[dict[str, Any]], counters: Mapping[str, Any]
 ) -> None:
     by_id = {c["id"]: c for c in cards}
     units = {u["id"]: u for u in counters["units"]}
@@ -1698,7 +1552,7 @@ def _check_rulebook_cards(
         )
 
 
-def _check_order_maximums(check: _Checker, cards: list[dict[str, Any]]) -> None:
+def _check_order_maximums(check: DataChecker, cards: list[dict[str, Any]]) -> None:
     """rulebook 5.4: at most 6 German Movement orders a turn (4 + 1 by discarding + 1 by #24),
     at most 5 Soviet ones (3 + 2 by #13, which rules out the order bought by discarding)."""
     for side in SIDES:

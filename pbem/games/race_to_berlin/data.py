@@ -20,13 +20,13 @@ are pure functions over the loaded data for the rules engine.
 from __future__ import annotations
 
 import re
-import tomllib
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from importlib import resources
 from typing import Any
 
 from pbem.errors import DataError
+from pbem.games.datacheck import DataChecker, parse_toml
 
 MAP_FILE = "map.toml"
 TOKENS_FILE = "tokens.toml"
@@ -81,163 +81,7 @@ BERLIN_STACK_LIMIT = 3  # rulebook 4.5: at most 3 units per force in all of Berl
 GERMAN_STRENGTH = 4  # rulebook 2
 MAX_TERRAIN = 2  # rulebook 4.2.1.2: the printed value is 1 or 2
 
-ID_PATTERN = re.compile(r"^[a-z][a-z0-9_-]*$")
 NUMBERED = re.compile(r"^[1-9][0-9]*$")
-PROVENANCE = re.compile(r"^(stand-in|rulebook \S.*)$")
-MAX_LISTED = 12  # problems quoted in one DataError
-
-
-# --- Reading fields ------------------------------------------------------------------------------
-
-
-class _Checker:
-    """Collects problems for one file; each helper returns None when the field is wrong."""
-
-    def __init__(self, file_name: str) -> None:
-        self.file_name = file_name
-        self.problems: list[str] = []
-
-    def add(self, where: str, problem: str) -> None:
-        self.problems.append(f"{where}: {problem}")
-
-    def stop_if_any(self) -> None:
-        """Raise one DataError quoting every problem found so far."""
-        if not self.problems:
-            return
-        listed = [f"{self.file_name}: {p}" for p in self.problems[:MAX_LISTED]]
-        more = len(self.problems) - MAX_LISTED
-        if more > 0:
-            listed.append(f"and {more} more")
-        raise DataError("; ".join(listed))
-
-    def sections(self, doc: dict[str, Any], required: Iterable[str]) -> None:
-        known = set(required)
-        unknown = sorted(set(doc) - known)
-        if unknown:
-            self.add("top level", f"unknown section(s) {', '.join(unknown)}")
-        for key in sorted(known - set(doc)):
-            self.add("top level", f"missing section {key!r}")
-
-    def table(self, doc: dict[str, Any], key: str) -> dict[str, Any] | None:
-        value = doc.get(key)
-        if value is None:
-            return None  # reported by sections()
-        if not isinstance(value, dict):
-            self.add(key, f"expected a table, found {type(value).__name__}")
-            return None
-        return value
-
-    def tables(self, doc: dict[str, Any], key: str) -> list[Any]:
-        value = doc.get(key)
-        if value is None:
-            return []  # reported by sections()
-        if not isinstance(value, list):
-            self.add(key, f"expected an array of tables, found {type(value).__name__}")
-            return []
-        return value
-
-    def is_table(self, item: Any, where: str) -> bool:
-        if not isinstance(item, dict):
-            self.add(where, f"expected a table, found {item!r}")
-            return False
-        return True
-
-    def keys(self, table: dict[str, Any], where: str, known: Iterable[str]) -> None:
-        allowed = tuple(known)
-        for key in table:
-            if key not in allowed:
-                self.add(where, f"unknown field {key!r} (known: {', '.join(allowed)})")
-
-    def text(
-        self, table: dict[str, Any], key: str, where: str, required: bool = True
-    ) -> str | None:
-        if key not in table:
-            if required:
-                self.add(where, f"missing field {key!r}")
-            return None
-        value = table[key]
-        if not isinstance(value, str) or not value.strip():
-            self.add(f"{where}.{key}", f"expected a non-empty string, found {value!r}")
-            return None
-        return value
-
-    def choice(
-        self,
-        table: dict[str, Any],
-        key: str,
-        where: str,
-        options: Iterable[str],
-        required: bool = True,
-    ) -> str | None:
-        if key not in table and not required:
-            return ""
-        value = self.text(table, key, where, required)
-        allowed = tuple(options)
-        if value is not None and value not in allowed:
-            self.add(f"{where}.{key}", f"{value!r} is not one of {', '.join(allowed)}")
-            return None
-        return value
-
-    def texts(self, table: dict[str, Any], key: str, where: str) -> list[str] | None:
-        """An optional array of non-empty strings (empty when absent)."""
-        value = table.get(key, [])
-        if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
-            self.add(f"{where}.{key}", f"expected an array of non-empty strings, found {value!r}")
-            return None
-        return list(value)
-
-    def integer(
-        self, table: dict[str, Any], key: str, where: str, lo: int, hi: int | None = None
-    ) -> int | None:
-        if key not in table:
-            self.add(where, f"missing field {key!r}")
-            return None
-        value = table[key]
-        # bool is a subclass of int in Python; TOML `true` is not a number.
-        if isinstance(value, bool) or not isinstance(value, int):
-            self.add(f"{where}.{key}", f"expected an integer, found {value!r}")
-            return None
-        if value < lo or (hi is not None and value > hi):
-            bounds = f"{lo}..{hi}" if hi is not None else f">= {lo}"
-            self.add(f"{where}.{key}", f"{value} is not in {bounds}")
-            return None
-        return value
-
-    def flag(self, table: dict[str, Any], key: str, where: str) -> bool | None:
-        value = table.get(key, False)
-        if not isinstance(value, bool):
-            self.add(f"{where}.{key}", f"expected true or false, found {value!r}")
-            return None
-        return value
-
-    def provenance(self, table: dict[str, Any], where: str, key: str = "provenance") -> None:
-        if key not in table:
-            self.add(where, f"missing {key!r} (a rulebook section or 'stand-in')")
-            return
-        value = table[key]
-        if not isinstance(value, str) or not PROVENANCE.match(value):
-            self.add(
-                f"{where}.{key}",
-                f"expected 'stand-in' or 'rulebook <section>', found {value!r}",
-            )
-
-    def ident(self, table: dict[str, Any], where: str) -> str | None:
-        value = self.text(table, "id", where)
-        if value is not None and not ID_PATTERN.match(value):
-            self.add(f"{where}.id", f"{value!r} must be lower case letters, digits, '-' or '_'")
-            return None
-        return value
-
-
-def _parse(raw: bytes, file_name: str) -> dict[str, Any]:
-    if not isinstance(raw, bytes | bytearray):
-        raise DataError(f"{file_name}: expected bytes, found {type(raw).__name__}")
-    try:
-        return tomllib.loads(bytes(raw).decode("utf-8"))
-    except UnicodeDecodeError as exc:
-        raise DataError(f"{file_name}: not UTF-8 text ({exc})") from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise DataError(f"{file_name}: not valid TOML ({exc})") from exc
 
 
 def _order(area_id: str) -> tuple[int, int, str]:
@@ -273,8 +117,8 @@ UNIT_FIELDS = ("id", "name", "force", "area", "strength", "reserve", "replaces",
 
 def load_map(raw: bytes, file_name: str = MAP_FILE) -> dict[str, Any]:
     """Parse and validate the map; the result is plain JSON data."""
-    doc = _parse(raw, file_name)
-    check = _Checker(file_name)
+    doc = parse_toml(raw, file_name)
+    check = DataChecker(file_name)
     check.sections(doc, ("map", "area", "border", "fortification", "unit"))
 
     # Stage 1: every item on its own.
@@ -345,7 +189,7 @@ def _pair_order(pair: tuple[str, ...]) -> tuple[tuple[int, int, str], ...]:
     return tuple(_order(a) for a in pair)
 
 
-def _read_header(check: _Checker, doc: dict[str, Any]) -> str:
+def _read_header(check: DataChecker, doc: dict[str, Any]) -> str:
     header = check.table(doc, "map")
     if header is None:
         return ""
@@ -354,7 +198,7 @@ def _read_header(check: _Checker, doc: dict[str, Any]) -> str:
     return check.text(header, "title", "map") or ""
 
 
-def _read_areas(check: _Checker, doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
+def _read_areas(check: DataChecker, doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
     areas: dict[str, dict[str, Any]] = {}
     for i, item in enumerate(check.tables(doc, "area"), start=1):
         where = f"area #{i}"
@@ -392,7 +236,7 @@ def _read_areas(check: _Checker, doc: dict[str, Any]) -> dict[str, dict[str, Any
     return areas
 
 
-def _area_id(check: _Checker, item: dict[str, Any], where: str) -> str | None:
+def _area_id(check: DataChecker, item: dict[str, Any], where: str) -> str | None:
     if "id" in item and not isinstance(item["id"], str):
         check.add(
             f"{where}.id", f'area ids are strings: write id = "{item["id"]}", not {item["id"]!r}'
@@ -405,7 +249,7 @@ def _area_id(check: _Checker, item: dict[str, Any], where: str) -> str | None:
     return value
 
 
-def _edges(check: _Checker, item: dict[str, Any], where: str) -> list[str] | None:
+def _edges(check: DataChecker, item: dict[str, Any], where: str) -> list[str] | None:
     edges = check.texts(item, "edges", where)
     if edges is None:
         return None
@@ -419,7 +263,7 @@ def _edges(check: _Checker, item: dict[str, Any], where: str) -> list[str] | Non
     return edges
 
 
-def _check_area(check: _Checker, area: dict[str, Any], where: str) -> None:
+def _check_area(check: DataChecker, area: dict[str, Any], where: str) -> None:
     """What one area must satisfy on its own."""
     area_id = area["id"]
     if area_id in BERLIN:
@@ -464,7 +308,7 @@ def _check_area(check: _Checker, area: dict[str, Any], where: str) -> None:
         )
 
 
-def _check_area_set(check: _Checker, areas: dict[str, dict[str, Any]]) -> None:
+def _check_area_set(check: DataChecker, areas: dict[str, dict[str, Any]]) -> None:
     numbered = sorted(int(a) for a in areas if NUMBERED.match(a))
     if numbered != list(range(1, len(numbered) + 1)):
         missing = sorted(set(range(1, max(numbered, default=0) + 1)) - set(numbered))
@@ -488,7 +332,7 @@ def _check_area_set(check: _Checker, areas: dict[str, dict[str, Any]]) -> None:
             check.add("area", f"no area touches {EDGE_NAMES[player]} (rulebook 4.4)")
 
 
-def _read_borders(check: _Checker, doc: dict[str, Any]) -> list[dict[str, Any]]:
+def _read_borders(check: DataChecker, doc: dict[str, Any]) -> list[dict[str, Any]]:
     borders = []
     for i, item in enumerate(check.tables(doc, "border"), start=1):
         where = f"border #{i}"
@@ -513,7 +357,7 @@ def _read_borders(check: _Checker, doc: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _check_borders(
-    check: _Checker, areas: dict[str, dict[str, Any]], borders: list[dict[str, Any]]
+    check: DataChecker, areas: dict[str, dict[str, Any]], borders: list[dict[str, Any]]
 ) -> None:
     seen: dict[frozenset[str], str] = {}
     for border in borders:
@@ -540,7 +384,7 @@ def _check_borders(
         seen[key] = where
 
 
-def _read_fortifications(check: _Checker, doc: dict[str, Any]) -> list[dict[str, Any]]:
+def _read_fortifications(check: DataChecker, doc: dict[str, Any]) -> list[dict[str, Any]]:
     forts = []
     items = check.tables(doc, "fortification")
     for i, item in enumerate(items, start=1):
@@ -575,7 +419,7 @@ def _read_fortifications(check: _Checker, doc: dict[str, Any]) -> list[dict[str,
 
 
 def _check_fortifications(
-    check: _Checker, areas: dict[str, dict[str, Any]], forts: list[dict[str, Any]]
+    check: DataChecker, areas: dict[str, dict[str, Any]], forts: list[dict[str, Any]]
 ) -> None:
     ids = Counter(f["id"] for f in forts)
     for fort_id, n in ids.items():
@@ -602,7 +446,7 @@ def _check_fortifications(
         check.add("fortification", f"no token of type {kinds}: there are 3 types (rulebook 1)")
 
 
-def _read_units(check: _Checker, doc: dict[str, Any]) -> list[dict[str, Any]]:
+def _read_units(check: DataChecker, doc: dict[str, Any]) -> list[dict[str, Any]]:
     units = []
     items = check.tables(doc, "unit")
     for i, item in enumerate(items, start=1):
@@ -655,7 +499,7 @@ def _read_units(check: _Checker, doc: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _check_units(
-    check: _Checker, areas: dict[str, dict[str, Any]], units: list[dict[str, Any]]
+    check: DataChecker, areas: dict[str, dict[str, Any]], units: list[dict[str, Any]]
 ) -> None:
     ids = Counter(u["id"] for u in units)
     for unit_id, n in ids.items():
@@ -720,7 +564,7 @@ def _check_units(
 
 
 def _check_reserve(
-    check: _Checker, unit: dict[str, Any], by_id: dict[str, dict[str, Any]], where: str
+    check: DataChecker, unit: dict[str, Any], by_id: dict[str, dict[str, Any]], where: str
 ) -> None:
     """rulebook 4.3: the Eastern Front 6th SS Panzer Army replaces the Western Front one."""
     if unit["force"] != "german-east":
@@ -745,7 +589,7 @@ def _check_reserve(
 
 
 def _check_graph(
-    check: _Checker, areas: dict[str, dict[str, Any]], adjacent: dict[str, set[str]]
+    check: DataChecker, areas: dict[str, dict[str, Any]], adjacent: dict[str, set[str]]
 ) -> None:
     # rulebook 4.5: every sub-area borders the other four and 31 and 32, and nothing else.
     for sub in BERLIN:
@@ -782,7 +626,7 @@ def _check_graph(
             )
 
 
-def _check_front(check: _Checker, front: dict[str, list[list[str]]]) -> None:
+def _check_front(check: DataChecker, front: dict[str, list[list[str]]]) -> None:
     for player in PLAYERS:
         needed = len(front[player])
         if needed > FRONT_MARKERS:
@@ -818,8 +662,8 @@ COUNTS = {
 
 def load_tokens(raw: bytes, file_name: str = TOKENS_FILE) -> dict[str, Any]:
     """Parse and validate the tokens; the result is plain JSON data."""
-    doc = _parse(raw, file_name)
-    check = _Checker(file_name)
+    doc = parse_toml(raw, file_name)
+    check = DataChecker(file_name)
     check.sections(doc, (*COUNTS, "logistics", "special"))
     result: dict[str, Any] = {"controls": {p: list(f) for p, f in PLAYER_FORCES.items()}}
 

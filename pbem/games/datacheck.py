@@ -1,0 +1,176 @@
+"""Checking game data files: one checker that collects every problem in a TOML file.
+
+Each game's `data.py` reads its TOML into plain dicts and walks it with a
+DataChecker: every helper records a problem ("item.field: what is wrong") and
+returns None instead of raising, so that a user who loads their own file sees
+every mistake at once; `stop_if_any` then raises one DataError naming the file.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Iterable
+from typing import Any
+
+from pbem.errors import DataError
+
+ID_PATTERN = re.compile(r"^[a-z][a-z0-9_-]*$")
+PROVENANCE = re.compile(r"^(stand-in|rulebook \S.*)$")
+MAX_LISTED = 12  # problems quoted in one DataError
+
+
+def parse_toml(raw: bytes, file_name: str) -> dict[str, Any]:
+    """TOML bytes as plain dicts, or one DataError naming the file."""
+    if not isinstance(raw, bytes | bytearray):
+        raise DataError(f"{file_name}: expected bytes, found {type(raw).__name__}")
+    try:
+        return tomllib.loads(bytes(raw).decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise DataError(f"{file_name}: not UTF-8 text ({exc})") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise DataError(f"{file_name}: not valid TOML ({exc})") from exc
+
+
+class DataChecker:
+    """Collects problems for one file; each helper returns None when the field is wrong."""
+
+    def __init__(self, file_name: str) -> None:
+        self.file_name = file_name
+        self.problems: list[str] = []
+
+    def add(self, where: str, problem: str) -> None:
+        self.problems.append(f"{where}: {problem}")
+
+    def stop_if_any(self) -> None:
+        """Raise one DataError quoting every problem found so far."""
+        if not self.problems:
+            return
+        listed = [f"{self.file_name}: {p}" for p in self.problems[:MAX_LISTED]]
+        more = len(self.problems) - MAX_LISTED
+        if more > 0:
+            listed.append(f"and {more} more")
+        raise DataError("; ".join(listed))
+
+    def sections(self, doc: dict[str, Any], required: Iterable[str]) -> None:
+        known = set(required)
+        unknown = sorted(set(doc) - known)
+        if unknown:
+            self.add("top level", f"unknown section(s) {', '.join(unknown)}")
+        for key in sorted(known - set(doc)):
+            self.add("top level", f"missing section {key!r}")
+
+    def table(self, doc: dict[str, Any], key: str) -> dict[str, Any] | None:
+        value = doc.get(key)
+        if value is None:
+            return None  # reported by sections()
+        if not isinstance(value, dict):
+            self.add(key, f"expected a table, found {type(value).__name__}")
+            return None
+        return value
+
+    def tables(self, doc: dict[str, Any], key: str, where: str = "") -> list[Any]:
+        value = doc.get(key)
+        if value is None:
+            return []  # reported by sections() or by the caller
+        if not isinstance(value, list):
+            self.add(where or key, f"expected an array of tables, found {type(value).__name__}")
+            return []
+        return value
+
+    def is_table(self, item: Any, where: str) -> bool:
+        if not isinstance(item, dict):
+            self.add(where, f"expected a table, found {item!r}")
+            return False
+        return True
+
+    def keys(self, table: dict[str, Any], where: str, known: Iterable[str]) -> None:
+        allowed = tuple(known)
+        for key in table:
+            if key not in allowed:
+                self.add(where, f"unknown field {key!r} (known: {', '.join(allowed)})")
+
+    def text(
+        self, table: dict[str, Any], key: str, where: str, required: bool = True
+    ) -> str | None:
+        if key not in table:
+            if required:
+                self.add(where, f"missing field {key!r}")
+            return None
+        value = table[key]
+        if not isinstance(value, str) or not value.strip():
+            self.add(f"{where}.{key}", f"expected a non-empty string, found {value!r}")
+            return None
+        return value
+
+    def choice(
+        self,
+        table: dict[str, Any],
+        key: str,
+        where: str,
+        options: Iterable[str],
+        required: bool = True,
+    ) -> str | None:
+        if key not in table and not required:
+            return ""
+        value = self.text(table, key, where, required)
+        allowed = tuple(options)
+        if value is not None and value not in allowed:
+            self.add(f"{where}.{key}", f"{value!r} is not one of {', '.join(allowed)}")
+            return None
+        return value
+
+    def texts(self, table: dict[str, Any], key: str, where: str) -> list[str] | None:
+        """An optional array of non-empty strings (empty when absent)."""
+        value = table.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+            self.add(f"{where}.{key}", f"expected an array of non-empty strings, found {value!r}")
+            return None
+        return list(value)
+
+    def integer(
+        self, table: dict[str, Any], key: str, where: str, lo: int, hi: int | None = None
+    ) -> int | None:
+        if key not in table:
+            self.add(where, f"missing field {key!r}")
+            return None
+        value = table[key]
+        # bool is a subclass of int in Python; TOML `true` is not a number.
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.add(f"{where}.{key}", f"expected an integer, found {value!r}")
+            return None
+        if value < lo or (hi is not None and value > hi):
+            bounds = f"{lo}..{hi}" if hi is not None else f">= {lo}"
+            self.add(f"{where}.{key}", f"{value} is not in {bounds}")
+            return None
+        return value
+
+    def flag(self, table: dict[str, Any], key: str, where: str) -> bool | None:
+        value = table.get(key, False)
+        if not isinstance(value, bool):
+            self.add(f"{where}.{key}", f"expected true or false, found {value!r}")
+            return None
+        return value
+
+    def provenance(self, table: dict[str, Any], where: str, key: str = "provenance") -> None:
+        if key not in table:
+            self.add(where, f"missing {key!r} (a rulebook section or 'stand-in')")
+            return
+        value = table[key]
+        if not isinstance(value, str) or not PROVENANCE.match(value):
+            self.add(
+                f"{where}.{key}",
+                f"expected 'stand-in' or 'rulebook <section>', found {value!r}",
+            )
+
+    def ident(self, table: dict[str, Any], where: str) -> str | None:
+        value = self.text(table, "id", where)
+        if value is not None and not ID_PATTERN.match(value):
+            self.add(f"{where}.id", f"{value!r} must be lower case letters, digits, '-' or '_'")
+            return None
+        return value
+
+    def exact(self, value: Any, wanted: Any, where: str, rule: str) -> None:
+        """A value the rulebook fixes."""
+        if value != wanted:
+            self.add(where, f"expected {wanted!r} ({rule}), found {value!r}")
