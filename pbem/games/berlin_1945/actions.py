@@ -14,7 +14,6 @@ from pbem.games.berlin_1945.cards import (
     check_before,
     combat_mode,
     movement_effects,
-    undo_card,
 )
 from pbem.games.berlin_1945.decisions import (
     Cancel,
@@ -46,6 +45,7 @@ from pbem.games.berlin_1945.hands import (
 )
 from pbem.games.berlin_1945.moves import carry_out, check_order, is_withdrawal
 from pbem.games.berlin_1945.plan import (
+    BASIC_SOVIET,
     CARD_ORDERS,
     allocate,
     check_plan_legal,
@@ -64,6 +64,7 @@ from pbem.games.berlin_1945.state import (
     units_at,
     update_control,
 )
+from pbem.games.berlin_1945.undo import check_order_undoable, undo_card, undo_order
 
 # --- card draw (2.3, 7.1) -------------------------------------------------------------------
 
@@ -164,6 +165,11 @@ def do_open(state: State, role: str, d: Open, ctx: Context) -> None:
         raise IllegalOrderError(f"{claim}: an illegal plan: {exc} (rulebook 7.2)") from exc
     if plan["card"] is not None:
         play_opened(state, "soviet", (plan["card"],), ctx)
+        # the orders planned beyond the three basic ones are the card's (logged with its
+        # number): a German card cancelling it undoes them (2.3, 6.1)
+        state["move"].setdefault("card_log", []).append(
+            {"n": plan["card"], "mode": "!", "undo": [{"t": "orders"}]}
+        )
         ctx.event(
             f"Soviet plays card #{plan['card']}: +{CARD_ORDERS[plan['card']]} order(s) this turn"
         )
@@ -214,7 +220,9 @@ def do_move(state: State, role: str, d: Move, ctx: Context) -> None:
     withdraw = is_withdrawal(state, kinds, groups)
     if withdraw and record["withdrawals"] >= 2:
         raise illegal("the Germans cannot use more than two Withdrawal orders per turn", "5.5.4")
-    log_move(state, d.frm, groups, extra)
+    double = record.get("double") or []
+    second = any(u in record["moved"] and u in double for _to, us in groups for u in us)
+    log_move(state, d.frm, groups, extra, record.get("double_card") if second else None)
     carry_out(state, "german", d.frm, groups)
     if extra:
         record["extra"] = "used"
@@ -230,18 +238,26 @@ def do_move(state: State, role: str, d: Move, ctx: Context) -> None:
     )
 
 
-def log_move(state: State, frm: str, groups: list[tuple[str, list[str]]], extra: bool) -> None:
+def log_move(
+    state: State,
+    frm: str,
+    groups: list[tuple[str, list[str]]],
+    extra: bool,
+    card: int | None = None,
+) -> None:
+    """Log an order for the reaction window; `card` names the card that gave it."""
     zones = [frm] + [to for to, _u in groups]
-    state["move"]["log"].append(
-        {
-            "n": len(state["move"]["log"]) + 1,
-            "kind": "move",
-            "extra": extra,
-            "frm": frm,
-            "groups": [[to, list(u)] for to, u in groups],
-            "control": {z: state["control"].get(z) for z in zones},
-        }
-    )
+    entry = {
+        "n": len(state["move"]["log"]) + 1,
+        "kind": "move",
+        "extra": extra,
+        "frm": frm,
+        "groups": [[to, list(u)] for to, u in groups],
+        "control": {z: state["control"].get(z) for z in zones},
+    }
+    if card is not None:
+        entry["card"] = card
+    state["move"]["log"].append(entry)
 
 
 def log_rebuild(state: State, unit: str, zone: str, extra: bool) -> None:
@@ -319,17 +335,33 @@ def do_play(state: State, role: str, d: Play, ctx: Context) -> None:
     if state["step"] != own or (role == "soviet" and state["plan"]["orders"] is None):
         raise illegal("M cards are played in your own Movement phase", "2.3")
     effects = movement_effects(state, role, d.card)
-    for e in effects:
-        MOVEMENT_EFFECTS[e["effect"]](state, role, e, d.zone, ctx, False)
+    calls = [(e, zone) for e in effects for zone in effect_zones(e, d)]
+    for e, zone in calls:
+        MOVEMENT_EFFECTS[e["effect"]](state, role, e, zone, ctx, False)
     play_opened(state, role, (d.card,), ctx)
     log = state["move"].setdefault("card_log", [])
     log.append({"n": d.card, "mode": effects[0]["mode"], "undo": []})
     ctx.event(f"{NAMES[role]} plays card #{d.card} {card_of(state, role, d.card)['name']}")
-    for e in effects:
-        MOVEMENT_EFFECTS[e["effect"]](state, role, e, d.zone, ctx, True)
+    for e, zone in calls:
+        MOVEMENT_EFFECTS[e["effect"]](state, role, e, zone, ctx, True)
     if any(e["effect"] == "remove_unit" for e in effects):
         # 9.2 holds "at any time during any turn", not only after combats
         flow.german_auto_victory(state, ctx)
+
+
+def effect_zones(effect: dict[str, Any], d: Play) -> list[str | None]:
+    """The zones one effect acts in: a card placing several markers takes up to its count,
+    one a zone (`play 5 in 12, 13, 14`); every other effect one zone or none."""
+    zones = [d.zone, *d.more_zones] if d.zone else []
+    count = int(effect.get("count", 1)) if effect["effect"] == "place_marker" else 1
+    if len(zones) > count:
+        raise illegal(
+            f"card {d.card} acts in {'one zone' if count == 1 else f'up to {count} zones'}",
+            "2.3",
+        )
+    if len(set(zones)) != len(zones):
+        raise illegal(f"card {d.card} places its markers one a zone", "2.3")
+    return list(zones) or [None]
 
 
 def do_end(state: State, role: str, d: EndMovement, ctx: Context) -> None:
@@ -450,13 +482,21 @@ def do_execute(state: State, role: str, d: Execute, ctx: Context) -> None:
         ) from exc
     if kind == "extra":
         discard(state, role, d.slots, "additional Movement order, rulebook 6.1", ctx)
-    log_move(state, order["frm"], groups, kind == "extra")
+    log_move(state, order["frm"], groups, kind == "extra", card_of_order(state, d.index))
     carry_out(state, "soviet", order["frm"], groups)
     status[str(d.index)] = "done"
     ctx.event(
         f"Soviet order {d.index} ({'/'.join(kinds)}) from {order['frm']}: "
         + "; ".join(f"{', '.join(u)} to {to}" for to, u in groups)
     )
+
+
+def card_of_order(state: State, index: int) -> int | None:
+    """The card (#13 / #22) that gave plan order `index`: those beyond the basic three."""
+    plan = state["plan"]["orders"]
+    if plan["card"] is not None and BASIC_SOVIET < index <= len(plan["orders"]):
+        return int(plan["card"])
+    return None
 
 
 def do_retreat(state: State, role: str, d: RetreatOrder, ctx: Context) -> None:
@@ -481,7 +521,7 @@ def do_retreat(state: State, role: str, d: RetreatOrder, ctx: Context) -> None:
         raise illegal(f"order {d.index} cannot become a Retreat: {exc}", "7.3") from exc
     if any(k != "retreat" for k in kinds):
         raise illegal("a converted order must be a Retreat", "7.3")
-    log_move(state, order["frm"], groups, False)
+    log_move(state, order["frm"], groups, False, card_of_order(state, d.index))
     carry_out(state, "soviet", order["frm"], groups)
     state["plan"]["status"][str(d.index)] = "done"
     ctx.event(
@@ -629,23 +669,7 @@ def check_undo(state: State, role: str, number: int, n: int) -> dict[str, Any]:
         raise illegal(f"card {number} cancels a Rebuild order", "2.3")
     if wanted == "additional" and not entry["extra"]:
         raise illegal(f"card {number} cancels an additional order", "2.3, 6.1")
-    units = (
-        [(u, to) for to, us in entry["groups"] for u in us]
-        if entry["kind"] == "move"
-        else [(entry["unit"], entry["zone"])]
-    )
-    for u, zone in units:
-        unit = state["units"][u]
-        if unit["status"] != "on" or unit["zone"] != zone:
-            raise illegal(f"order {n} cannot be undone: {u} is no longer in {zone}", "6.1")
-    if entry["kind"] == "move":
-        side = state["units"][units[0][0]]["side"]
-        cap = limit(state, entry["frm"], side)
-        back = len(units) + len(units_at(state, entry["frm"], side))
-        if cap is not None and back > cap:
-            raise illegal(
-                f"order {n} cannot be undone: {entry['frm']} would exceed its stacking", "5.3"
-            )
+    check_order_undoable(state, entry)
     return entry
 
 
@@ -683,16 +707,7 @@ def do_react(state: State, role: str, d: Play, ctx: Context) -> None:
         raise illegal("name the order the card cancels: 'play N on K'", "2.3")
     entry = check_undo(state, role, d.card, d.order)
     play_opened(state, role, (d.card,), ctx)
-    if entry["kind"] == "move":
-        for _to, us in entry["groups"]:
-            for u in us:
-                state["units"][u]["zone"] = entry["frm"]
-    else:
-        state["units"][entry["unit"]].update(status="removed", zone=None)
-    for zone, ctrl in entry["control"].items():
-        if ctrl is not None:
-            state["control"][zone] = ctrl
-    entry["undone"] = True
+    undo_order(state, entry)
     ctx.event(
         f"{NAMES[role]} plays card #{d.card} {card_of(state, role, d.card)['name']}: the "
         f"opponent's order {d.order} is undone; cards discarded for it are not recovered (6.1)"

@@ -9,10 +9,11 @@ when one of its modes has an implemented effect for that moment:
 - the combat card step (`cards play ...`): combat_modifier, place_marker in the combat
   zone, cancel_card of C cards, and a ! mode removing units before the strengths
   (Panzerfaust, `cards play 1!`);
-- planning: extra_orders of #13 / #22 (claimed in the plan, see plan.py).
+- planning: extra_orders of #13 / #22 (claimed in the plan, see plan.py);
+- the reaction window after the opponent's Movement phase (`play N on K`,
+  `play N on card T`): cancel_order and cancel_card, undone by undo.py.
 
-Not implemented (such cards can only be discarded): the reaction cards (cancel_order,
-cancel_card of M/! cards) and the after-combat remove_unit cards.
+What a played card did is recorded by `remember`, so a cancelling card can undo it.
 """
 
 from __future__ import annotations
@@ -83,52 +84,10 @@ def zone_ok(
 
 
 def remember(state: State, undo: dict[str, Any]) -> None:
-    """What a reaction card cancelling this card must undo (see actions.do_react)."""
+    """What a reaction card cancelling this card must undo (see undo.undo_card)."""
     log = state["move"].get("card_log")
     if log:
         log[-1]["undo"].append(undo)
-
-
-def undo_card(state: State, entry: dict[str, Any], check_only: bool) -> None:
-    """Undo a card played this Movement phase (a cancel_card reaction), or refuse."""
-    for undo in entry["undo"]:
-        t = undo["t"]
-        if t == "fixed":
-            raise illegal("this card's effect cannot be undone once its orders are given", "2.3")
-        if t == "free_rebuild" and state["move"].get("free_rebuild", 0) < undo["count"]:
-            raise illegal("the Rebuild order this card gave is already used", "2.3")
-        if t == "off" and any(state["units"][u]["status"] != "on" for u in undo["units"]):
-            raise illegal("the reinforcements are no longer on the map", "2.3")
-        if t == "restore":
-            for u, zone in undo["units"]:
-                side = state["units"][u]["side"]
-                cap = limit(state, zone, side)
-                if state["units"][u]["status"] != "removed" or (
-                    cap is not None and len(units_at(state, zone, side)) + 1 > cap
-                ):
-                    raise illegal(f"{u} cannot return to {zone}", "2.3, 5.3")
-    if check_only:
-        return
-    for undo in entry["undo"]:
-        t = undo["t"]
-        if t == "off":
-            for u in undo["units"]:
-                state["units"][u].update(status="off", zone=None)
-        elif t == "marker":
-            markers = state["markers"].get(undo["zone"], [])
-            if undo["marker"] in markers:
-                markers.remove(undo["marker"])
-        elif t == "free_rebuild":
-            state["move"]["free_rebuild"] -= undo["count"]
-        elif t == "restore":
-            for u, zone in undo["units"]:
-                state["units"][u].update(status="on", zone=zone)
-        elif t == "undiscard":
-            state["hands"][undo["role"]]["slots"][str(undo["slot"])]["status"] = "hand"
-        for zone, ctrl in undo.get("control", {}).items():
-            if ctrl is not None:
-                state["control"][zone] = ctrl
-    entry["undone"] = True
 
 
 # --- movement-phase effects: validate(state, role, effect, zone, ctx, do) -------------------
@@ -158,6 +117,8 @@ def place_marker(
     state: State, role: str, effect: Effect, zone: str | None, ctx: Context, do: bool
 ) -> None:
     zone = zone_ok(state, role, effect, zone, None)
+    if any(m["kind"] == effect["marker"] for m in state["markers"].get(zone, [])):
+        raise illegal(f"{zone} already has a {effect['marker']} marker: one a zone", "2.3")
     if do:
         marker = {"kind": effect["marker"], "side": role, "amount": int(effect.get("amount", 0))}
         state["markers"].setdefault(zone, []).append(marker)
@@ -174,7 +135,9 @@ def double_move(
             "play Panzergrenadiers right after the order of the group that moves twice", "5.4"
         )
     if do:
-        remember(state, {"t": "fixed"})
+        # the second move is logged with this card's number, so cancelling the card undoes it
+        remember(state, {"t": "orders"})
+        state["move"]["double_card"] = state["move"]["card_log"][-1]["n"]
         state["move"]["double"] = list(last)
         state["move"]["bonus"] += 1
         ctx.event(f"Panzergrenadiers: {', '.join(last)} may move a second time", units=list(last))
@@ -293,7 +256,7 @@ def combat_mode(state: State, role: str, number: int, bang: bool = False) -> str
     for e in card["effects"]:
         if e["mode"] != "!":
             continue
-        if e["effect"] == "cancel_card" and e.get("symbols") == ["C"]:
+        if e["effect"] == "cancel_card" and "C" in e.get("symbols", ["M", "!", "C"]):
             return "!"
         if e["when"] == "after-combat" and e["effect"] == "remove_unit":
             return "after"

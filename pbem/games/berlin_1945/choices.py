@@ -189,6 +189,7 @@ def play_choices(state: State, role: str) -> list[Play]:
             effects = movement_effects(state, role, card)
         except PbemError:
             continue
+        zones: list[str] = []
         for zone in [None, *state["map"]["zones"]]:
             try:
                 for e in effects:
@@ -198,6 +199,13 @@ def play_choices(state: State, role: str) -> list[Play]:
             out.append(Play(card, zone))
             if zone is None:
                 break
+            zones.append(zone)
+        # a card placing several markers, one a zone: one listed choice uses them all
+        count = max(
+            (int(e.get("count", 1)) for e in effects if e["effect"] == "place_marker"), default=1
+        )
+        if len(effects) == 1 and count > 1 and len(zones) > 1:
+            out.append(Play(card, zones[0], more_zones=tuple(zones[1:count])))
     return out
 
 

@@ -14,6 +14,7 @@ retreat 2 [with s1, s2 / s3]          a cancelled order executed as a Retreat (7
 cancel 2 [discard #1, #2]             a planned order not executed (7.3)
 end movement
 play 24 [in 13]                       an M / ! card (2.3)
+play 5 in 12, 13, 14                  a card placing markers, one a zone
 play 7 on 2 / no reaction             a reaction card cancels the opponent's order 2
 reinforce b, e                        Soviet reinforcements (8.1)
 fight 8                               the German chooses the next combat (7.4)
@@ -109,6 +110,7 @@ class Play:
     zone: str | None = None
     order: int | None = None  # a reaction card: the opponent's order it cancels
     target: int | None = None  # a reaction card: the opponent's card it cancels
+    more_zones: tuple[str, ...] = ()  # a card placing several markers, one a zone
 
 
 @dataclass(frozen=True)
@@ -312,8 +314,11 @@ def parse_decision(text: str) -> object:
         if kind == "cancel" and units is None:
             return Cancel(index, slots)
         raise _bad(whole, "'retreat N [with ...]' or 'cancel N [discard #a, #b]'")
-    if m := re.fullmatch(rf"play (\d+)(?: in ({ZONE}))?", t):
-        return Play(int(m.group(1)), zone_id(m.group(2)) if m.group(2) else None)
+    if m := re.fullmatch(rf"play (\d+)(?: in ({ZONE}(?:\s*,\s*{ZONE})*))?", t):
+        if not m.group(2):
+            return Play(int(m.group(1)))
+        first, *more = [zone_id(z.strip()) for z in m.group(2).split(",")]
+        return Play(int(m.group(1)), first, more_zones=tuple(more))
     if m := re.fullmatch(r"play (\d+) on card (\d+)", t):
         return Play(int(m.group(1)), None, None, int(m.group(2)))
     if m := re.fullmatch(r"play (\d+) on (\d+)", t):
@@ -392,7 +397,8 @@ def format_decision(d: object) -> str:  # noqa: C901 - one case per decision typ
             return f"play {d.card} on card {d.target}"
         if d.order is not None:
             return f"play {d.card} on {d.order}"
-        return f"play {d.card}" + (f" in {zone_text(d.zone)}" if d.zone else "")
+        zones = [d.zone, *d.more_zones] if d.zone else []
+        return f"play {d.card}" + (f" in {', '.join(map(zone_text, zones))}" if zones else "")
     if isinstance(d, NoReaction):
         return "no reaction"
     if isinstance(d, Reinforce):

@@ -213,3 +213,16 @@ class Pool:
 def at(game: Game, step: str, seed: int = 0) -> Game:
     game.until(step)
     return game
+
+
+def give(game: Game, role: str, card: int) -> None:
+    """Put `card` into one of the role's held slots (a rigged hand for a rules test: the
+    slot's sealed value changes, so such a game would fail the end-of-game draw check)."""
+    slots = game.state["hands"][role]["slots"]
+    held = [s["label"] for s in slots.values() if s["status"] == "hand"]
+    for label in held:
+        if game.sealed[label][1] == card:
+            return
+    assert held, f"the {role} holds no card"
+    owner, _value, seq = game.sealed[held[0]]
+    game.sealed[held[0]] = (owner, card, seq)

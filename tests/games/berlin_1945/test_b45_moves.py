@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from pbem.errors import IllegalOrderError
-from tests.games.berlin_1945.b45_support import Game, Pool, clear
+from tests.games.berlin_1945.b45_support import Game, Pool, clear, give
 
 
 def german_turn(seed: int = 0) -> tuple[Game, Pool]:
@@ -398,3 +398,92 @@ def test_rulebook_2_3_reaction_card_cancels_an_m_card_and_undoes_its_effect() ->
     ctx = g.text("soviet", "play 9 on card 4")  # NKVD Intelligence
     assert g.state["markers"]["8"] == []
     assert any("cancelled" in e for e in ctx.events)
+
+
+# --- cancelling cards undo what the cancelled card gave (2.3, 5.4, 6.1) ---------------------
+
+
+def test_rulebook_2_3_5_4_cancelling_panzergrenadiers_undoes_the_second_move() -> None:
+    g, pool = german_turn()
+    give(g, "german", 24)
+    give(g, "soviet", 9)  # NKVD Intelligence: cancels an M / ! card
+    unit = pool.take("wehrmacht", 1, "12")[0]
+    g.react = True
+    g.text("german", f"move 12 -> 13: {unit}")
+    g.text("german", "play 24")
+    g.text("german", f"move 13 -> 14: {unit}")
+    g.text("german", "end movement")
+    assert g.state["step"] == "react"
+    ctx = g.text("soviet", "play 9 on card 24")
+    # the second move is undone, the first stands (5.4: the card gave the second order)
+    assert g.state["units"][unit]["zone"] == "13"
+    assert [e.get("undone", False) for e in g.state["move"]["log"]] == [False, True]
+    assert any("cancelled" in e for e in ctx.events)
+
+
+def test_rulebook_2_3_cancelling_an_unused_panzergrenadiers_undoes_nothing_else() -> None:
+    g, pool = german_turn()
+    give(g, "german", 24)
+    give(g, "soviet", 9)
+    unit = pool.take("wehrmacht", 1, "12")[0]
+    g.react = True
+    g.text("german", f"move 12 -> 13: {unit}")
+    g.text("german", "play 24")
+    g.text("german", "end movement")
+    g.text("soviet", "play 9 on card 24")
+    assert g.state["units"][unit]["zone"] == "13"
+    assert not g.state["move"]["log"][0].get("undone")
+
+
+def test_rulebook_2_3_5_4_cancelling_zhukov_undoes_the_orders_it_gave() -> None:
+    g, pool = soviet_plan_turn()
+    give(g, "soviet", 13)  # Georgi Zhukov: 2 extra Movement orders
+    give(g, "german", 21)  # cancels an M / ! card
+    starts = ["12", "13", "14", "15", "16"]
+    units = {z: pool.take("soviet-regular", 1, z)[0] for z in starts}
+    dests = {"12": "6", "13": "7", "14": "7", "15": "8", "16": "9"}
+    g.text("soviet", "plan " + "; ".join(f"{z} -> {dests[z]}:1" for z in starts) + "; card 13")
+    g.react = True
+    g.text("german", "end movement")
+    g.text("soviet", "open")
+    for i in range(1, 6):
+        g.text("soviet", f"execute {i}")
+    g.text("soviet", "end movement")
+    assert g.state["step"] == "react" and g.asked() == "german"
+    ctx = g.text("german", "play 21 on card 13")
+    # orders 4 and 5 (planned beyond the three basic ones) are undone; 1-3 stand
+    where = {z: g.state["units"][u]["zone"] for z, u in units.items()}
+    assert where == {"12": "6", "13": "7", "14": "7", "15": "15", "16": "16"}
+    assert any("cancelled" in e for e in ctx.events)
+
+
+def test_rulebook_2_3_a_card_whose_order_cannot_be_undone_cannot_be_cancelled() -> None:
+    g, pool = german_turn()
+    give(g, "german", 24)
+    give(g, "soviet", 9)
+    unit = pool.take("wehrmacht", 1, "12")[0]
+    g.react = True
+    g.text("german", f"move 12 -> 13: {unit}")
+    g.text("german", "play 24")
+    g.text("german", f"move 13 -> 14: {unit}")
+    g.text("german", "end movement")
+    g.state["units"][unit].update(status="removed", zone=None)  # gone since (set up directly)
+    with pytest.raises(IllegalOrderError, match="cannot be undone"):
+        g.text("soviet", "play 9 on card 24")
+
+
+def test_rulebook_2_3_barricades_place_up_to_three_markers_one_a_zone() -> None:
+    g, pool = german_turn()
+    give(g, "german", 5)  # Barricades (stand-in): up to 3, one a zone, German control
+    for z in ("12", "13", "14", "15"):
+        g.state["control"][z] = "german"
+    with pytest.raises(IllegalOrderError, match="up to 3 zones"):
+        g.text("german", "play 5 in 12, 13, 14, 15")
+    with pytest.raises(IllegalOrderError, match="one a zone"):
+        g.text("german", "play 5 in 12, 12")
+    g.text("german", "play 5 in 12, 13, 14")
+    placed = {z: [m["kind"] for m in g.state["markers"].get(z, [])] for z in ("12", "13", "14")}
+    assert placed == {"12": ["barricade"], "13": ["barricade"], "14": ["barricade"]}
+    give(g, "german", 15)  # the second Barricades card cannot stack a zone
+    with pytest.raises(IllegalOrderError, match="already has a barricade"):
+        g.text("german", "play 15 in 15, 12")

@@ -1,0 +1,108 @@
+"""Undoing what a reaction card cancels (rulebook 2.3, 6.1).
+
+A cancelled order is undone: its units return to their starting zone, a rebuilt unit
+returns to the removed units, and the cards discarded for it are not recovered (6.1).
+A cancelled card is undone through what it recorded when played (`cards.remember`); the
+orders a card gave (#24's second move, the planned orders of #13 / #22) are undone as
+orders.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.core.engine import State
+from pbem.games.berlin_1945.state import illegal, limit, units_at
+
+Entry = dict[str, Any]
+
+
+def order_units(entry: Entry) -> list[tuple[str, str]]:
+    """(unit, zone it reached) for a logged Movement or Rebuild order."""
+    if entry["kind"] == "move":
+        return [(u, to) for to, us in entry["groups"] for u in us]
+    return [(entry["unit"], entry["zone"])]
+
+
+def check_order_undoable(state: State, entry: Entry) -> None:
+    n = entry["n"]
+    units = order_units(entry)
+    for u, zone in units:
+        unit = state["units"][u]
+        if unit["status"] != "on" or unit["zone"] != zone:
+            raise illegal(f"order {n} cannot be undone: {u} is no longer in {zone}", "6.1")
+    if entry["kind"] == "move":
+        side = state["units"][units[0][0]]["side"]
+        cap = limit(state, entry["frm"], side)
+        back = len(units) + len(units_at(state, entry["frm"], side))
+        if cap is not None and back > cap:
+            raise illegal(
+                f"order {n} cannot be undone: {entry['frm']} would exceed its stacking", "5.3"
+            )
+
+
+def undo_order(state: State, entry: Entry) -> None:
+    if entry["kind"] == "move":
+        for u, _zone in order_units(entry):
+            state["units"][u]["zone"] = entry["frm"]
+    else:
+        state["units"][entry["unit"]].update(status="removed", zone=None)
+    for zone, ctrl in entry["control"].items():
+        if ctrl is not None:
+            state["control"][zone] = ctrl
+    entry["undone"] = True
+
+
+def orders_of_card(state: State, number: int) -> list[Entry]:
+    """The orders still standing that card `number` gave this Movement phase, last first
+    (undoing in reverse order restores the control each one found)."""
+    log = state["move"]["log"]
+    return [e for e in reversed(log) if e.get("card") == number and not e.get("undone")]
+
+
+def undo_card(state: State, entry: Entry, check_only: bool) -> None:
+    """Undo a card played this Movement phase (a cancel_card reaction), or refuse."""
+    for undo in entry["undo"]:
+        t = undo["t"]
+        if t == "free_rebuild" and state["move"].get("free_rebuild", 0) < undo["count"]:
+            raise illegal("the Rebuild order this card gave is already used", "2.3")
+        if t == "off" and any(state["units"][u]["status"] != "on" for u in undo["units"]):
+            raise illegal("the reinforcements are no longer on the map", "2.3")
+        if t == "restore":
+            for u, zone in undo["units"]:
+                side = state["units"][u]["side"]
+                cap = limit(state, zone, side)
+                if state["units"][u]["status"] != "removed" or (
+                    cap is not None and len(units_at(state, zone, side)) + 1 > cap
+                ):
+                    raise illegal(f"{u} cannot return to {zone}", "2.3, 5.3")
+        if t == "orders":
+            for order in orders_of_card(state, entry["n"]):
+                check_order_undoable(state, order)
+    if check_only:
+        return
+    for undo in entry["undo"]:
+        t = undo["t"]
+        if t == "off":
+            for u in undo["units"]:
+                state["units"][u].update(status="off", zone=None)
+        elif t == "marker":
+            markers = state["markers"].get(undo["zone"], [])
+            if undo["marker"] in markers:
+                markers.remove(undo["marker"])
+        elif t == "free_rebuild":
+            state["move"]["free_rebuild"] -= undo["count"]
+        elif t == "restore":
+            for u, zone in undo["units"]:
+                state["units"][u].update(status="on", zone=zone)
+        elif t == "undiscard":
+            state["hands"][undo["role"]]["slots"][str(undo["slot"])]["status"] = "hand"
+        elif t == "orders":
+            for order in orders_of_card(state, entry["n"]):
+                undo_order(state, order)
+            if state["move"].get("double_card") == entry["n"]:
+                state["move"]["double"] = None
+        for zone, ctrl in undo.get("control", {}).items():
+            if ctrl is not None:
+                state["control"][zone] = ctrl
+    entry["undone"] = True
