@@ -143,6 +143,15 @@ def main(ctx: click.Context, home: str | None) -> None:
 # --- keys -----------------------------------------------------------------------------------
 
 
+def _add_mail_group() -> None:
+    from pbem.mail.cli import mail
+
+    main.add_command(mail)
+
+
+_add_mail_group()
+
+
 @main.group()
 def key() -> None:
     """Make, import and list Ed25519 keys."""

@@ -78,6 +78,30 @@ class Store:
                 pk=("game", "role", "kind"),
                 if_not_exists=True,
             )
+            # Mail (pbem mail): messages sent and read per game, for threading and for
+            # knowing which of our entries were mailed; the opponent's address per game;
+            # entries that arrived before an earlier one, waiting for the gap to fill.
+            db.table("mail").create(
+                {
+                    "message_id": str,
+                    "game": str,
+                    "direction": str,  # "out" or "in"
+                    "first_seq": int,
+                    "last_seq": int,
+                },
+                pk="message_id",
+                if_not_exists=True,
+            )
+            db.table("mail_peers").create(
+                {"game": str, "address": str},
+                pk="game",
+                if_not_exists=True,
+            )
+            db.table("inbox").create(
+                {"game": str, "seq": int, "id": str, "canonical": bytes, "signature": bytes},
+                pk=("game", "seq", "id"),
+                if_not_exists=True,
+            )
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
@@ -207,3 +231,62 @@ class Store:
             [game_id, role, len(prefix), prefix],
         ).fetchall()
         return [(str(kind), str(value)) for kind, value in rows]
+
+    # --- mail -----------------------------------------------------------------------------
+
+    def record_mail(
+        self, message_id: str, game_id: str, direction: str, first_seq: int, last_seq: int
+    ) -> None:
+        """Remember a message of a game's thread (sent: "out", read: "in")."""
+        if direction not in ("out", "in"):
+            raise StoreError(f"mail direction {direction!r} is neither 'out' nor 'in'")
+        self._write(
+            "INSERT OR IGNORE INTO mail (message_id, game, direction, first_seq, last_seq)"
+            " VALUES (?, ?, ?, ?, ?)",
+            message_id,
+            game_id,
+            direction,
+            first_seq,
+            last_seq,
+        )
+
+    def mail_thread(self, game_id: str) -> list[dict[str, Any]]:
+        """The game's messages in the order they were recorded (the first is the root)."""
+        return list(self.db.table("mail").rows_where("game = ?", [game_id], order_by="rowid"))
+
+    def mailed_seqs(self, game_id: str) -> set[int]:
+        """Seqs of the game's entries already sent by mail."""
+        seqs: set[int] = set()
+        for row in self.db.table("mail").rows_where("game = ? AND direction = 'out'", [game_id]):
+            seqs.update(range(int(row["first_seq"]), int(row["last_seq"]) + 1))
+        return seqs
+
+    def set_peer(self, game_id: str, address: str) -> None:
+        self._write(
+            "INSERT OR REPLACE INTO mail_peers (game, address) VALUES (?, ?)", game_id, address
+        )
+
+    def peer(self, game_id: str) -> str | None:
+        rows = list(self.db.table("mail_peers").rows_where("game = ?", [game_id]))
+        return str(rows[0]["address"]) if rows else None
+
+    def buffer_entry(
+        self, game_id: str, seq: int, entry_id: str, canonical: bytes, sig: bytes
+    ) -> None:
+        """Keep an entry that arrived before an earlier one of its game."""
+        self._write(
+            "INSERT OR IGNORE INTO inbox (game, seq, id, canonical, signature)"
+            " VALUES (?, ?, ?, ?, ?)",
+            game_id,
+            seq,
+            entry_id,
+            canonical,
+            sig,
+        )
+
+    def buffered(self, game_id: str) -> list[dict[str, Any]]:
+        return list(self.db.table("inbox").rows_where("game = ?", [game_id], order_by="seq"))
+
+    def drop_buffered(self, game_id: str, seq: int) -> None:
+        """Forget every buffered entry of `game_id` at `seq` (applied, or superseded)."""
+        self._write("DELETE FROM inbox WHERE game = ? AND seq = ?", game_id, seq)
