@@ -399,16 +399,49 @@ def export(ctx: click.Context, game: str, output: str | None, since: int | None)
 
 @main.command()
 @click.argument("game")
-@click.option("--role", help="Whose view (default: your role; 'public' for spectators).")
-@click.option("--format", "fmt", type=click.Choice(["text", "markdown"]), default="text")
+@click.option(
+    "--role",
+    help="Whose view (default: your role; for markdown/bbcode posts: 'public').",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "markdown", "bbcode"]),
+    default="text",
+    help="text: a summary; markdown/bbcode: a forum post with the entries to apply.",
+)
+@click.option(
+    "--since",
+    type=int,
+    metavar="SEQ",
+    help="A post carries the entries from SEQ on (default: the last move).",
+)
 @click.option("-o", "--output", help="Write the summary here instead of stdout.")
 @click.pass_context
-def render(ctx: click.Context, game: str, role: str | None, fmt: str, output: str | None) -> None:
-    """Render a turn summary of GAME for one role, from a stored game or a save file."""
+def render(
+    ctx: click.Context,
+    game: str,
+    role: str | None,
+    fmt: str,
+    since: int | None,
+    output: str | None,
+) -> None:
+    """Render a turn summary of GAME for one role, or a forum post, from a stored game or
+    a save file."""
+    from pbem.render.post import POST_FORMATS, last_move, render_post
     from pbem.render.summary import render_summary
 
     client = None if Path(game).exists() else _client(ctx)
     adjudicator = _load_any(ctx, game, ())
+    if fmt in POST_FORMATS:
+        # Everyone reads a forum: the public view unless a role is named, and never the
+        # store's sealed values.
+        entries = adjudicator.entries[since:] if since is not None else last_move(adjudicator)
+        if since is not None and not entries:
+            _fail(f"the log has no entry {since}")
+        viewer = None if role in (None, "public") else role
+        _emit(render_post(adjudicator, viewer, fmt, entries), output)
+        return
     known = None
     if client is not None:
         mine = client.my_roles(adjudicator)

@@ -17,7 +17,9 @@ from pbem.core.adjudicator import Action, Adjudicator
 from pbem.core.canonical import JSON
 from pbem.errors import PbemError
 
-FORMATS = {"text": "txt", "markdown": "md"}
+FORMATS = {"text": "txt", "markdown": "md", "bbcode": "bbcode"}
+# BBCode has no tables: its summary shows the game's text state inside [code].
+STATE_FORMAT = {"txt": "txt", "md": "md", "bbcode": "txt"}
 
 
 def templates_dir() -> Path:
@@ -67,7 +69,7 @@ def render_summary(
     outcome = game.outcome()
     env = _environment()
     ext = FORMATS[fmt]
-    state_template = f"{engine.name}/state.{ext}.j2"
+    state_template = f"{engine.name}/state.{STATE_FORMAT[ext]}.j2"
     has_state = (templates_dir() / state_template).is_file()
     template = env.get_template(f"summary.{ext}.j2")
     return template.render(
