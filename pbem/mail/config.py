@@ -174,6 +174,8 @@ def _server(path: Path, data: dict[str, Any], kind: str) -> ServerConfig | None:
     if not isinstance(port, int) or isinstance(port, bool) or not 0 < port < 65536:
         raise MailConfigError(f"{path}: {where}port must be a number from 1 to 65535")
     user = _opt_str(path, table, "user", where)
+    if "password" in table:
+        _check_private(path)  # even when unused: a password others can read has leaked
     ca = _opt_str(path, table, "ca_file", where)
     folder = _opt_str(path, table, "folder", where) or "INBOX"
     return ServerConfig(
@@ -200,7 +202,10 @@ def _password(path: Path, table: dict[str, Any], kind: str, user: str) -> str:
         )
     if not isinstance(value, str):
         raise MailConfigError(f"{path}: [{kind}] password must be a string")
+    return value
+
+
+def _check_private(path: Path) -> None:
     mode = path.stat().st_mode
     if mode & (stat.S_IRWXG | stat.S_IRWXO):
         raise MailConfigError(f"{path} holds a password but others can read it: chmod 600 {path}")
-    return value

@@ -1,0 +1,84 @@
+"""`pbem mail send GAME`: mail this store's entries that the opponent has not been sent yet.
+
+Pending entries are those of the game signed by one of this store's roles and not in a
+message recorded as sent (the creator's first mail carries the genesis and the joins).
+The message is recorded, and the address remembered, only once the SMTP server has
+accepted it; any failure leaves the store as it was.
+"""
+
+from __future__ import annotations
+
+import click
+
+
+@click.command("send")
+@click.argument("game")
+@click.option(
+    "--to",
+    "to",
+    metavar="ADDRESS",
+    help="The opponent's address (remembered for this game; default: the remembered one).",
+)
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False),
+    help="The mail configuration (default: $PBEM_MAIL_CONFIG, else mail.toml in the home).",
+)
+@click.option("--dry-run", is_flag=True, help="Print the message instead of sending it.")
+@click.pass_context
+def send(
+    ctx: click.Context, game: str, to: str | None, config_path: str | None, dry_run: bool
+) -> None:
+    """Mail GAME's entries of yours that were not mailed yet to the opponent, over SMTP."""
+    from pbem.cli import _client
+    from pbem.errors import PbemError
+    from pbem.mail.compose import compose
+    from pbem.mail.config import MailConfigError, load_config
+
+    client = _client(ctx)
+    store = client.store
+    adjudicator = client.game(game)
+    game_id = adjudicator.id
+    mine = set(client.my_roles(adjudicator))
+    mailed = store.mailed_seqs(game_id)
+    pending = [e for e in adjudicator.entries if e.by in mine and e.seq not in mailed]
+    if not pending:
+        raise PbemError(
+            f"nothing to send in game {game_id[:12]}: every entry of yours has been mailed "
+            f"(to send one again: `pbem export {game_id[:12]} --since SEQ`)"
+        )
+    address = (to or "").strip() or store.peer(game_id)
+    if not address:
+        raise PbemError(f"no address for game {game_id[:12]}: give --to ADDRESS (it is remembered)")
+
+    config = load_config(store.home, config_path)
+    if config.address is None:
+        raise MailConfigError(f"{config.path}: set address (your From address) to send mail")
+    if config.smtp is None and not dry_run:
+        raise MailConfigError(f"{config.path}: no [smtp] section: nowhere to send mail")
+
+    thread = [str(row["message_id"]) for row in store.mail_thread(game_id)]
+    message = compose(
+        adjudicator,
+        pending,
+        sender=config.address,
+        sender_name=config.name,
+        to=address,
+        thread=thread,
+    )
+    first, last = pending[0].seq, pending[-1].seq
+    span = f"entry {first}" if first == last else f"entries {first} to {last}"
+    if dry_run:
+        click.echo(message.as_string(), nl=False)
+        click.echo(f"dry run: {span} of game {game_id[:12]} not sent, nothing recorded", err=True)
+        return
+
+    from pbem.mail.smtp import send as smtp_send
+
+    assert config.smtp is not None
+    smtp_send(config.smtp, message, config.address, [address])
+    with store.transaction():
+        store.record_mail(str(message["Message-ID"]), game_id, "out", first, last)
+        store.set_peer(game_id, address)
+    click.echo(f"sent {span} of game {game_id[:12]} to {address} ({message['Message-ID']})")
