@@ -1,0 +1,316 @@
+"""Where `pbem mail fetch` reads messages: an IMAP folder over TLS, a Maildir or an mbox.
+
+Every source gives (key, raw bytes) for each message in mailbox order, changes nothing
+while reading (IMAP: EXAMINE and BODY.PEEK[], so no flag is set; Maildir and mbox:
+Python's `mailbox`, read only), and deletes messages by key only when asked.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import imaplib
+import mailbox
+import re
+import ssl
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import Protocol, Self
+
+from pbem.errors import PbemError
+from pbem.mail.config import ServerConfig
+
+TIMEOUT = 60.0  # seconds for any one network operation
+
+
+class MailSourceError(PbemError):
+    """A mailbox or mail server that cannot be read (one line, for the CLI)."""
+
+
+class Source(Protocol):
+    name: str
+
+    def messages(self) -> Iterator[tuple[str, bytes]]:
+        """(key, raw RFC 5322 bytes) of every message, in mailbox order."""
+        ...
+
+    def delete(self, keys: Sequence[str]) -> None:
+        """Remove these messages (and no other)."""
+        ...
+
+    def close(self) -> None: ...
+
+    def __enter__(self) -> Source: ...
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None: ...
+
+
+class _Closing:
+    def close(self) -> None:
+        pass
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+# --- Maildir and mbox ---------------------------------------------------------------------
+
+
+_UNIQUE = re.compile(r"(\d+)\.([^.]*)")
+
+
+def _maildir_order(key: str) -> tuple[int, int, int, str]:
+    """Delivery order, as far as Maildir names tell it: the delivery time in seconds,
+    then the microseconds (M) and the delivering process's counter (Q) when present."""
+    match = _UNIQUE.match(key)
+    if match is None:
+        return (0, 0, 0, key)
+    fields = {letter: int(n) for letter, n in re.findall(r"([A-Z])(\d+)", match.group(2))}
+    return (int(match.group(1)), fields.get("M", 0), fields.get("Q", 0), key)
+
+
+class MaildirSource(_Closing):
+    def __init__(self, path: Path) -> None:
+        self.name = f"Maildir {path}"
+        if not (path / "cur").is_dir() or not (path / "new").is_dir():
+            raise MailSourceError(f"{path} is not a Maildir (it needs cur/ and new/)")
+        self._box = mailbox.Maildir(str(path), factory=None, create=False)
+
+    def messages(self) -> Iterator[tuple[str, bytes]]:
+        for key in sorted(self._box.keys(), key=_maildir_order):
+            try:
+                raw = self._box.get_bytes(key)
+            except KeyError:
+                continue  # removed by a mail client meanwhile
+            yield key, raw
+
+    def delete(self, keys: Sequence[str]) -> None:
+        for key in keys:
+            self._box.discard(key)
+
+
+class MboxSource(_Closing):
+    def __init__(self, path: Path) -> None:
+        self.name = f"mbox {path}"
+        if not path.is_file():
+            raise MailSourceError(f"no mbox file at {path}")
+        self._path = path
+        self._box = mailbox.mbox(str(path), factory=None, create=False)
+        self._keys = {str(key): key for key in self._box.iterkeys()}  # ints, in file order
+
+    def messages(self) -> Iterator[tuple[str, bytes]]:
+        for name, key in self._keys.items():
+            yield name, self._box.get_bytes(key)
+
+    def delete(self, keys: Sequence[str]) -> None:
+        if not keys:
+            return
+        try:
+            self._box.lock()
+            try:
+                for key in keys:
+                    self._box.discard(self._keys[key])
+                self._box.flush()  # refuses if the file changed since it was read
+            finally:
+                self._box.unlock()
+        except mailbox.Error as exc:
+            raise MailSourceError(f"{self._path}: nothing deleted: {exc}") from None
+
+    def close(self) -> None:
+        # close() flushes what a refused delete left pending: refused again, and dropped
+        # (the file itself is closed either way).
+        with contextlib.suppress(mailbox.Error):
+            self._box.close()
+
+
+# --- IMAP ---------------------------------------------------------------------------------
+
+
+def _imap_text(value: object) -> str:
+    """An IMAP error or response as one readable line."""
+    if isinstance(value, list | tuple) and value:
+        value = value[-1]
+    if isinstance(value, bytes):
+        value = value.decode("utf-8", errors="replace")
+    text = " ".join(str(value).split())
+    # imaplib's own errors quote the server's bytes: "b'[AUTHENTICATIONFAILED] ...'".
+    match = re.fullmatch(r"b(['\"])(.*)\1", text)
+    return match.group(2) if match else text
+
+
+def _quote_mailbox(name: str) -> str:
+    return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+class ImapSource(_Closing):
+    """One IMAP folder, read with EXAMINE (read only) unless messages are to be deleted."""
+
+    def __init__(self, server: ServerConfig, writable: bool = False) -> None:
+        if server.user is None or server.password is None:
+            raise MailSourceError("[imap] needs a user (and its password) to log in")
+        self.server = server
+        self.name = f"IMAP {server.user}@{server.host}:{server.port}/{server.folder}"
+        self._writable = writable
+        self._conn = self._connect()
+        try:
+            self._login()
+            self._select()
+        except BaseException:
+            self.close()
+            raise
+
+    def _where(self) -> str:
+        return f"{self.server.host}:{self.server.port}"
+
+    def _connect(self) -> imaplib.IMAP4:
+        server = self.server
+        ca = str(server.ca_file) if server.ca_file else None
+        try:
+            context = ssl.create_default_context(cafile=ca)
+        except (OSError, ssl.SSLError) as exc:
+            raise MailSourceError(f"cannot read the IMAP ca_file {ca}: {exc}") from None
+        try:
+            if server.security == "ssl":
+                return imaplib.IMAP4_SSL(
+                    server.host, server.port, ssl_context=context, timeout=TIMEOUT
+                )
+            conn = imaplib.IMAP4(server.host, server.port, timeout=TIMEOUT)
+            try:
+                conn.starttls(ssl_context=context)
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    conn.shutdown()
+                raise
+            return conn
+        except ssl.SSLCertVerificationError as exc:
+            raise MailSourceError(
+                f"the IMAP server {self._where()} has a certificate this machine does not "
+                f"trust ({exc.verify_message}); if it uses a private CA, set ca_file in [imap]"
+            ) from None
+        except ssl.SSLError as exc:
+            raise MailSourceError(
+                f"TLS with the IMAP server {self._where()} failed: {exc.reason or exc}"
+            ) from None
+        except imaplib.IMAP4.error as exc:
+            raise MailSourceError(
+                f"the IMAP server {self._where()} refused STARTTLS: {_imap_text(exc.args)}"
+            ) from None
+        except TimeoutError:
+            raise MailSourceError(f"the IMAP server {self._where()} did not answer") from None
+        except OSError as exc:
+            raise MailSourceError(
+                f"cannot connect to the IMAP server {self._where()}: {exc.strerror or exc}"
+            ) from None
+
+    def _login(self) -> None:
+        assert self.server.user is not None and self.server.password is not None
+        try:
+            self._conn.login(self.server.user, self.server.password)
+        except imaplib.IMAP4.error as exc:
+            raise MailSourceError(
+                f"IMAP login as {self.server.user} at {self._where()} failed: "
+                f"{_imap_text(exc.args)}"
+            ) from None
+        except OSError as exc:
+            raise MailSourceError(f"IMAP connection to {self._where()} lost: {exc}") from None
+
+    def _select(self) -> None:
+        folder = self.server.folder
+        try:
+            status, data = self._conn.select(_quote_mailbox(folder), readonly=not self._writable)
+        except (imaplib.IMAP4.error, OSError) as exc:
+            raise MailSourceError(f"cannot open IMAP folder {folder!r}: {exc}") from None
+        if status != "OK":
+            raise MailSourceError(f"cannot open IMAP folder {folder!r}: {_imap_text(data)}")
+
+    def _command(self, *args: str) -> list[object]:
+        try:
+            status, data = self._conn.uid(*args)
+        except (imaplib.IMAP4.error, OSError) as exc:
+            raise MailSourceError(f"IMAP {args[0]} at {self._where()} failed: {exc}") from None
+        if status != "OK":
+            raise MailSourceError(f"IMAP {args[0]} at {self._where()} failed: {_imap_text(data)}")
+        return list(data)
+
+    def messages(self) -> Iterator[tuple[str, bytes]]:
+        found = self._command("SEARCH", "ALL")
+        uids = b" ".join(part for part in found if isinstance(part, bytes)).split()
+        for uid in sorted(int(u) for u in uids):
+            raw = self._fetch(str(uid))
+            if raw is not None:
+                yield str(uid), raw
+
+    def _fetch(self, uid: str) -> bytes | None:
+        # BODY.PEEK[] returns the whole message and, unlike BODY[], sets no \Seen flag.
+        for part in self._command("FETCH", uid, "(BODY.PEEK[])"):
+            if isinstance(part, tuple) and len(part) == 2 and isinstance(part[1], bytes):
+                return part[1]
+        return None  # expunged meanwhile
+
+    def delete(self, keys: Sequence[str]) -> None:
+        """Flag the messages \\Deleted and expunge exactly them (UID EXPUNGE, RFC 4315).
+
+        Without UIDPLUS a plain EXPUNGE would also remove whatever else the player had
+        flagged for deletion, so the messages are then only flagged.
+        """
+        if not keys:
+            return
+        if not self._writable:
+            raise MailSourceError("the IMAP folder was opened read only")
+        uid_set = ",".join(keys)
+        self._command("STORE", uid_set, "+FLAGS.SILENT", "(\\Deleted)")
+        if "UIDPLUS" in self._capabilities():
+            self._command("EXPUNGE", uid_set)
+
+    def _capabilities(self) -> set[str]:
+        try:
+            status, data = self._conn.capability()
+        except (imaplib.IMAP4.error, OSError):
+            return set()
+        words = b" ".join(d for d in data if isinstance(d, bytes)).decode(errors="replace")
+        return set(words.upper().split()) if status == "OK" else set()
+
+    def close(self) -> None:
+        conn = getattr(self, "_conn", None)
+        if conn is None:
+            return
+        self._conn = None  # type: ignore[assignment]
+        try:
+            # LOGOUT only: CLOSE on a folder opened read-write would expunge every
+            # message flagged \Deleted, the player's own included.
+            conn.logout()
+        except (imaplib.IMAP4.error, OSError):
+            with contextlib.suppress(OSError):
+                conn.shutdown()
+
+
+def open_source(
+    *,
+    imap: ServerConfig | None = None,
+    maildir: Path | None = None,
+    mbox: Path | None = None,
+    writable: bool = False,
+) -> Source:
+    """The one source named (the IMAP server, a Maildir or an mbox)."""
+    named = [s for s in (imap, maildir, mbox) if s is not None]
+    if len(named) != 1:
+        raise MailSourceError("name exactly one mailbox: IMAP, a Maildir or an mbox")
+    if imap is not None:
+        return ImapSource(imap, writable=writable)
+    if maildir is not None:
+        return MaildirSource(maildir)
+    assert mbox is not None
+    return MboxSource(mbox)
