@@ -187,6 +187,14 @@ class Fetcher:
         message_id, subject = message_headers(raw)
         report = MessageReport(key, message_id, subject)
         self.reports.append(report)
+        known = self.store.mail_message(message_id) if message_id else None
+        if known is not None:
+            # Read (or sent) before and recorded: its entries are in the store, and any it
+            # held wait in the inbox, so it is not parsed and checked again on every fetch.
+            game_id = str(known["game"])
+            report.found = 1
+            report.had = [(game_id, s) for s in range(known["first_seq"], known["last_seq"] + 1)]
+            return report
         try:
             entries = parse_message(raw)
         except PbemError as exc:

@@ -254,6 +254,11 @@ class Store:
         """The game's messages in the order they were recorded (the first is the root)."""
         return list(self.db.table("mail").rows_where("game = ?", [game_id], order_by="rowid"))
 
+    def mail_message(self, message_id: str) -> dict[str, Any] | None:
+        """The recorded message with this Message-ID, sent or read, if any."""
+        rows = list(self.db.table("mail").rows_where("message_id = ?", [message_id]))
+        return rows[0] if rows else None
+
     def mailed_seqs(self, game_id: str) -> set[int]:
         """Seqs of the game's entries already sent by mail."""
         seqs: set[int] = set()

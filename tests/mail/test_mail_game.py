@@ -1,0 +1,117 @@
+"""A whole game played by email: two players, each with a store of their own, exchange a
+demo game through a real SMTP server on loopback (aiosmtpd, STARTTLS and login) and their
+own Maildirs, with nothing but `pbem mail send` and `pbem mail fetch`. At the end both
+stores hold the identical game, and its save verifies."""
+
+from __future__ import annotations
+
+import mailbox
+import random
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pbem.bots import choose
+from pbem.cli import main
+from pbem.client import Client
+from pbem.ledger import engine_by_name
+from pbem.store import Store
+from pbem.verify import verify_text
+from tests.mail.mailtls import MailServer, smtp_server
+
+
+class Player:
+    def __init__(self, root: Path, role: str) -> None:
+        self.role = role
+        self.home = root / role
+        self.address = f"{role}@example.org"
+        self.maildir = root / f"{role}-maildir"
+        mailbox.Maildir(self.maildir, create=True)
+        self.client = Client(Store(self.home))
+
+    def cli(self, *args: str) -> str:
+        result = CliRunner().invoke(main, ["--home", str(self.home), *args])
+        assert result.exit_code == 0, f"pbem {' '.join(args)}: {result.output}"
+        return result.stdout
+
+
+def deliver(server: MailServer, done: int, players: dict[str, Player]) -> int:
+    """The mail system: each new message into its recipients' Maildirs."""
+    by_address = {p.address: p for p in players.values()}
+    for received in server.messages[done:]:
+        for rcpt in received.rcpt_tos:
+            mailbox.Maildir(by_address[rcpt].maildir, create=False).add(received.data)
+    return len(server.messages)
+
+
+@pytest.mark.parametrize("rules", ["race-to-berlin", "berlin-1945"])
+def test_two_players_play_a_whole_game_by_email(tmp_path: Path, rules: str) -> None:
+    engine = engine_by_name(rules)
+    first, second = engine.roles[0], engine.roles[1]
+    with smtp_server(tmp_path, mode="starttls") as server:
+        players = {role: Player(tmp_path, role) for role in (first, second)}
+        for p in players.values():
+            p.client.new_key(p.role)
+            server.write_config(p.home, p.address, extra=f'[maildir]\npath = "{p.maildir}"')
+        players[first].client.import_key(second, players[second].home / "keys" / f"{second}.pub")
+        game, _made = players[first].client.new_game(
+            rules, first, {first: first, second: second}, title="by email"
+        )
+        short = game[:12]
+        delivered = 0
+
+        def hand_over(sender: Player, receiver: Player) -> None:
+            nonlocal delivered
+            mailed = sender.client.store.mailed_seqs(game)
+            entries = sender.client.game(game).entries
+            if all(e.seq in mailed for e in entries if e.by == sender.role):
+                return  # nothing of the sender's is new: the receiver has it all
+            to = ["--to", receiver.address] if sender.client.store.peer(game) is None else []
+            assert "sent " in sender.cli("mail", "send", short, *to)
+            delivered = deliver(server, delivered, players)
+            report = receiver.cli("mail", "fetch")
+            assert "refused" not in report and "waiting" not in report
+
+        # the invitation (genesis and the creator's join), then the second player's join
+        hand_over(players[first], players[second])
+        players[second].client.join(game)
+        hand_over(players[second], players[first])
+
+        rng = random.Random(7)
+        current = players[first]
+        for _ in range(5000):
+            adjudicator = current.client.game(game)
+            if adjudicator.outcome() is not None:
+                break
+            role = adjudicator.prompts()[0].role
+            if role != current.role:
+                other = players[role]
+                hand_over(current, other)
+                current = other
+                continue
+            client = current.client
+            state = client.state_for(client.game(game), role)
+            state = engine.with_secrets(state, role, client.known(game, role))
+            if any(p.role == role for p in engine.prompts(state)):
+                client.move(game, engine.format(choose(engine, state, role, rng)), role)
+            else:
+                client.ack(game, role)
+        else:
+            pytest.fail("no outcome")
+        other = players[second if current.role == first else first]
+        hand_over(current, other)
+
+    saves = {p.client.export(game) for p in players.values()}
+    assert len(saves) == 1
+    (save,) = saves
+    report = verify_text(save)
+    assert report.ok, report.failure
+    # every message of the game went through the server encrypted and logged in
+    assert server.messages and all(m.tls and m.login for m in server.messages)
+    subjects = {str(m.message["Subject"]) for m in server.messages}
+    assert all(s.startswith(f"[pbem] by email {game[:8]} #") for s in subjects)
+    # one thread per game: every message after the first answers an earlier one
+    ids = [str(m.message["Message-ID"]) for m in server.messages]
+    for index, received in enumerate(server.messages[1:], start=1):
+        assert str(received.message["In-Reply-To"]) in ids[:index]
