@@ -95,6 +95,17 @@ def decode_payload(payload: str) -> tuple[bytes, bytes]:
     return data[4:s_at], data[s_at + 4 : end]
 
 
+def marker_kind(line: str) -> str | None:
+    """ "BEGIN" or "END" when `line` (one line, any quoting or decoration) is a marker line."""
+    found = _MARKER.match(line)
+    return found.group(1).upper() if found else None
+
+
+def has_marker(text: str) -> bool:
+    """Whether `text` holds at least one BEGIN or END marker line."""
+    return _MARKER.search(text) is not None
+
+
 def _clean(region: str) -> str:
     """The payload characters in `region`, which starts with the newline ending a marker line.
 

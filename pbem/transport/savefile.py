@@ -12,11 +12,11 @@ from collections.abc import Iterable
 
 from pbem.core.adjudicator import Adjudicator
 from pbem.core.log import GENESIS, JOIN, Entry
-from pbem.transport.armor import armor
+from pbem.errors import PbemError
+from pbem.transport.armor import armor, marker_kind
 
 SAVE_MAGIC = "PBEM SAVE v1"
 RNG_HEADER = "RNG LOG"
-_QUOTE = re.compile(r"^[>\s]*")
 
 
 def human_line(entry: Entry) -> str:
@@ -60,16 +60,109 @@ def save_text(game: Adjudicator, title: str, fingerprints: dict[str, str]) -> st
     return "\n".join(lines) + "\n"
 
 
-def rng_lines(text: str) -> list[str] | None:
-    """The RNG log lines of a save (quote markers stripped), or None if it has none.
+class RngLogError(PbemError):
+    """A save's printed RNG log differs from the one recomputed from its entries."""
 
-    Lines of every RNG LOG section count: a second section cannot hide a first one.
+
+# Decoration at either end of a line of a pasted save: quote markers, BBCode tags a forum
+# wraps a post in, Markdown fences.
+_TAGS = r"\[/?(?:code|quote|pre|tt|spoiler)(?:=[^\]\n]*)?\]"
+_DECOR_START = re.compile(rf"^(?:[>\s]|{_TAGS}|`{{3,}})*+", re.IGNORECASE)
+_DECOR_END = re.compile(rf"(?:\s|{_TAGS}|`{{3,}})*+$", re.IGNORECASE)
+_RECORD = re.compile(r"rng\s+[0-9]", re.IGNORECASE)
+_HEADER = re.compile(r"RNG\s+LOG", re.IGNORECASE)
+
+# One printed RNG record: the tokens of each printed line it spans (a mail client that
+# re-wraps a long line spreads one record over several lines).
+Record = list[list[str]]
+
+
+def _clean(raw: str) -> str:
+    line = raw.strip()
+    if line[:1] in (">", "[", "`") or line[-1:] in ("]", "`"):
+        line = _DECOR_END.sub("", _DECOR_START.sub("", line))
+    return line
+
+
+def rng_sections(text: str) -> list[list[Record]]:
+    """The records of every RNG LOG section of a text, quoting and re-wrapping undone.
+
+    A record starts at a line `rng <digit>...` (quote markers stripped) and runs on over
+    the following lines until the next record, a section header, an armored entry or the
+    end of the text; so the last record of a section also holds whatever human text follows
+    the log, which `check_rng_log` allows. Armored entries are skipped: their payload is
+    never read as a record.
     """
-    found: list[str] | None = None
-    for raw in text.splitlines():
-        line = _QUOTE.sub("", raw).rstrip()
-        if line == RNG_HEADER:
-            found = found if found is not None else []
-        elif found is not None and line.startswith("rng "):
-            found.append(line)
-    return found
+    first = _HEADER.search(text)
+    if first is None:
+        return []
+    sections: list[list[Record]] = []
+    current: Record | None = None
+    in_armor = False
+    for raw in text[text.rfind("\n", 0, first.start()) + 1 :].splitlines():
+        line = _clean(raw)
+        if not line:
+            continue
+        if "entry" in line.lower():
+            kind = marker_kind(raw)
+            if kind is not None:
+                in_armor, current = kind == "BEGIN", None
+                continue
+        if in_armor:
+            continue
+        if _HEADER.fullmatch(line):
+            sections.append([])
+            current = None
+        elif sections and _RECORD.match(line):
+            current = [line.split()]
+            sections[-1].append(current)
+        elif current is not None:
+            current.append(line.split())
+    return sections
+
+
+def _matches(record: Record, expected: list[str], last: bool) -> bool:
+    """Whether a printed record holds exactly the expected tokens.
+
+    Only the last record may go on with human text (`last`: the last printed one, or
+    the one that should be last, when more follow and are reported as extra lines),
+    and only from a line of its own: text glued to its lines is part of the record.
+    """
+    if not last:
+        return [token for line in record for token in line] == expected
+    seen: list[str] = []
+    for line in record:
+        seen += line
+        if len(seen) >= len(expected):
+            break
+    return seen == expected
+
+
+def check_rng_log(text: str, computed: list[str]) -> int:
+    """Raise RngLogError unless every RNG LOG section of `text` equals `computed`.
+
+    Returns how many sections were compared (0: the text prints no RNG log, as a move
+    file does). A save quoted twice in a thread has two sections; each must equal the
+    recomputed log, so a second one cannot hide a first. The comparison is token by
+    token, so re-wrapping and quoting do not matter, while a changed, missing, extra or
+    reordered record is a difference.
+    """
+    expected = [line.split() for line in computed]
+    sections = rng_sections(text)
+    for number, printed in enumerate(sections, start=1):
+        where = "RNG log" if len(sections) == 1 else f"RNG log (copy {number})"
+        for index, (record, tokens) in enumerate(zip(printed, expected, strict=False)):
+            last = index == len(printed) - 1 or index == len(expected) - 1
+            if not _matches(record, tokens, last):
+                shown = " ".join(token for line in record for token in line)
+                if len(shown) > 200:
+                    shown = shown[:200] + "..."
+                raise RngLogError(
+                    f"{where} line {index + 1} differs from the recomputed one: "
+                    f"{shown!r} != {computed[index]!r}"
+                )
+        if len(printed) != len(expected):
+            raise RngLogError(
+                f"{where} has {len(printed)} lines, the recomputed log {len(expected)}"
+            )
+    return len(sections)

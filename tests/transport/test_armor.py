@@ -237,3 +237,12 @@ def test_round_trip_property(
     if lower:
         text = text.lower()
     assert find_entries(text) == entries
+
+
+def test_marker_helpers() -> None:
+    from pbem.transport.armor import has_marker, marker_kind
+
+    assert marker_kind(BEGIN) == "BEGIN" and marker_kind("> > " + END.lower()) == "END"
+    assert marker_kind("[code]" + BEGIN + "  ") == "BEGIN"
+    assert marker_kind("see " + BEGIN) is None and marker_kind("AAAA") is None
+    assert has_marker("hello\n> " + END + "\n") and not has_marker("BEGIN PBEM ENTRY")

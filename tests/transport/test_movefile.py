@@ -8,7 +8,13 @@ from email.message import EmailMessage
 import pytest
 
 from pbem.transport.armor import armor, encode_payload
-from pbem.transport.movefile import extract_text, html_to_text, looks_like_email, read_entries
+from pbem.transport.movefile import (
+    extract_text,
+    html_to_text,
+    looks_like_email,
+    looks_like_html,
+    read_entries,
+)
 
 C = b'{"body":{"orders":["attack 12"]},"by":"west","kind":"move","seq":17,"v":1}'
 S = bytes(range(83))
@@ -146,3 +152,76 @@ def test_forum_post_with_header_like_first_line() -> None:
 
 def test_html_to_text() -> None:
     assert html_to_text("a<br>b&lt;c&nbsp;d<script>x</script>") == "a\nb<c\u00a0d"
+
+
+# --- mbox files, HTML pages, MIME structure -----------------------------------------------------
+
+
+def mbox(*messages: EmailMessage) -> bytes:
+    out = b""
+    for msg in messages:
+        raw = msg.as_bytes().replace(b"\nFrom ", b"\n>From ")
+        out += b"From bob@example.org Sat Jan  3 01:05:34 2026\n" + raw + b"\n"
+    return out
+
+
+def test_mbox_reads_every_message() -> None:
+    first, second = mail(), mail(subject="turn 4")
+    first.set_content("From the front:\n" + armor(C, S), cte="base64")
+    second.set_content(armor(C2, S2), cte="quoted-printable")
+    data = mbox(first, second)
+    assert read_entries(data) == BOTH
+    assert read_entries(data.decode()) == BOTH
+    assert read_entries(b"\xef\xbb\xbf" + data) == BOTH
+    assert "From the front:" in extract_text(data)  # the mboxrd ">From " is undone
+    # one message alone is read as a mail, as before
+    assert read_entries(mbox(first)) == [(C, S)]
+
+
+def test_mbox_keeps_8bit_bodies_byte_exact() -> None:
+    msg = mail()
+    msg.set_content("Grüße\n" + armor(C, S), cte="8bit")
+    other = mail()
+    other.set_content(armor(C2, S2), cte="8bit")
+    data = mbox(msg, other)
+    assert b"Gr\xc3\xbc\xc3\x9fe" in data
+    assert "Grüße" in extract_text(data)
+    assert read_entries(data) == BOTH
+
+
+def test_a_from_line_that_is_not_an_mbox() -> None:
+    text = "From Bob, my move:\n\n" + armor(C, S) + "\nFrom here on I attack.\n" + armor(C2, S2)
+    assert extract_text(text) == text
+    assert read_entries(text) == BOTH
+
+
+def test_html_page_is_converted() -> None:
+    page = (
+        "<!DOCTYPE html>\n<html><head><title>-----BEGIN PBEM ENTRY-----</title>"
+        "<script>let a = '-----END PBEM ENTRY-----';</script></head><body>"
+        f"<pre><code>{armor(C, S)}</code></pre>"
+        "<p>" + "<br>".join(armor(C2, S2).replace("-", "&#45;").split("\n")) + "</p>"
+        "</body></html>"
+    )
+    assert looks_like_html(page)
+    assert looks_like_html("  <div class='post'>hi</div>")
+    assert not looks_like_html(BODY)
+    assert not looks_like_html("a <b>bold</b> claim\n" + armor(C, S))
+    assert read_entries(page) == BOTH
+    assert read_entries(page.encode()) == BOTH
+
+
+def test_alternative_with_a_plain_part_without_armor_reads_the_html() -> None:
+    msg = mail()
+    msg.set_content("This message needs an HTML mail reader.")
+    msg.add_alternative(f"<html><body><pre>{BODY}</pre></body></html>", subtype="html")
+    assert read_entries(as_crlf_bytes(msg)) == BOTH
+
+
+def test_forwarded_html_only_mail_under_a_plain_text_note() -> None:
+    inner = mail()
+    inner.set_content(_html_body(), subtype="html", cte="base64")
+    outer = mail(subject="Fwd: turn 3")
+    outer.set_content("see below")
+    outer.add_attachment(inner)
+    assert read_entries(as_crlf_bytes(outer)) == BOTH
