@@ -57,10 +57,34 @@ def _emit(text: str, output: str | None, note: str | None = None) -> None:
 
 
 def _write_file(path: Path, text: str) -> None:
-    """Write atomically: a crash leaves the old file or the new one, never half of it."""
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    """Write atomically: a crash leaves the old file or the new one, never half of it.
+
+    The text goes to a temporary file of its own beside `path` (two runs never share
+    one), reaches the disk, and is renamed over `path` in one step. The file gets the
+    mode a plain write would give it (the umask's), or keeps the mode it had.
+    """
+    import tempfile
+
+    try:
+        mode = path.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        mask = os.umask(0o077)
+        os.umask(mask)
+        mode = 0o666 & ~mask
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror, str(path)) from None
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(text.encode("utf-8"))
+            f.flush()
+            os.fchmod(f.fileno(), mode)
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def _read_input(source: str) -> bytes:
@@ -323,7 +347,7 @@ def apply(ctx: click.Context, source: str, data: tuple[str, ...]) -> None:
 
 
 @main.command()
-@click.argument("source")
+@click.argument("sources", metavar="SOURCE...", nargs=-1, required=True)
 @click.option(
     "--data",
     "data",
@@ -331,19 +355,106 @@ def apply(ctx: click.Context, source: str, data: tuple[str, ...]) -> None:
     metavar="NAME=FILE",
     help="A data file the game uses that pbem does not ship.",
 )
-def verify(source: str, data: tuple[str, ...]) -> None:
-    """Replay and check a whole game from SOURCE; exit 0 only if every check holds."""
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    help="Verify several files (or every *.pbem of a folder) in N worker processes: "
+    "one line per file, in the order given.",
+)
+def verify(sources: tuple[str, ...], data: tuple[str, ...], jobs: int | None) -> None:
+    """Replay and check a whole game from SOURCE; exit 0 only if every check holds.
+
+    Several SOURCEs, a folder (every *.pbem file in it) or --jobs: one result line
+    per file, in the order given, and exit 1 if any file fails.
+    """
     from pbem.verify import verify_text
 
-    report = verify_text(_read_input(source), _data_files(data))
-    click.echo("\n".join(report.lines))
+    files = _data_files(data)
+    if len(sources) == 1 and jobs is None and not Path(sources[0]).is_dir():
+        source = sources[0]
+        report = verify_text(_read_input(source), files)
+        click.echo("\n".join(report.lines))
+        if not report.ok:
+            failure = report.failure or "verification failed"
+            first, _, rest = failure.partition("\n")
+            if rest:
+                click.echo(failure)  # an equivocation proof goes to stdout in full
+            _fail(first)
+        click.echo("OK: every check holds")
+        return
+    paths = _verify_paths(sources)
+    stdin = sys.stdin.buffer.read() if "-" in paths else None
+    tasks = [(path, stdin if path == "-" else None, files) for path in paths]
+    workers = min(jobs or 1, len(tasks))
+    failed = 0
+    if workers == 1:
+        for ok, line in map(_verify_one, tasks):
+            failed += not ok
+            click.echo(line)
+    else:
+        from concurrent.futures import ProcessPoolExecutor
+
+        # Imported once here rather than in each worker: forked workers share them.
+        import pbem.crypto.sshsig  # noqa: F401
+        import pbem.games  # noqa: F401
+
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            for ok, line in pool.map(_verify_one, tasks):  # in input order, as they finish
+                failed += not ok
+                click.echo(line)
+    if failed:
+        _fail(f"{failed} of {len(tasks)} files failed verification")
+
+
+def _verify_paths(sources: tuple[str, ...]) -> list[str]:
+    """The files to verify, in the order given; a folder stands for its *.pbem files, sorted."""
+    paths: list[str] = []
+    for source in sources:
+        folder = Path(source)
+        if source != "-" and folder.is_dir():
+            found = sorted(str(p) for p in folder.glob("*.pbem") if not p.is_dir())
+            if not found:
+                _fail(f"no *.pbem files in folder {source}")
+            paths += found
+        else:
+            paths.append(source)
+    if paths.count("-") > 1:
+        _fail("stdin (-) can be read only once")
+    return paths
+
+
+def _verify_one(task: tuple[str, bytes | None, dict[str, bytes]]) -> tuple[bool, str]:
+    """Verify one file with `pbem.verify.verify_text`: (ok, its one result line).
+
+    Module level so that a worker process can run it; it returns only a line, never the
+    replayed game, so nothing large crosses back to the parent.
+    """
+    from pbem.errors import PbemError
+    from pbem.verify import verify_text
+
+    path, given, files = task
+    try:
+        text = given if given is not None else Path(path).read_bytes()
+    except OSError as exc:
+        return False, f"{path}: FAILED: cannot read it: {exc.strerror}"
+    try:
+        report = verify_text(text, files)
+    except PbemError as exc:
+        return False, f"{path}: FAILED: {str(exc).splitlines()[0] if str(exc) else exc!r}"
     if not report.ok:
-        failure = report.failure or "verification failed"
-        first, _, rest = failure.partition("\n")
-        if rest:
-            click.echo(failure)  # an equivocation proof goes to stdout in full
-        _fail(first)
-    click.echo("OK: every check holds")
+        failure = (report.failure or "verification failed").partition("\n")[0]
+        return False, f"{path}: FAILED: {failure}"
+    game = report.game
+    if game is None:
+        return True, f"{path}: OK: every check holds"
+    outcome = game.outcome()
+    result = outcome.text if outcome else "unfinished"
+    # A lean adjudicator may count its entries without keeping them.
+    count = getattr(game, "entry_count", None)
+    if not isinstance(count, int):
+        count = len(game.entries)
+    return True, f"{path}: OK: {game.engine.name}, {count} entries, result: {result}"
 
 
 @main.command()
