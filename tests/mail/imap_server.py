@@ -137,6 +137,9 @@ class Dovecot:
         self.maildir = self.mail_root / USER
         self.ca_file, self._key_file = write_certificate(root)
         self._process: subprocess.Popen[bytes] | None = None
+        # dovecot's unix sockets live under base_dir, and a socket path has at most 107
+        # bytes: a deep tmp_path (pytest-xdist workers, a long TMPDIR) would not fit.
+        self.run_dir = Path(tempfile.mkdtemp(prefix="pbd-", dir="/tmp"))
 
     # --- configuration --------------------------------------------------------------------
 
@@ -147,7 +150,7 @@ class Dovecot:
             internal, login = "dovecot", "dovenull"
         else:
             internal = login = me
-        run, state = self.root / "run", self.root / "state"
+        run, state = self.run_dir, self.root / "state"
         for folder in (run, state):
             folder.mkdir(exist_ok=True)
         passwd = self.root / "passwd"
@@ -274,6 +277,7 @@ service auth-worker {{
     def close(self) -> None:
         """Stop the server and remove a mail folder made outside `root`."""
         self.stop()
+        shutil.rmtree(self.run_dir, ignore_errors=True)
         if self._own_mail_root:
             shutil.rmtree(self.mail_root, ignore_errors=True)
             self._own_mail_root = False
