@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pbem.core import chain
 from pbem.core.adjudicator import Adjudicator, data_digest
@@ -26,6 +27,9 @@ from pbem.core.log import ACK, GENESIS, JOIN, MOVE, VERSION, Entry
 from pbem.errors import EquivocationError, PbemError, StoreError
 from pbem.ledger import data_source, engine_by_name, find_equivocation
 from pbem.store import Store
+
+if TYPE_CHECKING:
+    from pbem.crypto.keys import PrivateKey
 
 Passphrase = Callable[[str], bytes | None]
 SEALED = "sealed:"  # store secrets of this kind: a commitment's salt and value, by label
@@ -59,18 +63,56 @@ class Client:
     # --- keys -----------------------------------------------------------------------------
 
     def new_key(self, name: str, passphrase: bytes | None = None) -> str:
-        """Make an Ed25519 OpenSSH key pair under the store's keys/ folder (0600)."""
+        """Make an Ed25519 OpenSSH key pair under the store's keys/ folder (0600).
+
+        The key file is written inside the store transaction, before it commits: a crash
+        in between leaves a key file that the store does not know. Running the command
+        again adopts that file (same name, same protection) instead of refusing forever
+        or overwriting a private key.
+        """
         from pbem.crypto.keys import generate, write_private_key
 
         _check_key_name(name)
+        if self.store.db.table("keys").count_where("name = ?", [name]):
+            raise StoreError(f"a key named {name!r} already exists")
         path = self.store.keys_dir / name
-        if path.exists():
-            raise StoreError(f"{path} already exists")
-        key = generate(comment=name)
+        key = self._orphan_key(name, path, passphrase) if path.exists() else None
         with self._changing():
-            self.store.add_key(name, key.public.openssh_line(), key.public.fingerprint(), str(path))
-            write_private_key(path, key, passphrase)
-        return str(key.public.fingerprint_line())
+            made = key or generate(comment=name)
+            self.store.add_key(
+                name, made.public.openssh_line(), made.public.fingerprint(), str(path)
+            )
+            if key is None:
+                write_private_key(path, made, passphrase)
+            else:
+                _write_public_line(path, made.public.openssh_line())
+        return str(made.public.fingerprint_line())
+
+    def _orphan_key(self, name: str, path: Path, passphrase: bytes | None) -> PrivateKey:
+        """The key left at `path` by an interrupted `new_key`, or a refusal to touch it."""
+        from pbem.crypto.keys import PassphraseNeeded, load_private_key
+
+        refused = StoreError(f"{path} already exists; refusing to overwrite a private key")
+        if any(row["private_path"] == str(path) for row in self.store.list_keys()):
+            raise refused
+        data = path.read_bytes()
+        try:
+            key = load_private_key(data, None)
+            encrypted = False
+        except PassphraseNeeded:
+            encrypted = True
+        except PbemError:
+            raise refused from None
+        if encrypted != bool(passphrase):
+            raise refused
+        if encrypted:
+            try:
+                key = load_private_key(data, passphrase)
+            except PbemError:
+                raise refused from None
+        if key.comment != name:
+            raise refused
+        return key
 
     def import_key(self, name: str, path: Path) -> str:
         """Import an OpenSSH private key (kept where it is) or a public-key line."""
@@ -443,6 +485,16 @@ def _signature_check():  # type: ignore[no-untyped-def]
 
 def _by_digest(files: Mapping[str, bytes]) -> dict[str, bytes]:
     return {data_digest(content): content for content in files.values()}
+
+
+def _write_public_line(private_path: Path, line: str) -> None:
+    """(Re)write NAME.pub beside an adopted private key, atomically."""
+    from pbem.crypto.keys import _atomic_write
+
+    pub = private_path.with_name(private_path.name + ".pub")
+    data = (line + "\n").encode()
+    if not pub.exists() or pub.read_bytes() != data:
+        _atomic_write(pub, data, 0o644)
 
 
 def _check_key_name(name: str) -> None:

@@ -26,6 +26,17 @@ from pbem.verify import parse_entries
 
 
 @dataclass(frozen=True)
+class DemoStep:
+    """One move file of a running demo, written and applied by the other side's store."""
+
+    count: int  # move files so far
+    path: Path  # the move file just written
+    author: str
+    game_id: str
+    homes: dict[str, Path]  # role -> its store's folder
+
+
+@dataclass(frozen=True)
 class DemoResult:
     save: Path
     summary: Path
@@ -41,7 +52,13 @@ def run_demo(
     seed: int = 1,
     echo: Callable[[str], None] | None = None,
     max_entries: int = 20000,
+    on_step: Callable[[DemoStep], None] | None = None,
 ) -> DemoResult:
+    """Play a whole game of `rules` between bots in `directory`.
+
+    `on_step`, if given, is called after each move file has been applied by the other
+    side (tests use it to look at the stores and files while the game runs).
+    """
     say = echo or (lambda _text: None)
     engine = engine_by_name(rules)
     if directory.exists() and any(directory.iterdir()):
@@ -54,7 +71,8 @@ def run_demo(
     moves.mkdir()
 
     roles = list(engine.roles)
-    clients = {role: Client(Store(directory / f"{role}-home")) for role in roles}
+    homes = {role: directory / f"{role}-home" for role in roles}
+    clients = {role: Client(Store(home)) for role, home in homes.items()}
     for role, client in clients.items():
         client.new_key(role)
     creator = engine.required_roles[0]
@@ -65,6 +83,7 @@ def run_demo(
     say(f"keys made for {', '.join(roles)}; {creator} creates the game")
 
     count = 0
+    game_id = ""
 
     def send(author: str, entries: list[Entry]) -> None:
         nonlocal count
@@ -75,6 +94,8 @@ def run_demo(
         for role, client in clients.items():
             if role != author:
                 client.apply_entries(received)
+        if on_step is not None:
+            on_step(DemoStep(count, path, author, game_id, dict(homes)))
 
     game_id, first = clients[creator].new_game(
         rules, creator, {role: role for role in roles}, title=f"{engine.title} (demo)"

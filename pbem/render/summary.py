@@ -7,6 +7,7 @@ events with their reasons, every roll with its purpose) and the outcome.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +32,9 @@ def templates_dir() -> Path:
     raise PbemError("pbem's templates are missing from this installation")
 
 
+@lru_cache(maxsize=1)
 def _environment() -> jinja2.Environment:
+    """One environment per process: it keeps its compiled templates between summaries."""
     return jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(templates_dir())),
         autoescape=False,  # text and Markdown; HTML output, when it comes, autoescapes
