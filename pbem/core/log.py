@@ -93,7 +93,10 @@ def _check_shape(data: JSON) -> None:
         raise PbemError("an entry must be a JSON object")
     unknown = set(data) - _FIELDS
     if unknown:
-        raise PbemError(f"unknown entry field(s): {', '.join(sorted(unknown))}")
+        names = ", ".join(sorted(unknown))
+        if not names.isprintable():  # ASCII keys may still hold a newline or a control byte
+            names = ", ".join(repr(name) for name in sorted(unknown))
+        raise PbemError(f"unknown entry field(s): {names}")
     if type(data.get("v")) is not int or data.get("v") != VERSION:
         raise PbemError(f"unsupported protocol version {data.get('v')!r} (this is v{VERSION})")
     kind, seq, by, body = data.get("kind"), data.get("seq"), data.get("by"), data.get("body")

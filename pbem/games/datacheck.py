@@ -15,9 +15,21 @@ from typing import Any
 
 from pbem.errors import DataError
 
-ID_PATTERN = re.compile(r"^[a-z][a-z0-9_-]*$")
-PROVENANCE = re.compile(r"^(stand-in|rulebook \S.*)$")
+# \Z, not $: "$" also matches before a final newline, and an id ending in one is no id.
+ID_PATTERN = re.compile(r"^[a-z][a-z0-9_-]*\Z")
+PROVENANCE = re.compile(r"^(stand-in|rulebook \S.*)\Z")
 MAX_LISTED = 12  # problems quoted in one DataError
+
+
+def one_line(text: str) -> str:
+    """`text` with line breaks and other unprintable characters escaped, as repr() writes them.
+
+    Problems quote names and values from the file, and TOML strings and quoted keys may
+    hold a newline; the message of a DataError must stay one line.
+    """
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def parse_toml(raw: bytes, file_name: str) -> dict[str, Any]:
@@ -25,11 +37,36 @@ def parse_toml(raw: bytes, file_name: str) -> dict[str, Any]:
     if not isinstance(raw, bytes | bytearray):
         raise DataError(f"{file_name}: expected bytes, found {type(raw).__name__}")
     try:
-        return tomllib.loads(bytes(raw).decode("utf-8"))
+        doc = tomllib.loads(bytes(raw).decode("utf-8"))
     except UnicodeDecodeError as exc:
-        raise DataError(f"{file_name}: not UTF-8 text ({exc})") from exc
+        raise DataError(one_line(f"{file_name}: not UTF-8 text ({exc})")) from exc
     except tomllib.TOMLDecodeError as exc:
-        raise DataError(f"{file_name}: not valid TOML ({exc})") from exc
+        raise DataError(one_line(f"{file_name}: not valid TOML ({exc})")) from exc
+    except ValueError as exc:  # tomllib's int() of a decimal past Python's digit limit
+        raise DataError(one_line(f"{file_name}: not valid TOML ({exc})")) from None
+    except RecursionError:
+        raise DataError(f"{file_name}: not valid TOML (arrays or tables nested too deep)") from None
+    _check_integers(doc, file_name)
+    return doc
+
+
+INT64 = range(-(2**63), 2**63)
+
+
+def _check_integers(doc: dict[str, Any], file_name: str) -> None:
+    """TOML integers are 64-bit (TOML 1.0: "an error must be thrown"); tomllib takes any size.
+
+    Refused here, so that no check ever has to print a number of thousands of digits.
+    """
+    todo: list[Any] = [doc]
+    while todo:
+        value = todo.pop()
+        if isinstance(value, dict):
+            todo.extend(value.values())
+        elif isinstance(value, list):
+            todo.extend(value)
+        elif isinstance(value, int) and not isinstance(value, bool) and value not in INT64:
+            raise DataError(f"{file_name}: not valid TOML (an integer does not fit in 64 bits)")
 
 
 class DataChecker:
@@ -50,7 +87,7 @@ class DataChecker:
         more = len(self.problems) - MAX_LISTED
         if more > 0:
             listed.append(f"and {more} more")
-        raise DataError("; ".join(listed))
+        raise DataError(one_line("; ".join(listed)))
 
     def sections(self, doc: dict[str, Any], required: Iterable[str]) -> None:
         known = set(required)

@@ -17,6 +17,7 @@ import re
 from email.message import EmailMessage, Message
 from html.parser import HTMLParser
 
+from pbem.errors import PbemError
 from pbem.transport.armor import find_entries, has_marker
 
 # A header line ("Name: value"); the field name is printable ASCII without a colon or space.
@@ -163,11 +164,18 @@ def looks_like_html(text: str) -> bool:
 
 def _mail_text(data: bytes | str) -> str:
     policy = email.policy.default
-    if isinstance(data, bytes):
-        message = email.message_from_bytes(data, policy=policy)
-    else:
-        message = email.message_from_string(data, policy=policy)
-    return _message_text(message)
+    # The standard library's mail parser, and the walk over its parts, recurse once per
+    # level of nested parts: a message nested hundreds deep is refused, not a crash.
+    try:
+        if isinstance(data, bytes):
+            message = email.message_from_bytes(data, policy=policy)
+        else:
+            message = email.message_from_string(data, policy=policy)
+        return _message_text(message)
+    except RecursionError:
+        raise PbemError(
+            "cannot read this mail: its MIME parts or forwarded messages are nested too deep"
+        ) from None
 
 
 def _mbox_messages(text: str) -> list[str]:

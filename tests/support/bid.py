@@ -80,7 +80,8 @@ class ToyBid(Engine):
             claim = rest.pop() if rest and rest[-1] in ("odd", "even") else None
             if not rest:
                 return Bid(None, claim)
-            if len(rest) == 1 and rest[0].isdigit() and 1 <= int(rest[0]) <= 9:
+            # one ASCII digit: int() refuses '²' and 5000-digit numbers that isdigit accepts
+            if len(rest) == 1 and len(rest[0]) == 1 and rest[0] in "123456789":
                 return Bid(int(rest[0]), claim)
         raise InvalidOrderError(f"{text!r}: expected 'bid N [odd|even]' (N 1..9) or 'reveal'")
 

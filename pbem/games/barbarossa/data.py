@@ -14,10 +14,10 @@ file, the item and what is wrong.
 from __future__ import annotations
 
 import re
-import tomllib
 from typing import Any
 
 from pbem.errors import DataError
+from pbem.games.datacheck import one_line, parse_toml
 
 FILE_NAME = "gamesheet.toml"
 
@@ -32,7 +32,8 @@ EFFECTS = {
 TIMELINE_BOXES = 12  # rulebook: The Timeline ("tracks the campaign's 12 turns")
 DIE_FACES = 6
 MAX_BOX_VALUE = 6
-ID_PATTERN = re.compile(r"^[a-z][a-z0-9_-]*$")
+# \Z, not $: "$" also matches before a final newline, and an id ending in one is no id.
+ID_PATTERN = re.compile(r"^[a-z][a-z0-9_-]*\Z")
 
 
 class _Checker:
@@ -42,7 +43,7 @@ class _Checker:
         self.file_name = file_name
 
     def fail(self, where: str, problem: str) -> DataError:
-        return DataError(f"{self.file_name}: {where}: {problem}")
+        return DataError(one_line(f"{self.file_name}: {where}: {problem}"))
 
     def table(self, value: Any, where: str) -> dict[str, Any]:
         if not isinstance(value, dict):
@@ -100,12 +101,7 @@ class _Checker:
 def load_gamesheet(raw: bytes, file_name: str = FILE_NAME) -> dict[str, Any]:
     """Parse and validate the gamesheet; the result is plain JSON data."""
     check = _Checker(file_name)
-    try:
-        doc = tomllib.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError as exc:
-        raise DataError(f"{file_name}: not UTF-8 text ({exc})") from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise DataError(f"{file_name}: not valid TOML ({exc})") from exc
+    doc = parse_toml(raw, file_name)
 
     known = {"setup", "limits", "pool", "victory", "timeline", "events", "event_chart", "paths"}
     unknown = sorted(set(doc) - known)

@@ -143,7 +143,12 @@ def _number(token: str, text: str, what: str, expected: str) -> int:
     token = token.lstrip("+")
     if not token.isdigit() or not token.isascii():
         raise InvalidOrderError(f"cannot read {text!r}: {what} must be a number ({expected})")
-    value = int(token)
+    try:
+        value = int(token)
+    except ValueError:  # past Python's digit limit for int()
+        raise InvalidOrderError(
+            f"cannot read {text!r}: {what} has {len(token)} digits ({expected})"
+        ) from None
     if value < 1:
         raise InvalidOrderError(f"cannot read {text!r}: {what} must be 1 or more ({expected})")
     return value

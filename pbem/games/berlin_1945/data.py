@@ -315,7 +315,7 @@ RULEBOOK_CARDS: dict[tuple[str, int], dict[str, Any]] = {
 PANZERFAUST = "Panzerfaust"  # rulebook 2.3: a German card with two alternative effects
 FLAK_CARD = "Flak Anti-Aircraft Towers"  # rulebook 7.4.2: places a strength marker
 
-CARD_ID = re.compile(r"^(german|soviet)-([1-9][0-9]*)$")
+CARD_ID = re.compile(r"^(german|soviet)-([1-9][0-9]*)\Z")
 
 
 def _order(zone_id: str) -> int:
@@ -461,7 +461,8 @@ def _read_rules(check: DataChecker, doc: dict[str, Any]) -> dict[str, bool]:
             )
             continue
         rules[rule_id] = True
-    if "rule" in doc:
+    # A "rule" that is not an array of tables was reported by check.tables.
+    if isinstance(doc.get("rule"), list):
         for rule_id, section in RULE_FLAGS.items():
             if rule_id not in rules and not any(
                 isinstance(r, dict) and r.get("id") == rule_id for r in doc["rule"]
@@ -841,7 +842,8 @@ def _read_unit_types(check: DataChecker, doc: dict[str, Any]) -> None:
                     f"{where}.{key}",
                     f"expected {wanted!r} (rulebook {TYPE_FIELD_RULES[key]}), found {item[key]!r}",
                 )
-    if "unit_type" in doc:
+    # A "unit_type" that is not an array of tables was reported by check.tables.
+    if isinstance(doc.get("unit_type"), list):
         for type_id in UNIT_TYPES:
             if type_id not in seen and not any(
                 isinstance(t, dict) and t.get("id") == type_id for t in doc["unit_type"]

@@ -172,6 +172,14 @@ def _bad(text: str, expected: str) -> InvalidOrderError:
     return InvalidOrderError(f"{text!r}: expected {expected}")
 
 
+def _int(digits: str, whole: str) -> int:
+    """A number of the text; one past Python's digit limit for int() is no decision."""
+    try:
+        return int(digits)
+    except ValueError:
+        raise _bad(whole, f"a number, not one of {len(digits)} digits") from None
+
+
 def zone_text(zone: str) -> str:
     return zone.lower()
 
@@ -188,7 +196,7 @@ def _slots(text: str, whole: str) -> tuple[int, ...]:
         m = re.fullmatch(r"#?(\d+)", item)
         if not m:
             raise _bad(whole, "card slots like '#1, #2'")
-        out.append(int(m.group(1)))
+        out.append(_int(m.group(1), whole))
     if len(set(out)) != len(out):
         raise _bad(whole, "different card slots")
     return tuple(sorted(out))
@@ -216,7 +224,7 @@ def _plan_order(text: str, whole: str) -> PlanOrder:
         d = re.fullmatch(rf"\s*({ZONE})\s*(?::\s*(all|\d+))?\s*", part)
         if not d:
             raise _bad(whole, "destinations like '8:2' or '9:all'")
-        count = None if d.group(2) in (None, "all") else int(d.group(2))
+        count = None if d.group(2) in (None, "all") else _int(d.group(2), whole)
         dests.append((zone_id(d.group(1)), count))
     if not 1 <= len(dests) <= 2:
         raise _bad(whole, "one or two destinations per order (rulebook 5)")
@@ -253,7 +261,7 @@ def _parse_plan(body: str, whole: str) -> Plan:
         elif m := re.fullmatch(r"card (\d+)", part):
             if card is not None:
                 raise _bad(whole, "one card: #13 and #22 are never played in one turn (5.4)")
-            card = int(m.group(1))
+            card = _int(m.group(1), whole)
         else:
             if card is not None:
                 raise _bad(whole, "'card N' at the end")
@@ -304,7 +312,7 @@ def parse_decision(text: str) -> object:
         slots = _slots(m.group(3), whole) if m.group(3) else ()
         return Rebuild(m.group(1), zone_id(m.group(2)), slots)
     if m := re.fullmatch(r"(execute|retreat|cancel) (\d+)(?: with (.+?))?(?: discard (.+))?", t):
-        kind, index = m.group(1), int(m.group(2))
+        kind, index = m.group(1), _int(m.group(2), whole)
         units = _groups(m.group(3), whole) if m.group(3) else None
         slots = _slots(m.group(4), whole) if m.group(4) else ()
         if kind == "execute":
@@ -316,13 +324,13 @@ def parse_decision(text: str) -> object:
         raise _bad(whole, "'retreat N [with ...]' or 'cancel N [discard #a, #b]'")
     if m := re.fullmatch(rf"play (\d+)(?: in ({ZONE}(?:\s*,\s*{ZONE})*))?", t):
         if not m.group(2):
-            return Play(int(m.group(1)))
+            return Play(_int(m.group(1), whole))
         first, *more = [zone_id(z.strip()) for z in m.group(2).split(",")]
-        return Play(int(m.group(1)), first, more_zones=tuple(more))
+        return Play(_int(m.group(1), whole), first, more_zones=tuple(more))
     if m := re.fullmatch(r"play (\d+) on card (\d+)", t):
-        return Play(int(m.group(1)), None, None, int(m.group(2)))
+        return Play(_int(m.group(1), whole), None, None, _int(m.group(2), whole))
     if m := re.fullmatch(r"play (\d+) on (\d+)", t):
-        return Play(int(m.group(1)), None, int(m.group(2)))
+        return Play(_int(m.group(1), whole), None, _int(m.group(2), whole))
     if t == "no reaction":
         return NoReaction()
     if m := re.fullmatch(rf"reinforce ({ZONE})\s*,\s*({ZONE})", t):
@@ -336,9 +344,9 @@ def parse_decision(text: str) -> object:
             c = re.fullmatch(r"\s*(\d+)\s*(!)?\s*", item)
             if not c:
                 raise _bad(whole, "'cards play 7, 12', 'cards play 1!' or 'no cards'")
-            nums.append(int(c.group(1)))
+            nums.append(_int(c.group(1), whole))
             if c.group(2):
-                bang.append(int(c.group(1)))
+                bang.append(_int(c.group(1), whole))
         if len(set(nums)) != len(nums):
             raise _bad(whole, "each card once")
         return Cards(tuple(sorted(nums)), tuple(sorted(bang)))

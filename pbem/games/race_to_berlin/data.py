@@ -81,7 +81,8 @@ BERLIN_STACK_LIMIT = 3  # rulebook 4.5: at most 3 units per force in all of Berl
 GERMAN_STRENGTH = 4  # rulebook 2
 MAX_TERRAIN = 2  # rulebook 4.2.1.2: the printed value is 1 or 2
 
-NUMBERED = re.compile(r"^[1-9][0-9]*$")
+# \Z, not $: "$" also matches before a final newline ("17\n" is no area number).
+NUMBERED = re.compile(r"^[1-9][0-9]*\Z")
 
 
 def _order(area_id: str) -> tuple[int, int, str]:

@@ -332,6 +332,16 @@ def parse_decision(text: str, state: dict[str, Any], role: str) -> Any:
     return handler(norm, text, lex)
 
 
+def _int(digits: str, text: str) -> int:
+    """A number of the text; one past Python's digit limit for int() is no decision."""
+    try:
+        return int(digits)
+    except ValueError:
+        raise InvalidOrderError(
+            f"cannot read {text!r}: a number of {len(digits)} digits is no number here"
+        ) from None
+
+
 def _parse_place(norm: str, text: str, lex: Lexicon) -> Any:
     m = _PLACE.match(norm)
     if not m:
@@ -343,7 +353,7 @@ def _parse_place(norm: str, text: str, lex: Lexicon) -> Any:
     if what == "block":
         return Place(area)
     if what.isdigit() and what.isascii():
-        return Place(area, int(what))
+        return Place(area, _int(what, text))
     if what == RESERVE_ALIAS or (
         what in lex.units and lex.state["units"][lex.units[what]].get("replaces")
     ):
@@ -379,7 +389,7 @@ def _pieces_of(pieces: str, text: str, lex: Lexicon, frm: str) -> tuple[tuple[st
         elif word == "all" or (word == "units" and i == 0):
             units += lex.own_units_in(frm)
         elif word.isdigit() and i + 1 < len(words) and words[i + 1] in ("unit", "units"):
-            n = int(word)
+            n = _int(word, text)
             own = lex.own_units_in(frm)
             if n < 1 or n > len(own):
                 raise InvalidOrderError(
@@ -404,7 +414,7 @@ def _parse_attack(norm: str, text: str, lex: Lexicon) -> Attack:
     target, frm = lex.area(m.group("target"), text), lex.area(m.group("frm"), text)
     raw = m.group("c1") or m.group("c2")
     # Without a number: the 2 cubes of a German attack, else 1.
-    cubes = (2 if _german_block(lex, frm) else 1) if raw is None else int(raw)
+    cubes = (2 if _german_block(lex, frm) else 1) if raw is None else _int(raw, text)
     if cubes not in (1, 2):
         raise InvalidOrderError(f"cannot read {text!r}: an attack uses 1 or 2 cubes, not {cubes}")
     return Attack(target, frm, cubes, bool(m.group("exh")))
