@@ -368,12 +368,16 @@ def verify(sources: tuple[str, ...], data: tuple[str, ...], jobs: int | None) ->
     Several SOURCEs, a folder (every *.pbem file in it) or --jobs: one result line
     per file, in the order given, and exit 1 if any file fails.
     """
-    from pbem.verify import verify_text
+    from pbem.verify import verify_path, verify_text
 
     files = _data_files(data)
     if len(sources) == 1 and jobs is None and not Path(sources[0]).is_dir():
         source = sources[0]
-        report = verify_text(_read_input(source), files)
+        # A file is streamed when it is a save: memory stays flat however long the game.
+        if source == "-":
+            report = verify_text(_read_input(source), files)
+        else:
+            report = verify_path(source, files)
         click.echo("\n".join(report.lines))
         if not report.ok:
             failure = report.failure or "verification failed"
@@ -425,21 +429,24 @@ def _verify_paths(sources: tuple[str, ...]) -> list[str]:
 
 
 def _verify_one(task: tuple[str, bytes | None, dict[str, bytes]]) -> tuple[bool, str]:
-    """Verify one file with `pbem.verify.verify_text`: (ok, its one result line).
+    """Verify one file (streamed by `pbem.verify.verify_path` when it is a save on disk):
+    (ok, its one result line).
 
     Module level so that a worker process can run it; it returns only a line, never the
     replayed game, so nothing large crosses back to the parent.
     """
     from pbem.errors import PbemError
-    from pbem.verify import verify_text
+    from pbem.verify import verify_path, verify_text
 
     path, given, files = task
+    if given is None:
+        try:
+            with open(path, "rb"):
+                pass
+        except OSError as exc:
+            return False, f"{path}: FAILED: cannot read it: {exc.strerror}"
     try:
-        text = given if given is not None else Path(path).read_bytes()
-    except OSError as exc:
-        return False, f"{path}: FAILED: cannot read it: {exc.strerror}"
-    try:
-        report = verify_text(text, files)
+        report = verify_text(given, files) if given is not None else verify_path(path, files)
     except PbemError as exc:
         return False, f"{path}: FAILED: {str(exc).splitlines()[0] if str(exc) else exc!r}"
     if not report.ok:

@@ -5,20 +5,47 @@ chain of entries, each role's reveals, turn order, every rule, every roll. A
 save's RNG log must equal the recomputed one. The first failure names the
 entry, its signer and the reason; two validly signed entries for one seq are
 printed as an equivocation proof.
+
+A save file (or a save pasted into a mail) is read strictly: its own entries exactly
+once each, in seq order, and its header's `game:` and `entries:` lines equal to the
+recomputed ones. Other texts (move files, mail threads) are read leniently: entries
+in any order, identical copies dropped. `verify_path` reads a save file from disk as a
+stream, keeping only the entry index, not the entries (see docs/protocol-notes.md).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import os
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from pbem.core.adjudicator import Adjudicator, EntryRefused, data_digest
 from pbem.core.log import GENESIS, Entry
+from pbem.core.rng import RngRecord
 from pbem.errors import PbemError
-from pbem.ledger import check_signature, find_equivocation, fingerprint, replay
-from pbem.transport.armor import find_entries
+from pbem.ledger import (
+    check_signature,
+    data_source,
+    engine_by_name,
+    find_equivocation,
+    fingerprint,
+    replay,
+)
+from pbem.transport.armor import decode_payload, find_entries
 from pbem.transport.movefile import extract_text, read_entries
-from pbem.transport.savefile import RngLogError, check_rng_log
+from pbem.transport.savefile import (
+    SAVE_MAGIC,
+    RngDigest,
+    RngLogError,
+    SaveHeader,
+    SaveSection,
+    check_rng_log,
+    is_rng_header,
+    is_save_magic,
+    line_marker,
+    printed_rng_digest,
+    save_sections,
+)
 
 
 @dataclass
@@ -68,16 +95,23 @@ def verify_text(data: bytes | str, extra_data: Mapping[str, bytes] | None = None
         numbers.setdefault((entry.id, entry.signature), number)
     entries = _unique(found)
     geneses = [e for e in entries if e.kind == GENESIS]
+    if len(geneses) == 1:
+        proof = find_equivocation(geneses[0], entries)
+        if proof is not None:
+            report.failure = proof.proof()
+            return report
+    saves = save_sections(text)
+    strict = _check_saves(saves, found, geneses[0] if len(geneses) == 1 else None)
+    if strict is not None:
+        # Damage first, as below: a changed seq or author reads as a misplaced entry.
+        report.failure = _bad_signature(found, _only(geneses), numbers) or strict
+        return report
     if len(geneses) != 1:
         report.failure = _bad_signature(entries, None, numbers) or (
             f"expected one genesis entry, found {len(geneses)}"
         )
         return report
     genesis = geneses[0]
-    proof = find_equivocation(genesis, entries)
-    if proof is not None:
-        report.failure = proof.proof()
-        return report
     ordered = _in_order(genesis, entries)
     extra = {data_digest(c): c for c in (extra_data or {}).values()}
     game: Adjudicator | None = None
@@ -112,6 +146,210 @@ def verify_text(data: bytes | str, extra_data: Mapping[str, bytes] | None = None
         report.lines.append(f"RNG log: {len(computed)} lines match the recomputed dice{copies}")
     report.ok = True
     return report
+
+
+# --- streaming a save file --------------------------------------------------------------------
+
+
+def verify_path(
+    path: str | os.PathLike[str], extra_data: Mapping[str, bytes] | None = None
+) -> Report:
+    """Verify a file. A save file streams: memory does not grow with the log beyond its index.
+
+    The file is read line by line; each armored entry is decoded as it completes and
+    applied to a lean Adjudicator, and the printed RNG log is compared through a digest
+    of its tokens. Only a save in the plain layout pbem writes, that verifies, is read
+    that way; anything else (a mail, a move file, a quoted save, and every failure) is
+    verified by `verify_text` on the whole file, which reports exactly what is wrong.
+    """
+    try:
+        with open(path, "rb") as stream:
+            report = _verify_stream(stream, extra_data)
+            if report is not None:
+                return report
+            stream.seek(0)
+            data = stream.read()
+    except OSError as exc:
+        raise PbemError(f"cannot read {os.fspath(path)}: {exc.strerror or exc}") from None
+    return verify_text(data, extra_data)
+
+
+class _Bail(Exception):
+    """The streaming path cannot vouch for the save: verify it the in-memory way."""
+
+
+def _text(raw: bytes) -> str:
+    return raw.decode("utf-8", errors="replace")
+
+
+# The first byte of a payload line: a base32 character (the reader accepts either case).
+_PAYLOAD_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz234567")
+
+
+def _verify_stream(lines: Iterable[bytes], extra: Mapping[str, bytes] | None) -> Report | None:
+    """A successful Report for a save in plain layout that verifies; None for anything else.
+
+    `lines` are the file's lines as bytes, each ending with its newline (a binary file).
+    """
+    it = iter(lines)
+    first = _text(next(it, b"")).lstrip("\ufeff")
+    if first.strip() != SAVE_MAGIC:
+        return None
+    header = SaveHeader()
+    digest = RngDigest()
+    try:
+        game = _stream_entries(it, header, digest, extra)
+        printed = printed_rng_digest(_text(raw) for raw in it)
+    except (_Bail, PbemError, UnicodeDecodeError):
+        return None
+    if printed is None or printed.count != digest.count or printed.digest() != digest.digest():
+        return None
+    if header.problem(game.id, "the save") is not None:
+        return None
+    if header.value("entries") != str(game.entry_count):
+        return None
+    if game.unopened() and game.outcome() is not None:
+        return None
+    report = Report(ok=True, game=game)
+    report.lines += _summary(game)
+    report.lines.append(f"RNG log: {digest.count} lines match the recomputed dice")
+    return report
+
+
+def _stream_entries(
+    it: Iterator[bytes], header: SaveHeader, digest: RngDigest, extra: Mapping[str, bytes] | None
+) -> Adjudicator:
+    """Read a save's header and entries up to its RNG LOG line, applying each entry.
+
+    Raises _Bail at anything the plain layout does not have, and lets any PbemError
+    (a damaged or refused entry) through: both mean "use the in-memory path".
+    """
+
+    def sink(record: RngRecord) -> None:
+        digest.add_line(record.line())
+
+    game: Adjudicator | None = None
+    payload: list[bytes] | None = None
+    files = {data_digest(c): c for c in (extra or {}).values()}
+    for raw in it:
+        if payload is not None:
+            if raw[:1] in _PAYLOAD_BYTES:  # (a marker line starts with a dash)
+                payload.append(raw)
+                continue
+            line = _text(raw)
+            kind = line_marker(line)
+            if kind is None:
+                payload.append(raw)
+                continue
+            if kind != "END":
+                raise _Bail
+            # Whitespace goes, as the armor reader drops it; anything else is checked.
+            joined = b"".join(b"".join(payload).split()).decode("ascii")
+            canonical, signature = decode_payload(joined)
+            payload = None
+            entry = Entry.from_wire(canonical, signature)
+            if game is None:
+                if entry.seq != 0:
+                    raise _Bail
+                game = Adjudicator.start(
+                    entry,
+                    engine_by_name,
+                    data_source(files),
+                    check_signature,
+                    lean=True,
+                    rng_sink=sink,
+                )
+            elif entry.seq != game.head.seq + 1:
+                raise _Bail
+            else:
+                game.apply(entry)
+            continue
+        line = _text(raw)
+        if not header.done:
+            header.feed(line)
+            if not header.done:
+                continue
+        kind = line_marker(line)
+        if kind == "BEGIN":
+            payload = []
+        elif kind is not None:
+            raise _Bail
+        elif "log" in line.lower() and is_rng_header(line):
+            if game is None:
+                raise _Bail
+            return game
+        elif ("SAVE" in line or "save" in line) and is_save_magic(line):
+            raise _Bail
+    raise _Bail
+
+
+def _only(geneses: list[Entry]) -> Entry | None:
+    return geneses[0] if len(geneses) == 1 else None
+
+
+_ORDER = "a save holds every entry of its game once, in seq order"
+
+
+def _check_saves(
+    sections: list[SaveSection], found: list[Entry], genesis: Entry | None
+) -> str | None:
+    """Why a save in the text breaks the save rules, or None (see the module doc)."""
+    for number, section in enumerate(sections, start=1):
+        where = "the save" if len(sections) == 1 else f"save {number} (line {section.line})"
+        if not section.has_log:
+            return f"{where} has no RNG LOG line after its entries"
+        problem = section.header.problem(genesis.id if genesis else None, where)
+        if problem is not None:
+            if genesis is not None and "names game" in problem:
+                return f"{genesis.describe()}: {problem}"
+            return problem
+        own = found[section.first : section.first + section.count]
+        problem = _order_problem(own, section.first, where)
+        if problem is not None:
+            return problem
+        declared = int(str(section.header.value("entries")))
+        if declared > len(own):
+            last = f"entry {len(own) - 1}" if own else "its header"
+            return (
+                f"entry {len(own)} is missing: {where} ends after {last}, "
+                f"but its header says entries: {declared}"
+            )
+        if declared < len(own):
+            extra = own[declared]
+            return (
+                f"{extra.describe()} refused: {where}'s header says entries: {declared}, "
+                f"so it holds no entry {extra.seq} (entry block {section.first + declared + 1})"
+            )
+    return None
+
+
+def _order_problem(own: list[Entry], first: int, where: str) -> str | None:
+    """The first entry of a save's own entries that is not where it belongs, or None."""
+    seen: dict[int, int] = {}  # seq -> entry block number
+    present = {entry.seq for entry in own}
+    for offset, entry in enumerate(own):
+        block = first + offset + 1
+        expected = offset  # every entry before this one had seq == its place
+        if entry.seq == expected:
+            seen[entry.seq] = block
+            continue
+        if entry.seq in seen:
+            again = "a copy of it" if own[entry.seq].id == entry.id else "another entry"
+            return (
+                f"{entry.describe()} refused: {where} holds {again} at entry block "
+                f"{seen[entry.seq]}, and this one at entry block {block}; {_ORDER}"
+            )
+        if expected in present:
+            return (
+                f"{entry.describe()} refused: out of order: {where} has it (entry block "
+                f"{block}) before entry {expected}; {_ORDER}"
+            )
+        missing = "genesis entry (entry 0)" if expected == 0 else f"entry {expected}"
+        return (
+            f"{entry.describe()} refused: does not follow the head: {where} has no "
+            f"{missing} before it (entry block {block}); {_ORDER}"
+        )
+    return None
 
 
 def _unique(entries: list[Entry]) -> list[Entry]:
@@ -184,7 +422,7 @@ def _summary(game: Adjudicator) -> list[str]:
     ]
     for role, line in game.roles.items():
         lines.append(f"role {role}: {fingerprint(line)}")
-    lines.append(f"entries: {len(game.entries)}, all signatures and the hash chain verify")
+    lines.append(f"entries: {game.entry_count}, all signatures and the hash chain verify")
     if game.self_witnessed:
         lines.append(
             "dice: SELF-WITNESSED: only one role exists, so its own reveals seeded its "
@@ -192,7 +430,7 @@ def _summary(game: Adjudicator) -> list[str]:
         )
     else:
         lines.append("dice: witnessed: every draw seeded by the next reveal of another role")
-    lines.append(f"draws: {len(game.rng_log)}")
+    lines.append(f"draws: {game.rng_count}")
     if game.sealed:
         still = len(game.unopened())
         lines.append(f"commitments: {len(game.sealed)} made, {len(game.sealed) - still} opened")

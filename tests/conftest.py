@@ -21,3 +21,30 @@ def _isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """No test ever touches a real user's store."""
     monkeypatch.setenv("PBEM_HOME", str(tmp_path / "default-home"))
     monkeypatch.delenv("PBEM_PASSPHRASE", raising=False)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """The tamper matrix's counts (tests/hardening/test_tamper_matrix.py records them)."""
+    from collections import Counter
+
+    counts: Counter[str] = Counter()
+    seen = failed = 0
+    for outcome in ("passed", "failed"):
+        for report in terminalreporter.stats.get(outcome, []):
+            if getattr(report, "when", None) != "call":
+                continue
+            for name, value in getattr(report, "user_properties", ()):
+                if name == "tamper" and isinstance(value, dict):
+                    counts.update(value)
+                    seen += 1
+                    failed += outcome == "failed"
+    if not seen:
+        return
+    human = sum(n for kind, n in counts.items() if "human text" in kind)
+    detected = sum(counts.values()) - human
+    verdict = "all detected" if not failed else f"{failed} tamper test(s) FAILED"
+    kinds = ", ".join(f"{kind}: {n:,}" for kind, n in sorted(counts.items()))
+    terminalreporter.write_line(
+        f"tamper matrix: {detected:,} mutations tried, {verdict} "
+        f"(and {human:,} changes of human text that still verify); {kinds}"
+    )

@@ -35,6 +35,8 @@ from pbem.errors import EntropyPending, PbemError
 SignatureCheck = Callable[[str, bytes, bytes], None]
 # (engine, genesis data table name -> sha256 hex) -> file name -> bytes
 DataSource = Callable[[Engine, Mapping[str, str]], Mapping[str, bytes]]
+# Receives each RNG record of a lean adjudicator once its line is final, in log order.
+RngSink = Callable[[RngRecord], None]
 
 
 class EntryRefused(PbemError):
@@ -210,7 +212,15 @@ class _Context:
 
 @dataclass
 class Adjudicator:
-    """The replayed state of one game's log."""
+    """The replayed state of one game's log.
+
+    In lean mode (`start(..., lean=True)`, for verifying long logs) it keeps only what
+    later checks need: the entry ids as an index, the head, the entry waiting for
+    entropy, commitments, private draws and the engine state. `entries` and `actions`
+    stay empty, and `rng_log` holds only the records from the first one whose line can
+    still change (a private draw not opened yet); every record before it has been
+    handed, final, to `rng_sink`. Counts: `entry_count`, `rng_count`.
+    """
 
     engine: Engine
     genesis: Entry
@@ -226,6 +236,11 @@ class Adjudicator:
     _options: Mapping[str, JSON] = field(default_factory=dict)
     _chains: dict[str, _Chain] = field(default_factory=dict)
     _pending: _Pending | None = None
+    lean: bool = False
+    rng_sink: RngSink | None = None
+    _head: Entry | None = None
+    _ids: bytearray = field(default_factory=bytearray)  # lean: 32 bytes per entry
+    _rng_base: int = 0  # index in the whole RNG log of rng_log[0]
 
     # --- starting -------------------------------------------------------------------------
 
@@ -236,8 +251,11 @@ class Adjudicator:
         engines: Callable[[str], Engine],
         data_source: DataSource,
         check_signature: SignatureCheck,
+        *,
+        lean: bool = False,
+        rng_sink: RngSink | None = None,
     ) -> Adjudicator:
-        """Check a genesis entry and open its game."""
+        """Check a genesis entry and open its game (`lean`: see the class)."""
         try:
             body = _genesis_body(genesis)
             engine = engines(str(body["rules"]))
@@ -263,8 +281,10 @@ class Adjudicator:
             raise
         except PbemError as exc:
             raise EntryRefused(genesis, str(exc)) from None
-        game = cls(engine, genesis, data, check_signature, _options=options)
-        game.entries.append(genesis)
+        game = cls(
+            engine, genesis, data, check_signature, _options=options, lean=lean, rng_sink=rng_sink
+        )
+        game._append(genesis)
         return game
 
     # --- reading --------------------------------------------------------------------------
@@ -280,7 +300,48 @@ class Adjudicator:
 
     @property
     def head(self) -> Entry:
+        if self.lean:
+            assert self._head is not None
+            return self._head
         return self.entries[-1]
+
+    @property
+    def entry_count(self) -> int:
+        """How many entries the log holds (in lean mode too)."""
+        return len(self._ids) // 32 if self.lean else len(self.entries)
+
+    def entry_id(self, seq: int) -> str:
+        """The id of the log's entry `seq`."""
+        if self.lean:
+            return self._ids[32 * seq : 32 * seq + 32].hex()
+        return self.entries[seq].id
+
+    @property
+    def rng_count(self) -> int:
+        """How many lines the whole RNG log has (in lean mode too)."""
+        return self._rng_base + len(self.rng_log)
+
+    def _append(self, entry: Entry) -> None:
+        if self.lean:
+            self._head = entry
+            self._ids += bytes.fromhex(entry.id)
+        else:
+            self.entries.append(entry)
+
+    def _flush_rng(self) -> None:
+        """Lean mode: hand every record before the first still-private one to the sink."""
+        final = 0
+        for record in self.rng_log:
+            if record.value is None:
+                break
+            final += 1
+        if not final:
+            return
+        if self.rng_sink is not None:
+            for record in self.rng_log[:final]:
+                self.rng_sink(record)
+        del self.rng_log[:final]
+        self._rng_base += final
 
     @property
     def started(self) -> bool:
@@ -379,15 +440,18 @@ class Adjudicator:
         self.sealed = sealed
         self.state = state
         self._pending = pending
-        self.entries.append(entry)
-        self.actions.extend(actions)
+        self._append(entry)
+        if not self.lean:
+            self.actions.extend(actions)
         self.rng_log.extend(records)
         for draw in draws:
             self.private[draw.key] = draw
         for key, value in opened_values.items():
             self.private_values[key] = value
-            draw = self.private[key]
-            self.rng_log[draw.log_index] = replace(self.rng_log[draw.log_index], value=value)
+            at = self.private[key].log_index - self._rng_base
+            self.rng_log[at] = replace(self.rng_log[at], value=value)
+        if self.lean and self.rng_log:
+            self._flush_rng()
 
     def _check_position(self, entry: Entry) -> None:
         head = self.head
@@ -418,8 +482,9 @@ class Adjudicator:
         if set(self._chains) | {entry.by} == set(self.roles):
             state = self.engine.setup(self.data, self._options)
         self._chains[entry.by] = link
-        self.entries.append(entry)
-        self.actions.append(Action(entry.seq, entry.by, "joined"))
+        self._append(entry)
+        if not self.lean:
+            self.actions.append(Action(entry.seq, entry.by, "joined"))
         if state is not None:
             self.state = state
 
@@ -466,13 +531,13 @@ class Adjudicator:
                     f"draw/{record.requesting_seq}/{k}",
                     record.secret,
                     record.requesting_seq,
-                    self.entries[record.requesting_seq].id,
+                    self.entry_id(record.requesting_seq),
                     record.producing_seq,
                     str(reveal),
                     record.lo,
                     record.hi,
                     record.purpose,
-                    len(self.rng_log) + offset,
+                    self.rng_count + offset,
                 )
             )
         return draws

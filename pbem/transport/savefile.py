@@ -7,13 +7,15 @@ header's facts and refuses a save whose RNG log differs from the recomputed one.
 
 from __future__ import annotations
 
+import hashlib
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 
 from pbem.core.adjudicator import Adjudicator
 from pbem.core.log import GENESIS, JOIN, Entry
 from pbem.errors import PbemError
-from pbem.transport.armor import armor, marker_kind
+from pbem.transport.armor import BEGIN, END, armor, marker_kind
 
 SAVE_MAGIC = "PBEM SAVE v1"
 RNG_HEADER = "RNG LOG"
@@ -166,3 +168,224 @@ def check_rng_log(text: str, computed: list[str]) -> int:
                 f"{where} has {len(printed)} lines, the recomputed log {len(expected)}"
             )
     return len(sections)
+
+
+# --- save sections: where a save's own entries are, and what its header says ----------------
+
+# The magic line as pbem writes it, or all in lower or upper case (a forum's doing).
+_MAGIC = re.compile(r"PBEM\s+SAVE\s+v1|pbem\s+save\s+v1|PBEM\s+SAVE\s+V1")
+_PAYLOAD_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz234567")
+HEADER_KEYS = ("title", "rules", "game", "roles", "result", "entries", "dice")
+_HEADER_FIELD = re.compile(rf"({'|'.join(HEADER_KEYS)})\s*:(.*)", re.IGNORECASE)
+# What a marker line starts with once leading whitespace is stripped (see armor._MARKER).
+MARKER_START = tuple(">[`-\u2013\u2014")
+
+
+def is_save_magic(raw: str) -> bool:
+    """Whether a line (quoting and decoration undone) is a save's first line, `PBEM SAVE v1`."""
+    return _MAGIC.fullmatch(_clean(raw)) is not None
+
+
+def is_rng_header(raw: str) -> bool:
+    return _HEADER.fullmatch(_clean(raw)) is not None
+
+
+def line_marker(raw: str) -> str | None:
+    """ "BEGIN" or "END" for an armor marker line; a cheap test first, most lines are not."""
+    if raw.lstrip()[:1] in MARKER_START:
+        return marker_kind(raw)
+    return None
+
+
+class SaveHeader:
+    """The header of a save, read line by line: `key: value` lines up to the first blank one.
+
+    A line starting with a known key opens that field; any other line continues the field
+    before it (a mail client re-wrapped it). Values are kept with whitespace removed, so a
+    hex game id cut in two by a re-wrap reads whole. Only `game` and `entries` are
+    checked; the rest is human text.
+    """
+
+    def __init__(self) -> None:
+        self.fields: dict[str, list[str]] = {}
+        self._current: str | None = None
+        self.done = False
+
+    def feed(self, raw: str) -> None:
+        """Read one more line of the header (the magic line excluded)."""
+        line = _clean(raw)
+        if not line:
+            self.done = True
+            return
+        found = _HEADER_FIELD.match(line)
+        if found:
+            self._current = found.group(1).lower()
+            self.fields.setdefault(self._current, []).append(found.group(2))
+        elif self._current is not None:
+            self.fields[self._current][-1] += line
+
+    def value(self, key: str) -> str | None:
+        """The field's value with whitespace removed; None when absent."""
+        values = self.fields.get(key)
+        if not values:
+            return None
+        return "".join(values[0].split())
+
+    def problem(self, game_id: str | None, where: str) -> str | None:
+        """Why the header's game or entries line disagrees with the entries, or None."""
+        for key in ("game", "entries"):
+            if len(self.fields.get(key, [])) > 1:
+                return f"{where}'s header has {len(self.fields[key])} '{key}:' lines"
+            if self.value(key) is None:
+                return f"{where}'s header has no '{key}:' line"
+        game, entries = self.value("game"), self.value("entries")
+        if game_id is not None and game != game_id:
+            return (
+                f"{where}'s header names game {str(game)[:16]}, but its genesis entry is "
+                f"game {game_id[:16]}"
+            )
+        if entries is not None and not entries.isdigit():
+            return f"{where}'s header line 'entries: {entries}' is not a number"
+        return None
+
+
+@dataclass
+class SaveSection:
+    """One save in a text: from its `PBEM SAVE v1` line to its `RNG LOG` line.
+
+    `first` is the index, among every armored entry of the text in text order, of the
+    section's first entry, `count` how many armored entries the section holds.
+    """
+
+    line: int
+    header: SaveHeader = field(default_factory=SaveHeader)
+    first: int = 0
+    count: int = 0
+    has_log: bool = False
+
+
+def save_sections(text: str) -> list[SaveSection]:
+    """Every save in a text (a save file, or saves pasted and quoted in a mail or thread).
+
+    Reads the text line by line outside armor; an armored entry is skipped in one step
+    when its END line is found by a substring search with no other marker between (a
+    payload has no dash), else line by line.
+    """
+    if "SAVE" not in text and "save" not in text:
+        return []
+    sections: list[SaveSection] = []
+    current: SaveSection | None = None
+    blocks = 0
+    in_armor = False
+    pos, size = 0, len(text)
+    while pos <= size:
+        end = text.find("\n", pos)
+        if end < 0:
+            end = size
+        raw = text[pos:end]
+        start, pos = pos, end + 1
+        if in_armor:
+            # Payload lines (the most lines by far) start with a base32 character.
+            if raw[:1] not in _PAYLOAD_START and line_marker(raw) == "END":
+                in_armor = False
+            continue
+        kind = "BEGIN" if raw == BEGIN else line_marker(raw)
+        if kind is not None:
+            if kind == "BEGIN":
+                blocks += 1
+                in_armor = True
+                skip = _armor_end(text, end)
+                if skip is not None:
+                    in_armor, pos = False, skip
+            if current is not None:
+                current.header.done = True
+            continue
+        if current is not None and not current.header.done:
+            current.header.feed(raw)
+            continue
+        if ("SAVE" in raw or "save" in raw) and is_save_magic(raw):
+            if current is not None:
+                current.count = blocks - current.first
+            current = SaveSection(text.count("\n", 0, start) + 1, first=blocks)
+            sections.append(current)
+        elif current is not None and "log" in raw.lower() and is_rng_header(raw):
+            current.count = blocks - current.first
+            current.has_log = True
+            current = None
+            if text.find("SAVE", pos) < 0 and text.find("save", pos) < 0:
+                break  # no other save follows: the rest (its RNG log) need not be read
+    if current is not None:
+        current.count = blocks - current.first
+    return sections
+
+
+def _armor_end(text: str, begin_end: int) -> int | None:
+    """Where the line after an armored entry's END line starts, found in one step.
+
+    `begin_end` is the end of its BEGIN line. None when the END line is not written as
+    pbem writes it, or anything marker-like (a dash) comes before it.
+    """
+    at = text.find(END, begin_end)
+    if at < 0:
+        return None
+    start = text.rfind("\n", 0, at) + 1
+    if text.find("-", begin_end, start) >= 0:
+        return None
+    stop = text.find("\n", at)
+    stop = len(text) if stop < 0 else stop
+    if stop - start != len(END) and line_marker(text[start:stop]) != "END":
+        return None
+    return stop + 1
+
+
+# --- comparing a printed RNG log while reading it: a digest of its tokens -------------------
+
+
+def _token_bytes(tokens: list[str]) -> bytes:
+    # Separators that str.split() treats as whitespace, so no token holds them.
+    return ("\x1f".join(tokens) + "\x1e").encode("utf-8", "surrogatepass")
+
+
+class RngDigest:
+    """A running digest of RNG records as tokens: the recomputed log's, or a printed one's."""
+
+    def __init__(self) -> None:
+        self._hash = hashlib.sha256()
+        self.count = 0
+
+    def add_tokens(self, tokens: list[str]) -> None:
+        self._hash.update(_token_bytes(tokens))
+        self.count += 1
+
+    def add_line(self, line: str) -> None:
+        self.add_tokens(line.split())
+
+    def digest(self) -> bytes:
+        return self._hash.digest()
+
+
+def printed_rng_digest(lines: Iterator[str]) -> RngDigest | None:
+    """The digest of the RNG LOG section that `lines` holds (read after its header line).
+
+    Only the plain layout a save is written in is read this way: each record on one line,
+    human text only after the last record. Anything else (a re-wrapped record, a second
+    section, an armored entry, a second save) returns None, so that the caller falls back
+    to `check_rng_log` on the whole text, which reads every layout and names a differing
+    line.
+    """
+    digest = RngDigest()
+    trailing = False
+    for raw in lines:
+        line = _clean(raw)
+        if not line:
+            continue
+        if line_marker(raw) is not None or _HEADER.fullmatch(line) or _MAGIC.fullmatch(line):
+            return None
+        if _RECORD.match(line):
+            if trailing:
+                return None
+            digest.add_tokens(line.split())
+        elif digest.count:
+            trailing = True
+        # (text between the header and the first record is not read, as rng_sections)
+    return digest

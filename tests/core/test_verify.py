@@ -118,14 +118,18 @@ def test_removed_entry_names_the_first_bad_entry(finished: tuple[Duo, str]) -> N
     assert "does not follow the head" in report.failure
 
 
-def test_entries_out_of_order_in_the_text_still_verify(finished: tuple[Duo, str]) -> None:
+def test_entries_out_of_order_refuse_a_save_but_not_a_mail(finished: tuple[Duo, str]) -> None:
+    """A save promises every entry once, in order; a mail's entries may come in any order."""
     duo, save = finished
     entries = entries_of(duo)
     a, b = entries[4], entries[7]
     block_a, block_b = armor(a.canonical, a.signature), armor(b.canonical, b.signature)
     swapped = save.replace(block_a, "@@A@@").replace(block_b, block_a).replace("@@A@@", block_b)
     assert swapped != save
-    assert verify_text(swapped).ok
+    report = verify_text(swapped)
+    assert not report.ok and "out of order" in str(report.failure)
+    mail = swapped.replace("PBEM SAVE v1\n", "", 1)
+    assert verify_text(mail).ok
 
 
 # --- damage --------------------------------------------------------------------------------
