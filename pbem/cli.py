@@ -117,8 +117,6 @@ class PbemGroup(click.Group):
     """
 
     def invoke(self, ctx: click.Context) -> Any:
-        import sqlite3
-
         from pbem.errors import EquivocationError, PbemError
 
         try:
@@ -128,10 +126,15 @@ class PbemGroup(click.Group):
             _fail(str(exc))
         except PbemError as exc:
             _fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
-        except sqlite3.DatabaseError as exc:
-            _fail(f"the local store cannot be used: {exc}")
         except OSError as exc:
             _fail(f"{exc.filename or 'file'}: {exc.strerror or exc}")
+        except Exception as exc:
+            # Only a command that opened the store can fail in sqlite3: not imported for
+            # the others (`pbem verify` starts faster without it).
+            sqlite3 = sys.modules.get("sqlite3")
+            if sqlite3 is not None and isinstance(exc, sqlite3.DatabaseError):
+                _fail(f"the local store cannot be used: {exc}")
+            raise
 
     def main(  # type: ignore[override]
         self,

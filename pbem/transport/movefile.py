@@ -10,15 +10,10 @@ ignores everything around the entries, including Markdown fences and BBCode tags
 
 from __future__ import annotations
 
-import email
-import email.policy
 import io
 import re
-from email.message import EmailMessage, Message
-from html.parser import HTMLParser
 
-from pbem.errors import PbemError
-from pbem.transport.armor import find_entries, has_marker
+from pbem.transport.armor import find_entries
 
 # A header line ("Name: value"); the field name is printable ASCII without a colon or space.
 _HEADER = re.compile(r"^[!-9;-~]+:")
@@ -65,84 +60,11 @@ def looks_like_email(text: str) -> bool:
     return False
 
 
-class _HtmlText(HTMLParser):
-    """Text of an HTML part, with a line break wherever a block element breaks the line."""
-
-    _BREAKS = {"br", "p", "div", "pre", "tr", "li", "blockquote", "h1", "h2", "h3", "table"}
-    _HIDDEN = {"script", "style", "head", "title"}
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.parts: list[str] = []
-        self._hidden = 0
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in self._HIDDEN:
-            self._hidden += 1
-        elif tag in self._BREAKS:
-            self.parts.append("\n")
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in self._HIDDEN:
-            self._hidden = max(0, self._hidden - 1)
-        elif tag in self._BREAKS:
-            self.parts.append("\n")
-
-    def handle_data(self, data: str) -> None:
-        if not self._hidden:
-            self.parts.append(data)
-
-
 def html_to_text(html: str) -> str:
     """Tags stripped (block ends become line breaks) and entities unescaped."""
-    parser = _HtmlText()
-    parser.feed(html)
-    parser.close()
-    return "".join(parser.parts)
+    from pbem.transport.htmltext import html_to_text as convert  # html.parser: only when needed
 
-
-def _part_text(part: Message) -> str:
-    try:
-        content = part.get_content() if isinstance(part, EmailMessage) else None
-        if isinstance(content, str):
-            return content
-    except (LookupError, ValueError):
-        pass  # unknown charset or broken encoding: fall back to lenient UTF-8 below
-    payload = part.get_payload(decode=True)
-    return payload.decode("utf-8", errors="replace") if isinstance(payload, bytes) else ""
-
-
-def _texts(part: Message) -> list[str]:
-    """The readable texts of a MIME part, depth first: text parts, nested and forwarded mail."""
-    if part.is_multipart():  # multipart/* and message/rfc822 (a forwarded mail)
-        subparts = [p for p in part.get_payload() if isinstance(p, Message)]
-        if part.get_content_type() == "multipart/alternative":
-            return _best_alternative(subparts)
-        return [text for sub in subparts for text in _texts(sub)]
-    kind = part.get_content_type()
-    if kind == "text/plain":
-        return [_part_text(part)]
-    if kind == "text/html":
-        return [html_to_text(_part_text(part))]
-    return []
-
-
-def _best_alternative(alternatives: list[Message]) -> list[str]:
-    """One alternative of multipart/alternative: they carry the same entries, read them once.
-
-    The plain-text one is preferred; another is taken only when the plain one holds no
-    armor (a client that writes a useless plain part), so no entry is counted twice.
-    """
-    plain_first = sorted(alternatives, key=lambda p: p.get_content_type() != "text/plain")
-    texts = [_texts(p) for p in plain_first]
-    for candidate in texts:
-        if any(has_marker(text) for text in candidate):
-            return candidate
-    return next((candidate for candidate in texts if candidate), [])
-
-
-def _message_text(message: Message) -> str:
-    return "\n".join(_texts(message))
+    return convert(html)
 
 
 # An mbox separator: a "From " line at the start of the file or after a blank line.
@@ -163,19 +85,9 @@ def looks_like_html(text: str) -> bool:
 
 
 def _mail_text(data: bytes | str) -> str:
-    policy = email.policy.default
-    # The standard library's mail parser, and the walk over its parts, recurse once per
-    # level of nested parts: a message nested hundreds deep is refused, not a crash.
-    try:
-        if isinstance(data, bytes):
-            message = email.message_from_bytes(data, policy=policy)
-        else:
-            message = email.message_from_string(data, policy=policy)
-        return _message_text(message)
-    except RecursionError:
-        raise PbemError(
-            "cannot read this mail: its MIME parts or forwarded messages are nested too deep"
-        ) from None
+    from pbem.transport.mime import mail_text  # the email package: only for a mail
+
+    return mail_text(data)
 
 
 def _mbox_messages(text: str) -> list[str]:
