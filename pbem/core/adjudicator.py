@@ -39,6 +39,28 @@ DataSource = Callable[[Engine, Mapping[str, str]], Mapping[str, bytes]]
 RngSink = Callable[[RngRecord], None]
 
 
+# Parsed data tables per engine and data files (by content digest). Parsing and checking
+# a game's TOML files is a fifth of verifying a berlin-1945 save (bench/hotspots.py);
+# every game of a title with the same files gets a deep copy of one parse, so no game
+# can change another's tables. A pure cache: the same bytes always give the same tables.
+_DATA_CACHE: dict[tuple[str, str, tuple[tuple[str, str], ...]], Any] = {}
+_DATA_CACHE_SIZE = 16
+
+
+def load_data_cached(engine: Engine, files: Mapping[str, bytes]) -> Any:
+    key = (
+        engine.name,
+        engine.version,
+        tuple(sorted((name, sha256(content).hex()) for name, content in files.items())),
+    )
+    if key not in _DATA_CACHE:
+        loaded = engine.load_data(files)  # a DataError is raised, never cached
+        if len(_DATA_CACHE) >= _DATA_CACHE_SIZE:
+            _DATA_CACHE.pop(next(iter(_DATA_CACHE)))
+        _DATA_CACHE[key] = loaded
+    return copy.deepcopy(_DATA_CACHE[key])
+
+
 class EntryRefused(PbemError):
     """An entry that breaks the protocol or the rules; names the entry, its signer and why."""
 
@@ -275,7 +297,7 @@ class Adjudicator:
                 raise PbemError(f"signer {genesis.by!r} is not one of the roles")
             check_signature(roles[genesis.by], genesis.canonical, genesis.signature)
             files = data_source(engine, body["data"])
-            data = engine.load_data(files)
+            data = load_data_cached(engine, files)
             options: Mapping[str, JSON] = body["options"]
         except EntryRefused:
             raise
