@@ -63,7 +63,7 @@ def _write_file(path: Path, text: str) -> None:
     one), reaches the disk, and is renamed over `path` in one step. The file gets the
     mode a plain write would give it (the umask's), or keeps the mode it had.
     """
-    import tempfile
+    from pbem.files import write_atomically
 
     try:
         mode = path.stat().st_mode & 0o7777
@@ -71,20 +71,7 @@ def _write_file(path: Path, text: str) -> None:
         mask = os.umask(0o077)
         os.umask(mask)
         mode = 0o666 & ~mask
-    try:
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    except OSError as exc:
-        raise OSError(exc.errno, exc.strerror, str(path)) from None
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(text.encode("utf-8"))
-            f.flush()
-            os.fchmod(f.fileno(), mode)
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomically(path, text.encode("utf-8"), mode)
 
 
 def _read_input(source: str) -> bytes:

@@ -489,12 +489,12 @@ def _by_digest(files: Mapping[str, bytes]) -> dict[str, bytes]:
 
 def _write_public_line(private_path: Path, line: str) -> None:
     """(Re)write NAME.pub beside an adopted private key, atomically."""
-    from pbem.crypto.keys import _atomic_write
+    from pbem.files import write_atomically
 
     pub = private_path.with_name(private_path.name + ".pub")
     data = (line + "\n").encode()
     if not pub.exists() or pub.read_bytes() != data:
-        _atomic_write(pub, data, 0o644)
+        write_atomically(pub, data, 0o644)
 
 
 def _check_key_name(name: str) -> None:

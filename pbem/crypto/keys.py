@@ -14,8 +14,6 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
-import os
-import tempfile
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -31,6 +29,7 @@ from pbem.crypto import openssh
 from pbem.crypto.openssh import PassphraseNeeded
 from pbem.crypto.wire import Reader, WireError
 from pbem.errors import KeyError_
+from pbem.files import write_atomically
 
 __all__ = [
     "KEY_TYPE",
@@ -200,27 +199,6 @@ def _load_pem(data: bytes, passphrase: bytes | None) -> PrivateKey:
     return PrivateKey(key)
 
 
-def _atomic_write(path: Path, data: bytes, mode: int) -> None:
-    # mkstemp creates the file with mode 0600, so a private key is never readable by
-    # others, not even for an instant; rename makes the final file appear whole or not at all.
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fchmod(f.fileno(), mode)
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    dir_fd = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(dir_fd)  # so the rename itself survives a crash
-    finally:
-        os.close(dir_fd)
-
-
 def write_private_key(
     path: Path | str,
     key: PrivateKey,
@@ -236,6 +214,6 @@ def write_private_key(
     path = Path(path)
     if path.exists() and not overwrite:
         raise KeyError_(f"{path} already exists; refusing to overwrite a private key")
-    _atomic_write(path, key.to_openssh(passphrase), 0o600)
+    write_atomically(path, key.to_openssh(passphrase), 0o600)
     pub = path.with_name(path.name + ".pub")
-    _atomic_write(pub, (key.public.openssh_line() + "\n").encode(), 0o644)
+    write_atomically(pub, (key.public.openssh_line() + "\n").encode(), 0o644)
