@@ -61,17 +61,27 @@ def _write_file(path: Path, text: str) -> None:
 
     The text goes to a temporary file of its own beside `path` (two runs never share
     one), reaches the disk, and is renamed over `path` in one step. The file gets the
-    mode a plain write would give it (the umask's), or keeps the mode it had.
+    mode a plain write would give it (the umask's), or keeps the mode it had. A symlink
+    is followed; a device or a pipe (`-o /dev/null`) is written into, never replaced.
     """
+    import stat
+
     from pbem.files import write_atomically
 
+    path = Path(os.path.realpath(path))  # through a symlink: write its target, keep the link
     try:
-        mode = path.stat().st_mode & 0o7777
+        status = path.stat()
     except FileNotFoundError:
         mask = os.umask(0o077)
         os.umask(mask)
-        mode = 0o666 & ~mask
-    write_atomically(path, text.encode("utf-8"), mode)
+        write_atomically(path, text.encode("utf-8"), 0o666 & ~mask)
+        return
+    if not stat.S_ISREG(status.st_mode):
+        # /dev/null, a pipe, a terminal: write into it; renaming over it would replace it
+        with path.open("w", encoding="utf-8") as out:
+            out.write(text)
+        return
+    write_atomically(path, text.encode("utf-8"), status.st_mode & 0o7777)
 
 
 def _read_input(source: str) -> bytes:

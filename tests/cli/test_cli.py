@@ -334,3 +334,30 @@ def test_export_since_sends_entries_again(tmp_path: Path) -> None:
     assert again.read_text().count("-----BEGIN PBEM ENTRY-----") == 1
     assert "applied: entry 3 by german" in ok(referee, "apply", str(again))
     assert "already had: entry 3 by german" in ok(referee, "apply", str(again))
+
+
+def test_output_to_a_device_a_pipe_or_a_symlink_writes_into_it(tmp_path: Path) -> None:
+    """`-o /dev/null` once replaced the device with a regular file (as root); a pipe or a
+    symlink given to -o must likewise be written into, not renamed over."""
+    import threading
+
+    player, _referee, game = start_game(tmp_path)
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    ok(player, "export", game[:8], "-o", str(fifo))
+    reader.join(timeout=30)
+    assert stat.S_ISFIFO(fifo.lstat().st_mode)
+    assert got and got[0].startswith(b"PBEM SAVE v1")
+
+    target = tmp_path / "real.pbem"
+    target.write_text("old\n")
+    link = tmp_path / "link.pbem"
+    link.symlink_to(target)
+    ok(player, "export", game[:8], "-o", str(link))
+    assert link.is_symlink() and target.read_text().startswith("PBEM SAVE v1")
+
+    ok(player, "export", game[:8], "-o", os.devnull)
+    assert stat.S_ISCHR(os.stat(os.devnull).st_mode)
