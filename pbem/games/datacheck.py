@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
+from importlib import resources
 from typing import Any
 
 from pbem.errors import DataError
@@ -30,6 +31,38 @@ def one_line(text: str) -> str:
     if text.isprintable():
         return text
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def shipped_files(package: str, names: Sequence[str]) -> dict[str, bytes]:
+    """A game's shipped data files by name (bytes exactly as shipped), from `package`/data."""
+    folder = resources.files(package) / "data"
+    return {name: (folder / name).read_bytes() for name in names}
+
+
+def given_or_shipped(
+    files: Mapping[str, bytes], names: Sequence[str], game: str, package: str
+) -> dict[str, bytes]:
+    """The data files to load: each one given (a user's own), else the shipped one.
+
+    A file of another name is refused, since a misspelt name would otherwise be ignored
+    silently and the shipped file used instead.
+    """
+    unknown = sorted(set(files) - set(names))
+    if unknown:
+        raise DataError(
+            f"{', '.join(unknown)}: unknown data file for {game} (expected {', '.join(names)})"
+        )
+    shipped: dict[str, bytes] = {}
+    raw: dict[str, bytes] = {}
+    for name in names:
+        value = files.get(name)
+        if value is None:
+            shipped = shipped or shipped_files(package, names)
+            value = shipped[name]
+        if not isinstance(value, bytes | bytearray):
+            raise DataError(f"{name}: expected bytes, found {type(value).__name__}")
+        raw[name] = bytes(value)
+    return raw
 
 
 def parse_toml(raw: bytes, file_name: str) -> dict[str, Any]:

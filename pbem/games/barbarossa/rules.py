@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from importlib import resources
 from typing import Any
 
 from pbem.core.canonical import copy_json
@@ -44,6 +43,7 @@ from pbem.games.barbarossa.decisions import (
     format_decision,
     parse_decision,
 )
+from pbem.games.datacheck import given_or_shipped, shipped_files
 
 GERMAN = "german"
 REFEREE = "referee"
@@ -81,6 +81,9 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
+PACKAGE = "pbem.games.barbarossa"  # its data/ folder holds the shipped gamesheet
+
+
 class BarbarossaEngine(Engine):
     """Operation Barbarossa: A WW2 Roll & Write Game, a solitaire dice game of the 1941 campaign.
 
@@ -99,22 +102,11 @@ class BarbarossaEngine(Engine):
     # --- data ---------------------------------------------------------------------------
 
     def default_data(self) -> dict[str, bytes]:
-        package = resources.files("pbem.games.barbarossa") / "data"
-        return {name: (package / name).read_bytes() for name in self.data_files}
+        return shipped_files(PACKAGE, self.data_files)
 
     def load_data(self, files: Mapping[str, bytes]) -> dict[str, Any]:
-        unknown = sorted(set(files) - set(self.data_files))
-        if unknown:
-            raise DataError(
-                f"{', '.join(unknown)}: unknown data file for barbarossa "
-                f"(expected {', '.join(self.data_files)})"
-            )
-        raw = files.get(FILE_NAME)
-        if raw is None:
-            raw = self.default_data()[FILE_NAME]
-        if not isinstance(raw, bytes | bytearray):
-            raise DataError(f"{FILE_NAME}: expected bytes, found {type(raw).__name__}")
-        return load_gamesheet(bytes(raw), FILE_NAME)
+        raw = given_or_shipped(files, self.data_files, "barbarossa", PACKAGE)
+        return load_gamesheet(raw[FILE_NAME], FILE_NAME)
 
     # --- Game Setup ---------------------------------------------------------------------
     # rulebook: Game Setup -- four black cubes in the supply section, two blue cubes in the

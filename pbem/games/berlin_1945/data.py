@@ -25,11 +25,9 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from importlib import resources
 from typing import Any
 
-from pbem.errors import DataError
-from pbem.games.datacheck import DataChecker, parse_toml
+from pbem.games.datacheck import DataChecker, given_or_shipped, parse_toml, shipped_files
 
 MAP_FILE = "map.toml"
 COUNTERS_FILE = "counters.toml"
@@ -1603,28 +1601,12 @@ def _other(side: str) -> str:
 
 def default_data() -> dict[str, bytes]:
     """The shipped data files by name (bytes exactly as shipped)."""
-    package = resources.files("pbem.games.berlin_1945") / "data"
-    return {name: (package / name).read_bytes() for name in DATA_FILES}
+    return shipped_files("pbem.games.berlin_1945", DATA_FILES)
 
 
 def load_data(files: Mapping[str, bytes]) -> dict[str, Any]:
     """Load map.toml, counters.toml and cards.toml (the shipped file for one not given)."""
-    unknown = sorted(set(files) - set(DATA_FILES))
-    if unknown:
-        raise DataError(
-            f"{', '.join(unknown)}: unknown data file for berlin_1945 "
-            f"(expected {', '.join(DATA_FILES)})"
-        )
-    defaults: dict[str, bytes] = {}
-    raw: dict[str, bytes] = {}
-    for name in DATA_FILES:
-        value = files.get(name)
-        if value is None:
-            defaults = defaults or default_data()
-            value = defaults[name]
-        if not isinstance(value, bytes | bytearray):
-            raise DataError(f"{name}: expected bytes, found {type(value).__name__}")
-        raw[name] = bytes(value)
+    raw = given_or_shipped(files, DATA_FILES, "berlin_1945", "pbem.games.berlin_1945")
     board = load_map(raw[MAP_FILE])
     counters = load_counters(raw[COUNTERS_FILE], board)
     cards = load_cards(raw[CARDS_FILE], board, counters)

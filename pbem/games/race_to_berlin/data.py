@@ -22,11 +22,9 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from importlib import resources
 from typing import Any
 
-from pbem.errors import DataError
-from pbem.games.datacheck import DataChecker, parse_toml
+from pbem.games.datacheck import DataChecker, given_or_shipped, parse_toml, shipped_files
 
 MAP_FILE = "map.toml"
 TOKENS_FILE = "tokens.toml"
@@ -764,28 +762,12 @@ def load_tokens(raw: bytes, file_name: str = TOKENS_FILE) -> dict[str, Any]:
 
 def default_data() -> dict[str, bytes]:
     """The shipped data files by name (bytes exactly as shipped)."""
-    package = resources.files("pbem.games.race_to_berlin") / "data"
-    return {name: (package / name).read_bytes() for name in DATA_FILES}
+    return shipped_files("pbem.games.race_to_berlin", DATA_FILES)
 
 
 def load_data(files: Mapping[str, bytes]) -> dict[str, Any]:
     """Load map.toml and tokens.toml (the shipped file for one not given) into one dict."""
-    unknown = sorted(set(files) - set(DATA_FILES))
-    if unknown:
-        raise DataError(
-            f"{', '.join(unknown)}: unknown data file for race_to_berlin "
-            f"(expected {', '.join(DATA_FILES)})"
-        )
-    defaults: dict[str, bytes] = {}
-    raw: dict[str, bytes] = {}
-    for name in DATA_FILES:
-        value = files.get(name)
-        if value is None:
-            defaults = defaults or default_data()
-            value = defaults[name]
-        if not isinstance(value, bytes | bytearray):
-            raise DataError(f"{name}: expected bytes, found {type(value).__name__}")
-        raw[name] = bytes(value)
+    raw = given_or_shipped(files, DATA_FILES, "race_to_berlin", "pbem.games.race_to_berlin")
     return {**load_map(raw[MAP_FILE]), **load_tokens(raw[TOKENS_FILE])}
 
 
