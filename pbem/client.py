@@ -77,7 +77,7 @@ class Client:
             raise StoreError(f"a key named {name!r} already exists")
         path = self.store.keys_dir / name
         key = self._orphan_key(name, path, passphrase) if path.exists() else None
-        with self._changing():
+        with self.changing():
             made = key or generate(comment=name)
             self.store.add_key(
                 name, made.public.openssh_line(), made.public.fingerprint(), str(path)
@@ -130,7 +130,7 @@ class Client:
         else:
             public = PublicKey.parse_line(data.decode("utf-8", errors="replace"))
             private_path = ""
-        with self._changing():
+        with self.changing():
             self.store.add_key(name, public.openssh_line(), public.fingerprint(), private_path)
         return str(public.fingerprint_line())
 
@@ -153,7 +153,8 @@ class Client:
     def _public_line(self, key_name: str) -> str:
         return str(self.store.key(key_name)["public"])
 
-    def _owns(self, public_line: str) -> bool:
+    def owns_private_key(self, public_line: str) -> bool:
+        """Whether this store holds the private key of `public_line` (not only its public line)."""
         from pbem.crypto.keys import PublicKey
 
         wanted = PublicKey.parse_line(public_line).raw
@@ -192,7 +193,7 @@ class Client:
         return cached
 
     @contextmanager
-    def _changing(self) -> Iterator[None]:
+    def changing(self) -> Iterator[None]:
         """One store transaction; replayed games are forgotten if it does not commit."""
         try:
             with self.store.transaction():
@@ -210,7 +211,7 @@ class Client:
         return extra
 
     def my_roles(self, game: Adjudicator) -> list[str]:
-        return [role for role, line in game.roles.items() if self._owns(line)]
+        return [role for role, line in game.roles.items() if self.owns_private_key(line)]
 
     def new_game(
         self,
@@ -252,7 +253,7 @@ class Client:
             genesis, engine_by_name, data_source(_by_digest(files)), _signature_check()
         )
         made = [genesis]
-        with self._changing():
+        with self.changing():
             self.store.add_game(genesis.id, engine.name, str(body["title"]))
             self.store.add_entry(genesis.id, 0, genesis.id, genesis.canonical, genesis.signature)
             for name, content in files.items():
@@ -263,7 +264,7 @@ class Client:
     def join(self, prefix: str) -> list[Entry]:
         """Sign a join for every role of ours that has not joined yet."""
         game = self.game(prefix)
-        with self._changing():
+        with self.changing():
             made = self._join_all(game)
         if not made:
             raise PbemError("nothing to join: none of your roles is waiting to join")
@@ -413,7 +414,7 @@ class Client:
         sealed: list[tuple[str, str, JSON]] | None = None,
     ) -> Entry:
         entry = self._sign(fields, game.roles[role])
-        with self._changing():
+        with self.changing():
             game.apply(entry)  # our own entry passes the same checks as anyone's
             for label, salt, value in sealed or []:
                 kept = json.dumps({"salt": salt, "value": value}, sort_keys=True)
@@ -431,19 +432,11 @@ class Client:
         results: list[Applied] = []
         games: dict[str, Adjudicator] = {}
         ordered = sorted(found, key=lambda e: (e.kind != GENESIS, e.seq))
-        with self._changing():
+        with self.changing():
             for entry in ordered:
                 game_id = entry.id if entry.kind == GENESIS else str(entry.game)
                 if entry.kind == GENESIS and not self.store.has_game(game_id):
-                    game = Adjudicator.start(
-                        entry, engine_by_name, data_source(extra), _signature_check()
-                    )
-                    self.store.add_game(game_id, game.engine.name, str(entry.body.get("title")))
-                    self._store_entry(game_id, entry)
-                    for name, digest in dict(entry.body["data"]).items():
-                        if str(digest) in extra:
-                            self.store.add_data_file(str(digest), name, extra[str(digest)])
-                    games[game_id] = game
+                    games[game_id] = self.start_from(entry, extra)
                     results.append(Applied(entry, "applied"))
                     continue
                 if not self.store.has_game(game_id):
@@ -453,19 +446,34 @@ class Client:
                     )
                 if game_id not in games:
                     games[game_id] = self._replay(game_id)
-                game = games[game_id]
-                if entry.seq < len(game.entries):
-                    known = game.entries[entry.seq]
-                    if known.id == entry.id:
-                        results.append(Applied(entry, "already had"))
-                        continue
-                    proof = find_equivocation(game.genesis, [known, entry])
-                    if proof is not None:
-                        raise EquivocationError(proof.proof())
-                game.apply(entry)
-                self._store_entry(game_id, entry)
-                results.append(Applied(entry, "applied"))
+                results.append(Applied(entry, self.apply_one(games[game_id], entry)))
         return results
+
+    def start_from(self, genesis: Entry, extra: Mapping[str, bytes]) -> Adjudicator:
+        """Store a game new to this store from its genesis (`extra`: data files by digest).
+        Inside the caller's `changing()` transaction."""
+        game = Adjudicator.start(genesis, engine_by_name, data_source(extra), _signature_check())
+        self.store.add_game(game.id, game.engine.name, str(genesis.body.get("title")))
+        self._store_entry(game.id, genesis)
+        for name, digest in dict(genesis.body["data"]).items():
+            if str(digest) in extra:
+                self.store.add_data_file(str(digest), name, extra[str(digest)])
+        return game
+
+    def apply_one(self, game: Adjudicator, entry: Entry) -> str:
+        """Apply and store one entry at or before the head of `game`: "applied", or
+        "already had" for a copy of a stored entry. A different entry at a stored seq is an
+        equivocation (with its proof) or refused. Inside the caller's `changing()`."""
+        if entry.seq < len(game.entries):
+            known = game.entries[entry.seq]
+            if known.id == entry.id:
+                return "already had"
+            proof = find_equivocation(game.genesis, [known, entry])
+            if proof is not None:
+                raise EquivocationError(proof.proof())
+        game.apply(entry)  # refused here: a stale head, damage, an illegal move
+        self._store_entry(game.id, entry)
+        return "applied"
 
     def export(self, prefix: str) -> str:
         from pbem.ledger import fingerprint

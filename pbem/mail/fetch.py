@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from pbem.core.log import GENESIS, Entry
 from pbem.errors import EquivocationError, PbemError
-from pbem.ledger import check_signature, data_source, engine_by_name, find_equivocation
+from pbem.ledger import find_equivocation
 from pbem.transport.movefile import read_entries
 
 if TYPE_CHECKING:
@@ -206,10 +206,9 @@ class Fetcher:
             return report
         self._after_commit = []
         try:
-            # One transaction for the whole message. The Client's replayed games need no
-            # reset on rollback: Client.game replays afresh when its copy is ahead of the
-            # store's head.
-            with self.store.transaction():
+            # One transaction for the whole message; on a rollback the client forgets
+            # the games it replayed, so none is ahead of the store.
+            with self.client.changing():
                 self._apply_message(report, entries)
         except EquivocationError as exc:
             self._refuse(report, exc)
@@ -264,55 +263,33 @@ class Fetcher:
         self._record(report)
 
     def _genesis(self, report: MessageReport, entry: Entry, games: dict[str, Adjudicator]) -> None:
-        from pbem.core.adjudicator import Adjudicator
-
         game_id = entry.id
         if self.store.has_game(game_id):
             self._note(report.had, report, (game_id, 0))
             return
         roles = entry.body.get("roles")
         lines = [str(line) for line in roles.values()] if isinstance(roles, dict) else []
-        if not any(self._owns(line) for line in lines):
+        if not any(self._invited(line) for line in lines):
             raise PbemError(
                 f"unknown game {_short(game_id)}: its genesis names none of this store's keys"
             )
-        game = Adjudicator.start(entry, engine_by_name, data_source(), check_signature)
-        self.store.add_game(game_id, game.engine.name, str(entry.body.get("title")))
-        self._store_entry(game_id, entry)
-        games[game_id] = game
+        games[game_id] = self.client.start_from(entry, {})
         report.applied.append((game_id, 0))
 
-    def _owns(self, public_line: str) -> bool:
-        """Whether this store holds the private key of `public_line`."""
-        from pbem.crypto.keys import PublicKey
-
+    def _invited(self, public_line: str) -> bool:
+        """An invitation names a key whose private half is in this store."""
         try:
-            wanted = PublicKey.parse_line(public_line).raw
+            return self.client.owns_private_key(public_line)
         except PbemError:
             return False  # a line that is not a key at all: certainly none of ours
-        return any(
-            row["private_path"] and PublicKey.parse_line(row["public"]).raw == wanted
-            for row in self.store.list_keys()
-        )
-
-    def _store_entry(self, game_id: str, entry: Entry) -> None:
-        self.store.add_entry(game_id, entry.seq, entry.id, entry.canonical, entry.signature)
 
     def _one(self, report: MessageReport, game: Adjudicator, entry: Entry) -> None:
         here = (game.id, entry.seq)
-        if entry.seq < len(game.entries):
-            known = game.entries[entry.seq]
-            if known.id == entry.id:
+        if entry.seq <= len(game.entries):
+            if self.client.apply_one(game, entry) == "already had":
                 self._note(report.had, report, here)
-                return
-            proof = find_equivocation(game.genesis, [known, entry])
-            if proof is not None:
-                raise EquivocationError(proof.proof())
-            game.apply(entry)  # refused: names the stale head, or the damage
-        if entry.seq == len(game.entries):
-            game.apply(entry)
-            self._store_entry(game.id, entry)
-            report.applied.append(here)
+            else:
+                report.applied.append(here)
             return
         # Early: check what can be checked now (a role of the game, its signature),
         # then hold it until the entries before it arrive.
@@ -364,11 +341,10 @@ class Fetcher:
                 entry = Entry.from_wire(row["canonical"], row["signature"])
                 if winner is None:
                     try:
-                        game.apply(entry)
+                        self.client.apply_one(game, entry)
                     except PbemError as exc:
                         self._held_refused(report, game, entry, _one_line(str(exc)))
                         continue
-                    self._store_entry(game.id, entry)
                     winner = entry
                     self._held_applied(report, game, entry)
                 else:
