@@ -395,6 +395,8 @@ def _bad_signature(
     for entry in entries:
         roles = _roles(entry) if entry.kind == GENESIS else game_roles
         keys = [roles[entry.by]] if entry.by in roles else list(roles.values())
+        if not keys and entry.kind == GENESIS:
+            keys = [""]  # no readable roles: no key can verify it, so it reads as damaged
         if not keys:
             continue
         reason = ""

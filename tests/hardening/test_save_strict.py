@@ -204,3 +204,22 @@ def test_streaming_refuses_nothing_the_in_memory_path_accepts(tmp_path: Path) ->
         streamed, whole = verify_path(path), verify_text(body)
         assert streamed.ok == whole.ok and streamed.text() == whole.text(), name
     assert not verify_text(variants["glued"]).ok
+
+
+def test_a_genesis_damaged_past_its_roles_reads_as_damage_not_a_header_mismatch() -> None:
+    """One armor character of the race-to-berlin genesis changed so that its roles no
+    longer read as keys (found by the transport property test): the failure is the
+    damaged entry, not the save header's game id that no longer matches it."""
+    from pbem.transport.armor import LINE_WIDTH, encode_payload
+    from pbem.transport.movefile import read_entries
+
+    text = (Path(__file__).parents[2] / "saves" / "race-to-berlin-demo.pbem").read_text()
+    canonical, signature = read_entries(text)[0]
+    payload = encode_payload(canonical, signature)
+    b32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
+    changed = payload[:383] + b32[(b32.index(payload[383]) + 1) % 32] + payload[384:]
+    lines = [changed[k : k + LINE_WIDTH] for k in range(0, len(changed), LINE_WIDTH)]
+    damaged = text.replace(armor(canonical, signature), "\n".join([BEGIN, *lines, END, ""]), 1)
+    report = verify_text(damaged)
+    assert not report.ok
+    assert "entry 0" in str(report.failure) and "signature does not verify" in str(report.failure)
