@@ -271,12 +271,13 @@ class Client:
         return made
 
     def _join_all(self, game: Adjudicator) -> list[Entry]:
+        """Join while the next role to join (they join one at a time, in order) is ours."""
         made = []
-        for role in self.my_roles(game):
-            if not game.asked(role) or game.started:
-                continue
-            if any(e.kind == JOIN and e.by == role for e in game.entries):
-                continue
+        mine = set(self.my_roles(game))
+        while not game.started:
+            role = game.next_signer()
+            if role not in mine or any(e.kind == JOIN and e.by == role for e in game.entries):
+                break
             seed = chain.new_seed()
             length = chain.MIN_LENGTH
             fields = self._next_fields(game, JOIN, role)

@@ -25,11 +25,16 @@ class ChainError(PbemError):
     """An entry that does not fit the log: wrong game, seq, prev, reveal or author."""
 
 
-class EntropyPending(PbemError):
+class EntropyPending(BaseException):
     """Raised inside an engine when a draw is requested before its entropy exists.
 
     The adjudicator catches it: the decision was valid up to its first draw, and
     the game now waits for the next entry by another role (protocol section 4).
+
+    It is a signal, not an error: it derives from BaseException (like
+    GeneratorExit), so no game code that catches rules errors (`except PbemError`,
+    `except ValueError`, even `except Exception`) can swallow it and play on as if
+    the dice had been rolled.
     """
 
 

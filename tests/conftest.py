@@ -13,6 +13,7 @@ if str(ROOT) not in sys.path:
 
 import tests.support.bid  # noqa: E402,F401  (registers the toy engines)
 import tests.support.peek  # noqa: E402,F401
+import tests.support.skeleton  # noqa: E402,F401
 import tests.support.toy  # noqa: E402,F401
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Protocol
 
 from pbem.core import chain
 from pbem.core.canonical import JSON
@@ -133,13 +133,19 @@ class Sealed:
     opened_at: int | None = None
 
 
-class _Context:
+class Dice(Protocol):
+    """Where a context's draws come from: the protocol's Stream (or a test's script)."""
+
+    def between(self, lo: int, hi: int) -> int: ...
+
+
+class ApplyContext:
     """The `ctx` passed to Engine.apply: deferred draws, logged with their purpose,
     and the commitments and openings that the entry being applied carries."""
 
     def __init__(
         self,
-        stream: Stream | None,
+        stream: Dice | None,
         requesting: int,
         producing: int | None,
         sealed: Mapping[str, Sealed] | None = None,
@@ -227,6 +233,21 @@ class _Context:
         value = self._stream.between(lo, hi)
         self.records.append(RngRecord(self._requesting, self._producing, lo, hi, value, purpose))
         return value
+
+    # piles (protocol section 7: a draw takes index int(len(pile)); a shuffle is
+    # Fisher-Yates from the top index down, j = int(i + 1) for i = n-1 ... 1)
+
+    def draw(self, pile: list[Any], purpose: str) -> Any:
+        """Take a random item out of `pile` (in its canonical order) and return it."""
+        if not pile:
+            raise PbemError(f"nothing left to draw ({purpose})")
+        return pile.pop(self.roll(0, len(pile) - 1, purpose))
+
+    def shuffle(self, pile: list[Any], purpose: str) -> None:
+        """Shuffle `pile` in place; each swap is one line of the RNG log."""
+        for i in range(len(pile) - 1, 0, -1):
+            j = self.roll(0, i, f"{purpose}: place {i + 1}")
+            pile[i], pile[j] = pile[j], pile[i]
 
     def event(self, text: str, **data: JSON) -> None:
         self.events.append(Event(text, dict(data)))
@@ -383,20 +404,35 @@ class Adjudicator:
         return None if self.state is None else self.engine.outcome(self.state)
 
     def prompts(self) -> list[Prompt]:
-        """Who is asked for what now, including joins and entropy acknowledgements."""
-        missing = [role for role in self.roles if role not in self._chains]
-        if missing:
-            return [Prompt(role, "join the game") for role in missing]
+        """Who is asked for what now, joins and entropy acknowledgements included: at most
+        one role (protocol section 8, one signer at a time)."""
+        joiner = self._next_joiner()
+        if joiner is not None:
+            return [Prompt(joiner, "join the game")]
         if self._pending is not None:
+            author = self._pending.entry.by
             return [
-                Prompt(role, f"acknowledge entry {self._pending.entry.seq} to roll its dice")
-                for role in self._entropy_roles(self._pending.entry.by)
+                Prompt(
+                    self._entropy_role(author),
+                    f"acknowledge entry {self._pending.entry.seq} to roll its dice",
+                )
             ]
         assert self.state is not None
         return self.engine.prompts(self.state)
 
+    def next_signer(self) -> str | None:
+        """The one role entitled to sign the next entry (None once the game is over)."""
+        joiner = self._next_joiner()
+        if joiner is not None:
+            return joiner
+        if self._pending is not None:
+            return self._entropy_role(self._pending.entry.by)
+        assert self.state is not None
+        asked = self.engine.asked_roles(self.state)
+        return asked[0] if asked else None
+
     def asked(self, role: str) -> bool:
-        return any(p.role == role for p in self.prompts())
+        return self.next_signer() == role
 
     def next_reveal_index(self, role: str) -> int:
         """Which chain element `role` reveals in its next entry."""
@@ -440,10 +476,10 @@ class Adjudicator:
         if state is None:
             # Same author while its dice wait: the protocol wants another role first.
             assert self._pending is not None
-            others = ", ".join(self._entropy_roles(self._pending.entry.by))
+            roller = self._entropy_role(self._pending.entry.by)
             raise PbemError(
                 f"waiting for entropy: entry {self._pending.entry.seq}'s dice are rolled "
-                f"by the next entry of {others}"
+                f"by the next entry of {roller}"
             )
         sealed = self.sealed
         if entry.kind == ACK:
@@ -490,10 +526,28 @@ class Adjudicator:
                 f"{head.id[:12]}, got seq {entry.seq} after {str(entry.prev)[:12]}"
             )
 
+    def join_order(self) -> list[str]:
+        """The order in which the roles join: the creator first, then the others in the
+        engine's role order (one signer at a time: two joins never compete for a seq)."""
+        creator = self.genesis.by
+        return [creator] + [r for r in self.engine.roles if r in self.roles and r != creator]
+
+    def _next_joiner(self) -> str | None:
+        for role in self.join_order():
+            if role not in self._chains:
+                return role
+        return None
+
     def _apply_join(self, entry: Entry) -> None:
         body = entry.body
         if entry.by in self._chains:
             raise PbemError(f"{entry.by} has already joined")
+        joiner = self._next_joiner()
+        if entry.by != joiner:
+            raise PbemError(
+                f"out of turn: {joiner} joins next (roles join in the order "
+                f"{', '.join(self.join_order())}; protocol section 8)"
+            )
         if set(body) != {"anchor", "length"}:
             raise PbemError("a join body has exactly anchor and length")
         anchor, length = body["anchor"], body["length"]
@@ -503,6 +557,7 @@ class Adjudicator:
         state = None
         if set(self._chains) | {entry.by} == set(self.roles):
             state = self.engine.setup(self.data, self._options)
+            self._check_one_signer(state)
         self._chains[entry.by] = link
         self._append(entry)
         if not self.lean:
@@ -524,9 +579,22 @@ class Adjudicator:
             )
         return _Chain(current.length, reveal, current.used + 1)
 
-    def _entropy_roles(self, author: str) -> list[str]:
-        others = [role for role in self.roles if role != author]
-        return others or [author]
+    def _entropy_role(self, author: str) -> str:
+        """Who rolls the dice an entry of `author` waits for: the first other role in the
+        engine's role order (the author itself in a one-role game, self-witnessed)."""
+        for role in self.join_order():
+            if role != author:
+                return role
+        return author
+
+    def _check_one_signer(self, state: State) -> None:
+        """Refuse a state in which the engine asks two roles at once (protocol section 8)."""
+        asked = self.engine.asked_roles(state)
+        if len(asked) > 1:
+            raise PbemError(
+                f"the rules engine asks {' and '.join(asked)} at once; one signer at a time "
+                "(protocol section 8): choices made at the same time are a sealed round"
+            )
 
     def _resolve_for(self, entry: Entry) -> tuple[State | None, list[Action], list[RngRecord]]:
         """The state `entry` plays on: if dice are waiting and `entry` may roll them, roll them."""
@@ -534,7 +602,7 @@ class Adjudicator:
         assert self.state is not None
         if pending is None:
             return self.state, [], []
-        if entry.by not in self._entropy_roles(pending.entry.by):
+        if entry.by != self._entropy_role(pending.entry.by):
             return None, [], []
         state, action = self._roll(pending, entry.seq, str(entry.reveal))
         return state, [action], list(action.rng)
@@ -593,7 +661,7 @@ class Adjudicator:
 
     def _roll(self, pending: _Pending, producing: int, reveal: str) -> tuple[State, Action]:
         seed = public_seed(self.id, pending.entry.id, reveal)
-        ctx = _Context(
+        ctx = ApplyContext(
             Stream(seed),
             pending.entry.seq,
             producing,
@@ -603,6 +671,7 @@ class Adjudicator:
             self.private_values,
         )
         state = self.engine.apply(pending.state_before, pending.entry.by, pending.decision, ctx)
+        self._check_one_signer(state)
         action = Action(
             pending.entry.seq,
             pending.entry.by,
@@ -625,21 +694,24 @@ class Adjudicator:
         if unknown:
             raise PbemError(f"unknown move body field(s): {', '.join(sorted(unknown))}")
         text = body["decision"]
-        if not any(p.role == entry.by for p in self.engine.prompts(state)):
-            asked = ", ".join(sorted({p.role for p in self.engine.prompts(state)})) or "nobody"
-            raise PbemError(f"out of turn: the game asks {asked}, not {entry.by}")
+        asked = self.engine.asked_roles(state)
+        if entry.by not in asked:
+            raise PbemError(
+                f"out of turn: the game asks {', '.join(asked) or 'nobody'}, not {entry.by}"
+            )
         sealed, committed_now, opened_now = self._seal_and_open(entry)
         decision = self.engine.parse(text, state, entry.by)
         canonical_text = self.engine.format(decision)
         if canonical_text != text:
             raise PbemError(f"decision {text!r} is not in canonical form {canonical_text!r}")
         private_values = {**self.private_values, **self._opened_private_values(sealed)}
-        ctx = _Context(None, entry.seq, None, sealed, committed_now, opened_now, private_values)
+        ctx = ApplyContext(None, entry.seq, None, sealed, committed_now, opened_now, private_values)
         try:
             new_state = self.engine.apply(state, entry.by, decision, ctx)
         except EntropyPending:
             pending = _Pending(entry, decision, text, state, sealed, committed_now, opened_now)
             return state, pending, None, sealed
+        self._check_one_signer(new_state)
         action = Action(entry.seq, entry.by, text, tuple(ctx.events), turn=_turn(new_state))
         return new_state, None, action, sealed
 
@@ -702,7 +774,7 @@ class Adjudicator:
         reveal, so it can show the result before asking for a decision (protocol 4).
         """
         pending = self._pending
-        if pending is None or role not in self._entropy_roles(pending.entry.by):
+        if pending is None or role != self._entropy_role(pending.entry.by):
             return copy.deepcopy(self.state)
         state, _ = self._roll(pending, self.head.seq + 1, reveal)
         return state

@@ -13,6 +13,7 @@ moves, playerView), Rally the Troops (named steps with prompts) and python-chess
 from __future__ import annotations
 
 import importlib
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -30,7 +31,8 @@ FRESH = "<fresh 32-byte secret>"
 
 @dataclass(frozen=True)
 class Prompt:
-    """A role is asked for a decision. Several prompts at once mean simultaneous choices."""
+    """A role is asked for a decision. At most one role is asked at a time (protocol
+    section 8): choices the rules make "at the same time" are sealed rounds (pbem.kit)."""
 
     role: str
     text: str
@@ -100,6 +102,16 @@ class Context(Protocol):
         """A private draw's value once its secret is opened in the log, else None."""
         ...
 
+    def draw(self, pile: list[Any], purpose: str) -> Any:
+        """Take one item out of `pile` at random (a public draw of index int(len(pile)),
+        protocol section 7) and return it; `pile` is the engine's own list, in its
+        canonical order."""
+        ...
+
+    def shuffle(self, pile: list[Any], purpose: str) -> None:
+        """Shuffle `pile` in place: Fisher-Yates from the top index down (section 7)."""
+        ...
+
 
 class Engine(ABC):
     """One object per game. Subclasses set the metadata and implement the rules."""
@@ -130,6 +142,20 @@ class Engine(ABC):
     @abstractmethod
     def choices(self, state: State, role: str) -> list[Any]:
         """Legal decisions for `role` now (enumerated; used by bots, menus and tests)."""
+
+    def asked_roles(self, state: State) -> list[str]:
+        """The roles asked now, without building prompt texts (the adjudicator asks this
+        for every entry). An honest engine names at most one; the adjudicator refuses an
+        entry after which an engine asks two (protocol section 8)."""
+        return [prompt.role for prompt in self.prompts(state)]
+
+    def sample_choice(self, state: State, role: str, rng: random.Random) -> Any:
+        """One legal decision for `role`, at random (bots and fuzzing). A game whose
+        choices are too many to list (a hex map) overrides this to sample directly."""
+        options = self.choices(state, role)
+        if not options:
+            raise PbemError(f"dead end: {role} is asked but has no legal choice")
+        return rng.choice(options)
 
     @abstractmethod
     def parse(self, text: str, state: State, role: str) -> Any:

@@ -1,8 +1,8 @@
 """Hidden information (protocol section 5) through the adjudicator and the client store.
 
-Uses the sealed-bid toy game (tests/support/bid.py): bids are committed in one
-entry and opened in a later one; a public parity claim made while a bid is
-sealed is checked when it opens.
+Uses the sealed-bid toy game (tests/support/bid.py), a sealed round (protocol section
+8): a's bid is committed in one entry and opened in a later one, b bids in the clear in
+between; a public parity claim made while a bid is sealed is checked when it opens.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from pbem.ledger import replay
 from pbem.store import Store
 from pbem.transport.savefile import move_file
 from pbem.verify import parse_entries, verify_text
-from tests.support.bid import Bid
+from tests.support.bid import Bid, Reveal
 from tests.support.players import Table, assert_refused, hex_of
 
 
@@ -31,10 +31,25 @@ def table() -> Table:
     return t
 
 
-def test_both_roles_are_asked_at_once_and_either_may_bid_first(table: Table) -> None:
-    assert {p.role for p in table.game.prompts()} == {"a", "b"}
-    table.decide("b", Bid(3))
+def test_a_sealed_round_asks_one_role_at_a_time(table: Table) -> None:
+    """Protocol 8: a commits, b (facing a bound bid) bids in the clear, a opens."""
     assert [p.role for p in table.game.prompts()] == ["a"]
+    assert_refused(table.game, table.make("b", "move", {"decision": "bid 3"}), "out of turn")
+    table.decide("a", Bid(3))
+    assert [p.role for p in table.game.prompts()] == ["b"]
+    entry = table.decide("b", Bid(4))
+    assert entry.body == {"decision": "bid 4"}  # the last bid is in the clear
+    assert [p.role for p in table.game.prompts()] == ["a"]
+    assert table.engine.choices(table.game.state, "a") == [Reveal()]
+    table.decide("a", Reveal())
+    assert table.game.state["score"] == {"a": 0, "b": 1}
+
+
+def test_the_committed_role_must_open_in_its_next_entry(table: Table) -> None:
+    table.decide("a", Bid(3))
+    table.decide("b", Bid(4))
+    message = assert_refused(table.game, table.make("a", "move", {"decision": "reveal"}))
+    assert "must open bid/a/1 (every choice of the round is made: open yours)" in message
 
 
 def test_a_bid_travels_as_a_commitment_only(table: Table) -> None:
@@ -45,11 +60,14 @@ def test_a_bid_travels_as_a_commitment_only(table: Table) -> None:
     salt, value = table.secrets[label]
     assert digest == commitment(table.game.id, label, salt, 7)
     assert salt not in entry.canonical.decode() and b'"value"' not in entry.canonical
-    assert table.game.state["bids"]["a"] == {
+    assert table.game.state["pieces"]["bid/a/1"] == {
         "label": "bid/a/1",
-        "claim": "odd",
-        "claimed_in": 3,
+        "owner": "a",
         "value": None,
+        "revealed": False,
+        "placed_at": 3,
+        "claims": [{"seq": 3, "by": "a", "parity": "odd"}],
+        "due": None,
     }
 
 
@@ -58,8 +76,7 @@ def test_openings_are_checked_and_fill_in_the_values(table: Table) -> None:
     table.decide("b", Bid(2))
     table.decide("a", table.engine.parse("reveal", table.game.state, "a"))
     assert table.game.sealed["bid/a/1"].opened and table.game.sealed["bid/a/1"].value == 7
-    assert table.game.state["bids"]["a"]["value"] == 7
-    table.decide("b", table.engine.parse("reveal", table.game.state, "b"))
+    assert table.game.state["pieces"]["bid/a/1"]["value"] == 7
     assert table.game.state["score"] == {"a": 1, "b": 0}
     assert table.game.unopened() == []
 
@@ -75,7 +92,6 @@ def test_a_wrong_opening_is_refused(table: Table) -> None:
     cases = [
         (_opening_body(table, "bid/a/1", salt, 8), "does not match its commitment"),
         (_opening_body(table, "bid/a/1", hex_of(b"other salt"), 7), "does not match"),
-        (_opening_body(table, "bid/b/1", salt, 7), "committed by b, not a"),
         (_opening_body(table, "bid/a/9", salt, 7), "never committed"),
         ({"decision": "reveal", "open": [{"label": "bid/a/1"}]}, "exactly label, salt and value"),
     ]
@@ -85,12 +101,15 @@ def test_a_wrong_opening_is_refused(table: Table) -> None:
 
 def test_a_label_is_committed_once_and_opened_once(table: Table) -> None:
     table.decide("a", Bid(7))
-    again = {"decision": "bid", "commit": {"bid/a/1": hex_of(b"x")}}
+    again = {"decision": "bid 2", "commit": {"bid/a/1": hex_of(b"x")}}
     assert_refused(table.game, table.make("b", "move", again), "already committed")
     table.decide("b", Bid(2))
     table.decide("a", table.engine.parse("reveal", table.game.state, "a"))
     salt, value = table.secrets["bid/a/1"]
-    body = _opening_body(table, "bid/a/1", salt, value)
+    body = {"decision": "bid", "open": [Opening("bid/a/1", salt, value).to_json()]}
+    assert_refused(table.game, table.make("a", "move", body), "already opened")
+    table.decide("a", Bid(5))
+    body = {"decision": "bid 2", "open": [Opening("bid/a/1", salt, value).to_json()]}
     assert_refused(table.game, table.make("b", "move", body), "committed by a")
 
 
@@ -174,22 +193,25 @@ def test_the_owner_keeps_salt_and_value_and_only_the_owner_sees_them(tmp_path: P
 
     engine = a.game(game_id).engine
     own = engine.view_known(a.game(game_id).state, "a", a.known(game_id, "a"))
-    assert own["bids"]["a"]["sealed_value"] == 8
+    assert own["pieces"]["bid/a/1"]["value"] == 8 and own["pieces"]["bid/a/1"]["known"]
     theirs = engine.view_known(b.game(game_id).state, "b", b.known(game_id, "b"))
-    assert theirs["bids"]["a"]["value"] is None and "sealed_value" not in theirs["bids"]["a"]
-    assert "8" not in json.dumps(theirs["bids"]["a"])
+    assert theirs["pieces"]["bid/a/1"]["value"] is None
+    assert "known" not in theirs["pieces"]["bid/a/1"]
+    assert "8" not in json.dumps(theirs["pieces"]["bid/a/1"])
+    # a view for b never shows a's value, even computed from a state that holds it
+    assert engine.view(own, "b") == engine.view(b.game(game_id).state, "b")
 
     a.apply_entries(parse_entries(move_file([b.move(game_id, "bid 3")])))
     opening = a.move(game_id, "reveal")
     assert opening.body["open"][0]["value"] == 8
     b.apply_entries(parse_entries(move_file([opening])))
-    assert b.game(game_id).state["bids"]["a"]["value"] == 8
+    assert b.game(game_id).state["pieces"]["bid/a/1"]["value"] == 8
 
 
 def test_a_store_without_the_secret_cannot_open(tmp_path: Path) -> None:
     a, b, game_id = _duo(tmp_path)
+    b.apply_entries(parse_entries(move_file([a.move(game_id, "bid 4")])))
     a.apply_entries(parse_entries(move_file([b.move(game_id, "bid 3")])))
-    a.move(game_id, "bid 4")
     with a.store.transaction():
         a.store.db.execute("DELETE FROM secrets WHERE kind LIKE 'sealed:%'")
     with pytest.raises(Exception, match="does not hold the value sealed as bid/a/1"):

@@ -142,14 +142,14 @@ def test_the_independent_reader_checks_opened_private_draws(table: Table) -> Non
 
 
 def test_an_entry_cannot_mix_public_and_private_draws() -> None:
-    from pbem.core.adjudicator import Sealed, _Context
+    from pbem.core.adjudicator import ApplyContext, Sealed
 
     sealed = {"x": Sealed("x", "0" * 64, "a", 3)}
-    ctx = _Context(Stream(b"\x01" * 32), 3, 4, sealed)
+    ctx = ApplyContext(Stream(b"\x01" * 32), 3, 4, sealed)
     ctx.roll(1, 6, "public")
     with pytest.raises(Exception, match="one secret, alone"):
         ctx.private_roll("x", 1, 6, "private")
-    ctx = _Context(Stream(b"\x01" * 32), 3, 4, sealed)
+    ctx = ApplyContext(Stream(b"\x01" * 32), 3, 4, sealed)
     ctx.private_roll("x", 1, 6, "private")
     with pytest.raises(Exception, match="all public or all private"):
         ctx.roll(1, 6, "public")

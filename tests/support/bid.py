@@ -1,30 +1,33 @@
-"""A toy game with hidden information, for protocol tests: sealed bids.
+"""A toy game with hidden information, for protocol tests: sealed bids, as a sealed round.
 
-Each of three rounds, both roles bid 1..9 at once and in secret (a commitment
-each), optionally claiming in public that the bid is odd or even. When both
-have bid, both open; the higher bid scores, a tie is broken with a d6 each.
-A parity claim is checked when its bid opens: a false one is a cheat, and the
-opening entry is refused with a message naming the claim (protocol section 5,
-"the verifier ... checks every claim a player made while hidden").
+Each of three rounds, both roles bid 1..9 "at the same time" (protocol section 8): `a`
+commits its bid (optionally claiming in public that it is odd or even), `b`, already
+facing a bound bid, bids in the clear, and `a` opens. The higher bid scores, a tie is
+broken with a d6 each. A parity claim is checked when the bid opens: a false one is a
+cheat, and the opening entry is refused with a message naming the claim (protocol
+section 5, "the verifier ... checks every claim a player made while hidden").
 """
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from pbem.core.canonical import JSON
-from pbem.core.engine import Context, Engine, Outcome, Prompt, State, register
-from pbem.errors import IllegalOrderError, InvalidOrderError
+from pbem.core.engine import Context, Outcome, State, register
+from pbem.errors import InvalidOrderError
+from pbem.kit.pieces import false_claim
+from pbem.kit.sealed import SealedRound
+from pbem.kit.steps import Step, StepGame
 
 ROUNDS = 3
+BIDS = SealedRound("round", lambda state, role: f"bid/{role}/{state['turn']}", "bids")
 
 
 @dataclass(frozen=True)
 class Bid:
-    value: int | None  # None in the public decision: the value is sealed
+    value: int | None  # None in a sealed bid's public decision
     claim: str | None = None  # "odd" / "even" / None
 
 
@@ -37,8 +40,38 @@ def label(role: str, round_: int) -> str:
     return f"bid/{role}/{round_}"
 
 
-class ToyBid(Engine):
-    """Toy sealed bids: two roles bid in secret, then open; higher bid scores."""
+def do_bid(state: State, role: str, d: Bid, ctx: Context) -> None:
+    claims = {"parity": d.claim} if d.claim else {}
+    BIDS.choose(state, role, d.value, ctx, **claims)
+
+
+def do_reveal(state: State, role: str, d: Reveal, ctx: Context) -> None:
+    bids = BIDS.values(state)
+    if bids is None:
+        return
+    BIDS.finish(state)
+    a, b = int(bids["a"]), int(bids["b"])
+    ctx.event(f"bids: a {a}, b {b}")
+    while a == b:
+        a, b = ctx.roll(1, 6, "tie-break a"), ctx.roll(1, 6, "tie-break b")
+    winner = "a" if a > b else "b"
+    state["score"][winner] += 1
+    ctx.event(f"round {state['turn']} to {winner}")
+    state["turn"] += 1
+    if state["turn"] > ROUNDS:
+        state["step"] = "over"
+    else:
+        BIDS.start(state, ("a", "b"))
+        state["step"] = "bid"
+
+
+def bid_choices(state: State, role: str) -> list[Any]:
+    honest = [Bid(v, "odd" if v % 2 else "even") for v in range(1, 10)]
+    return [Bid(v) for v in range(1, 10)] + ([] if BIDS.is_last(state, role) else honest)
+
+
+class ToyBid(StepGame):
+    """Toy sealed bids: a commits, b bids in the clear, a opens; the higher bid scores."""
 
     name = "toy-bid"
     title = "Toy sealed bids"
@@ -46,6 +79,22 @@ class ToyBid(Engine):
     roles = ("a", "b")
     required_roles = ("a", "b")
     data_files = ()
+    decision_types = (Bid, Reveal)
+    steps = {
+        "bid": Step(
+            asks=BIDS.asks,
+            prompt=lambda s, r: "bid 1..9" + ("" if BIDS.is_last(s, r) else " (sealed)"),
+            handlers={Bid: do_bid},
+            choices=bid_choices,
+            commits=BIDS.commits,
+        ),
+        "reveal": Step(
+            asks=BIDS.asks,
+            prompt=lambda s, r: "reveal your bid",
+            handlers={Reveal: do_reveal},
+            choices=lambda s, r: [Reveal()],
+        ),
+    }
 
     def default_data(self) -> dict[str, bytes]:
         return {}
@@ -54,24 +103,32 @@ class ToyBid(Engine):
         return None
 
     def setup(self, data: Any, options: Mapping[str, JSON]) -> State:
-        return {"turn": 1, "step": "bid", "bids": {}, "score": {"a": 0, "b": 0}}
+        state: State = {"turn": 1, "step": "bid", "score": {"a": 0, "b": 0}, "pieces": {}}
+        BIDS.start(state, ("a", "b"))
+        return state
 
-    def prompts(self, state: State) -> list[Prompt]:
-        if state["turn"] > ROUNDS:
-            return []
-        if state["step"] == "bid":
-            return [Prompt(r, "bid 1..9") for r in self.roles if r not in state["bids"]]
-        return [Prompt(r, "reveal") for r in self.roles if state["bids"][r]["value"] is None]
+    def after(self, state: State, role: str, decision: Any, ctx: Context) -> None:
+        if state["step"] == "bid" and not BIDS.choosing(state) and BIDS.active(state):
+            state["step"] = "reveal"
 
-    def choices(self, state: State, role: str) -> list[Any]:
-        if not any(p.role == role for p in self.prompts(state)):
-            return []
-        if state["step"] == "reveal":
-            return [Reveal()]
-        honest = [Bid(v, "odd" if v % 2 else "even") for v in range(1, 10)]
-        return [Bid(v) for v in range(1, 10)] + honest
+    def check_claims(self, piece: dict[str, Any], value: JSON) -> None:
+        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 9:
+            raise false_claim(
+                piece["placed_at"],
+                piece["owner"],
+                f"{piece['label']} opens as {value!r}, not a bid 1..9",
+                "bids",
+            )
+        for claim in piece["claims"]:
+            if claim["parity"] != ("odd" if value % 2 else "even"):
+                raise false_claim(
+                    claim["seq"],
+                    claim["by"],
+                    f"{piece['label']} claimed {claim['parity']}, but it opens as {value}",
+                    "bids",
+                )
 
-    def parse(self, text: str, state: State, role: str) -> Any:
+    def parse_decision(self, text: str, state: State, role: str) -> Any:
         words = text.lower().split()
         if words == ["reveal"]:
             return Reveal()
@@ -97,73 +154,13 @@ class ToyBid(Engine):
 
     def seal(self, state: State, role: str, decision: Any) -> tuple[Any, dict[str, JSON]]:
         if isinstance(decision, Bid) and decision.value is not None:
-            return Bid(None, decision.claim), {label(role, state["turn"]): decision.value}
+            values = BIDS.seal(state, role, decision.value)
+            if values:
+                return Bid(None, decision.claim), values
         return decision, {}
 
-    def due_openings(self, state: State, role: str, decision: Any) -> list[str]:
-        return [label(role, state["turn"])] if isinstance(decision, Reveal) else []
-
-    def apply(self, state: State, role: str, decision: Any, ctx: Context) -> State:
-        new = copy.deepcopy(state)
-        slot = label(role, state["turn"])
-        if isinstance(decision, Bid):
-            if state["step"] != "bid" or role in state["bids"]:
-                raise IllegalOrderError(f"{role} cannot bid now")
-            if decision.value is not None:
-                raise IllegalOrderError("a bid's value is sealed, never public")
-            if ctx.committed_now() != [slot]:
-                raise IllegalOrderError(f"a bid must commit its value as {slot}")
-            new["bids"][role] = {
-                "label": slot,
-                "claim": decision.claim,
-                "claimed_in": ctx.seq,
-                "value": None,
-            }
-            if len(new["bids"]) == 2:
-                new["step"] = "reveal"
-            return new
-        if state["step"] != "reveal" or state["bids"][role]["value"] is not None:
-            raise IllegalOrderError(f"{role} has nothing to reveal now")
-        opened = ctx.opened_now()
-        if slot not in opened:
-            raise IllegalOrderError(f"reveal must open {slot}")
-        value = opened[slot]
-        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 9:
-            raise IllegalOrderError(f"false claim: {slot} opens as {value!r}, not a bid 1..9")
-        claim, where = state["bids"][role]["claim"], state["bids"][role]["claimed_in"]
-        if claim is not None and claim != ("odd" if value % 2 else "even"):
-            raise IllegalOrderError(
-                f"false claim in entry {where} by {role}: {slot} claimed {claim}, "
-                f"but it opens as {value}"
-            )
-        new["bids"][role]["value"] = value
-        ctx.event(f"{role} opens its bid: {value}")
-        bids = new["bids"]
-        if all(bids[r]["value"] is not None for r in self.roles):
-            a, b = bids["a"]["value"], bids["b"]["value"]
-            while a == b:
-                a, b = ctx.roll(1, 6, "tie-break a"), ctx.roll(1, 6, "tie-break b")
-            winner = "a" if a > b else "b"
-            new["score"][winner] += 1
-            ctx.event(f"round {state['turn']} to {winner}")
-            new["turn"] += 1
-            new["step"] = "bid"
-            new["bids"] = {}
-        return new
-
-    def view(self, state: State, role: str | None) -> State:
-        return copy.deepcopy(state)
-
-    def with_secrets(self, state: State, role: str, known: Mapping[str, JSON]) -> State:
-        mine = state["bids"].get(role)
-        if mine is None or mine["value"] is not None or mine["label"] not in known:
-            return state
-        state = copy.deepcopy(state)
-        state["bids"][role]["sealed_value"] = known[mine["label"]]
-        return state
-
     def outcome(self, state: State) -> Outcome | None:
-        if state["turn"] <= ROUNDS:
+        if state["step"] != "over":
             return None
         a, b = state["score"]["a"], state["score"]["b"]
         return Outcome("a" if a > b else "b", "win", dict(state["score"]), f"{a}-{b}")

@@ -59,12 +59,13 @@ COMBAT_STEPS = ("support", "tokens", "reserves", "counterattack", "loss", "retre
 
 
 def asked(state: State) -> list[str]:
-    """The roles asked for a decision now (both at once only for the openings)."""
+    """The role asked for a decision now (one at a time, protocol section 8: at the end of
+    the turn the players open their blocks in turn, West first)."""
     step = state["step"]
     if step == "over":
         return []
     if step == "open":
-        return [r for r in ROLES if sealed_labels(state, r)]
+        return [r for r in ROLES if sealed_labels(state, r)][:1]
     if step in COMBAT_STEPS:
         return [state["combat"]["asked"]]
     return [state["active"]]

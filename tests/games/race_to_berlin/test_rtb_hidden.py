@@ -212,7 +212,7 @@ def test_rulebook_4_1_a_block_value_used_twice_is_caught_at_the_end_of_turn_open
         own = [b["area"] for b in state(table)["blocks"] if b["owner"] == role and b["area"]]
         table.decide(role, ENGINE.parse(f"remove block in {own[0]}", state(table), role))
     assert state(table)["step"] == "open"
-    table.decide("soviet", OpenBlocks())
+    assert [p.role for p in table.game.prompts()] == ["west"]  # one at a time, West first
     message = assert_refused(table.game, entry_for(table, "west", OpenBlocks()), "false claim")
     assert f"false claim in entry {cheat_seq} by west" in message
     assert "block/west/t1/8 opens as 5, but West has only 2 blocks of 5" in message
@@ -250,9 +250,10 @@ def test_protocol_5_every_sealed_block_is_opened_by_the_end_of_the_turn() -> Non
         role = table.game.prompts()[0].role
         own = [b["area"] for b in state(table)["blocks"] if b["owner"] == role and b["area"]]
         table.decide(role, ENGINE.parse(f"remove block in {own[0]}", state(table), role))
-    assert sorted(p.role for p in table.game.prompts()) == ["soviet", "west"]
+    assert [p.role for p in table.game.prompts()] == ["west"]  # one signer at a time
     opening = table.decide("west", OpenBlocks())
     assert len(opening.body["open"]) == 8
+    assert [p.role for p in table.game.prompts()] == ["soviet"]
     table.decide("soviet", OpenBlocks())
     assert table.game.unopened() == []
     assert state(table)["phase"] == "strategic"

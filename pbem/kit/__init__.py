@@ -1,0 +1,13 @@
+"""The game kit: what every game shares, so that a game declares its rules and nothing else.
+
+- `steps`: the step table (Rally the Troops' `states`) and `StepGame`, the Engine whose one
+  `apply` does the checks every game needs, in the same words, before a step's handler runs.
+- `pieces`: hidden pieces, whose value is a commitment (protocol section 5): claims made
+  while sealed and checked when they open, and reveal obligations.
+- `sealed`: sealed rounds, the one way to ask several players "at the same time" while only
+  one role signs at a time (protocol section 8).
+- `decks`: decks and cups drawn with the protocol's generator, publicly or privately.
+- `seats`: games whose players decide in play which side each commands.
+
+The kit is game-agnostic: it imports the core and the errors, never a game.
+"""

@@ -1,0 +1,300 @@
+"""Step tables: a game's turn structure as data, and the one `apply` every game shares.
+
+A game is a table of named steps (Rally the Troops' `states[game.state]`). Each `Step`
+declares who is asked, the prompt, the decisions it accepts with their handlers, the
+legal choices (listed, and optionally sampled for boards too big to list), and the
+openings and commitments a decision may carry. `StepGame` builds the Engine interface
+on that table, so that a game writes only its rules:
+
+- `prompts`, `asked_roles`, `choices`, `sample_choice`, `parse` (a step may have its own
+  parser) and `due_openings` come from the current step;
+- `apply` does, in the same words for every game, the checks that come before any rule:
+  the game is over, this role is not asked, this decision is not possible in this step,
+  this entry opens or commits what it may not, a reveal obligation is not met; then it
+  copies the state (its static parts are shared, never copied), reveals the pieces the
+  signer was obliged to open, runs the step's handler and the game's `after` hook;
+- `with_secrets` and `view` fill and strip hidden pieces (`pieces`), so a view for one
+  role never shows another role's sealed values, even from a state that holds them.
+
+One role at a time: a step names exactly one role (protocol section 8). Choices the
+rules make simultaneously are a sealed round (`pbem.kit.sealed`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Collection, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pbem.core.canonical import JSON, copy_json
+from pbem.core.engine import Context, Engine, Prompt, State
+from pbem.errors import IllegalOrderError
+from pbem.kit import pieces as kit_pieces
+
+Handler = Callable[[State, str, Any, Context], None]
+
+
+@dataclass(frozen=True)
+class Openings:
+    """What a decision opens: labels it must open, and labels it may open (the handler
+    then decides what they mean, e.g. the hand slot that holds the card played)."""
+
+    required: tuple[str, ...] = ()
+    optional: frozenset[str] = frozenset()
+
+
+NO_OPENINGS = Openings()
+
+
+@dataclass(frozen=True)
+class Step:
+    """One named step: who is asked, what, which decisions, and what they may carry."""
+
+    asks: Callable[[State], str | None]
+    prompt: Callable[[State, str], str]
+    handlers: Mapping[type, Handler]
+    choices: Callable[[State, str], list[Any]]
+    sample: Callable[[State, str, random.Random], Any] | None = None
+    opens: Callable[[State, str, Any], Openings] | None = None
+    commits: Callable[[State, str, Any], Collection[str]] | None = None
+    parse: Callable[[str, State, str], Any] | None = None
+    rule: str = ""  # the rule cited when a decision is not possible in this step
+
+    @property
+    def decisions(self) -> tuple[type, ...]:
+        return tuple(self.handlers)
+
+
+def asks(role: str) -> Callable[[State], str]:
+    """A step that always asks `role`."""
+    return lambda state: role
+
+
+def asks_key(*path: str) -> Callable[[State], str | None]:
+    """A step that asks the role stored at `state[path[0]][path[1]]...`."""
+
+    def who(state: State) -> str | None:
+        value: Any = state
+        for key in path:
+            if value is None:
+                return None
+            value = value[key]
+        return value
+
+    return who
+
+
+class StepGame(Engine):
+    """An Engine made of a step table. Subclasses set the metadata, `steps`, the decision
+    types and the syntax (`parse_decision`, `format`), and write handlers."""
+
+    steps: Mapping[str, Step] = {}
+
+    # what the shared checks cite and say
+    decision_types: tuple[type, ...] = ()
+    over_step = "over"
+    turn_rule = ""  # the rule cited when a role is asked out of turn
+    over_rule = ""  # the rule cited when the game is over
+    static_keys: tuple[str, ...] = ()  # parts of the state shared between copies, never changed
+    role_names: Mapping[str, str] = {}
+
+    # --- the game's syntax (the only part of the interface a game must write) ------------
+
+    def parse_decision(self, text: str, state: State, role: str) -> Any:
+        """The game's text syntax (a step with its own `parse` takes precedence)."""
+        raise NotImplementedError(f"{self.name} has no parser")
+
+    # --- the current step -------------------------------------------------------------------
+
+    def step_name(self, state: State) -> str:
+        return str(state["step"])
+
+    def is_over(self, state: State) -> bool:
+        return self.step_name(state) == self.over_step
+
+    def current(self, state: State) -> Step | None:
+        if self.is_over(state):
+            return None
+        return self.steps[self.step_name(state)]
+
+    def asked_role(self, state: State) -> str | None:
+        step = self.current(state)
+        return None if step is None else step.asks(state)
+
+    def asked_roles(self, state: State) -> list[str]:
+        role = self.asked_role(state)
+        return [] if role is None else [role]
+
+    def name_of(self, role: str | None) -> str:
+        if role is None:
+            return "nobody"
+        return self.role_names.get(role, role)
+
+    def refuse(self, message: str, rule: str) -> IllegalOrderError:
+        """A refusal in the game's words; the rule broken is quoted unless already named."""
+        if not rule or (message.endswith(")") and "(rulebook " in message):
+            return IllegalOrderError(f"illegal: {message}")
+        return IllegalOrderError(f"illegal: {message} (rulebook {rule})")
+
+    # --- Engine interface from the table ----------------------------------------------------
+
+    def prompts(self, state: State) -> list[Prompt]:
+        role = self.asked_role(state)
+        if role is None:
+            return []
+        step = self.current(state)
+        assert step is not None
+        return [Prompt(role, step.prompt(state, role))]
+
+    def choices(self, state: State, role: str) -> list[Any]:
+        step = self.current(state)
+        if step is None or step.asks(state) != role:
+            return []
+        return step.choices(state, role)
+
+    def sample_choice(self, state: State, role: str, rng: random.Random) -> Any:
+        step = self.current(state)
+        if step is not None and step.sample is not None and step.asks(state) == role:
+            return step.sample(state, role, rng)
+        return super().sample_choice(state, role, rng)
+
+    def parse(self, text: str, state: State, role: str) -> Any:
+        step = self.current(state)
+        if step is not None and step.parse is not None:
+            return step.parse(text, state, role)
+        return self.parse_decision(text, state, role)
+
+    def openings(self, state: State, role: str, decision: Any) -> Openings:
+        """What `decision` opens, by its step's table, plus `role`'s reveal obligations."""
+        step = self.current(state)
+        spec = (
+            NO_OPENINGS if step is None or step.opens is None else step.opens(state, role, decision)
+        )
+        owed = tuple(p["label"] for p in kit_pieces.due(self.pieces(state), role))
+        if not owed:
+            return spec
+        required = spec.required + tuple(label for label in owed if label not in spec.required)
+        return Openings(required, spec.optional)
+
+    def due_openings(self, state: State, role: str, decision: Any) -> list[str]:
+        return list(self.openings(state, role, decision).required)
+
+    # --- hidden pieces ----------------------------------------------------------------------
+
+    def pieces(self, state: State) -> Iterable[kit_pieces.Piece]:
+        """Every hidden piece of the state (kit storage: `state["pieces"]`, label -> piece).
+        A game that keeps pieces elsewhere (blocks on a map, slots in a hand) overrides this."""
+        return list((state.get("pieces") or {}).values())
+
+    def check_claims(self, piece: kit_pieces.Piece, value: JSON) -> None:
+        """Check the claims made on `piece` while it was sealed against its opened value."""
+
+    def with_secrets(self, state: State, role: str, known: Mapping[str, JSON]) -> State:
+        """`state` with `role`'s own sealed values filled in (only its own client does this)."""
+        mine = [p for p in self.pieces(state) if p["owner"] == role and p["label"] in known]
+        if not any(not p["revealed"] for p in mine):
+            return state
+        new = self.clone(state)
+        for piece in self.pieces(new):
+            if piece["owner"] == role and not piece["revealed"] and piece["label"] in known:
+                piece["value"] = known[piece["label"]]
+                piece["known"] = True
+        return new
+
+    def view(self, state: State, role: str | None) -> State:
+        """What `role` may see: every sealed value that is not its own is stripped, even
+        from a state that holds them (boardgame.io's STRIP_SECRETS)."""
+        view = self.clone(state)
+        for piece in self.pieces(view):
+            if piece.get("known") and piece["owner"] != role:
+                piece["value"] = None
+                del piece["known"]
+        return view
+
+    # --- state copies -----------------------------------------------------------------------
+
+    def clone(self, state: State) -> State:
+        """A copy to change; static parts (`static_keys`: map, card texts) are shared."""
+        if not self.static_keys:
+            copied: State = copy_json(state)
+            return copied
+        static = {key: state[key] for key in self.static_keys if key in state}
+        copied = copy_json({k: v for k, v in state.items() if k not in static})
+        copied.update(static)
+        return copied
+
+    # --- apply ------------------------------------------------------------------------------
+
+    def before(self, state: State, role: str, decision: Any, ctx: Context) -> None:
+        """Hook: runs on the copy after the shared checks, before the step's handler."""
+
+    def after(self, state: State, role: str, decision: Any, ctx: Context) -> None:
+        """Hook: runs on the copy after the step's handler (end-of-game checks...)."""
+
+    def standing_commits(self, state: State, role: str) -> Collection[str]:
+        """Labels `role`'s next entry may commit whatever its decision (e.g. drawn cards)."""
+        return ()
+
+    def apply(self, state: State, role: str, decision: Any, ctx: Context) -> State:
+        if not isinstance(decision, self.decision_types):
+            raise IllegalOrderError(f"illegal: {decision!r} is not a {self.title} decision")
+        step = self.current(state)
+        if step is None:
+            raise self.refuse("the game is over", self.over_rule)
+        asked = step.asks(state)
+        if role != asked:
+            raise self.refuse(
+                f"{role!r} is not asked now; the game waits for {self.name_of(asked)}",
+                self.turn_rule,
+            )
+        handler = step.handlers.get(type(decision))
+        if handler is None:
+            raise self.refuse(
+                f"{self.format(decision)!r} is not possible now ({step.prompt(state, role)})",
+                step.rule or self.turn_rule,
+            )
+        self._check_openings(state, role, decision, step, ctx)
+        self._check_commits(state, role, decision, step, ctx)
+        new = self.clone(state)
+        for piece in kit_pieces.due(self.pieces(new), role):
+            kit_pieces.reveal(piece, ctx, self.check_claims)
+        self.before(new, role, decision, ctx)
+        handler(new, role, decision, ctx)
+        self.after(new, role, decision, ctx)
+        return new
+
+    def _check_openings(
+        self, state: State, role: str, decision: Any, step: Step, ctx: Context
+    ) -> None:
+        opened = ctx.opened_now()
+        spec = self.openings(state, role, decision)
+        missing = [label for label in spec.required if label not in opened]
+        if missing:
+            why = [p["due"] for p in self.pieces(state) if p["label"] in missing and p["due"]]
+            raise self.refuse(
+                f"this entry must open {', '.join(missing)}" + (f" ({why[0]})" if why else ""),
+                step.rule or self.turn_rule,
+            )
+        extra = sorted(set(opened) - set(spec.required) - spec.optional)
+        if extra:
+            raise self.refuse(
+                f"{', '.join(extra)} may not be opened by this decision",
+                step.rule or self.turn_rule,
+            )
+
+    def _check_commits(
+        self, state: State, role: str, decision: Any, step: Step, ctx: Context
+    ) -> None:
+        committed = ctx.committed_now()
+        if not committed:
+            return
+        allowed = set(self.standing_commits(state, role))
+        if step.commits is not None:
+            allowed.update(step.commits(state, role, decision))
+        extra = [label for label in committed if label not in allowed]
+        if extra:
+            raise self.refuse(
+                f"{', '.join(extra)} may not be committed by this decision",
+                step.rule or self.turn_rule,
+            )

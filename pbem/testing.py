@@ -1,0 +1,528 @@
+"""Tables and contexts for testing engines: the real adjudicator's checks, scripted dice.
+
+- `ScriptedContext` is the adjudicator's own `ApplyContext` (the same checks as in play:
+  one-line purposes, public and private draws never mixed, private draws only from a
+  secret the entry commits) with dice from a script, a seeded `random.Random` or none
+  at all (`pending=True`: the first draw raises EntropyPending, as before entropy exists).
+- `Table` is an in-memory table for a game's tests and bots: every role's client and the
+  adjudicator at once, without keys. Each owner decides on its own `with_secrets` state,
+  `seal` splits the public decision from the values it commits, `due_openings` says what
+  the entry opens, the public decision goes through `format` and `parse`, and `apply` runs
+  twice as in play: first with no entropy (the decision must be valid before its first
+  draw), then with the dice. Positions are arranged by editing `table.state` (like setting
+  up a rulebook example on the board) and `table.seal_for` (a hidden value on the board).
+- `SignedTable` plays every role of one game on the real adjudicator with signed entries
+  (keys derived from a nonce: the same nonce plays the same game), for protocol tests,
+  the conformance test and the benchmarks.
+
+Nothing here is used by pbem itself; it is shipped so that a game author's tests (and
+bench/) need nothing from tests/.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from pbem.bots import choose
+from pbem.core import chain
+from pbem.core.adjudicator import Adjudicator, ApplyContext, Sealed, data_digest
+from pbem.core.canonical import JSON, canonical_bytes
+from pbem.core.commit import Opening, commitment
+from pbem.core.engine import FRESH, Engine, State
+from pbem.core.log import ACK, GENESIS, JOIN, MOVE, VERSION, Entry
+from pbem.core.rng import Stream
+from pbem.crypto import sshsig
+from pbem.crypto.keys import PrivateKey
+from pbem.errors import EntropyPending, PbemError
+from pbem.ledger import check_signature, data_source, engine_by_name
+
+
+def hex_of(*parts: bytes) -> str:
+    """A deterministic 32-byte hex string (made-up reveals, anchors, salts, secrets)."""
+    return hashlib.sha256(b"".join(parts)).hexdigest()
+
+
+class ScriptedStream:
+    """Dice from a script (each checked against its range), then from `rng` if given."""
+
+    def __init__(self, values: Iterable[int] = (), rng: random.Random | None = None) -> None:
+        self.values = list(values)
+        self.rng = rng
+
+    def between(self, lo: int, hi: int) -> int:
+        if self.values:
+            value = self.values.pop(0)
+            assert lo <= value <= hi, f"scripted {value} outside {lo}..{hi}"
+            return value
+        if self.rng is not None:
+            return self.rng.randint(lo, hi)
+        raise AssertionError(f"a roll in {lo}..{hi} was asked for and no scripted value is left")
+
+
+class ScriptedContext(ApplyContext):
+    """The adjudicator's context for one entry, with scripted dice.
+
+    `committed`: labels the entry commits; `opened`: label -> value it opens; `sealed`:
+    earlier commitments (label -> Sealed) for `is_committed`/`value`; `private`: values of
+    private draws whose secrets are open (key -> value).
+    """
+
+    def __init__(
+        self,
+        rolls: Iterable[int] = (),
+        *,
+        rng: random.Random | None = None,
+        seq: int = 1,
+        committed: Iterable[str] = (),
+        opened: Mapping[str, JSON] | None = None,
+        sealed: Mapping[str, Sealed] | None = None,
+        private: Mapping[str, int] | None = None,
+        pending: bool = False,
+        by: str = "",
+    ) -> None:
+        known = dict(sealed or {})
+        committed = tuple(committed)
+        for label in committed:
+            known[label] = Sealed(label, "", by, seq)
+        for label, value in (opened or {}).items():
+            before = known.get(label) or Sealed(label, "", by, seq - 1)
+            known[label] = Sealed(label, before.digest, before.role, before.seq, True, value, seq)
+        self.stream = None if pending else ScriptedStream(rolls, rng)
+        super().__init__(
+            self.stream,
+            seq,
+            None if pending else seq + 1,
+            known,
+            committed,
+            tuple(opened or {}),
+            private,
+        )
+        self.requests = 0
+
+    def roll(self, lo: int, hi: int, purpose: str) -> int:
+        self.requests += 1
+        return super().roll(lo, hi, purpose)
+
+    @property
+    def rolls(self) -> list[tuple[str, int]]:
+        return [(r.purpose, r.value) for r in self.records if r.value is not None]
+
+    @property
+    def purposes(self) -> list[str]:
+        return [r.purpose for r in self.records]
+
+    @property
+    def texts(self) -> list[str]:
+        return [e.text for e in self.events]
+
+    def said(self, fragment: str) -> bool:
+        return any(fragment in text for text in self.texts)
+
+    @property
+    def unused(self) -> list[int]:
+        return [] if self.stream is None else list(self.stream.values)
+
+
+class Table:
+    """Every role of one game at one table, in memory, through the adjudicator's checks."""
+
+    def __init__(
+        self,
+        engine: Engine,
+        state: State | None = None,
+        *,
+        seed: int = 0,
+        data: Any = None,
+        options: Mapping[str, JSON] | None = None,
+        check: bool = True,
+    ) -> None:
+        self.engine = engine
+        self.rng = random.Random(seed)
+        self.seed = seed
+        if state is None:
+            state = engine.setup(engine.load_data({}) if data is None else data, options or {})
+        self.state = state
+        self.check = check
+        self.seq = 10  # entries before play (genesis, joins) and room for arranged pieces
+        self.secrets: dict[str, dict[str, JSON]] = {role: {} for role in engine.roles}
+        self.sealed: dict[str, Sealed] = {}
+        self.draws: dict[str, tuple[str, int]] = {}  # private draw key -> (secret label, value)
+        self.last: ScriptedContext | None = None
+        self.history: list[tuple[int, str, str]] = []
+
+    # --- what each role knows ---------------------------------------------------------------
+
+    def known(self, role: str) -> dict[str, JSON]:
+        """`role`'s sealed values and the values of its private draws (its client's store)."""
+        own = dict(self.secrets.get(role, {}))
+        for key, (secret, value) in self.draws.items():
+            if secret in own:
+                own[key] = value
+        return own
+
+    def private(self, role: str) -> State:
+        """The state as `role` knows it."""
+        return self.engine.with_secrets(self.state, role, self.known(role))
+
+    def asked(self) -> str | None:
+        roles = self.engine.asked_roles(self.state)
+        assert len(roles) <= 1, f"two roles asked at once: {roles}"
+        return roles[0] if roles else None
+
+    def over(self) -> bool:
+        return self.engine.outcome(self.state) is not None
+
+    def seal_for(self, role: str, label: str, value: JSON, seq: int = 5) -> None:
+        """Arrange a hidden value in a position: `role` committed `value` as `label`."""
+        self.secrets.setdefault(role, {})[label] = value
+        self.sealed[label] = Sealed(label, "", role, seq)
+
+    def opened(self, label: str) -> bool:
+        return label in self.sealed and self.sealed[label].opened
+
+    # --- playing ----------------------------------------------------------------------------
+
+    def prepare(self, role: str, decision: Any) -> tuple[Any, dict[str, JSON], list[str]]:
+        """(public decision, values to commit, labels to open) as `role`'s client makes them."""
+        private = self.private(role)
+        if isinstance(decision, str):
+            decision = self.engine.parse(decision, private, role)
+        public, values = self.engine.seal(private, role, decision)
+        due = self.engine.due_openings(private, role, public)
+        return public, values, list(due)
+
+    def decide(self, role: str, decision: Any, rolls: Iterable[int] = ()) -> ScriptedContext:
+        """Play `decision` (or its text) as `role`'s client and the adjudicator would."""
+        public, values, due = self.prepare(role, decision)
+        return self.raw(role, public, values, due, rolls)
+
+    def raw(
+        self,
+        role: str,
+        public: Any,
+        commits: Mapping[str, JSON] | None = None,
+        opens: Iterable[str] | Mapping[str, JSON] = (),
+        rolls: Iterable[int] = (),
+    ) -> ScriptedContext:
+        """Apply a public decision with these commitments and openings (a client may cheat:
+        any label, any value: `opens` may map labels to the values they open as). `commits`
+        values equal to FRESH become fresh secrets."""
+        text = public if isinstance(public, str) else self.engine.format(public)
+        decision = self.engine.parse(text, self.state, role)
+        assert self.engine.format(decision) == text, f"{text!r} does not round-trip"
+        self.seq += 1
+        values: dict[str, JSON] = {}
+        for label, value in (commits or {}).items():
+            if value == FRESH:
+                value = hex_of(b"fresh", str(self.seed).encode(), label.encode())
+            values[label] = value
+        if isinstance(opens, Mapping):
+            opened: dict[str, JSON] = dict(opens)
+        else:
+            opened = {label: self.secrets.get(role, {}).get(label) for label in opens}
+        private = {k: v for k, (secret, v) in self.draws.items() if self.opened(secret)}
+        private.update({k: v for k, (secret, v) in self.draws.items() if secret in opened})
+        before = canonical_bytes(self.state) if self.check else b""
+
+        def context(pending: bool) -> ScriptedContext:
+            return ScriptedContext(
+                list(rolls),
+                rng=self.rng,
+                seq=self.seq,
+                committed=list(values),
+                opened=opened,
+                sealed=self.sealed,
+                private=private,
+                pending=pending,
+                by=role,
+            )
+
+        ctx = context(pending=True)
+        try:
+            new = self.engine.apply(self.state, role, decision, ctx)
+        except EntropyPending:
+            ctx = context(pending=False)
+            try:
+                new = self.engine.apply(self.state, role, decision, ctx)
+            except PbemError as exc:
+                # In play the decision was signed and accepted as "waiting for dice"; a
+                # refusal now would refuse the other role's entry that rolls them.
+                raise AssertionError(
+                    f"{text!r} was refused only after its first draw ({exc}): validate "
+                    "completely before asking for dice"
+                ) from exc
+        if self.check:
+            assert canonical_bytes(self.state) == before, "apply changed its input state"
+            assert not ctx.unused, f"{text!r} left scripted dice unused: {ctx.unused}"
+            assert len(self.engine.asked_roles(new)) <= 1, "two roles asked at once"
+        for label, value in values.items():
+            self.secrets.setdefault(role, {})[label] = value
+            self.sealed[label] = Sealed(label, "", role, self.seq)
+        for label, value in opened.items():
+            known = self.sealed.get(label) or Sealed(label, "", role, 0)
+            self.sealed[label] = Sealed(label, "", known.role, known.seq, True, value, self.seq)
+        self._private_draws(ctx, values)
+        self.state = new
+        self.last = ctx
+        self.history.append((self.seq, role, text))
+        return ctx
+
+    def _private_draws(self, ctx: ScriptedContext, values: Mapping[str, JSON]) -> None:
+        """Give each private draw its value, from one stream seeded by the secret and the
+        entry (as the protocol's seed is: the same secrets draw the same)."""
+        records = [r for r in ctx.records if r.secret is not None]
+        streams: dict[str, Stream] = {}
+        for key, record in zip(ctx.private_keys, records, strict=True):
+            assert record.secret is not None and record.lo is not None and record.hi is not None
+            x = str(values.get(record.secret, record.secret))
+            stream = streams.setdefault(
+                record.secret, Stream(bytes.fromhex(hex_of(x.encode(), str(self.seq).encode())))
+            )
+            self.draws[key] = (record.secret, stream.between(record.lo, record.hi))
+
+    def choose(self, role: str, rng: random.Random | None = None) -> Any:
+        """A bot's decision for `role` on the state it knows."""
+        return choose(self.engine, self.private(role), role, rng or self.rng)
+
+    def step(self, rng: random.Random | None = None) -> ScriptedContext:
+        role = self.asked()
+        assert role is not None, "dead end: nobody is asked and there is no outcome"
+        return self.decide(role, self.choose(role, rng))
+
+    def play(self, limit: int = 20000, rng: random.Random | None = None) -> None:
+        """Bots play until the game is over."""
+        for _ in range(limit):
+            if self.over():
+                return
+            self.step(rng)
+        raise AssertionError(f"no outcome after {limit} decisions")
+
+    def until(self, step: str, role: str | None = None, limit: int = 5000) -> None:
+        """Bots play until the game reaches `step` (with `role` asked)."""
+        for _ in range(limit):
+            if self.state.get("step") == step and (role is None or self.asked() == role):
+                return
+            self.step()
+        raise AssertionError(f"never reached step {step!r}")
+
+
+# --- signed entries on the real adjudicator ---------------------------------------------
+
+
+def sign_entry(key: PrivateKey, fields: dict[str, JSON]) -> Entry:
+    unsigned = Entry.build(fields)
+    return unsigned.with_signature(sshsig.sign(key, unsigned.canonical))
+
+
+def no_signature_check(public_line: str, message: bytes, signature: bytes) -> None:
+    """For tests that need thousands of entries: accept every signature."""
+
+
+_DROP = object()
+
+
+class SignedTable:
+    """Every role of one game, played by hand on one Adjudicator, every entry signed."""
+
+    def __init__(
+        self,
+        rules: str = "toy-dice",
+        roles: tuple[str, ...] = ("a", "b"),
+        *,
+        keys: Mapping[str, PrivateKey] | None = None,
+        length: int = chain.MIN_LENGTH,
+        signed: bool = True,
+        options: Mapping[str, JSON] | None = None,
+        nonce: str = "",
+        data: Mapping[str, bytes] | None = None,
+    ) -> None:
+        self.engine: Engine = engine_by_name(rules)
+        self.roles = roles
+        self.keys: dict[str, PrivateKey] = dict(keys) if keys else {}
+        for role in roles:
+            # Keys derived from the nonce: the same nonce plays the same game every run.
+            seed = bytes.fromhex(hex_of(b"key", role.encode(), nonce.encode()))
+            self.keys.setdefault(role, PrivateKey(Ed25519PrivateKey.from_private_bytes(seed), role))
+        self.signed = signed
+        self.length = length
+        self.seeds = {role: hex_of(b"seed", role.encode(), nonce.encode()) for role in roles}
+        self.secrets: dict[str, tuple[str, JSON]] = {}  # label -> (salt, value)
+        self.owners: dict[str, str] = {}  # label -> the role that sealed it
+        self._elements: dict[str, list[bytes]] = {}
+        files = {**self.engine.default_data(), **(data or {})}
+        body: dict[str, JSON] = {
+            "rules": self.engine.name,
+            "rules_version": self.engine.version,
+            "data": {n: data_digest(c) for n, c in files.items()},
+            "options": dict(options or {}),
+            "roles": {role: self.keys[role].public.openssh_line() for role in roles},
+            "nonce": nonce,
+        }
+        fields: dict[str, JSON] = {
+            "v": VERSION,
+            "kind": GENESIS,
+            "seq": 0,
+            "by": roles[0],
+            "body": body,
+        }
+        self.genesis = self.sign(roles[0], fields)
+        check = check_signature if signed else no_signature_check
+        extra = {data_digest(c): c for c in files.values()}
+        self.game = Adjudicator.start(self.genesis, engine_by_name, data_source(extra), check)
+
+    # chains
+
+    def element(self, role: str, index: int) -> bytes:
+        """s_index of `role`'s chain (s_0 is the anchor)."""
+        if role not in self._elements:
+            values = [bytes.fromhex(self.seeds[role])]
+            for _ in range(self.length):
+                values.append(chain.step_down(values[-1]))
+            self._elements[role] = list(reversed(values))
+        return self._elements[role][index]
+
+    def next_index(self, role: str) -> int:
+        try:
+            return self.game.next_reveal_index(role)
+        except KeyError:  # not joined yet
+            return 1
+
+    def next_reveal(self, role: str) -> str:
+        return self.element(role, self.next_index(role)).hex()
+
+    # building
+
+    def sign(self, role: str, fields: dict[str, JSON], key: PrivateKey | None = None) -> Entry:
+        if not self.signed:
+            return Entry.build(fields)
+        return sign_entry(key or self.keys[role], fields)
+
+    def fields(self, role: str, kind: str, body: JSON = None, **overrides: Any) -> dict[str, JSON]:
+        head = self.game.head
+        fields: dict[str, JSON] = {
+            "v": VERSION,
+            "kind": kind,
+            "game": self.game.id,
+            "seq": head.seq + 1,
+            "prev": head.id,
+            "by": role,
+            "body": body if body is not None else {},
+        }
+        if kind != JOIN and "reveal" not in overrides:
+            fields["reveal"] = self.next_reveal(role)
+        for name, value in overrides.items():
+            if value is _DROP:
+                fields.pop(name, None)
+            else:
+                fields[name] = value
+        return fields
+
+    def make(
+        self,
+        role: str,
+        kind: str,
+        body: JSON = None,
+        *,
+        key: PrivateKey | None = None,
+        **overrides: Any,
+    ) -> Entry:
+        return self.sign(role, self.fields(role, kind, body, **overrides), key)
+
+    def join_entry(self, role: str, **overrides: Any) -> Entry:
+        body = {"anchor": self.element(role, 0).hex(), "length": self.length}
+        return self.make(role, JOIN, body, **overrides)
+
+    def move_entry(self, role: str, text: str, **overrides: Any) -> Entry:
+        return self.make(role, MOVE, {"decision": text}, **overrides)
+
+    def ack_entry(self, role: str, **overrides: Any) -> Entry:
+        return self.make(role, ACK, {}, **overrides)
+
+    # playing
+
+    def apply(self, entry: Entry) -> Entry:
+        self.game.apply(entry)
+        return entry
+
+    def join_all(self) -> None:
+        for role in self.roles:
+            self.apply(self.join_entry(role))
+
+    def move(self, role: str, text: str) -> Entry:
+        return self.apply(self.move_entry(role, text))
+
+    def ack(self, role: str) -> Entry:
+        return self.apply(self.ack_entry(role))
+
+    # bots
+
+    def state_for(self, role: str) -> Any:
+        """What `role` decides on: waiting dice rolled by its own next reveal first."""
+        if self.game.waiting_for_entropy:
+            return self.game.preview(role, self.next_reveal(role))
+        return self.game.state
+
+    def step(self, rng: random.Random) -> Entry:
+        """One entry by the first role asked: a bot decision, or an ack that rolls dice."""
+        prompts = self.game.prompts()
+        if not prompts:
+            raise AssertionError("dead end: nobody is asked and there is no outcome")
+        role = prompts[0].role
+        state = self.state_for(role)
+        if any(p.role == role for p in self.engine.prompts(state)):
+            private = self.engine.with_secrets(state, role, self.known(role))
+            return self.decide(role, choose(self.engine, private, role, rng), private)
+        return self.ack(role)
+
+    def decide(self, role: str, decision: Any, state: Any = None) -> Entry:
+        """Play a decision as its owner's client does: seal its secrets, open what is due.
+
+        `state` is the owner's private state (`with_secrets`); by default it is made here.
+        """
+        if state is None:
+            state = self.engine.with_secrets(self.state_for(role), role, self.known(role))
+        public, values = self.engine.seal(state, role, decision)
+        body: dict[str, JSON] = {"decision": self.engine.format(public)}
+        if values:
+            commits: dict[str, JSON] = {}
+            for label, value in values.items():
+                if value == FRESH:
+                    value = hex_of(b"fresh secret", label.encode(), self.game.id.encode())
+                salt = hex_of(b"salt", label.encode(), self.game.id.encode())
+                self.secrets[label] = (salt, value)
+                self.owners[label] = role
+                commits[label] = commitment(self.game.id, label, salt, value)
+            body["commit"] = commits
+        due = self.engine.due_openings(state, role, public)
+        if due:
+            body["open"] = [Opening(lb, *self.secrets[lb]).to_json() for lb in due]
+        return self.apply(self.make(role, MOVE, body))
+
+    def known(self, role: str) -> dict[str, JSON]:
+        """`role`'s own sealed values and private draws, as its client computes them."""
+        own = {lb: v for lb, (_salt, v) in self.secrets.items() if self.owners[lb] == role}
+        own.update(self.game.private_values_for(own))
+        return own
+
+    def play(self, rng: random.Random, limit: int = 20000) -> None:
+        while self.game.outcome() is None:
+            if len(self.game.entries) > limit:
+                raise AssertionError(f"no outcome after {limit} entries")
+            self.step(rng)
+
+    def unrevealed(self) -> list[str]:
+        """Chain values not yet published and every salt: secrets no view may contain."""
+        chains = [
+            self.element(role, index).hex()
+            for role in self.roles
+            for index in range(self.next_index(role), self.length + 1)
+        ]
+        return chains + [salt for salt, _value in self.secrets.values()]
+
+
+DROP = _DROP
