@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from importlib import resources
 from typing import Any
 
@@ -244,3 +244,90 @@ class DataChecker:
         """A value the rulebook fixes."""
         if value != wanted:
             self.add(where, f"expected {wanted!r} ({rule}), found {value!r}")
+
+
+# --- graphs of areas or zones: the checks Race to Berlin's and Berlin 1945's maps share --------
+
+
+def read_pairs(
+    check: DataChecker,
+    doc: dict[str, Any],
+    section: str,
+    *,
+    noun: str,
+    example: str,
+    fields: Iterable[str],
+    flags: Iterable[str] = (),
+) -> list[dict[str, Any]]:
+    """The `[[section]]` tables of `between = [a, b]` (a border, a non-adjacency): each
+    with its provenance and the boolean `flags` (a river); `where` names it in problems."""
+    pairs = []
+    for i, item in enumerate(check.tables(doc, section), start=1):
+        where = f"{section} #{i}"
+        if not check.is_table(item, where):
+            continue
+        between = item.get("between")
+        if (
+            not isinstance(between, list)
+            or len(between) != 2
+            or not all(isinstance(x, str) for x in between)
+        ):
+            check.add(where, f"between must be two {noun} ids such as {example}, found {between!r}")
+            continue
+        where = f"{section} {between[0]}-{between[1]}"
+        check.keys(item, where, fields)
+        check.provenance(item, where)
+        pair: dict[str, Any] = {"between": list(between), "where": where}
+        values = {flag: check.flag(item, flag, where) for flag in flags}
+        if any(value is None for value in values.values()):
+            continue
+        pair.update(values)
+        pairs.append(pair)
+    return pairs
+
+
+def check_pairs(
+    check: DataChecker,
+    known: Collection[str],
+    pairs: list[dict[str, Any]],
+    *,
+    noun: str,
+    plural: str,
+    twice: str,
+) -> dict[frozenset[str], str]:
+    """Unknown ids, self-loops and repeats among `pairs`; returns each sound pair (as a
+    frozenset: pairs are symmetric) -> the `where` that gave it."""
+    seen: dict[frozenset[str], str] = {}
+    for item in pairs:
+        a, b = item["between"]
+        where = item["where"]
+        unknown = [x for x in (a, b) if x not in known]
+        if unknown:
+            check.add(where, f"unknown {noun} {', '.join(repr(x) for x in unknown)}")
+            continue
+        if a == b:
+            check.add(where, f"self-loop: {noun} {a} cannot border itself")
+            continue
+        key = frozenset((a, b))
+        if key in seen:
+            earlier = seen[key]
+            if earlier == where:
+                check.add(where, twice)
+            else:
+                check.add(where, f"repeats {earlier}: {plural} are symmetric, give each pair once")
+            continue
+        seen[key] = where
+    return seen
+
+
+def reachable(start: set[str], adjacent: Mapping[str, Iterable[str]], inside: set[str]) -> set[str]:
+    """Every node of `inside` reachable from `start` through nodes of `inside`."""
+    reached = set(start) & inside
+    todo = list(reached)
+    while todo:
+        here = todo.pop()
+        for there in adjacent[here]:
+            if there in inside and there not in reached:
+                reached.add(there)
+                todo.append(there)
+    return reached

@@ -27,7 +27,15 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from pbem.games.datacheck import DataChecker, given_or_shipped, parse_toml, shipped_files
+from pbem.games.datacheck import (
+    DataChecker,
+    check_pairs,
+    given_or_shipped,
+    parse_toml,
+    reachable,
+    read_pairs,
+    shipped_files,
+)
 
 MAP_FILE = "map.toml"
 COUNTERS_FILE = "counters.toml"
@@ -372,8 +380,12 @@ def load_map(raw: bytes, file_name: str = MAP_FILE) -> dict[str, Any]:
     header = _read_map_header(check, doc)
     rules = _read_rules(check, doc)
     zones = _read_zones(check, doc)
-    borders = _read_pairs(check, doc, "border")
-    apart = _read_pairs(check, doc, "not_adjacent")
+    borders = read_pairs(
+        check, doc, "border", noun="zone", example='["7", "1"]', fields=PAIR_FIELDS
+    )
+    apart = read_pairs(
+        check, doc, "not_adjacent", noun="zone", example='["7", "1"]', fields=PAIR_FIELDS
+    )
     check.stop_if_any()
 
     # Stage 2: items against each other.
@@ -384,8 +396,8 @@ def load_map(raw: bytes, file_name: str = MAP_FILE) -> dict[str, Any]:
             f"missing zone(s) {_names(missing)} (rulebook 2.1: Areas A-F, Districts 1-18, "
             "Sectors I-V)",
         )
-    border_at = _check_pairs(check, zones, borders)
-    apart_at = _check_pairs(check, zones, apart)
+    border_at = _sound_pairs(check, zones, borders)
+    apart_at = _sound_pairs(check, zones, apart)
     check.stop_if_any()
 
     # Stage 3: the graph.
@@ -629,52 +641,12 @@ def _check_zone(
     return len(check.problems) == before
 
 
-def _read_pairs(check: DataChecker, doc: dict[str, Any], section: str) -> list[dict[str, Any]]:
-    pairs = []
-    for i, item in enumerate(check.tables(doc, section), start=1):
-        where = f"{section} #{i}"
-        if not check.is_table(item, where):
-            continue
-        between = item.get("between")
-        if (
-            not isinstance(between, list)
-            or len(between) != 2
-            or not all(isinstance(z, str) for z in between)
-        ):
-            check.add(where, f'between must be two zone ids such as ["7", "1"], found {between!r}')
-            continue
-        where = f"{section} {between[0]}-{between[1]}"
-        check.keys(item, where, PAIR_FIELDS)
-        check.provenance(item, where)
-        pairs.append({"between": list(between), "where": where})
-    return pairs
-
-
-def _check_pairs(
+def _sound_pairs(
     check: DataChecker, zones: dict[str, dict[str, Any]], pairs: list[dict[str, Any]]
 ) -> dict[tuple[str, str], str]:
-    """Unknown zones, self-pairs and repeats; returns each sound pair -> where it was given."""
-    seen: dict[tuple[str, str], str] = {}
-    for item in pairs:
-        a, b = item["between"]
-        where = item["where"]
-        unknown = [z for z in (a, b) if z not in zones]
-        if unknown:
-            check.add(where, f"unknown zone {', '.join(repr(z) for z in unknown)}")
-            continue
-        if a == b:
-            check.add(where, f"self-loop: zone {a} cannot border itself")
-            continue
-        key = _pair(a, b)
-        if key in seen:
-            earlier = seen[key]
-            if earlier == where:
-                check.add(where, "given twice")
-            else:
-                check.add(where, f"repeats {earlier}: pairs are symmetric, give each pair once")
-            continue
-        seen[key] = where
-    return seen
+    """Each sound pair (in map order) -> where it was given; problems recorded."""
+    sound = check_pairs(check, zones, pairs, noun="zone", plural="pairs", twice="given twice")
+    return {_pair(*sorted(pair)): where for pair, where in sound.items()}
 
 
 def _check_graph(
@@ -719,25 +691,12 @@ def _check_graph(
                 "touches no district of the outer ring: the Soviets enter Berlin from the "
                 "areas (rulebook 2.1, 4)",
             )
-    reached = _spread({REICHSTAG}, adjacent, set(ZONE_IDS))
+    reached = reachable({REICHSTAG}, adjacent, set(ZONE_IDS))
     if len(reached) != len(ZONE_IDS):
         check.add(
             "border",
             f"the map is not connected: {_names(set(ZONE_IDS) - reached)} cut off from Sector V",
         )
-
-
-def _spread(start: set[str], adjacent: Mapping[str, Iterable[str]], inside: set[str]) -> set[str]:
-    """Every zone of `inside` reachable from `start` through zones of `inside`."""
-    reached = set(start) & inside
-    todo = list(reached)
-    while todo:
-        here = todo.pop()
-        for there in adjacent[here]:
-            if there in inside and there not in reached:
-                reached.add(there)
-                todo.append(there)
-    return reached
 
 
 # --- The counters --------------------------------------------------------------------------------

@@ -24,7 +24,15 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from pbem.games.datacheck import DataChecker, given_or_shipped, parse_toml, shipped_files
+from pbem.games.datacheck import (
+    DataChecker,
+    check_pairs,
+    given_or_shipped,
+    parse_toml,
+    reachable,
+    read_pairs,
+    shipped_files,
+)
 
 MAP_FILE = "map.toml"
 TOKENS_FILE = "tokens.toml"
@@ -123,14 +131,22 @@ def load_map(raw: bytes, file_name: str = MAP_FILE) -> dict[str, Any]:
     # Stage 1: every item on its own.
     title = _read_header(check, doc)
     areas = _read_areas(check, doc)
-    borders = _read_borders(check, doc)
+    borders = read_pairs(
+        check,
+        doc,
+        "border",
+        noun="area",
+        example='["4", "7"]',
+        fields=BORDER_FIELDS,
+        flags=("river",),
+    )
     forts = _read_fortifications(check, doc)
     units = _read_units(check, doc)
     check.stop_if_any()
 
     # Stage 2: items against each other.
     _check_area_set(check, areas)
-    _check_borders(check, areas, borders)
+    check_pairs(check, areas, borders, noun="area", plural="borders", twice="duplicate border")
     _check_fortifications(check, areas, forts)
     _check_units(check, areas, units)
     check.stop_if_any()
@@ -329,58 +345,6 @@ def _check_area_set(check: DataChecker, areas: dict[str, dict[str, Any]]) -> Non
     for player, edges in SUPPLY_EDGES.items():
         if not any(set(a["edges"]) & set(edges) for a in areas.values()):
             check.add("area", f"no area touches {EDGE_NAMES[player]} (rulebook 4.4)")
-
-
-def _read_borders(check: DataChecker, doc: dict[str, Any]) -> list[dict[str, Any]]:
-    borders = []
-    for i, item in enumerate(check.tables(doc, "border"), start=1):
-        where = f"border #{i}"
-        if not check.is_table(item, where):
-            continue
-        between = item.get("between")
-        if (
-            not isinstance(between, list)
-            or len(between) != 2
-            or not all(isinstance(a, str) for a in between)
-        ):
-            check.add(where, f'between must be two area ids such as ["4", "7"], found {between!r}')
-            continue
-        where = f"border {between[0]}-{between[1]}"
-        check.keys(item, where, BORDER_FIELDS)
-        check.provenance(item, where)
-        river = check.flag(item, "river", where)
-        if river is None:
-            continue
-        borders.append({"between": list(between), "river": river, "where": where})
-    return borders
-
-
-def _check_borders(
-    check: DataChecker, areas: dict[str, dict[str, Any]], borders: list[dict[str, Any]]
-) -> None:
-    seen: dict[frozenset[str], str] = {}
-    for border in borders:
-        a, b = border["between"]
-        where = border["where"]
-        unknown = [x for x in (a, b) if x not in areas]
-        if unknown:
-            check.add(where, f"unknown area {', '.join(repr(x) for x in unknown)}")
-            continue
-        if a == b:
-            check.add(where, f"self-loop: area {a} cannot border itself")
-            continue
-        key = frozenset((a, b))
-        if key in seen:
-            earlier = seen[key]
-            if earlier == where:
-                check.add(where, "duplicate border")
-            else:
-                check.add(
-                    where,
-                    f"repeats {earlier}: borders are symmetric, give each pair once",
-                )
-            continue
-        seen[key] = where
 
 
 def _read_fortifications(check: DataChecker, doc: dict[str, Any]) -> list[dict[str, Any]]:
@@ -602,7 +566,7 @@ def _check_graph(
             )
     # The whole map is one piece.
     start = min(areas, key=_order)
-    reached = _spread({start}, adjacent, set(areas))
+    reached = reachable({start}, adjacent, set(areas))
     if len(reached) != len(areas):
         check.add("border", f"the map is not connected: {_names(set(areas) - reached)} cut off")
         return
@@ -634,19 +598,6 @@ def _check_front(check: DataChecker, front: dict[str, list[list[str]]]) -> None:
                 f"the {FORCE_NAMES[player]} front at start needs {needed} front line markers, "
                 f"there are only {FRONT_MARKERS} (rulebook 1)",
             )
-
-
-def _spread(start: set[str], adjacent: Mapping[str, Iterable[str]], inside: set[str]) -> set[str]:
-    """Every area of `inside` reachable from `start` through areas of `inside`."""
-    reached = set(start) & inside
-    todo = list(reached)
-    while todo:
-        here = todo.pop()
-        for there in adjacent[here]:
-            if there in inside and there not in reached:
-                reached.add(there)
-                todo.append(there)
-    return reached
 
 
 # --- The tokens ----------------------------------------------------------------------------------
@@ -850,4 +801,4 @@ def supplied_areas(control: Mapping[str, str], data: Mapping[str, Any], force: s
     else:
         bases = {a for a in own if set(areas[a]["edges"]) & set(SUPPLY_EDGES[force])}
     adjacent = {a: areas[a]["neighbours"] for a in areas}
-    return sorted(_spread(bases, adjacent, own), key=_order)
+    return sorted(reachable(bases, adjacent, own), key=_order)
