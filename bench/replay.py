@@ -148,8 +148,8 @@ def bot_saves(folder: Path, seeds: int) -> dict[str, Path]:
 
     import pbem.games  # noqa: F401  (registers the titles)
     from pbem.core.engine import get_engine
+    from pbem.testing import SignedTable as Table
     from pbem.transport.savefile import save_text
-    from tests.support.players import Table
 
     paths = {}
     for title in TITLES:

@@ -1,7 +1,7 @@
 """Bot self-play: whole games per second per title, against baselines of the same run.
 
 Bots play whole games in memory through the real adjudicator, as the conformance
-test does (tests.support.players.Table: every role's keys and hash chains, every
+test does (pbem.testing.SignedTable: every role's keys and hash chains, every
 entry signed with SSHSIG and checked by the adjudicator, dice, sealed secrets), with
 no disk and no store. In the same run, interleaved with the titles round by round so
 that the machine's noise falls on all of them alike:
@@ -26,9 +26,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import pbem.games  # noqa: E402,F401  (registers the titles)
+import tests.support.toy  # noqa: E402,F401  (registers the toy-dice baseline)
 from pbem.core import chain  # noqa: E402
 from pbem.core.engine import get_engine  # noqa: E402
-from tests.support.players import Table  # noqa: E402
+from pbem.testing import SignedTable as Table  # noqa: E402
 
 TITLES = ("barbarossa", "race-to-berlin", "berlin-1945")
 TOY = "toy-dice"

@@ -311,6 +311,65 @@ class Table:
         raise AssertionError(f"never reached step {step!r}")
 
 
+# --- the differential leak check ------------------------------------------------------------
+
+
+def other_secrets(known: Mapping[str, JSON]) -> dict[str, JSON]:
+    """`known` (one role's sealed values and private draws) with every value changed but
+    kept plausible: values swapped among labels of one kind (the label up to its last
+    '/': a hand's slots, a turn's blocks, one entry's draws), a value with no partner
+    nudged (an int +1, a string or list reversed, a dict changed inside)."""
+    groups: dict[str, list[str]] = {}
+    for label in sorted(known):
+        groups.setdefault(label.rsplit("/", 1)[0], []).append(label)
+    changed: dict[str, JSON] = {}
+    for labels in groups.values():
+        values = [known[label] for label in labels]
+        rotated = values[1:] + values[:1]
+        for label, value, new in zip(labels, values, rotated, strict=True):
+            changed[label] = new if new != value else _nudged(value)
+    return changed
+
+
+def _nudged(value: JSON) -> JSON:
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, int):
+        return value + 1
+    if isinstance(value, str):
+        return value[::-1]
+    if isinstance(value, list):
+        return [_nudged(v) for v in reversed(value)]
+    if isinstance(value, dict):
+        return {k: _nudged(v) for k, v in value.items()}
+    return value
+
+
+def leaks(
+    engine: Engine,
+    state: State,
+    owner: str,
+    known: Mapping[str, JSON],
+    viewers: Iterable[str | None],
+) -> list[str]:
+    """The views for `viewers` (roles, or None: the public) that change when `owner`'s
+    secrets change: each is computed from a state that holds the owner's secrets (as a
+    store that holds them would render it), once with `known` and once with
+    `other_secrets(known)`. A sound engine gives byte-identical views: nothing a viewer
+    sees may depend on what it may not know. Empty when nothing leaks."""
+    mine = engine.with_secrets(state, owner, known)
+    other = engine.with_secrets(state, owner, other_secrets(known))
+    found = []
+    for viewer in viewers:
+        if viewer == owner:
+            continue
+        if canonical_bytes(engine.view(mine, viewer)) != canonical_bytes(
+            engine.view(other, viewer)
+        ):
+            found.append(f"the view for {viewer or 'the public'} shows {owner}'s secrets")
+    return found
+
+
 # --- signed entries on the real adjudicator ---------------------------------------------
 
 

@@ -120,7 +120,10 @@ class ToyPeek(Engine):
         return new
 
     def view(self, state: State, role: str | None) -> State:
-        return copy.deepcopy(state)
+        view = copy.deepcopy(state)
+        if role != "a" and view["draw"] is not None:
+            view["draw"].pop("seen", None)  # the private die is a's alone until called
+        return view
 
     def outcome(self, state: State) -> Outcome | None:
         if state["turn"] <= ROUNDS:
