@@ -1,4 +1,6 @@
-"""Bots that pick legal decisions: a game's own bot if it has one, else uniformly at random.
+"""Bots that pick legal decisions: a game's own bot if it has one, else one at random
+(`Engine.sample_choice`: a uniform pick among the listed choices, or the game's own
+sampler where listing every choice would blow up, as on a hex map).
 
 Bots are players, not rules: they take a seeded random.Random and never touch
 the protocol's generator.
@@ -11,7 +13,6 @@ import random
 from typing import Any
 
 from pbem.core.engine import Engine, State
-from pbem.errors import PbemError
 
 
 def choose(engine: Engine, state: State, role: str, rng: random.Random) -> Any:
@@ -22,7 +23,4 @@ def choose(engine: Engine, state: State, role: str, rng: random.Random) -> Any:
         module = None
     if module is not None and hasattr(module, "choose"):
         return module.choose(engine, state, role, rng)
-    options = engine.choices(state, role)
-    if not options:
-        raise PbemError(f"dead end: {role} is asked but has no legal choice")
-    return rng.choice(options)
+    return engine.sample_choice(state, role, rng)
