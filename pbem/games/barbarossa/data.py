@@ -6,18 +6,19 @@ the campaign event chart, the starting cubes, the tracker limits, the dice pool
 size and the victory bands. Every item carries a `provenance`: the rulebook
 section it comes from, or "stand-in" where the rulebook does not print it.
 
-`load_gamesheet` parses the TOML bytes and returns plain JSON data (dicts,
-lists, ints, strings, bools); every problem becomes a DataError that names the
-file, the item and what is wrong.
+`load_gamesheet` parses the TOML bytes and returns plain JSON data (dicts, lists,
+ints, strings, bools). It walks the file with the shared `DataChecker`, so a user's
+broken file is refused with one DataError listing every problem found, each naming
+the file, the item and what is wrong. A check that needs another part of the file
+(setup against the limits, the chart against the events, the victory bands against
+the stars) is made when that part is sound, so that one mistake is reported once.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-from pbem.errors import DataError
-from pbem.games.datacheck import one_line, parse_toml
+from pbem.games.datacheck import ID_PATTERN, DataChecker, parse_toml
 
 FILE_NAME = "gamesheet.toml"
 
@@ -29,248 +30,31 @@ EFFECTS = {
     "none": "no effect",
 }
 
+SECTIONS = ("setup", "limits", "pool", "victory", "timeline", "events", "event_chart", "paths")
 TIMELINE_BOXES = 12  # rulebook: The Timeline ("tracks the campaign's 12 turns")
 DIE_FACES = 6
 MAX_BOX_VALUE = 6
-# \Z, not $: "$" also matches before a final newline, and an id ending in one is no id.
-ID_PATTERN = re.compile(r"^[a-z][a-z0-9_-]*\Z")
-
-
-class _Checker:
-    """Small helpers that turn a wrong field into a DataError naming file and item."""
-
-    def __init__(self, file_name: str) -> None:
-        self.file_name = file_name
-
-    def fail(self, where: str, problem: str) -> DataError:
-        return DataError(one_line(f"{self.file_name}: {where}: {problem}"))
-
-    def table(self, value: Any, where: str) -> dict[str, Any]:
-        if not isinstance(value, dict):
-            raise self.fail(where, f"expected a table, found {type(value).__name__}")
-        return value
-
-    def array(self, value: Any, where: str) -> list[Any]:
-        if not isinstance(value, list):
-            raise self.fail(where, f"expected an array, found {type(value).__name__}")
-        return value
-
-    def field(self, table: dict[str, Any], key: str, where: str) -> Any:
-        if key not in table:
-            raise self.fail(where, f"missing field {key!r}")
-        return table[key]
-
-    def integer(
-        self, table: dict[str, Any], key: str, where: str, lo: int, hi: int | None = None
-    ) -> int:
-        value = self.field(table, key, where)
-        # bool is a subclass of int in Python; TOML `true` is not a number.
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise self.fail(f"{where}.{key}", f"expected an integer, found {value!r}")
-        if value < lo or (hi is not None and value > hi):
-            bounds = f"{lo}..{hi}" if hi is not None else f">= {lo}"
-            raise self.fail(f"{where}.{key}", f"{value} is not in {bounds}")
-        return value
-
-    def text(self, table: dict[str, Any], key: str, where: str) -> str:
-        value = self.field(table, key, where)
-        if not isinstance(value, str) or not value.strip():
-            raise self.fail(f"{where}.{key}", f"expected a non-empty string, found {value!r}")
-        return value
-
-    def flag(self, table: dict[str, Any], key: str, where: str, default: bool) -> bool:
-        value = table.get(key, default)
-        if not isinstance(value, bool):
-            raise self.fail(f"{where}.{key}", f"expected true or false, found {value!r}")
-        return value
-
-    def provenance(self, table: dict[str, Any], where: str, key: str = "provenance") -> str:
-        if key not in table:
-            raise self.fail(where, f"missing {key!r} (a rulebook section or 'stand-in')")
-        return self.text(table, key, where)
-
-    def ident(self, table: dict[str, Any], where: str) -> str:
-        value = self.text(table, "id", where)
-        if not ID_PATTERN.match(value):
-            raise self.fail(
-                f"{where}.id", f"{value!r} must be lower case letters, digits, '-' or '_'"
-            )
-        return value
+MAX_POOL = 12
 
 
 def load_gamesheet(raw: bytes, file_name: str = FILE_NAME) -> dict[str, Any]:
     """Parse and validate the gamesheet; the result is plain JSON data."""
-    check = _Checker(file_name)
     doc = parse_toml(raw, file_name)
-
-    known = {"setup", "limits", "pool", "victory", "timeline", "events", "event_chart", "paths"}
-    unknown = sorted(set(doc) - known)
-    if unknown:
-        raise check.fail("top level", f"unknown section(s) {', '.join(unknown)}")
-
-    # --- limits and setup (rulebook: Game Components, Game Setup) ---------------------------
-    limits_t = check.table(check.field(doc, "limits", "top level"), "limits")
-    check.provenance(limits_t, "limits")
-    limits = {
-        "supply": check.integer(limits_t, "supply", "limits", 1),
-        "command": check.integer(limits_t, "command", "limits", 1),
-        "red_dice": check.integer(limits_t, "red_dice", "limits", 0),
-    }
-    setup_t = check.table(check.field(doc, "setup", "top level"), "setup")
-    check.provenance(setup_t, "setup")
-    setup = {
-        "supply": check.integer(setup_t, "supply", "setup", 0, limits["supply"]),
-        "command": check.integer(setup_t, "command", "setup", 0, limits["command"]),
-    }
-    pool_t = check.table(check.field(doc, "pool", "top level"), "pool")
-    check.provenance(pool_t, "pool")
-    pool = {"white_dice": check.integer(pool_t, "white_dice", "pool", 1, 12)}
-
-    # --- timeline (rulebook: The Timeline) ----------------------------------------------------
-    timeline_a = check.array(check.field(doc, "timeline", "top level"), "timeline")
-    if len(timeline_a) != TIMELINE_BOXES:
-        raise check.fail("timeline", f"expected {TIMELINE_BOXES} boxes, found {len(timeline_a)}")
-    timeline = []
-    red_cap = min(limits["red_dice"], pool["white_dice"])
-    for i, item in enumerate(timeline_a, start=1):
-        where = f"timeline[{i}]"
-        box_t = check.table(item, where)
-        check.provenance(box_t, where)
-        number = check.integer(box_t, "box", where, 1)
-        if number != i:
-            raise check.fail(
-                f"{where}.box", f"boxes must be numbered 1..12 in order, found {number}"
-            )
-        timeline.append(
-            {
-                "box": number,
-                "month": check.text(box_t, "month", where),
-                "label": check.text(box_t, "label", where),
-                "red_dice": check.integer(box_t, "red_dice", where, 0, red_cap)
-                if "red_dice" in box_t
-                else 0,
-            }
-        )
-
-    # --- events (rulebook: Roll on the event chart) ------------------------------------------
-    events_t = check.table(check.field(doc, "events", "top level"), "events")
-    events: dict[str, dict[str, Any]] = {}
-    for key, item in events_t.items():
-        where = f"events.{key}"
-        if not ID_PATTERN.match(key):
-            raise check.fail(where, "event ids must be lower case letters, digits, '-' or '_'")
-        ev_t = check.table(item, where)
-        check.provenance(ev_t, where)
-        effect = check.text(ev_t, "effect", where)
-        if effect not in EFFECTS:
-            raise check.fail(
-                f"{where}.effect", f"unknown effect {effect!r} (known: {', '.join(EFFECTS)})"
-            )
-        events[key] = {"name": check.text(ev_t, "name", where), "effect": effect}
-    if not events:
-        raise check.fail("events", "no events defined")
-
-    chart_a = check.array(check.field(doc, "event_chart", "top level"), "event_chart")
-    chart = []
-    expected_low = 1
-    # +1 per black cube may push the event die above 6: the chart must cover every
-    # result a full supply tracker can reach.
-    needed_high = DIE_FACES + limits["supply"]
-    for i, item in enumerate(chart_a, start=1):
-        where = f"event_chart[{i}]"
-        row_t = check.table(item, where)
-        check.provenance(row_t, where)
-        low = check.integer(row_t, "low", where, 1)
-        high = check.integer(row_t, "high", where, low)
-        if low != expected_low:
-            raise check.fail(
-                f"{where}.low", f"expected {expected_low} (rows must be contiguous), found {low}"
-            )
-        event = check.text(row_t, "event", where)
-        if event not in events:
-            raise check.fail(
-                f"{where}.event", f"unknown event {event!r} (known: {', '.join(sorted(events))})"
-            )
-        chart.append({"low": low, "high": high, "event": event})
-        expected_low = high + 1
-    if expected_low - 1 < needed_high:
-        raise check.fail(
-            "event_chart",
-            f"covers 1..{expected_low - 1}, but a die of 6 plus {limits['supply']} supply "
-            f"cubes reaches {needed_high}",
-        )
-
-    # --- paths, cities, boxes (rulebook: Campaign Map and Army Group Paths) -------------------
-    paths_a = check.array(check.field(doc, "paths", "top level"), "paths")
-    if not paths_a:
-        raise check.fail("paths", "no army group paths defined")
-    paths = []
-    seen_ids: set[str] = set()
-    seen_names: set[str] = set()
-    total_stars = 0
-    for pi, item in enumerate(paths_a, start=1):
-        where = f"paths[{pi}]"
-        path_t = check.table(item, where)
-        check.provenance(path_t, where)
-        path_id = check.ident(path_t, where)
-        where = f"paths[{path_id}]"
-        if path_id in seen_ids:
-            raise check.fail(where, f"duplicate id {path_id!r}")
-        seen_ids.add(path_id)
-        cities_a = check.array(check.field(path_t, "cities", where), f"{where}.cities")
-        if not cities_a:
-            raise check.fail(where, "a path needs at least one city")
-        cities = []
-        for ci, c_item in enumerate(cities_a, start=1):
-            c_where = f"{where}.cities[{ci}]"
-            city_t = check.table(c_item, c_where)
-            check.provenance(city_t, c_where)
-            city_id = check.ident(city_t, c_where)
-            c_where = f"{where}.cities[{city_id}]"
-            if city_id in seen_ids:
-                raise check.fail(c_where, f"duplicate id {city_id!r}")
-            seen_ids.add(city_id)
-            name = check.text(city_t, "name", c_where)
-            if name.lower() in seen_names:
-                raise check.fail(f"{c_where}.name", f"duplicate city name {name!r}")
-            seen_names.add(name.lower())
-            check.provenance(city_t, c_where, "stars_provenance")
-            stars = check.integer(city_t, "stars", c_where, 0)
-            total_stars += stars
-            boxes_a = check.array(check.field(city_t, "boxes", c_where), f"{c_where}.boxes")
-            if not boxes_a:
-                raise check.fail(f"{c_where}.boxes", "a city needs at least one box")
-            boxes = []
-            for bi, b_item in enumerate(boxes_a, start=1):
-                b_where = f"{c_where}.boxes[{bi}]"
-                box_t = check.table(b_item, b_where)
-                check.provenance(box_t, b_where)
-                boxes.append(
-                    {
-                        "value": check.integer(box_t, "value", b_where, 1, MAX_BOX_VALUE),
-                        "supply": check.flag(box_t, "supply", b_where, False),
-                    }
-                )
-            cities.append({"id": city_id, "name": name, "stars": stars, "boxes": boxes})
-        paths.append({"id": path_id, "name": check.text(path_t, "name", where), "cities": cities})
-
-    # --- victory bands (rulebook: Winning the Game, Losing the Game) --------------------------
-    victory_t = check.table(check.field(doc, "victory", "top level"), "victory")
-    check.provenance(victory_t, "victory")
-    victory = {
-        "historical": check.integer(victory_t, "historical", "victory", 0),
-        "win": check.integer(victory_t, "win", "victory", 1),
-        "triumph": check.integer(victory_t, "triumph", "victory", 1),
-    }
-    if not victory["historical"] < victory["win"] < victory["triumph"]:
-        raise check.fail("victory", "expected historical < win < triumph")
-    if victory["triumph"] > total_stars:
-        raise check.fail(
-            "victory",
-            f"triumph needs {victory['triumph']} VP but the cities hold only {total_stars} stars",
-        )
-    victory["max"] = total_stars
-
+    check = DataChecker(file_name)
+    check.sections(doc, SECTIONS)
+    limits = _read_limits(check, doc)
+    setup = _read_setup(check, doc, limits)
+    pool = _read_pool(check, doc)
+    timeline = _read_timeline(check, doc, limits, pool)
+    events = _read_events(check, doc)
+    chart = _read_chart(check, doc, events, limits)
+    before = len(check.problems)
+    paths = _read_paths(check, doc)
+    # The stars add up to the most VP there is only when every city was read.
+    sound = isinstance(doc.get("paths"), list) and len(check.problems) == before
+    total_stars = sum(c["stars"] for p in paths for c in p["cities"]) if sound else None
+    victory = _read_victory(check, doc, total_stars)
+    check.stop_if_any()
     return {
         "setup": setup,
         "limits": limits,
@@ -286,3 +70,263 @@ def load_gamesheet(raw: bytes, file_name: str = FILE_NAME) -> dict[str, Any]:
 def d3(value: int) -> int:
     """Halve and round up (rulebook: Important Concept: D3s); 1-2 -> 1, 3-4 -> 2, 5-6 -> 3."""
     return (value + 1) // 2
+
+
+# --- limits, setup and pool (rulebook: Game Components, Game Setup) ----------------------------
+# A value that is wrong is None in what these return: checks that depend on it are skipped.
+
+
+def _read_limits(check: DataChecker, doc: dict[str, Any]) -> dict[str, Any]:
+    table = check.table(doc, "limits")
+    if table is None:
+        return {"supply": None, "command": None, "red_dice": None}
+    check.provenance(table, "limits")
+    return {
+        "supply": check.integer(table, "supply", "limits", 1),
+        "command": check.integer(table, "command", "limits", 1),
+        "red_dice": check.integer(table, "red_dice", "limits", 0),
+    }
+
+
+def _read_setup(
+    check: DataChecker, doc: dict[str, Any], limits: dict[str, Any]
+) -> dict[str, Any] | None:
+    table = check.table(doc, "setup")
+    if table is None:
+        return None
+    check.provenance(table, "setup")
+    return {
+        "supply": check.integer(table, "supply", "setup", 0, limits["supply"]),
+        "command": check.integer(table, "command", "setup", 0, limits["command"]),
+    }
+
+
+def _read_pool(check: DataChecker, doc: dict[str, Any]) -> dict[str, Any] | None:
+    table = check.table(doc, "pool")
+    if table is None:
+        return None
+    check.provenance(table, "pool")
+    return {"white_dice": check.integer(table, "white_dice", "pool", 1, MAX_POOL)}
+
+
+# --- timeline (rulebook: The Timeline) -----------------------------------------------------------
+
+
+def _read_timeline(
+    check: DataChecker,
+    doc: dict[str, Any],
+    limits: dict[str, Any],
+    pool: dict[str, Any] | None,
+) -> list[dict[str, Any]]:
+    items = check.tables(doc, "timeline")
+    if isinstance(doc.get("timeline"), list) and len(items) != TIMELINE_BOXES:
+        check.add("timeline", f"expected {TIMELINE_BOXES} boxes, found {len(items)}")
+    # A Rasputitsa box cannot turn more white dice red than there are red dice or white dice.
+    caps = [limits["red_dice"], pool and pool["white_dice"]]
+    red_cap = None if None in caps else min(caps)
+    timeline = []
+    for i, item in enumerate(items, start=1):
+        where = f"timeline[{i}]"
+        if not check.is_table(item, where):
+            continue
+        check.provenance(item, where)
+        number = check.integer(item, "box", where, 1)
+        if number is not None and number != i:
+            check.add(f"{where}.box", f"boxes must be numbered 1..12 in order, found {number}")
+        red_dice = check.integer(item, "red_dice", where, 0, red_cap) if "red_dice" in item else 0
+        timeline.append(
+            {
+                "box": number,
+                "month": check.text(item, "month", where),
+                "label": check.text(item, "label", where),
+                "red_dice": red_dice,
+            }
+        )
+    return timeline
+
+
+# --- events and the event chart (rulebook: Roll on the event chart) -----------------------------
+
+
+def _read_events(check: DataChecker, doc: dict[str, Any]) -> dict[str, dict[str, Any]] | None:
+    """The events by id; None when the section is unusable (references are then unchecked)."""
+    table = check.table(doc, "events")
+    if table is None:
+        return None
+    events: dict[str, dict[str, Any]] = {}
+    for key, item in table.items():
+        where = f"events.{key}"
+        if not ID_PATTERN.match(key):
+            check.add(where, "event ids must be lower case letters, digits, '-' or '_'")
+        if not check.is_table(item, where):
+            continue
+        check.provenance(item, where)
+        effect = check.text(item, "effect", where)
+        if effect is not None and effect not in EFFECTS:
+            check.add(f"{where}.effect", f"unknown effect {effect!r} (known: {', '.join(EFFECTS)})")
+        events[key] = {"name": check.text(item, "name", where), "effect": effect}
+    if not table:
+        check.add("events", "no events defined")
+    return events
+
+
+def _read_chart(
+    check: DataChecker,
+    doc: dict[str, Any],
+    events: dict[str, dict[str, Any]] | None,
+    limits: dict[str, Any],
+) -> list[dict[str, Any]]:
+    chart = []
+    # Rows must follow each other: the next one starts where the last one ended. None once
+    # a row's range is unreadable (contiguity and coverage are then not checked).
+    expected_low: int | None = 1
+    for i, item in enumerate(check.tables(doc, "event_chart"), start=1):
+        where = f"event_chart[{i}]"
+        if not check.is_table(item, where):
+            expected_low = None
+            continue
+        check.provenance(item, where)
+        low = check.integer(item, "low", where, 1)
+        high = check.integer(item, "high", where, 1 if low is None else low)
+        if low is not None and expected_low is not None and low != expected_low:
+            check.add(
+                f"{where}.low", f"expected {expected_low} (rows must be contiguous), found {low}"
+            )
+        expected_low = None if low is None or high is None or expected_low is None else high + 1
+        event = check.text(item, "event", where)
+        if event is not None and events is not None and event not in events:
+            check.add(
+                f"{where}.event", f"unknown event {event!r} (known: {', '.join(sorted(events))})"
+            )
+        chart.append({"low": low, "high": high, "event": event})
+    # +1 per black cube may push the event die above 6: the chart must cover every
+    # result a full supply tracker can reach.
+    if expected_low is not None and limits["supply"] is not None:
+        needed_high = DIE_FACES + limits["supply"]
+        if expected_low - 1 < needed_high:
+            check.add(
+                "event_chart",
+                f"covers 1..{expected_low - 1}, but a die of 6 plus {limits['supply']} supply "
+                f"cubes reaches {needed_high}",
+            )
+    return chart
+
+
+# --- paths, cities, boxes (rulebook: Campaign Map and Army Group Paths) --------------------------
+
+
+def _read_paths(check: DataChecker, doc: dict[str, Any]) -> list[dict[str, Any]]:
+    items = check.tables(doc, "paths")
+    if isinstance(doc.get("paths"), list) and not items:
+        check.add("paths", "no army group paths defined")
+    seen_ids: set[str] = set()  # path and city ids share one name space
+    seen_names: set[str] = set()
+    paths = []
+    for pi, item in enumerate(items, start=1):
+        where = f"paths[{pi}]"
+        if not check.is_table(item, where):
+            continue
+        check.provenance(item, where)
+        path_id = check.ident(item, where)
+        if path_id is not None:
+            where = f"paths[{path_id}]"
+            if path_id in seen_ids:
+                check.add(where, f"duplicate id {path_id!r}")
+            seen_ids.add(path_id)
+        listed = _array(check, item, "cities", where)
+        if listed == []:
+            check.add(where, "a path needs at least one city")
+        cities = [
+            _read_city(check, city, f"{where}.cities", ci, seen_ids, seen_names)
+            for ci, city in enumerate(listed or [], start=1)
+        ]
+        paths.append(
+            {
+                "id": path_id,
+                "name": check.text(item, "name", where),
+                "cities": [c for c in cities if c is not None],
+            }
+        )
+    return paths
+
+
+def _array(check: DataChecker, table: dict[str, Any], key: str, where: str) -> list[Any] | None:
+    """The array of tables `key` of the item at `where`; None when missing or not an array."""
+    if key not in table:
+        check.add(where, f"missing field {key!r}")
+        return None
+    if not isinstance(table[key], list):
+        check.tables(table, key, f"{where}.{key}")  # reports what it found instead
+        return None
+    return list(table[key])
+
+
+def _read_city(
+    check: DataChecker,
+    item: Any,
+    prefix: str,
+    index: int,
+    seen_ids: set[str],
+    seen_names: set[str],
+) -> dict[str, Any] | None:
+    where = f"{prefix}[{index}]"
+    if not check.is_table(item, where):
+        return None
+    check.provenance(item, where)
+    city_id = check.ident(item, where)
+    if city_id is not None:
+        where = f"{prefix}[{city_id}]"
+        if city_id in seen_ids:
+            check.add(where, f"duplicate id {city_id!r}")
+        seen_ids.add(city_id)
+    name = check.text(item, "name", where)
+    if name is not None:
+        if name.lower() in seen_names:
+            check.add(f"{where}.name", f"duplicate city name {name!r}")
+        seen_names.add(name.lower())
+    check.provenance(item, where, "stars_provenance")
+    stars = check.integer(item, "stars", where, 0)
+    listed = _array(check, item, "boxes", where)
+    if listed == []:
+        check.add(f"{where}.boxes", "a city needs at least one box")
+    boxes = []
+    for bi, box in enumerate(listed or [], start=1):
+        b_where = f"{where}.boxes[{bi}]"
+        if not check.is_table(box, b_where):
+            continue
+        check.provenance(box, b_where)
+        boxes.append(
+            {
+                "value": check.integer(box, "value", b_where, 1, MAX_BOX_VALUE),
+                "supply": check.flag(box, "supply", b_where),
+            }
+        )
+    return {"id": city_id, "name": name, "stars": stars, "boxes": boxes}
+
+
+# --- victory bands (rulebook: Winning the Game, Losing the Game) ---------------------------------
+
+
+def _read_victory(
+    check: DataChecker, doc: dict[str, Any], total_stars: int | None
+) -> dict[str, Any] | None:
+    table = check.table(doc, "victory")
+    if table is None:
+        return None
+    check.provenance(table, "victory")
+    victory = {
+        "historical": check.integer(table, "historical", "victory", 0),
+        "win": check.integer(table, "win", "victory", 1),
+        "triumph": check.integer(table, "triumph", "victory", 1),
+    }
+    historical, win, triumph = victory["historical"], victory["win"], victory["triumph"]
+    if historical is None or win is None or triumph is None:
+        return victory
+    if not historical < win < triumph:
+        check.add("victory", "expected historical < win < triumph")
+    if total_stars is not None and triumph > total_stars:
+        check.add(
+            "victory", f"triumph needs {triumph} VP but the cities hold only {total_stars} stars"
+        )
+    victory["max"] = total_stars
+    return victory

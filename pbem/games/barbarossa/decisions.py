@@ -112,6 +112,20 @@ SYNTAX = (
     "boost <die> <cubes>, claim <die>, supply <die>, attack <city> with <die>, end"
 )
 
+# The form of each decision, for prompts and refusals ("expected 'roll event'").
+FORMS: dict[type, str] = {
+    RollEvent: "'roll event'",
+    BoostEvent: "'boost event <cubes>'",
+    RerollEvent: "'reroll event'",
+    Accept: "'accept'",
+    Reroll: "'reroll <die>'",
+    Boost: "'boost <die> <cubes>'",
+    Claim: "'claim <die>'",
+    Supply: "'supply <die>'",
+    Attack: "'attack <city> with <die>'",
+    End: "'end'",
+}
+
 
 def format_decision(decision: Decision) -> str:
     """The canonical text of a decision."""

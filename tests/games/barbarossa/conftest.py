@@ -1,7 +1,9 @@
 """Helpers for the Barbarossa engine's tests, offered as fixtures.
 
-The test contexts (scripted, pending, random dice) are shared by every game's
-tests and live in tests/support/contexts.py.
+`play` puts a decision through `pbem.testing.Table` as a game would meet it: the text
+is parsed on the state, formatted and parsed back, applied first without entropy (so
+an illegal decision must be refused before its first roll) and then with the scripted
+dice, each of which must be used; the input state must come out unchanged.
 """
 
 from __future__ import annotations
@@ -12,19 +14,20 @@ from typing import Any
 
 import pytest
 
-from pbem.games.barbarossa.rules import ENGINE
-from tests.support.contexts import PendingContext, RandomContext, ScriptedContext
+from pbem.games.barbarossa.rules import ENGINE, GERMAN
+from pbem.testing import ScriptedContext, Table
 
 
 def play(
     state: dict[str, Any], text: str, rolls: Iterable[int] = ()
 ) -> tuple[dict[str, Any], ScriptedContext]:
-    """Parse `text` and apply it with scripted dice; every scripted die must be used."""
-    ctx = ScriptedContext(rolls)
-    decision = ENGINE.parse(text, state, "german")
-    new = ENGINE.apply(state, "german", decision, ctx)
-    assert not ctx.values, f"{text!r} left scripted dice unused: {ctx.values}"
-    return new, ctx
+    """Play `text` on `state` with exactly the scripted dice `rolls`."""
+    script = list(rolls)
+    table = Table(ENGINE, state)
+    ctx = table.decide(GERMAN, text, script)
+    # The table would roll on with its own dice once the script runs out: refuse that.
+    assert len(ctx.rolls) == len(script), f"{text!r} rolled {ctx.rolls}, scripted {script}"
+    return table.state, ctx
 
 
 def city(state: dict[str, Any], city_id: str) -> dict[str, Any]:
@@ -68,21 +71,6 @@ def engine() -> Any:
 @pytest.fixture
 def fresh() -> dict[str, Any]:
     return ENGINE.setup(ENGINE.load_data({}), {})
-
-
-@pytest.fixture
-def scripted() -> type[ScriptedContext]:
-    return ScriptedContext
-
-
-@pytest.fixture
-def pending() -> type[PendingContext]:
-    return PendingContext
-
-
-@pytest.fixture
-def random_context() -> type[RandomContext]:
-    return RandomContext
 
 
 @pytest.fixture

@@ -1,4 +1,8 @@
-"""The Barbarossa gamesheet: what the rulebook states holds, provenance, validation errors."""
+"""The Barbarossa gamesheet: what the rulebook states holds, provenance, validation errors.
+
+A broken file is refused with one DataError listing every problem found (the shared
+`pbem.games.datacheck.DataChecker`); each test checks that its problem is among them.
+"""
 
 from __future__ import annotations
 
@@ -21,6 +25,21 @@ def edited(old: str, new: str, count: int = 1) -> bytes:
     text = RAW.decode()
     assert old in text, old
     return text.replace(old, new, count).encode()
+
+
+def without(start: str, end: str, prefix: str = "") -> bytes:
+    """The shipped text from `start` up to (not including) `end` cut out, `prefix` put first
+    (top-level keys must come before the first table in TOML)."""
+    text = RAW.decode()
+    return (prefix + text[: text.index(start)] + text[text.index(end) :]).encode()
+
+
+def problems(raw: bytes) -> str:
+    with pytest.raises(DataError) as info:
+        load(raw)
+    message = str(info.value)
+    assert "\n" not in message
+    return message
 
 
 @pytest.fixture(scope="module")
@@ -206,7 +225,51 @@ def test_user_file_replaces_the_default() -> None:
         (
             'provenance = "rulebook Winning the Game"',
             'provenance = ""',
-            "gamesheet.toml: victory.provenance: expected a non-empty string",
+            "gamesheet.toml: victory.provenance: expected 'stand-in' or 'rulebook <section>', "
+            "found ''",
+        ),
+        (
+            'name = "Pskov"',
+            'name = "DVINSK"',
+            "gamesheet.toml: paths[north].cities[pskov].name: duplicate city name 'DVINSK'",
+        ),
+        (
+            "win = 14",
+            "win = 10",
+            "gamesheet.toml: victory: expected historical < win < triumph",
+        ),
+        (
+            "{ value = 4, supply = true, provenance",
+            "{ value = 4, supply = 1, provenance",
+            "gamesheet.toml: paths[north].cities[pskov].boxes[2].supply: expected true or false, "
+            "found 1",
+        ),
+        (
+            'boxes = [\n  { value = 3, provenance = "stand-in" },\n'
+            '  { value = 2, provenance = "stand-in" },\n'
+            '  { value = 3, provenance = "stand-in" },\n]',
+            "boxes = []",
+            "gamesheet.toml: paths[north].cities[dvinsk].boxes: a city needs at least one box",
+        ),
+        (
+            'month = "June"\n',
+            "",
+            "gamesheet.toml: timeline[1]: missing field 'month'",
+        ),
+        (
+            'id = "north"',
+            'id = "North"',
+            "gamesheet.toml: paths[1].id: 'North' must be lower case letters, digits, '-' or '_'",
+        ),
+        (
+            "[events.luftwaffe_support]",
+            '[events."Luftwaffe"]',
+            "gamesheet.toml: events.Luftwaffe: event ids must be lower case letters",
+        ),
+        (
+            "low = 5\nhigh = 12",
+            "low = 5\nhigh = 4",
+            "gamesheet.toml: event_chart[4].high: 4 is not in >= 5",
         ),
         (
             "[setup]",
@@ -216,9 +279,51 @@ def test_user_file_replaces_the_default() -> None:
     ],
 )
 def test_gamesheet_errors_name_file_item_and_problem(old: str, new: str, message: str) -> None:
-    with pytest.raises(DataError) as info:
-        load(edited(old, new))
-    assert message in str(info.value)
+    assert message in problems(edited(old, new))
+
+
+def test_gamesheet_errors_every_problem_in_one_message() -> None:
+    text = RAW.decode()
+    for old, new in (
+        ('{ value = 2, provenance = "rulebook Encirclements" },', "{ value = 0 },"),
+        ('event = "logistical_failure"', 'event = "partisans"'),
+        ("supply = 4   # black cubes", "supply = 6"),
+        ("win = 14", "win = 10"),
+    ):
+        text = text.replace(old, new, 1)
+    message = problems(text.encode())
+    assert message.count("gamesheet.toml: ") == 5, message
+    for problem in (
+        "paths[center].cities[bialystok].boxes[1]: missing 'provenance'",
+        "paths[center].cities[bialystok].boxes[1].value: 0 is not in 1..6",
+        "event_chart[3].event: unknown event 'partisans'",
+        "setup.supply: 6 is not in 0..5",
+        "victory: expected historical < win < triumph",
+    ):
+        assert f"gamesheet.toml: {problem}" in message
+
+
+def test_gamesheet_errors_a_section_of_the_wrong_kind() -> None:
+    no_pool = without("[pool]", "[victory]", prefix="pool = 5\n")
+    assert "gamesheet.toml: pool: expected a table, found int" in problems(no_pool)
+    no_events = without("[events.soviet", "[[event_chart]]", prefix="events = {}\n")
+    message = problems(no_events)
+    assert "gamesheet.toml: events: no events defined" in message
+    # the chart's references to the events that are gone are reported as well
+    assert "gamesheet.toml: event_chart[1].event: unknown event 'soviet_counter_attack'" in message
+    no_timeline = without("[[timeline]]", "# --- The campaign event chart", "timeline = 3\n")
+    message = problems(no_timeline)
+    assert "gamesheet.toml: timeline: expected an array of tables, found int" in message
+
+
+def test_gamesheet_errors_one_mistake_is_reported_once() -> None:
+    """Checks that need a broken part are not made: no map, so no stars to compare the
+    victory bands with; no limits, so no bounds for the setup or the chart's reach."""
+    text = RAW.decode()
+    no_map = text[: text.index("[[paths]]")].encode()
+    assert problems(no_map) == "gamesheet.toml: top level: missing section 'paths'"
+    no_limits = without("[limits]", "[pool]")
+    assert problems(no_limits) == "gamesheet.toml: top level: missing section 'limits'"
 
 
 def test_gamesheet_wrong_number_of_timeline_boxes() -> None:
@@ -237,7 +342,7 @@ def test_gamesheet_timeline_out_of_order() -> None:
 def test_gamesheet_missing_section_and_unknown_section() -> None:
     text = RAW.decode()
     start, end = text.index("[victory]"), text.index("# --- The Timeline")
-    with pytest.raises(DataError, match="gamesheet.toml: top level: missing field 'victory'"):
+    with pytest.raises(DataError, match="gamesheet.toml: top level: missing section 'victory'"):
         load((text[:start] + text[end:]).encode())
     with pytest.raises(DataError, match="unknown section"):
         load(RAW + b"\n[weather]\nprovenance = 'stand-in'\n")

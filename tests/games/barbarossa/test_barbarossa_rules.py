@@ -1,10 +1,10 @@
 """Rulebook cases for Operation Barbarossa, one test per example, named by section.
 
-Dice are scripted: `play(state, text, rolls)` parses the text, applies it with the
-queued dice and checks every die was used. The event chart of the shipped
-gamesheet is 1-2 Soviet counter-attack, 3-4 Logistical failure, 5+ Luftwaffe
-support, so `german_phase(3, ...)` gives four white dice and one red die,
-`german_phase(1, ...)` four white dice and `german_phase(5, ...)` six white dice.
+Dice are scripted: `play(state, text, rolls)` plays the text on a `pbem.testing.Table`
+(no entropy first, then the queued dice) and checks exactly those dice were rolled.
+The event chart of the shipped gamesheet is 1-2 Soviet counter-attack, 3-4 Logistical
+failure, 5+ Luftwaffe support, so `german_phase(3, ...)` gives four white dice and one
+red die, `german_phase(1, ...)` four white dice and `german_phase(5, ...)` six white dice.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from pbem.core.engine import Outcome, Prompt
 from pbem.errors import EntropyPending, IllegalOrderError
 from pbem.games.barbarossa.data import d3
 from pbem.games.barbarossa.decisions import Claim, End, RollEvent
+from pbem.testing import ScriptedContext
 
 
 def snapshot(state: dict[str, Any]) -> str:
@@ -66,7 +67,11 @@ def test_game_setup_roles_and_metadata(engine: Any, fresh: dict[str, Any]) -> No
     assert engine.data_files == ("gamesheet.toml",)
     assert engine.choices(fresh, "referee") == []
     assert "solitaire" in engine.describe().lower()
-    with pytest.raises(IllegalOrderError, match="only the german player"):
+    with pytest.raises(
+        IllegalOrderError,
+        match=r"'referee' is not asked now; the game waits for the German player "
+        r"\(rulebook: The Game Turn\)",
+    ):
         engine.apply(fresh, "referee", RollEvent(), None)
 
 
@@ -100,7 +105,7 @@ def test_important_concept_d3s_red_roll_purpose_and_range(helpers: Any, fresh: A
         "pool die 4 (white)",
         "pool die 5 (red)",
     ]
-    assert all((lo, hi) == (1, 6) for _, lo, hi, _ in ctx.rolls)
+    assert all((r.lo, r.hi) == (1, 6) for r in ctx.records)
     assert ctx.said("die 5 (red) rolled 6: D3 result 3")
 
 
@@ -234,13 +239,11 @@ def test_rolling_sixes_claimed_automatically_at_end_up_to_three(helpers: Any) ->
     assert ctx.said("natural six on die 3: no blue cube")
 
 
-def test_rerolling_needs_a_blue_cube_and_a_free_die(helpers: Any, pending: Any) -> None:
+def test_rerolling_needs_a_blue_cube_and_a_free_die(engine: Any, helpers: Any) -> None:
     state = helpers.german_phase(5, [5, 2, 1, 1, 1, 1], command=0)
-    ctx = pending()
+    ctx = ScriptedContext(pending=True)
     with pytest.raises(IllegalOrderError, match=r"no blue cube to spend \(rulebook: Using com"):
-        from pbem.games.barbarossa.rules import ENGINE
-
-        ENGINE.apply(state, "german", ENGINE.parse("reroll 3", state, "german"), ctx)
+        engine.apply(state, "german", engine.parse("reroll 3", state, "german"), ctx)
     assert ctx.requests == 0
     state["cubes"]["command"] = 1
     state, _ = helpers.play(state, "attack bialystok with 2")
@@ -432,13 +435,13 @@ def test_capturing_the_last_city_of_a_path(helpers: Any, fresh: Any) -> None:
 
 
 def test_long_logistical_chains_no_black_cube_box_cannot_be_marked(
-    engine: Any, helpers: Any, fresh: Any, pending: Any
+    engine: Any, helpers: Any, fresh: Any
 ) -> None:
     capture_by_arrangement(fresh, "bialystok", helpers)
     helpers.city(fresh, "minsk")["boxes"][0]["marked"] = True
     state = helpers.german_phase(1, [5, 1, 1, 1], supply=0, state=fresh)
     assert not any(getattr(d, "city", None) == "minsk" for d in engine.choices(state, "german"))
-    ctx = pending()
+    ctx = ScriptedContext(pending=True)
     with pytest.raises(
         IllegalOrderError,
         match=r"box 2 of Minsk has a supply icon and there is no black cube to discard "
@@ -576,29 +579,82 @@ def test_the_game_turn_decisions_belong_to_their_step(helpers: Any, fresh: Any) 
         helpers.play(state, "roll event")
 
 
+def test_the_game_turn_refusals_say_the_step_and_what_it_expects(
+    engine: Any, helpers: Any, fresh: Any
+) -> None:
+    """A decision of another step is refused quoting the prompt: where the turn stands and
+    every form the step accepts."""
+    with pytest.raises(IllegalOrderError) as info:
+        helpers.play(fresh, "attack bialystok with 1")
+    assert str(info.value) == (
+        "illegal: 'attack bialystok with 1' is not possible now (Turn 1 of 12 (late June), "
+        "campaign phase: roll on the event chart; expected 'roll event') "
+        "(rulebook: The Game Turn)"
+    )
+    state, _ = helpers.play(fresh, "roll event", [4])
+    assert engine.prompts(state)[0].text == (
+        "Turn 1 of 12 (late June), campaign phase: event die 4 = Logistical failure; "
+        "expected 'boost event <cubes>', 'reroll event' or 'accept'"
+    )
+    with pytest.raises(IllegalOrderError, match=r"\(Turn 1 of 12 \(late June\), campaign phase"):
+        helpers.play(state, "end")
+    state, _ = helpers.play(state, "accept", [5, 1, 1, 1, 2])
+    state, _ = helpers.play(state, "supply 1")
+    expected = (
+        "Turn 1 of 12 (late June), German phase: free dice 2=1, 3=1, 4=1, 5=red 1; "
+        "expected 'attack <city> with <die>', 'supply <die>', 'reroll <die>', "
+        "'boost <die> <cubes>', 'claim <die>' or 'end'"
+    )
+    assert engine.prompts(state)[0].text == expected
+    with pytest.raises(IllegalOrderError) as info:
+        helpers.play(state, "roll event")
+    assert str(info.value) == (
+        f"illegal: 'roll event' is not possible now ({expected}) (rulebook: The Game Turn)"
+    )
+
+
 # --- Deferral rule: validation before the first roll ----------------------------------------
 
 
-def test_rolling_decision_waits_for_entropy_then_resolves(
-    engine: Any, fresh: Any, pending: Any, scripted: Any
-) -> None:
+def test_rolling_decision_waits_for_entropy_then_resolves(engine: Any, fresh: Any) -> None:
     before = snapshot(fresh)
-    ctx = pending()
+    ctx = ScriptedContext(pending=True)
     with pytest.raises(EntropyPending):
         engine.apply(fresh, "german", RollEvent(), ctx)
     assert ctx.requests == 1 and snapshot(fresh) == before
-    real = scripted([4])
+    real = ScriptedContext([4])
     after = engine.apply(fresh, "german", RollEvent(), real)
     assert snapshot(fresh) == before and after["event_die"]["roll"] == 4
 
 
-def test_illegal_decision_raises_before_any_roll(engine: Any, helpers: Any, pending: Any) -> None:
+def test_illegal_decision_raises_before_any_roll(engine: Any, helpers: Any) -> None:
     state = helpers.german_phase(1, [1, 1, 1, 1], command=0)
     for text in ("reroll 1", "reroll 9", "attack bialystok with 1", "accept", "roll event"):
-        ctx = pending()
+        ctx = ScriptedContext(pending=True)
         with pytest.raises(IllegalOrderError):
             engine.apply(state, "german", engine.parse(text, state, "german"), ctx)
         assert ctx.requests == 0, text
+
+
+def test_state_copies_share_only_what_no_decision_changes(engine: Any, helpers: Any) -> None:
+    """The gamesheet's fixed parts are shared by every state of a game; the map and the
+    timeline are shared until a decision changes them, and then replaced, never changed:
+    every earlier state still shows what it showed."""
+    state = helpers.german_phase(5, [5, 2, 5, 1, 1, 1])
+    earlier = engine.view(state, None)
+    after, _ = helpers.play(state, "attack bialystok with 1")
+    for key in engine.static_keys:
+        assert after[key] is state[key]
+    assert after["timeline"] is state["timeline"]
+    assert after["paths"] is not state["paths"] and state == earlier
+    center = next(i for i, p in enumerate(state["paths"]) if p["id"] == "center")
+    for i, path in enumerate(after["paths"]):
+        assert (path is state["paths"][i]) == (i != center)  # only the attacked path is new
+    nxt, _ = helpers.play(after, "end")
+    nxt, _ = helpers.play(nxt, "roll event", [5])
+    assert nxt["timeline"] is not after["timeline"] and nxt["paths"] is after["paths"]
+    assert [b["marked"] for b in after["timeline"]] == [True] + [False] * 11
+    assert [b["marked"] for b in nxt["timeline"]] == [True, True] + [False] * 10
 
 
 def test_view_is_the_whole_state_as_a_copy(engine: Any, fresh: Any) -> None:
@@ -607,3 +663,5 @@ def test_view_is_the_whole_state_as_a_copy(engine: Any, fresh: Any) -> None:
         assert view == fresh and view is not fresh
         view["paths"][0]["cities"][0]["boxes"][0]["marked"] = True
         assert fresh["paths"][0]["cities"][0]["boxes"][0]["marked"] is False
+        view["events"]["luftwaffe_support"]["name"] = "changed"
+        assert fresh["events"]["luftwaffe_support"]["name"] == "Luftwaffe support"

@@ -22,8 +22,8 @@ from pbem.games.barbarossa.decisions import (
     RollEvent,
     Supply,
 )
-from pbem.games.barbarossa.rules import ENGINE
-from tests.support.contexts import RandomContext
+from pbem.games.barbarossa.rules import ENGINE, GERMAN
+from pbem.testing import ScriptedContext, Table
 
 
 def sample_states(games: int, every: int, seed: int = 0) -> list[dict[str, Any]]:
@@ -31,19 +31,18 @@ def sample_states(games: int, every: int, seed: int = 0) -> list[dict[str, Any]]
     out = []
     for g in range(games):
         rng = random.Random(seed + g)
-        dice = RandomContext(random.Random(10_000 + seed + g))
-        state = ENGINE.setup(ENGINE.load_data({}), {})
+        table = Table(ENGINE, seed=10_000 + seed + g)  # the table's rng rolls the dice
         step = 0
-        while ENGINE.prompts(state):
+        while ENGINE.prompts(table.state):
             if step % every == 0:
-                out.append(state)
+                out.append(table.state)
             if g % 2:
-                decision = rng.choice(ENGINE.choices(state, "german"))
+                decision = rng.choice(ENGINE.choices(table.state, GERMAN))
             else:
-                decision = choose(ENGINE, state, "german", rng)
-            state = ENGINE.apply(state, "german", decision, dice)
+                decision = choose(ENGINE, table.state, GERMAN, rng)
+            table.decide(GERMAN, decision)
             step += 1
-        out.append(state)
+        out.append(table.state)
     return out
 
 
@@ -141,18 +140,6 @@ def test_format_refuses_foreign_objects() -> None:
         ENGINE.format("attack")
 
 
-class Pending:
-    def __init__(self) -> None:
-        self.requests = 0
-
-    def roll(self, lo: int, hi: int, purpose: str) -> int:
-        self.requests += 1
-        raise EntropyPending(purpose)
-
-    def event(self, text: str, **data: Any) -> None:
-        pass
-
-
 def candidates(state: dict[str, Any]) -> list[Any]:
     """Well-formed decisions, legal or not, around the current state."""
     cities = [c["id"] for p in state["paths"] for c in p["cities"]] + ["berlin"]
@@ -174,14 +161,14 @@ def test_choices_are_exactly_the_legal_decisions_and_validation_precedes_rolls()
         before = json.dumps(state, sort_keys=True)
         legal = ENGINE.choices(state, "german")
         for decision in candidates(state):
-            ctx = Pending()
+            ctx = ScriptedContext(pending=True)
             try:
                 ENGINE.apply(state, "german", decision, ctx)
             except IllegalOrderError as exc:
                 assert decision not in legal, (decision, str(exc))
                 assert ctx.requests == 0, decision
                 assert str(exc).startswith("illegal: ")
-                assert "(rulebook: " in str(exc) or "not a barbarossa" in str(exc)
+                assert "(rulebook: " in str(exc)
             except EntropyPending:
                 assert decision in legal, decision
                 assert ctx.requests == 1
@@ -193,8 +180,10 @@ def test_choices_are_exactly_the_legal_decisions_and_validation_precedes_rolls()
 
 def test_apply_refuses_foreign_objects() -> None:
     state = ENGINE.setup(ENGINE.load_data({}), {})
-    with pytest.raises(IllegalOrderError, match="not a barbarossa decision"):
-        ENGINE.apply(state, "german", "roll event", Pending())
+    with pytest.raises(
+        IllegalOrderError, match="'roll event' is not a Operation Barbarossa decision"
+    ):
+        ENGINE.apply(state, "german", "roll event", ScriptedContext(pending=True))
 
 
 def test_prompts_only_ever_ask_the_german_player() -> None:
