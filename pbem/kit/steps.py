@@ -38,10 +38,12 @@ Handler = Callable[[State, str, Any, Context], None]
 @dataclass(frozen=True)
 class Openings:
     """What a decision opens: labels it must open, and labels it may open (the handler
-    then decides what they mean, e.g. the hand slot that holds the card played)."""
+    then decides what they mean, e.g. the hand slot that holds the card played); `rule`,
+    if given, is what a refusal of the entry's openings cites (else the step's rule)."""
 
     required: tuple[str, ...] = ()
     optional: frozenset[str] = frozenset()
+    rule: str = ""
 
 
 NO_OPENINGS = Openings()
@@ -175,7 +177,7 @@ class StepGame(Engine):
         if not owed:
             return spec
         required = spec.required + tuple(label for label in owed if label not in spec.required)
-        return Openings(required, spec.optional)
+        return Openings(required, spec.optional, spec.rule)
 
     def due_openings(self, state: State, role: str, decision: Any) -> list[str]:
         return list(self.openings(state, role, decision).required)
@@ -195,7 +197,7 @@ class StepGame(Engine):
         mine = [p for p in self.pieces(state) if p["owner"] == role and p["label"] in known]
         if not any(not p["revealed"] for p in mine):
             return state
-        new = self.clone(state)
+        new = self.clone_for_secrets(state)
         for piece in self.pieces(new):
             if piece["owner"] == role and not piece["revealed"] and piece["label"] in known:
                 piece["value"] = known[piece["label"]]
@@ -213,6 +215,12 @@ class StepGame(Engine):
         return view
 
     # --- state copies -----------------------------------------------------------------------
+
+    def clone_for_secrets(self, state: State) -> State:
+        """The copy `with_secrets` fills in: by default a whole `clone`. A game may copy less
+        (only the parts holding its pieces): a role's filled-in state is only read (choices,
+        parse, seal, views), never applied."""
+        return self.clone(state)
 
     def clone(self, state: State) -> State:
         """A copy to change; static parts (`static_keys`: map, card texts) are shared."""
@@ -269,19 +277,17 @@ class StepGame(Engine):
     ) -> None:
         opened = ctx.opened_now()
         spec = self.openings(state, role, decision)
+        rule = spec.rule or step.rule or self.turn_rule
         missing = [label for label in spec.required if label not in opened]
         if missing:
             why = [p["due"] for p in self.pieces(state) if p["label"] in missing and p["due"]]
             raise self.refuse(
                 f"this entry must open {', '.join(missing)}" + (f" ({why[0]})" if why else ""),
-                step.rule or self.turn_rule,
+                rule,
             )
         extra = sorted(set(opened) - set(spec.required) - spec.optional)
         if extra:
-            raise self.refuse(
-                f"{', '.join(extra)} may not be opened by this decision",
-                step.rule or self.turn_rule,
-            )
+            raise self.refuse(f"{', '.join(extra)} may not be opened by this decision", rule)
 
     def _check_commits(
         self, state: State, role: str, decision: Any, step: Step, ctx: Context

@@ -7,10 +7,8 @@ planned in secret and executed after the German ones; combat is deterministic
 except for the winner's losses (a d10); each side draws from its own deck of 25
 Event cards (rulebook 1, 2, 7).
 
-`data` loads and validates the map (`data/map.toml`: zones, rings, stacking
-limits, borders, the rule flags that go with the map), the counters
-(`data/counters.toml`: unit types, every unit with its start, the Soviet
-reinforcements, the markers) and the cards (`data/cards.toml`: both decks, each
-card's effects built from named primitives). The rules engine is `rules.ENGINE`
-(modules described in rules.py); the game is registered as "berlin-1945".
+`data` loads and validates the map (`map_file`), the counters (`counters_file`) and
+the cards (`cards_file`) against what the rulebook fixes (`rulebook`); `tables` turns
+them into the static tables of a game. The rules engine is `rules.ENGINE`, a step table
+of the game kit (`steps`); the game is registered as "berlin-1945".
 """

@@ -22,18 +22,11 @@ from collections.abc import Callable
 from typing import Any
 
 from pbem.core.engine import Context, State
-from pbem.games.berlin_1945.hands import in_hand
-from pbem.games.berlin_1945.state import (
-    NAMES,
-    RINGS,
-    disputed,
-    illegal,
-    is_area,
-    limit,
-    other,
-    units_at,
-    update_control,
-)
+from pbem.games.berlin_1945 import position, tables
+from pbem.games.berlin_1945.hands import writable
+from pbem.games.berlin_1945.position import disputed, is_area, limit, units_at, update_control
+from pbem.games.berlin_1945.rulebook import NAMES, RING_INDEX, ROLES
+from pbem.games.berlin_1945.state import illegal, other
 
 Effect = dict[str, Any]
 
@@ -43,7 +36,7 @@ def card_key(role: str, number: int) -> str:
 
 
 def card_of(state: State, role: str, number: int) -> dict[str, Any]:
-    card = state["cards"].get(card_key(role, number))
+    card = tables.of(state).cards.get(card_key(role, number))
     if card is None:
         raise illegal(f"there is no {NAMES[role]} card {number}", "2.3")
     return card
@@ -65,7 +58,7 @@ def zone_ok(
         zone = combat
     if zone is None:
         raise illegal("say the zone: 'play N in Z'", "2.3")
-    if zone not in state["map"]["ring"] or is_area(state, zone):
+    if zone not in tables.of(state).ring or is_area(state, zone):
         raise illegal(f"{zone} is not a district or sector", "2.3")
     if zones and zone not in zones:
         raise illegal(f"this card works only in {', '.join(zones)}", "2.3")
@@ -83,9 +76,19 @@ def zone_ok(
     return zone
 
 
+def of_types(state: State, uids: list[str], types: list[str] | None) -> list[str]:
+    """The units among `uids` of the card's types (all of them if it names none)."""
+    if not types:
+        return uids
+    units = tables.of(state).units
+    return [u for u in uids if units[u].type in types]
+
+
 def remember(state: State, undo: dict[str, Any]) -> None:
-    """What a reaction card cancelling this card must undo (see undo.undo_card)."""
-    log = state["move"].get("card_log")
+    """What a reaction card cancelling this card must undo (see undo.undo_card). The card
+    being played is the last one logged, logged by this very entry: an entry logged earlier
+    is shared between copies of the state and never changes."""
+    log = state["move"]["card_log"]
     if log:
         log[-1]["undo"].append(undo)
 
@@ -98,7 +101,7 @@ def reinforce(
     state: State, role: str, effect: Effect, zone: str | None, ctx: Context, do: bool
 ) -> None:
     zone = zone_ok(state, role, effect, zone, None)
-    units = [u for u in effect["units"] if state["units"][u]["status"] == "off"]
+    units = [u for u in effect["units"] if position.status_of(state, u) == "off"]
     if not units:
         raise illegal("these units are already in play", "8.2")
     cap = limit(state, zone, role)
@@ -107,7 +110,7 @@ def reinforce(
     if do:
         remember(state, {"t": "off", "units": units, "control": {zone: state["control"].get(zone)}})
         for u in units:
-            state["units"][u].update(status="on", zone=zone)
+            position.put(state, u, zone)
             state["move"]["moved"].append(u)
         update_control(state, zone)
         ctx.event(f"{NAMES[role]} reinforcements {', '.join(units)} deployed in {zone}")
@@ -129,7 +132,7 @@ def place_marker(
 def double_move(
     state: State, role: str, effect: Effect, zone: str | None, ctx: Context, do: bool
 ) -> None:
-    last = state["move"].get("last")
+    last = state["move"]["last"]
     if not last:
         raise illegal(
             "play Panzergrenadiers right after the order of the group that moves twice", "5.4"
@@ -149,7 +152,7 @@ def extra_orders(
     if effect.get("order") != "rebuild":
         raise illegal("this card's extra orders are planned, not played now", "5.4")
     if do:
-        state["move"]["free_rebuild"] = state["move"].get("free_rebuild", 0) + int(effect["count"])
+        state["move"]["free_rebuild"] += int(effect["count"])
         remember(state, {"t": "free_rebuild", "count": int(effect["count"])})
         ctx.event(f"{NAMES[role]} gains {effect['count']} Rebuild order(s) by card")
 
@@ -158,12 +161,7 @@ def remove_unit(
     state: State, role: str, effect: Effect, zone: str | None, ctx: Context, do: bool
 ) -> None:
     zone = zone_ok(state, role, effect, zone, None, target=True)
-    types = effect.get("types")
-    targets = [
-        u
-        for u in units_at(state, zone, other(role))
-        if not types or state["units"][u]["type"] in types
-    ]
+    targets = of_types(state, units_at(state, zone, other(role)), effect.get("types"))
     if not targets:
         raise illegal(f"no enemy unit of the card's type in {zone}", "2.3")
     if do:
@@ -177,7 +175,7 @@ def remove_unit(
             },
         )
         for u in chosen:
-            state["units"][u].update(status="removed", zone=None)
+            position.remove(state, u, zone)
             ctx.event(f"{u} is removed by card", unit=u)
         update_control(state, zone)
 
@@ -187,13 +185,16 @@ def discard_cards(
 ) -> None:
     if do:
         enemy = other(role)
+        slots = state["hands"][enemy]["slots"]
         for _ in range(int(effect.get("count", 1))):
-            held = in_hand(state, enemy)
+            # the opponent's drawn cards are all committed by now: each of its entries
+            # commits them, and one was signed since its last draw
+            held = sorted(int(k) for k, p in slots.items() if p["status"] == "hand")
             if not held:
                 break
             pick = ctx.roll(1, len(held), f"{NAMES[enemy]} card discarded at random")
             k = held[pick - 1]
-            state["hands"][enemy]["slots"][str(k)]["status"] = "discarded"
+            writable(state, enemy, k)["status"] = "discarded"
             remember(state, {"t": "undiscard", "role": enemy, "slot": k})
             ctx.event(f"{NAMES[enemy]} discards card slot #{k} unseen (random)", slot=k)
 
@@ -225,7 +226,7 @@ def movement_effects(state: State, role: str, number: int) -> list[Effect]:
 
 def combat_modifier(state: State, role: str, effect: Effect, zone: str) -> tuple[str, int]:
     rings = effect.get("rings")
-    if rings and state["map"]["ring"][zone] not in [RINGS[r] for r in rings]:
+    if rings and tables.of(state).ring[zone] not in [RING_INDEX[r] for r in rings]:
         return role, 0
     target = role if effect.get("target", "own") == "own" else other(role)
     return target, int(effect["amount"])
@@ -280,12 +281,8 @@ def before_targets(state: State, role: str, number: int, zone: str) -> list[str]
     """The enemy units a 'before' card removes in `zone` (its types, up to its count)."""
     for e in card_of(state, role, number)["effects"]:
         if e["mode"] == "!" and e["when"] == "combat" and e["effect"] == "remove_unit":
-            types = e.get("types")
-            return [
-                u
-                for u in units_at(state, zone, other(role))
-                if not types or state["units"][u]["type"] in types
-            ][: int(e.get("count", 1))]
+            enemy = units_at(state, zone, other(role))
+            return of_types(state, enemy, e.get("types"))[: int(e.get("count", 1))]
     return []
 
 
@@ -306,12 +303,12 @@ def before_combat(state: State, ctx: Context) -> list[str]:
     combat = state["combat"]
     zone = combat["zone"]
     removed: list[str] = []
-    for role in ("german", "soviet"):
+    for role in ROLES:
         for n, mode in played_modes(state, role, combat):
             if mode != "before":
                 continue
             for u in before_targets(state, role, n, zone):
-                state["units"][u].update(status="removed", zone=None)
+                position.remove(state, u, zone)
                 removed.append(u)
                 ctx.event(
                     f"{u} is removed by card {NAMES[role]} #{n} in its ! mode before the "
@@ -335,7 +332,7 @@ def combat_strength_mods(
     combat = {"played": played, "bang": bang or {}}
     modes = {role: played_modes(state, role, combat) for role in played}
     cancelled = {other(role) for role in modes for _n, mode in modes[role] if mode == "!"}
-    for role in ("german", "soviet"):
+    for role in ROLES:
         for n, mode in modes[role]:
             card = card_of(state, role, n)
             if mode != "C":
@@ -357,21 +354,16 @@ def after_combat(state: State, ctx: Context) -> list[str]:
     combat = state["combat"]
     zone = combat["zone"]
     removed: list[str] = []
-    for role in ("german", "soviet"):
+    for role in ROLES:
         for n, mode in played_modes(state, role, combat):
             if mode != "after":
                 continue
             for e in card_of(state, role, n)["effects"]:
                 if e["when"] != "after-combat" or e["effect"] != "remove_unit":
                     continue
-                types = e.get("types")
-                targets = [
-                    u
-                    for u in units_at(state, zone, other(role))
-                    if not types or state["units"][u]["type"] in types
-                ][: int(e.get("count", 1))]
-                for u in targets:
-                    state["units"][u].update(status="removed", zone=None)
+                enemy = units_at(state, zone, other(role))
+                for u in of_types(state, enemy, e.get("types"))[: int(e.get("count", 1))]:
+                    position.remove(state, u, zone)
                     removed.append(u)
                     ctx.event(f"{u} is removed by card {NAMES[role]} #{n} once the combat is over")
     return removed

@@ -1,17 +1,22 @@
-"""Prompts and the finite list of legal decisions for a role (menus, bots, tests).
+"""The legal decisions of a role (menus, tests, bots): listed, or sampled where listing every
+one would cost more than a bot's move is worth.
 
 Movement choices are a useful finite subset: for each zone, all movable units to one
-adjacent zone, or all but one (German) / all but two (Soviet retreat cover). Plans list
-the empty plan and one-order plans; the bot builds richer plans itself.
+adjacent zone, or all but one (German) / all but two (Soviet retreat cover). Plans list the
+empty plan and one-order plans; the bot builds richer plans itself (`bot`). Every choice
+comes from the same checks `apply` makes; none changes the state it is given (a role's own
+state shares its parts with the public one).
 """
 
 from __future__ import annotations
 
 import itertools
+import random
 from typing import Any, cast
 
 from pbem.core.engine import Context, State
 from pbem.errors import PbemError
+from pbem.games.berlin_1945 import tables
 from pbem.games.berlin_1945.cards import (
     MOVEMENT_EFFECTS,
     check_before,
@@ -23,13 +28,11 @@ from pbem.games.berlin_1945.decisions import (
     Cards,
     Casualties,
     Discard,
-    Draw,
     EndMovement,
     Execute,
     Fight,
     Move,
     NoReaction,
-    Open,
     Plan,
     PlanOrder,
     Play,
@@ -39,84 +42,73 @@ from pbem.games.berlin_1945.decisions import (
     RetreatOrder,
 )
 from pbem.games.berlin_1945.flow import reichstag_targets
-from pbem.games.berlin_1945.hands import hand_cards, hand_size, in_hand
+from pbem.games.berlin_1945.hands import hand_cards, in_hand
 from pbem.games.berlin_1945.moves import check_order, is_withdrawal
-from pbem.games.berlin_1945.plan import (
-    allocate,
-    check_plan_legal,
-    order_at,
-    plan_to_json,
-    rebuildable,
-    snapshot,
-)
-from pbem.games.berlin_1945.state import NAMES, clone, is_area, units_at
+from pbem.games.berlin_1945.orders import check_rebuild
+from pbem.games.berlin_1945.plan import Draft, allocate, order_at, rebuildable, snapshot
+from pbem.games.berlin_1945.position import is_area, units_at
+from pbem.games.berlin_1945.reaction import check_cancel_card, check_undo
+
+# --- the simple steps --------------------------------------------------------------------------
 
 
-def prompt_text(state: State, role: str) -> str:
-    step = state["step"]
-    turn = state["turn"]
-    texts = {
-        "draw": "draw your initial hand"
-        if state["phase"] == "deal"
-        else f"turn {turn}: draw a card",
-        "limit": "discard down to 6 cards ('discard #k')",
-        "reinforce": "place the reinforcements ('reinforce b, e')",
-        "plan": f"turn {turn}: plan your orders in secret ('plan 15 -> 8:2, 16:2; ...')",
-        "german": f"turn {turn}: German movement ('move 4 -> 3: ...', 'end movement')",
-        "open": f"turn {turn}: open your plan ('open')",
-        "soviet": f"turn {turn}: execute your plan ('execute N', 'retreat N', 'cancel N')",
-        "reichstag": "remove a German unit (not SS) or 'remove none'",
-        "reveal": "open every hand slot and draw secret ('open')",
-        "react": "cancel one of the opponent's orders with a card ('play N on K') or 'no reaction'",
-    }
-    if step == "combat":
-        combat = state["combat"]
-        sub = combat["sub"]
-        if sub == "pick":
-            return f"choose the next combat: {', '.join('fight ' + z for z in combat['left'])}"
-        if sub == "cards":
-            return (
-                f"combat in {combat['zone']}: play cards "
-                "('cards play N', 'N!' for a ! mode, or 'no cards')"
-            )
-        return f"combat in {combat['zone']}: choose {combat['queue'][0][1]} casualties"
-    return str(texts.get(step, step))
+def limit_choices(state: State, role: str) -> list[Any]:
+    return [Discard((k,)) for k in in_hand(state, role)]
 
 
-def choices(state: State, role: str) -> list[Any]:
-    step = state["step"]
-    if step in ("draw",):
-        return [Draw()]
-    if step in ("open", "reveal"):
-        return [Open()]
-    if step == "limit":
-        return [Discard((k,)) for k in in_hand(state, role)]
-    if step == "reinforce":
-        z = state["reinforcement_zones"]
-        return [Reinforce(a, b) for a in z["1"] for b in z["2"]]
-    if step == "plan":
-        return plan_choices(state)
-    if step == "german":
-        return german_choices(state)
-    if step == "soviet":
-        return soviet_choices(state)
-    if step == "combat":
-        return combat_choices(state, role)
-    if step == "reichstag":
-        return [RemoveUnit(None)] + [RemoveUnit(u) for u in reichstag_targets(state)]
-    if step == "react":
-        return react_choices(state, role)
-    return []
+def reinforce_choices(state: State, role: str) -> list[Any]:
+    zones = tables.of(state).reinforcement_zones
+    return [Reinforce(a, b) for a in zones["1"] for b in zones["2"]]
+
+
+def reichstag_choices(state: State, role: str) -> list[Any]:
+    return [RemoveUnit(None)] + [RemoveUnit(u) for u in reichstag_targets(state)]
+
+
+# --- planning (7.2) ------------------------------------------------------------------------------
+
+
+def plan_orders(state: State) -> list[PlanOrder]:
+    """Single orders: all units of a zone to one adjacent zone (from a disputed zone, all
+    but the two that cover a Retreat)."""
+    t = tables.of(state)
+    out = []
+    for frm in t.zones:
+        units = state["at"]["soviet"].get(frm)
+        if not units:
+            continue
+        enemy = frm in state["at"]["german"]
+        counts: list[int | None] = (
+            [None] if not enemy else ([len(units) - 2] if len(units) > 2 else [])
+        )
+        for to in t.adj["soviet"].get(frm, ()):
+            for c in counts:
+                out.append(PlanOrder(frm, ((to, c),)))
+    return out
+
+
+def order_json(order: PlanOrder) -> dict[str, Any]:
+    return {"frm": order.frm, "dests": [[z, c] for z, c in order.dests]}
+
+
+def plan_choices(state: State, role: str) -> list[Any]:
+    draft = Draft(state, snapshot(state))
+    return [Plan()] + [Plan((o,)) for o in plan_orders(state) if draft.fits(order_json(o))]
+
+
+# --- German movement (5, 6) ----------------------------------------------------------------------
 
 
 def movable(state: State, side: str, zone: str) -> list[str]:
-    moved = set(state["move"]["moved"]) if state["move"] else set()
-    double = set(state["move"].get("double") or []) if state["move"] else set()
+    record = state["move"]
+    moved = set(record["moved"]) if record else set()
+    double = set(record["double"] or []) if record else set()
+    frozen = not state["flags"]["mitte"]
+    units = tables.of(state).units
     return [
         u
-        for u in units_at(state, zone, side)
-        if (u not in moved or u in double)
-        and not (state["units"][u]["frozen"] and not state["flags"]["mitte"])
+        for u in state["at"][side].get(zone, ())
+        if (u not in moved or u in double) and not (frozen and units[u].frozen)
     ]
 
 
@@ -132,44 +124,59 @@ def legal_move(state: State, side: str, frm: str, groups: list[tuple[str, list[s
     )
 
 
+def move_groups(units: list[str]) -> list[list[str]]:
+    """The groups a listed order moves: all the units, or all but the first."""
+    return [units] + ([units[1:]] if len(units) > 1 else [])
+
+
 def german_moves(state: State) -> list[Move]:
+    t = tables.of(state)
     out = []
-    for frm in state["map"]["zones"]:
+    for frm in t.zones:
         units = movable(state, "german", frm)
         if not units:
             continue
-        for to in state["map"]["adj"]["german"].get(frm, []):
-            for group in {tuple(units), tuple(units[1:])}:
-                if group and legal_move(state, "german", frm, [(to, list(group))]):
-                    out.append(Move(frm, ((to, tuple(sorted(group))),)))
+        for to in t.adj["german"].get(frm, ()):
+            for group in move_groups(units):
+                if legal_move(state, "german", frm, [(to, group)]):
+                    out.append(Move(frm, ((to, tuple(group)),)))
     return out
 
 
-def german_choices(state: State) -> list[Any]:
+def can_move(state: State) -> bool:
     record = state["move"]
-    out: list[Any] = [EndMovement()]
-    can_move = not record.get("ended") and (
+    return not record["ended"] and (
         record["orders"] < state["german_max"] + record["bonus"] or record["extra"] == "bought"
     )
-    if can_move:
-        out += german_moves(state)
+
+
+def german_extras(state: State) -> list[Any]:
+    """The additional order bought with a card, and Rebuild orders (5.4, 6)."""
+    record = state["move"]
+    out: list[Any] = []
     held = in_hand(state, "german")
-    if record["extra"] is None and held and not record.get("ended"):
+    if record["extra"] is None and held and not record["ended"]:
         out.append(Discard((held[0],), "move"))
     for unit in rebuildable(state, "german")[:1]:
-        for zone in state["map"]["zones"]:
+        for zone in tables.of(state).zones:
             if can_rebuild(state, "german", unit, zone):
                 if record["extra"] is None and len(held) >= 2:
                     out.append(Rebuild(unit, zone, (held[0], held[1])))
-                if record.get("free_rebuild"):
+                if record["free_rebuild"]:
                     out.append(Rebuild(unit, zone, ()))
+    return out
+
+
+def german_choices(state: State, role: str) -> list[Any]:
+    out: list[Any] = [EndMovement()]
+    if can_move(state):
+        out += german_moves(state)
+    out += german_extras(state)
     out += play_choices(state, "german")
     return out
 
 
 def can_rebuild(state: State, role: str, unit: str, zone: str) -> bool:
-    from pbem.games.berlin_1945.actions import check_rebuild
-
     if is_area(state, zone):
         return False
     try:
@@ -179,34 +186,7 @@ def can_rebuild(state: State, role: str, unit: str, zone: str) -> bool:
     return True
 
 
-def play_choices(state: State, role: str) -> list[Play]:
-    """M cards the owner's state knows are in hand, with each zone their effects accept."""
-    from pbem.games.berlin_1945.actions import do_play  # noqa: F401  (same checks)
-
-    out = []
-    for _k, card in sorted(hand_cards(state, role).items()):
-        try:
-            effects = movement_effects(state, role, card)
-        except PbemError:
-            continue
-        zones: list[str] = []
-        for zone in [None, *state["map"]["zones"]]:
-            try:
-                for e in effects:
-                    MOVEMENT_EFFECTS[e["effect"]](state, role, e, zone, NULL_CTX, False)
-            except PbemError:
-                continue
-            out.append(Play(card, zone))
-            if zone is None:
-                break
-            zones.append(zone)
-        # a card placing several markers, one a zone: one listed choice uses them all
-        count = max(
-            (int(e.get("count", 1)) for e in effects if e["effect"] == "place_marker"), default=1
-        )
-        if len(effects) == 1 and count > 1 and len(zones) > 1:
-            out.append(Play(card, zones[0], more_zones=tuple(zones[1:count])))
-    return out
+# --- M cards (2.3) -------------------------------------------------------------------------------
 
 
 class _NullCtx:
@@ -221,9 +201,42 @@ class _NullCtx:
 NULL_CTX = cast(Context, _NullCtx())
 
 
-def react_choices(state: State, role: str) -> list[Any]:
-    from pbem.games.berlin_1945.actions import check_cancel_card, check_undo
+def card_plays(state: State, role: str, card: int) -> list[Play]:
+    """The plays of one M card the owner holds, with each zone its effects accept."""
+    try:
+        effects = movement_effects(state, role, card)
+    except PbemError:
+        return []
+    out = []
+    zones: list[str] = []
+    for zone in [None, *tables.of(state).zones]:
+        try:
+            for e in effects:
+                MOVEMENT_EFFECTS[e["effect"]](state, role, e, zone, NULL_CTX, False)
+        except PbemError:
+            continue
+        out.append(Play(card, zone))
+        if zone is None:
+            break
+        zones.append(zone)
+    # a card placing several markers, one a zone: one listed choice uses them all
+    count = max(
+        (int(e.get("count", 1)) for e in effects if e["effect"] == "place_marker"), default=1
+    )
+    if len(effects) == 1 and count > 1 and len(zones) > 1:
+        out.append(Play(card, zones[0], more_zones=tuple(zones[1:count])))
+    return out
 
+
+def play_choices(state: State, role: str) -> list[Play]:
+    """M cards the owner's state knows are in hand, with each zone their effects accept."""
+    out = []
+    for _k, card in sorted(hand_cards(state, role).items()):
+        out += card_plays(state, role, card)
+    return out
+
+
+def react_choices(state: State, role: str) -> list[Any]:
     out: list[Any] = [NoReaction()]
     for card in sorted(set(hand_cards(state, role).values())):
         for entry in state["move"]["log"]:
@@ -232,7 +245,7 @@ def react_choices(state: State, role: str) -> list[Any]:
             except PbemError:
                 continue
             out.append(Play(card, None, entry["n"]))
-        for played in state["move"].get("card_log", []):
+        for played in state["move"]["card_log"]:
             try:
                 check_cancel_card(state, role, card, played["n"])
             except PbemError:
@@ -241,97 +254,98 @@ def react_choices(state: State, role: str) -> list[Any]:
     return out
 
 
-def soviet_choices(state: State) -> list[Any]:
-    plan = state["plan"]
-    out: list[Any] = []
+# --- Soviet execution (7.3) ----------------------------------------------------------------------
+
+
+def soviet_pay(state: State) -> tuple[int, ...]:
+    """The two cards the listed choices discard for the additional order (6.1)."""
     held = in_hand(state, "soviet")
-    pay = tuple(held[:2]) if len(held) >= 2 else ()
-    blocked = bool(pay) and any(
-        s == "todo" and order_at(plan["orders"], int(i))[0] != "basic"
-        for i, s in plan["status"].items()
-    )
-    for index, status in sorted(plan["status"].items(), key=lambda i: int(i[0])):
-        if status != "todo":
-            continue
-        i = int(index)
-        kind, order = order_at(plan["orders"], i)
+    return tuple(held[:2]) if len(held) >= 2 else ()
+
+
+def todo_orders(state: State) -> list[tuple[int, str, dict[str, Any] | None]]:
+    plan = state["plan"]
+    return [
+        (int(i), *order_at(plan["value"], int(i)))
+        for i, status in sorted(plan["status"].items(), key=lambda s: int(s[0]))
+        if status == "todo"
+    ]
+
+
+def soviet_orders(state: State) -> tuple[list[Any], list[Any], list[Any]]:
+    """(executions, conversions into a Retreat, cancellations) of the orders still to do."""
+    plan = state["plan"]
+    pay = soviet_pay(state)
+    execute: list[Any] = []
+    retreat: list[Any] = []
+    cancel: list[Any] = []
+    for i, kind, order in todo_orders(state):
         if kind == "rebuild":
             if not all(plan["status"][str(j)] != "todo" for j in range(1, i)):
                 continue
-            out.append(Cancel(i, pay))
+            cancel.append(Cancel(i, pay))
             if pay:
-                zone = plan["orders"]["rebuild"]
+                zone = plan["value"]["rebuild"]
                 for unit in rebuildable(state, "soviet")[:1]:
                     if can_rebuild(state, "soviet", unit, zone):
-                        out.append(Execute(i, ((unit,),), pay))
+                        execute.append(Execute(i, ((unit,),), pay))
             continue
         assert order is not None
-        if kind == "extra":
-            out.append(Cancel(i, pay))
-        else:
-            out.append(Cancel(i))
+        cancel.append(Cancel(i, pay) if kind == "extra" else Cancel(i))
         try:
-            groups = allocate(state, order)
-            check_order(state, "soviet", order["frm"], groups)
+            check_order(state, "soviet", order["frm"], allocate(state, order))
             if kind == "basic" or pay:
-                out.append(Execute(i, None, pay if kind == "extra" else ()))
+                execute.append(Execute(i, None, pay if kind == "extra" else ()))
         except PbemError:
-            if kind == "basic":
-                try:
-                    groups = allocate(state, order, retreat=True)
-                    kinds = check_order(state, "soviet", order["frm"], groups)
-                    if units_at(state, order["frm"], "german") and all(
-                        k == "retreat" for k in kinds
-                    ):
-                        out.append(RetreatOrder(i))
-                except PbemError:
-                    pass
-    if not blocked:
-        out.append(EndMovement())
-    if plan.get("status") and all(s != "todo" for s in plan["status"].values()):
-        for unit in rebuildable(state, "soviet")[:1]:
-            if state["move"].get("free_rebuild"):
-                for zone in state["map"]["zones"]:
-                    if can_rebuild(state, "soviet", unit, zone):
-                        out.append(Rebuild(unit, zone, ()))
-    out += play_choices(state, "soviet")
-    return out
+            if kind == "basic" and retreat_possible(state, order):
+                retreat.append(RetreatOrder(i))
+    return execute, retreat, cancel
 
 
-def plan_orders(state: State) -> list[PlanOrder]:
-    """Single orders legal now: all units (or all but... ) of a zone to one adjacent zone."""
-    out = []
-    for frm in state["map"]["zones"]:
-        units = units_at(state, frm, "soviet")
-        if not units:
-            continue
-        enemy = bool(units_at(state, frm, "german"))
-        for to in state["map"]["adj"]["soviet"].get(frm, []):
-            counts: list[int | None] = (
-                [None] if not enemy else ([len(units) - 2] if len(units) > 2 else [])
-            )
-            for c in counts:
-                out.append(PlanOrder(frm, ((to, c),)))
-    return out
-
-
-def plan_is_legal(state: State, plan: Plan) -> bool:
-    temp = clone(state)
-    temp["plan"] = {"snapshot": snapshot(state)}
+def retreat_possible(state: State, order: dict[str, Any]) -> bool:
     try:
-        check_plan_legal(temp, plan_to_json(plan))
+        groups = allocate(state, order, retreat=True)
+        kinds = check_order(state, "soviet", order["frm"], groups)
     except PbemError:
         return False
-    return True
+    return bool(units_at(state, order["frm"], "german")) and all(k == "retreat" for k in kinds)
 
 
-def plan_choices(state: State) -> list[Any]:
-    out: list[Any] = [Plan()]
-    for order in plan_orders(state):
-        plan = Plan((order,))
-        if plan_is_legal(state, plan):
-            out.append(plan)
+def soviet_end(state: State) -> list[Any]:
+    """Ending the phase, unless an additional order must be resolved first (6.1)."""
+    plan = state["plan"]
+    blocked = bool(soviet_pay(state)) and any(
+        s == "todo" and order_at(plan["value"], int(i))[0] != "basic"
+        for i, s in plan["status"].items()
+    )
+    return [] if blocked else [EndMovement()]
+
+
+def soviet_rebuilds(state: State) -> list[Any]:
+    """Rebuild orders a card gave, once every planned order is resolved (6)."""
+    plan = state["plan"]
+    out: list[Any] = []
+    if state["move"]["free_rebuild"] and all(s != "todo" for s in plan["status"].values()):
+        for unit in rebuildable(state, "soviet")[:1]:
+            for zone in tables.of(state).zones:
+                if can_rebuild(state, "soviet", unit, zone):
+                    out.append(Rebuild(unit, zone, ()))
     return out
+
+
+def soviet_choices(state: State, role: str) -> list[Any]:
+    execute, retreat, cancel = soviet_orders(state)
+    return (
+        cancel
+        + execute
+        + retreat
+        + soviet_end(state)
+        + soviet_rebuilds(state)
+        + play_choices(state, "soviet")
+    )
+
+
+# --- combat (7.4) --------------------------------------------------------------------------------
 
 
 def combat_card_modes(
@@ -375,18 +389,77 @@ def combat_choices(state: State, role: str) -> list[Any]:
         return out
     side, n = combat["queue"][0]
     here = units_at(state, combat["zone"], side)
+    units = tables.of(state).units
     seen = set()
     out = []
     for combo in itertools.combinations(here, n):
-        profile = tuple(sorted(state["units"][u]["type"] for u in combo))
+        profile = tuple(sorted(units[u].type for u in combo))
         if profile not in seen:
             seen.add(profile)
             out.append(Casualties(tuple(sorted(combo))))
     return out
 
 
-def describe_role(role: str) -> str:
-    return NAMES[role]
+# --- sampling: one decision at random without listing them all (bots, fuzzing) -----------------
 
 
-__all__ = ["choices", "prompt_text", "hand_size"]
+def sample_move(state: State, rng: random.Random, tries: int = 12) -> Move | None:
+    """A legal German order of the listed kind, found by trying random ones (None: none
+    found, then the caller lists them)."""
+    t = tables.of(state)
+    starts = [z for z in state["at"]["german"] if movable(state, "german", z)]
+    for _ in range(tries if starts else 0):
+        frm = rng.choice(starts)
+        units = movable(state, "german", frm)
+        to = rng.choice(t.adj["german"][frm])
+        group = rng.choice(move_groups(units))
+        if legal_move(state, "german", frm, [(to, group)]):
+            return Move(frm, ((to, tuple(group)),))
+    moves = german_moves(state)
+    return rng.choice(moves) if moves else None
+
+
+def sample_play(state: State, role: str, rng: random.Random) -> Play | None:
+    """One of the M cards in hand, played where it may be (None: none can be played now)."""
+    cards = sorted(set(hand_cards(state, role).values()))
+    rng.shuffle(cards)
+    for card in cards:
+        plays = card_plays(state, role, card)
+        if plays:
+            return rng.choice(plays)
+    return None
+
+
+def sample_german(state: State, role: str, rng: random.Random) -> Any:
+    """Sometimes a card, mostly an order while orders are left, sometimes an additional or
+    Rebuild order, else the end of the phase."""
+    if rng.random() < 0.3:
+        play = sample_play(state, "german", rng)
+        if play is not None:
+            return play
+    if can_move(state) and rng.random() < 0.75:
+        move = sample_move(state, rng)
+        if move is not None:
+            return move
+    if rng.random() < 0.2:
+        extras = german_extras(state)
+        if extras:
+            return rng.choice(extras)
+    return EndMovement()
+
+
+def sample_soviet(state: State, role: str, rng: random.Random) -> Any:
+    """Execute what can be executed, convert what can be converted, sometimes play a card,
+    then Rebuild, cancel, end."""
+    execute, retreat, cancel = soviet_orders(state)
+    for picks in (execute, retreat):
+        if picks:
+            return rng.choice(picks)
+    if rng.random() < 0.5:
+        play = sample_play(state, "soviet", rng)
+        if play is not None:
+            return play
+    for picks in (soviet_rebuilds(state), cancel, soviet_end(state)):
+        if picks:
+            return rng.choice(picks)
+    raise PbemError("dead end: the Soviet has no legal choice")  # soviet_end is never empty then

@@ -1,23 +1,28 @@
-"""Hidden hands (rulebook 2.3, 7.1) with private draws (protocol notes, private draws).
+"""Hidden hands (rulebook 2.3, 7.1): private draws from the kit's private decks, hand slots
+as the kit's hidden pieces (protocol notes, private draws).
 
-A draw decision commits a fresh secret `x/<role>/<n>` and asks one private roll per card:
-an index into the side's remaining deck in canonical order (sorted card numbers). Draw
-number k fills hand slot k (`hand/<role>/<k>`), which the owner commits (card number) in
-its next decision; the opponent only sees how many slots are in hand. Playing a card opens
-its slot; discards name slots and stay sealed ("discarded unseen"). At the end each side
-opens every remaining slot and every draw secret: the engine recomputes every draw and
-checks every slot (a mismatch is a false claim naming the entry that committed the slot).
+Each side draws from its own private deck (`pbem.kit.decks`): a draw decision commits a
+fresh secret `x/<role>/<n>` and asks one private roll per card, an index into the cards
+still in the deck in card-number order, which only the drawing side can compute. Draw
+number k fills hand slot k: pending (the opponent sees that a card was drawn) until the
+owner's next decision commits it as the hidden piece `hand/<role>/<k>` (its value: the
+card). Playing a card opens its slot; discards name slots and stay sealed ("discarded
+unseen"). At the end each side opens every remaining slot and every draw secret: every draw
+is recomputed and checked against its slot (a mismatch is a false claim naming the entry
+that committed the slot).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from pbem.core.canonical import JSON
 from pbem.core.engine import Context, State
 from pbem.errors import IllegalOrderError
-from pbem.games.berlin_1945.state import HAND_LIMIT, NAMES, clone, illegal
+from pbem.games.berlin_1945.rulebook import HAND_LIMIT, NAMES
+from pbem.games.berlin_1945.state import illegal
+from pbem.kit import decks, pieces
+from pbem.kit.pieces import Piece
 
 
 def slot_label(role: str, k: int) -> str:
@@ -28,158 +33,145 @@ def secret_label(role: str, n: int) -> str:
     return f"x/{role}/{n}"
 
 
+def next_secret(state: State, role: str) -> str:
+    """The label the next draw decision of `role` commits its fresh secret as."""
+    return secret_label(role, len(state["hands"][role]["secrets"]) + 1)
+
+
+# --- what is in a hand --------------------------------------------------------------------------
+
+
 def in_hand(state: State, role: str) -> list[int]:
-    """Slot numbers in `role`'s hand (drawn and neither played nor discarded)."""
-    slots = state["hands"][role]["slots"]
-    return sorted(int(k) for k, s in slots.items() if s["status"] in ("pending", "hand"))
+    """Slot numbers in `role`'s hand: drawn (pending or committed), neither played nor
+    discarded."""
+    hand = state["hands"][role]
+    held = [int(k) for k, p in hand["slots"].items() if p["status"] == "hand"]
+    return sorted(held + hand["pending"])
 
 
 def hand_size(state: State, role: str) -> int:
     return len(in_hand(state, role))
 
 
-def pending_labels(state: State, role: str) -> list[str]:
-    slots = state["hands"][role]["slots"]
-    return [
-        s["label"]
-        for _k, s in sorted(slots.items(), key=lambda i: int(i[0]))
-        if s["status"] == "pending"
-    ]
+def over_limit(state: State, role: str) -> bool:
+    return hand_size(state, role) > HAND_LIMIT
 
 
-def deck_left(state: State, role: str) -> int:
-    return len(state["decks"][role]) - len(state["hands"][role]["draws"])
-
-
-def draw(state: State, role: str, count: int, ctx: Context, why: str) -> None:
-    """Commit-checked private draws of `count` cards (validated before the first roll)."""
-    hand = state["hands"][role]
-    n = len(hand["secrets"]) + 1
-    secret = secret_label(role, n)
-    count = min(count, deck_left(state, role))
-    if secret not in ctx.committed_now():
-        raise illegal(f"a draw commits a fresh secret as {secret}", "2.3")
-    hand["secrets"].append(secret)
-    left = deck_left(state, role)
-    for i in range(count):
-        key = ctx.private_roll(
-            secret, 0, left - 1 - i, f"{why}: {NAMES[role]} draws card {i + 1} of {count}"
-        )
-        k = len(hand["draws"]) + 1
-        hand["draws"].append({"key": key, "secret": secret, "seq": ctx.seq})
-        hand["slots"][str(k)] = {
-            "label": slot_label(role, k),
-            "status": "pending",
-            "card": None,
-            "seq": None,
-        }
-    ctx.event(
-        f"{NAMES[role]} draws {count} card(s) ({why}); hand {hand_size(state, role)}", role=role
-    )
-
-
-def commit_pending(state: State, role: str, ctx: Context) -> None:
-    """The owner's next decision after a draw commits every drawn card to its slot."""
-    committed = set(ctx.committed_now())
-    for label in pending_labels(state, role):
-        if label not in committed:
-            raise illegal(f"this decision must commit the drawn card as {label}", "2.3")
-    for k, slot in state["hands"][role]["slots"].items():
-        if slot["status"] == "pending":
-            slot["status"] = "hand"
-            slot["seq"] = ctx.seq
-            del k
-
-
-def check_commits(state: State, role: str, ctx: Context, allowed: set[str]) -> None:
-    expected = set(pending_labels(state, role)) | allowed
-    extra = [lb for lb in ctx.committed_now() if lb not in expected]
-    if extra:
-        raise illegal(f"{', '.join(extra)} may not be committed by this decision", "2.3")
-
-
-def known_cards(state: State, role: str, known: Mapping[str, JSON]) -> dict[int, int]:
-    """Slot -> card as the owner knows it (its sealed slots, or its own private draws)."""
-    hand = state["hands"][role]
-    pile = sorted(int(c) for c in state["decks"][role])
-    cards: dict[int, int] = {}
-    for k, d in enumerate(hand["draws"], start=1):
-        index = known.get(d["key"])
-        if not isinstance(index, int) or not 0 <= index < len(pile):
-            break
-        cards[k] = pile.pop(index)
-    for k, slot in hand["slots"].items():
-        value = known.get(slot["label"])
-        if isinstance(value, int):
-            cards[int(k)] = value
-        if slot["card"] is not None:
-            cards[int(k)] = int(slot["card"])
-    return cards
-
-
-def fill_secrets(state: State, role: str, known: Mapping[str, JSON]) -> State:
-    new = clone(state)
-    cards = known_cards(state, role, known)
-    for k, slot in new["hands"][role]["slots"].items():
-        if slot["card"] is None and int(k) in cards:
-            slot["card"] = cards[int(k)]
-            slot["known"] = True
-    plan = new.get("plan")
-    if role == "soviet" and plan is not None and plan.get("orders") is None:
-        value = known.get(plan["label"])
-        if value is not None:
-            plan["mine"] = value
-    return new
+def held_labels(state: State, role: str) -> frozenset[str]:
+    """The committed slots in hand: those a card play may open."""
+    slots = state["hands"][role]["slots"].values()
+    return frozenset(p["label"] for p in slots if p["status"] == "hand")
 
 
 def hand_cards(state: State, role: str) -> dict[int, int]:
     """Slot -> card for the committed slots in hand whose card this state knows (the owner's
     state). A card drawn but not yet committed is played from the decision after next."""
-    slots = state["hands"][role]["slots"]
-    return {
-        int(k): int(s["card"])
-        for k, s in slots.items()
-        if s["status"] == "hand" and s["card"] is not None
-    }
+    out = {}
+    for k, piece in state["hands"][role]["slots"].items():
+        card = pieces.known_value(piece)
+        if piece["status"] == "hand" and isinstance(card, int):
+            out[int(k)] = card
+    return out
 
 
 def slot_of(state: State, role: str, card: int) -> int | None:
-    for k, c in hand_cards(state, role).items():
-        if c == card:
+    for k, held in hand_cards(state, role).items():
+        if held == card:
             return k
     return None
 
 
-def seal_values(state: State, role: str) -> dict[str, JSON]:
-    """The slot commitments `role`'s next decision must carry."""
-    values: dict[str, JSON] = {}
+def writable(state: State, role: str, k: int | str) -> Piece:
+    """Slot `k` of `role`, ready to be changed. The hand slots are the one part of the state
+    that grows all game, so a copy of the state shares them with the state it copies
+    (`rules.Berlin1945Engine.clone`) and a rule copies a slot before changing it."""
     slots = state["hands"][role]["slots"]
-    for slot in slots.values():
-        if slot["status"] == "pending" and slot["card"] is not None:
-            values[slot["label"]] = int(slot["card"])
-    return values
+    piece: Piece = dict(slots[str(k)])
+    piece["claims"] = list(piece["claims"])
+    slots[str(k)] = piece
+    return piece
+
+
+# --- drawing (2.3, 7.1) -----------------------------------------------------------------------
+
+
+def draw(state: State, role: str, count: int, ctx: Context, why: str) -> None:
+    """Private draws of `count` cards (the secret is checked before the first roll)."""
+    hand = state["hands"][role]
+    deck = state["decks"][role]
+    secret = next_secret(state, role)
+    if secret not in ctx.committed_now():
+        raise illegal(f"a draw commits a fresh secret as {secret}", "2.3")
+    count = min(count, decks.left(deck))
+    hand["secrets"].append(secret)
+    first = len(deck["private"]) + 1
+    decks.draw_private(
+        deck, ctx, secret, count, lambda i, n: f"{why}: {NAMES[role]} draws card {i} of {n}"
+    )
+    hand["pending"].extend(range(first, first + count))
+    ctx.event(
+        f"{NAMES[role]} draws {count} card(s) ({why}); hand {hand_size(state, role)}", role=role
+    )
+
+
+def pending_labels(state: State, role: str) -> list[str]:
+    """The slots of cards drawn and not yet committed: `role`'s next decision commits them."""
+    return [slot_label(role, k) for k in state["hands"][role]["pending"]]
+
+
+def commit_pending(state: State, role: str, ctx: Context) -> None:
+    """The owner's next decision after a draw commits every drawn card to its slot."""
+    hand = state["hands"][role]
+    if not hand["pending"]:
+        return
+    committed = ctx.committed_now()
+    for label in pending_labels(state, role):
+        if label not in committed:
+            raise illegal(f"this decision must commit the drawn card as {label}", "2.3")
+    for k in hand["pending"]:
+        hand["slots"][str(k)] = pieces.place(ctx, slot_label(role, k), role, "2.3", status="hand")
+    hand["pending"] = []
+
+
+def drawn_cards(state: State, role: str, known: Mapping[str, JSON]) -> dict[str, int]:
+    """Pending slot -> card, as far as the owner's own private draw values (`known`) go."""
+    hand = state["hands"][role]
+    if not hand["pending"]:
+        return {}
+    cards = decks.private_cards(state["decks"][role], known)
+    return {str(k): int(cards[k - 1]) for k in hand["pending"] if k <= len(cards)}
+
+
+def seal_drawn(state: State, role: str) -> dict[str, JSON]:
+    """The slot commitments `role`'s next decision carries (on its own state)."""
+    drawn = state["hands"][role].get("drawn", {})
+    return {slot_label(role, int(k)): card for k, card in drawn.items()}
+
+
+# --- playing and discarding --------------------------------------------------------------------
 
 
 def play_opened(state: State, role: str, cards: tuple[int, ...], ctx: Context) -> None:
-    """Each played card's slot must be opened now, holding that card (2.3)."""
-    opened = ctx.opened_now()
-    by_label = {s["label"]: (k, s) for k, s in state["hands"][role]["slots"].items()}
-    found: dict[int, str] = {}
-    for label, value in opened.items():
-        if label in by_label and isinstance(value, int) and value in cards:
-            k, slot = by_label[label]
-            if slot["status"] != "hand":
-                raise illegal(f"card slot #{k} is not in the {NAMES[role]} hand", "2.3")
-            found[value] = k
+    """Each played card's slot is opened now and holds that card (2.3); the entry opens no
+    other slot."""
+    prefix = f"hand/{role}/"
+    found: dict[int, Piece] = {}
+    for label, value in ctx.opened_now().items():
+        if not label.startswith(prefix):
+            continue
+        if not isinstance(value, int) or isinstance(value, bool) or value not in cards:
+            raise illegal(f"{label} opens as {value!r}, not a card played now", "2.3")
+        if value in found:
+            raise illegal(f"card {value} is played once", "2.3")
+        found[value] = writable(state, role, label[len(prefix) :])
     for card in cards:
         if card not in found:
             raise illegal(f"playing card {card} opens the hand slot that holds it", "2.3")
-        if card not in [int(c) for c in state["decks"][role]]:
+        if card not in state["decks"][role]["pile"]:
             raise illegal(f"card {card} is not in the {NAMES[role]} deck", "2.3")
-    for card, k in found.items():
-        slot = state["hands"][role]["slots"][str(k)]
-        slot["status"] = "played"
-        slot["card"] = card
+    for card, piece in found.items():
+        pieces.reveal(piece, ctx)
+        piece["status"] = "played"
         state["played"][role].append(card)
 
 
@@ -189,7 +181,7 @@ def discard(state: State, role: str, slots: tuple[int, ...], why: str, ctx: Cont
         if k not in held:
             raise illegal(f"#{k} is not a card in the {NAMES[role]} hand", "2.3")
     for k in slots:
-        state["hands"][role]["slots"][str(k)]["status"] = "discarded"
+        writable(state, role, k)["status"] = "discarded"
     ctx.event(
         f"{NAMES[role]} discards {len(slots)} card(s) unseen ({why})",
         role=role,
@@ -197,45 +189,44 @@ def discard(state: State, role: str, slots: tuple[int, ...], why: str, ctx: Cont
     )
 
 
-def over_limit(state: State, role: str) -> bool:
-    return hand_size(state, role) > HAND_LIMIT
+# --- the end of the game: every secret opens ---------------------------------------------------
 
 
 def reveal_labels(state: State, role: str) -> list[str]:
+    """Every slot not yet opened, then every draw secret: what the end of the game opens."""
     hand = state["hands"][role]
-    labels = [
-        s["label"]
-        for s in hand["slots"].values()
-        if s["status"] != "played" and not s.get("opened")
-    ]
+    labels = [p["label"] for p in hand["slots"].values() if not p["revealed"]]
     return sorted(labels) + list(hand["secrets"])
 
 
 def verify_all(state: State, role: str, ctx: Context) -> None:
     """End of game: recompute every draw and check every slot (protocol, private draws)."""
-    opened = ctx.opened_now()
-    for label in reveal_labels(state, role):
-        if label not in opened:
-            raise illegal(f"the end of the game opens {label}", "2.3")
-    hand = state["hands"][role]
-    pile = sorted(int(c) for c in state["decks"][role])
-    for k, d in enumerate(hand["draws"], start=1):
-        index = ctx.private_value(d["key"])
-        if index is None or not 0 <= index < len(pile):
-            raise IllegalOrderError(f"draw {d['key']} of {role} cannot be recomputed")
-        card = pile.pop(index)
-        slot = hand["slots"][str(k)]
-        claimed = slot["card"] if slot["status"] == "played" else opened.get(slot["label"])
-        if claimed != card:
-            raise IllegalOrderError(
-                f"false claim in entry {slot['seq']} by {role}: hand slot #{k} "
-                f"({slot['label']}) holds card {claimed}, but the private draw gave {card} "
-                "(rulebook 2.3: you draw from your own deck)"
-            )
-        slot["card"] = card
-        slot["opened"] = True
+    deck = state["decks"][role]
+    values: dict[str, JSON] = {}
+    for key in deck["private"]:
+        value = ctx.private_value(key)
+        if value is None:
+            raise IllegalOrderError(f"draw {key} of {role} cannot be recomputed")
+        values[key] = value
+    cards = decks.private_cards(deck, values)
+    if len(cards) < len(deck["private"]):
+        key = deck["private"][len(cards)]
+        raise IllegalOrderError(f"draw {key} of {role} cannot be recomputed")
+    for k, card in enumerate(cards, start=1):
+        piece = writable(state, role, k)
+
+        def check(piece: Piece, claimed: JSON, k: int = k, card: JSON = card) -> None:
+            if claimed != card:
+                raise pieces.false_claim(
+                    piece["placed_at"],
+                    role,
+                    f"hand slot #{k} ({piece['label']}) holds card {claimed}, but the private "
+                    f"draw gave {card}",
+                    "2.3: you draw from your own deck",
+                )
+
+        if piece["revealed"]:
+            check(piece, piece["value"])
+        else:
+            pieces.reveal(piece, ctx, check)
     ctx.event(f"{NAMES[role]} opens every hand slot and draw secret; all draws check out")
-
-
-def public_hand(state: State, role: str) -> dict[str, Any]:
-    return {"in_hand": hand_size(state, role), "deck": deck_left(state, role)}

@@ -6,26 +6,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pbem.core.engine import State
-from pbem.games.berlin_1945.state import (
-    COVER,
-    NAMES,
-    adjacent,
-    illegal,
-    is_area,
-    limit,
-    note_soviet_entry,
-    other,
-    ring,
-    units_at,
-    update_control,
-)
+from pbem.games.berlin_1945 import position, tables
+from pbem.games.berlin_1945.rulebook import COVER, NAMES
+from pbem.games.berlin_1945.state import illegal, other
 
 Groups = Sequence[tuple[str, Sequence[str]]]
 
 
 def kind_of(state: State, side: str, frm: str, to: str, enemy_in_start: bool) -> str:
     """5.5: the type of a movement from `frm` to `to` for `side`."""
-    forward = ring(state, to) - ring(state, frm)
+    rings = tables.of(state).ring
+    forward = rings[to] - rings[frm]
     if side == "german":
         forward = -forward
     if enemy_in_start:
@@ -35,41 +26,43 @@ def kind_of(state: State, side: str, frm: str, to: str, enemy_in_start: bool) ->
 
 def check_order(state: State, side: str, frm: str, groups: Groups) -> list[str]:
     """Validate one Movement order; return the type of each destination's movement."""
-    zones = state["map"]["ring"]
-    if frm not in zones:
+    t = tables.of(state)
+    if frm not in t.ring:
         raise illegal(f"there is no zone {frm}", "2.1")
     if not 1 <= len(groups) <= 2:
         raise illegal("an order moves one or two groups", "5")
     if len({to for to, _u in groups}) != len(groups):
         raise illegal("two groups of one order go to two different zones", "5")
     moving: list[str] = []
-    record = state["move"] or {"moved": [], "double": None}
+    record = state["move"]
+    moved = record["moved"] if record else ()
+    double = (record["double"] if record else None) or ()
+    here = state["at"][side].get(frm, ())
+    unfrozen = state["flags"]["mitte"]
     for to, uids in groups:
-        if to not in zones:
+        if to not in t.ring:
             raise illegal(f"there is no zone {to}", "2.1")
         if not uids:
             raise illegal("a group has at least one unit", "5")
         for uid in uids:
-            unit = state["units"].get(uid)
-            if unit is None or unit["side"] != side:
+            unit = t.units.get(uid)
+            if unit is None or unit.side != side:
                 raise illegal(f"{uid} is not a {NAMES[side]} unit", "2.2")
-            if unit["status"] != "on" or unit["zone"] != frm:
+            if uid not in here:
                 raise illegal(f"{uid} is not in {frm}", "5")
-            double = record.get("double") or []
-            if uid in record["moved"] and uid not in double:
+            if uid in moved and uid not in double:
                 raise illegal(f"{uid} has already moved this turn", "5")
-            if unit["frozen"] and not state["flags"]["mitte"]:
+            if unit.frozen and not unfrozen:
                 raise illegal(f"{uid} may not move until Soviet troops enter the Mitte", "5.2")
             moving.append(uid)
     if len(set(moving)) != len(moving):
         raise illegal("a unit moves once", "5")
-    enemy = bool(units_at(state, frm, other(side)))
-    own_here = units_at(state, frm, side)
+    enemy = frm in state["at"][other(side)]
     kinds = []
     for to, uids in groups:
-        if not adjacent(state, frm, to, side):
+        if to not in t.adj[side].get(frm, ()):
             raise illegal(f"{to} is not adjacent to {frm}", "5.1")
-        if is_area(state, to):
+        if t.ring[to] == 0:
             if side == "german":
                 raise illegal("German units cannot enter Areas", "5.2")
             raise illegal("no unit can enter an Area with a Movement order", "7.2")
@@ -79,17 +72,17 @@ def check_order(state: State, side: str, frm: str, groups: Groups) -> list[str]:
                 f"{frm} holds enemy units: an Advance starts from a zone without enemy units",
                 "5.5.1",
             )
-        if kind == "retreat" and side == "soviet" and units_at(state, to, "german"):
+        if kind == "retreat" and side == "soviet" and to in state["at"]["german"]:
             raise illegal(f"a Soviet Retreat may not enter {to}, which holds German units", "5.5.3")
-        cap = limit(state, to, side)
-        if cap is not None and len(units_at(state, to, side)) + len(uids) > cap:
+        cap = position.limit(state, to, side)
+        if cap is not None and len(state["at"][side].get(to, ())) + len(uids) > cap:
             raise illegal(
                 f"{len(uids)} more {NAMES[side]} units would exceed the stacking limit of {to} "
                 f"({cap})",
                 "5.3",
             )
         kinds.append(kind)
-    if enemy and len(own_here) - len(moving) < COVER[side]:
+    if enemy and len(here) - len(moving) < COVER[side]:
         raise illegal(
             f"a {NAMES[side]} Retreat leaves {COVER[side]} unit(s) in {frm} to cover it", "5.5.3"
         )
@@ -99,8 +92,9 @@ def check_order(state: State, side: str, frm: str, groups: Groups) -> list[str]:
 def is_withdrawal(state: State, kinds: list[str], groups: Groups) -> bool:
     """5.5.4: a German order counts against the two Withdrawals unless its withdrawing
     groups are made only of yellow-dot units."""
+    units = tables.of(state).units
     for kind, (_to, uids) in zip(kinds, groups, strict=True):
-        if kind == "withdraw" and not all(state["units"][u]["yellow"] for u in uids):
+        if kind == "withdraw" and not all(units[u].yellow for u in uids):
             return True
     return False
 
@@ -110,12 +104,12 @@ def carry_out(state: State, side: str, frm: str, groups: Groups) -> None:
     record = state["move"]
     for to, uids in groups:
         for uid in uids:
-            state["units"][uid]["zone"] = to
+            position.move(state, uid, frm, to)
             if uid not in record["moved"]:
                 record["moved"].append(uid)
-            elif record.get("double") and uid in record["double"]:
+            elif record["double"] and uid in record["double"]:
                 record["double"].remove(uid)
         if side == "soviet":
-            note_soviet_entry(state, to)
-        update_control(state, to)
-    update_control(state, frm)
+            position.note_soviet_entry(state, to)
+        position.update_control(state, to)
+    position.update_control(state, frm)

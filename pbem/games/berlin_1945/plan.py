@@ -1,10 +1,14 @@
-"""Secret Soviet planning (rulebook 7.2) and its execution (7.3, 6, 6.1).
+"""Secret Soviet planning (rulebook 7.2) and what its execution needs (7.3, 6, 6.1).
 
-The plan is one commitment `plan/turn-<n>` (value: the structured plan). The public state
-keeps the planning entry's seq and a snapshot of what legality needs at planning time.
-When it opens, the plan is checked against the snapshot (an illegal plan is a false claim
-naming the planning entry), then executed order by order in the Soviet's chosen order;
-orders made illegal by the German are cancelled or converted into a Retreat.
+The plan is a kit hidden piece, `state["plan"]`, labelled `plan/turn-<n>` (value: the
+structured plan), with the public facts legality at planning time needs (`snapshot`: the
+position and the Soviet hand when it was committed). When it opens, the plan is checked
+against the snapshot (an illegal plan is a false claim naming the planning entry), then
+executed order by order in the order the Soviet chooses; orders the German made illegal
+are cancelled or converted into a Retreat.
+
+A plan is checked by playing it on a copy of the planning position, one order after the
+other (`Draft`); the bot builds its plans on a draft too, order by order.
 """
 
 from __future__ import annotations
@@ -14,17 +18,16 @@ from typing import Any
 from pbem.core.canonical import JSON
 from pbem.core.engine import State
 from pbem.errors import IllegalOrderError, PbemError
+from pbem.games.berlin_1945 import tables
 from pbem.games.berlin_1945.decisions import Plan, PlanOrder
+from pbem.games.berlin_1945.hands import held_labels, in_hand
 from pbem.games.berlin_1945.moves import carry_out, check_order
-from pbem.games.berlin_1945.state import (
-    COVER,
-    is_area,
-    new_move_record,
-    units_at,
-)
+from pbem.games.berlin_1945.position import is_area, units_at
+from pbem.games.berlin_1945.rulebook import BASIC_SOVIET, COVER, ROLES
+from pbem.games.berlin_1945.state import new_move_record
 
-BASIC_SOVIET = 3
 CARD_ORDERS = {13: 2, 22: 1}  # Zhukov, Konev (5.4)
+Order = dict[str, Any]
 
 
 def plan_label(turn: int) -> str:
@@ -43,27 +46,20 @@ def plan_to_json(plan: Plan) -> dict[str, JSON]:
     }
 
 
+def _order_from_json(value: Any) -> Order:
+    return {
+        "frm": str(value["frm"]),
+        "dests": [[str(z), None if c is None else int(c)] for z, c in value["dests"]],
+    }
+
+
 def plan_from_json(value: Any) -> dict[str, Any]:
     """Shape-check an opened plan value (a malformed value is refused)."""
     try:
-        orders = [
-            {
-                "frm": str(o["frm"]),
-                "dests": [[str(z), None if c is None else int(c)] for z, c in o["dests"]],
-            }
-            for o in value["orders"]
-        ]
-        extra = value["extra"]
-        if extra is not None:
-            extra = {
-                "frm": str(extra["frm"]),
-                "dests": [[str(z), None if c is None else int(c)] for z, c in extra["dests"]],
-            }
-        rebuild = value["rebuild"]
-        card = value["card"]
+        extra, rebuild, card = value["extra"], value["rebuild"], value["card"]
         return {
-            "orders": orders,
-            "extra": extra,
+            "orders": [_order_from_json(o) for o in value["orders"]],
+            "extra": None if extra is None else _order_from_json(extra),
             "rebuild": None if rebuild is None else str(rebuild),
             "card": None if card is None else int(card),
         }
@@ -71,53 +67,110 @@ def plan_from_json(value: Any) -> dict[str, Any]:
         raise IllegalOrderError(f"the opened plan is malformed: {exc}") from exc
 
 
-def snapshot(state: State) -> dict[str, Any]:
-    from pbem.games.berlin_1945.hands import hand_size, in_hand
+# --- legality at planning time ------------------------------------------------------------------
 
+
+def snapshot(state: State) -> dict[str, Any]:
+    """What legality at planning time needs: the position and the Soviet hand now."""
+    units = tables.of(state).units
     return {
-        "units": {
-            u: [v["zone"], v["status"]]
-            for u, v in state["units"].items()
-            if v["side"] == "soviet" or v["status"] == "on"
-        },
+        # `position` replaces the lists of `at`, never changes them: they can be shared
+        "at": {side: dict(state["at"][side]) for side in ROLES},
+        "removed": [u for u in state["removed"] if units[u].side == "soviet"],
         "control": dict(state["control"]),
         "flags": dict(state["flags"]),
-        "hand": hand_size(state, "soviet"),
-        "slots": [
-            state["hands"]["soviet"]["slots"][str(k)]["label"] for k in in_hand(state, "soviet")
-        ],
+        "hand": len(in_hand(state, "soviet")),
+        "slots": sorted(held_labels(state, "soviet")),
     }
 
 
-def state_at_planning(state: State) -> State:
-    snap = state["plan"]["snapshot"]
-    temp = dict(state)
-    units = {}
-    for uid, u in state["units"].items():
-        zone, status = snap["units"].get(uid, [None, "off"])
-        units[uid] = dict(u, zone=zone, status=status)
-    temp["units"] = units
-    temp["control"] = dict(snap["control"])
-    temp["flags"] = dict(snap["flags"])
-    temp["move"] = new_move_record(state)
-    return temp
+class Draft:
+    """A plan being checked: the planning position, with the orders so far carried out."""
+
+    def __init__(self, state: State, snap: dict[str, Any]) -> None:
+        temp = dict(state)  # the static parts are shared, the position is the snapshot's
+        temp["at"] = {side: dict(snap["at"][side]) for side in ROLES}
+        temp["removed"] = list(snap["removed"])
+        temp["control"] = dict(snap["control"])
+        temp["flags"] = dict(snap["flags"])
+        temp["move"] = new_move_record()
+        self.state = temp
+        self.starts: set[str] = set()
+
+    def add(self, order: Order) -> None:
+        """Carry out one more planned order, or refuse it (PbemError)."""
+        frm = order["frm"]
+        if frm in self.starts:
+            raise PbemError(
+                f"two orders from {frm}: units of one zone move with one order to at "
+                "most two destinations (rulebook 5, 7.3)"
+            )
+        try:
+            groups = allocate(self.state, order)
+            check_order(self.state, "soviet", frm, groups)
+        except PbemError as exc:
+            raise PbemError(f"order {frm} -> {order['dests']}: {exc}") from exc
+        carry_out(self.state, "soviet", frm, groups)
+        self.starts.add(frm)
+
+    def fits(self, order: Order) -> bool:
+        """Whether `order` would be legal next (the draft is unchanged)."""
+        if order["frm"] in self.starts:
+            return False
+        try:
+            check_order(self.state, "soviet", order["frm"], allocate(self.state, order))
+        except PbemError:
+            return False
+        return True
+
+    def check_rebuild(self, zone: str) -> None:
+        state = self.state
+        if zone not in tables.of(state).ring or is_area(state, zone):
+            raise PbemError(f"no rebuild in {zone} (rulebook 6)")
+        if state["control"].get(zone) != "soviet":
+            raise PbemError(f"rebuild in {zone}, which the Soviet does not control (rulebook 6)")
+        if not rebuildable(state, "soviet"):
+            raise PbemError("no removed Soviet unit can be rebuilt (rulebook 6)")
 
 
-def allocate(
-    state: State, order: dict[str, Any], *, retreat: bool = False
-) -> list[tuple[str, list[str]]]:
+def check_plan_legal(state: State, snap: dict[str, Any], plan: dict[str, Any]) -> None:
+    """7.2: every order legal when planned (played on the planning snapshot)."""
+    card = plan["card"]
+    if card is not None and card not in CARD_ORDERS:
+        raise PbemError(f"card {card} gives no planned orders (only #13 and #22 do)")
+    allowed = BASIC_SOVIET + (CARD_ORDERS[card] if card is not None else 0)
+    if len(plan["orders"]) > allowed:
+        raise PbemError(f"{len(plan['orders'])} orders planned, at most {allowed} (rulebook 5.4)")
+    if card is not None and (plan["extra"] or plan["rebuild"]):
+        raise PbemError(f"card #{card} excludes the additional order by discards (rulebook 5.4)")
+    if plan["extra"] and plan["rebuild"]:
+        raise PbemError("one additional order per turn (rulebook 6.1)")
+    if (plan["extra"] or plan["rebuild"]) and snap["hand"] < 2:
+        raise PbemError("an additional order needs two cards to discard (rulebook 6.1)")
+    draft = Draft(state, snap)
+    for order in plan["orders"] + ([plan["extra"]] if plan["extra"] else []):
+        draft.add(order)
+    if plan["rebuild"] is not None:
+        draft.check_rebuild(plan["rebuild"])
+
+
+# --- execution ---------------------------------------------------------------------------------
+
+
+def allocate(state: State, order: Order, *, retreat: bool = False) -> list[tuple[str, list[str]]]:
     """The units of an order: planned counts from the unmoved Soviet units (elites first)."""
     frm = order["frm"]
     moved = set(state["move"]["moved"]) if state["move"] else set()
-    avail = [u for u in units_at(state, frm, "soviet") if u not in moved]
-    avail.sort(key=lambda u: (not state["units"][u]["elite"], u))
+    here = units_at(state, frm, "soviet")
+    avail = [u for u in here if u not in moved]
+    units = tables.of(state).units
+    avail.sort(key=lambda u: (not units[u].elite, u))
     dests = order["dests"]
     n2 = dests[1][1] if len(dests) > 1 else 0
     n1 = dests[0][1] if dests[0][1] is not None else len(avail) - n2
     counts = [n1] + ([n2] if len(dests) > 1 else [])
     if retreat:
-        room = len(units_at(state, frm, "soviet")) - COVER["soviet"]
-        room = min(room, len(avail))
+        room = min(len(here) - COVER["soviet"], len(avail))
         excess = max(0, sum(counts) - max(room, 0))
         for i in range(len(counts)):
             cut = min(excess, counts[i])
@@ -138,55 +191,13 @@ def allocate(
     return groups
 
 
-def check_plan_legal(state: State, plan: dict[str, Any]) -> None:
-    """7.2: every order legal when planned (a simulation on the planning snapshot)."""
-    temp = state_at_planning(state)
-    snap = state["plan"]["snapshot"]
-    card = plan["card"]
-    if card is not None and card not in CARD_ORDERS:
-        raise PbemError(f"card {card} gives no planned orders (only #13 and #22 do)")
-    allowed = BASIC_SOVIET + (CARD_ORDERS[card] if card is not None else 0)
-    if len(plan["orders"]) > allowed:
-        raise PbemError(f"{len(plan['orders'])} orders planned, at most {allowed} (rulebook 5.4)")
-    if card is not None and (plan["extra"] or plan["rebuild"]):
-        raise PbemError(f"card #{card} excludes the additional order by discards (rulebook 5.4)")
-    if plan["extra"] and plan["rebuild"]:
-        raise PbemError("one additional order per turn (rulebook 6.1)")
-    if (plan["extra"] or plan["rebuild"]) and snap["hand"] < 2:
-        raise PbemError("an additional order needs two cards to discard (rulebook 6.1)")
-    starts = set()
-    for order in plan["orders"] + ([plan["extra"]] if plan["extra"] else []):
-        if order["frm"] in starts:
-            raise PbemError(
-                f"two orders from {order['frm']}: units of one zone move with one order to at "
-                "most two destinations (rulebook 5, 7.3)"
-            )
-        starts.add(order["frm"])
-        try:
-            groups = allocate(temp, order)
-            check_order(temp, "soviet", order["frm"], groups)
-        except PbemError as exc:
-            raise PbemError(f"order {order['frm']} -> {order['dests']}: {exc}") from exc
-        carry_out(temp, "soviet", order["frm"], groups)
-    if plan["rebuild"] is not None:
-        zone = plan["rebuild"]
-        if zone not in state["map"]["ring"] or is_area(state, zone):
-            raise PbemError(f"no rebuild in {zone} (rulebook 6)")
-        if temp["control"].get(zone) != "soviet":
-            raise PbemError(f"rebuild in {zone}, which the Soviet does not control (rulebook 6)")
-        if not rebuildable(temp, "soviet"):
-            raise PbemError("no removed Soviet unit can be rebuilt (rulebook 6)")
-
-
 def rebuildable(state: State, side: str) -> list[str]:
-    return sorted(
-        uid
-        for uid, u in state["units"].items()
-        if u["side"] == side and u["status"] == "removed" and u["rebuild"]
-    )
+    """Removed units of `side` that can be rebuilt (not SS or Guards, rulebook 6)."""
+    units = tables.of(state).units
+    return [u for u in state["removed"] if units[u].side == side and units[u].rebuild]
 
 
-def order_at(plan: dict[str, Any], index: int) -> tuple[str, dict[str, Any] | None]:
+def order_at(plan: dict[str, Any], index: int) -> tuple[str, Order | None]:
     """The kind ('basic', 'extra', 'rebuild') and order of a plan index (1-based)."""
     n = len(plan["orders"])
     if 1 <= index <= n:
@@ -196,8 +207,3 @@ def order_at(plan: dict[str, Any], index: int) -> tuple[str, dict[str, Any] | No
     if index == n + 1 and plan["rebuild"] is not None:
         return "rebuild", None
     raise PbemError(f"the plan has no order {index}")
-
-
-def plan_indices(plan: dict[str, Any]) -> list[int]:
-    n = len(plan["orders"]) + (1 if plan["extra"] or plan["rebuild"] else 0)
-    return list(range(1, n + 1))

@@ -1,7 +1,8 @@
-"""Rules engine for Berlin 1945: The Fall of the Reichstag (roles german and soviet).
+"""Rules engine for Berlin 1945: The Fall of the Reichstag (roles german and soviet), a game
+of the kit (`pbem.kit.steps.StepGame`).
 
-A turn (rulebook 7): card draw (private draws, hand limit 6), secret Soviet planning (one
-commitment `plan/turn-<n>`), German movement, Soviet movement (the plan is opened and
+A turn (rulebook 7): card draw (private draws, hand limit 6), secret Soviet planning (the
+hidden piece `plan/turn-<n>`), German movement, Soviet movement (the plan is opened and
 executed; orders the German made illegal are cancelled or converted into a Retreat),
 combat in every disputed zone (German then Soviet card choice, deterministic strengths,
 the winner's d10 casualty checks), and the Reichstag presence check. Soviet reinforcements
@@ -10,23 +11,21 @@ his strength in Berlin exceeds the Soviet one; otherwise the Soviet wins at the 
 12 with twice the German strength in Sector V (9). At the end both sides open every hand
 slot and draw secret and every draw is recomputed and checked.
 
-Modules: `decisions` (syntax), `tables` (data to tables), `state`, `moves` (5), `plan`
-(7.2, 7.3), `hands` (2.3, private draws), `cards` (effects by primitive), `flow` (7, 9),
-`actions` (handlers), `choices`, `bot`.
+The step table is `steps.STEPS`; the rules are in `flow` (the sequence), `moves` (5),
+`plan` (7.2), `hands` (2.3), `cards` (card effects), `combat` (7.4), `undo` (reactions),
+and the handlers of each phase (`turn`, `german`, `soviet`, `battle`, `reaction`,
+`orders`). The state is described in `state`; what a role sees in `view`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any
 
-from pbem.core.canonical import JSON
-from pbem.core.engine import FRESH, Context, Engine, Outcome, Prompt, State
-from pbem.errors import DataError, IllegalOrderError, InvalidOrderError, PbemError
-from pbem.games.berlin_1945 import data as b45_data
-from pbem.games.berlin_1945 import tables
-from pbem.games.berlin_1945.actions import HANDLERS, STEPS
-from pbem.games.berlin_1945.choices import choices, prompt_text
+from pbem.core.canonical import JSON, copy_json
+from pbem.core.engine import FRESH, Context, Outcome, State
+from pbem.errors import DataError, InvalidOrderError, PbemError
+from pbem.games.berlin_1945 import data, tables
 from pbem.games.berlin_1945.decisions import (
     DECISION_TYPES,
     Cards,
@@ -37,24 +36,27 @@ from pbem.games.berlin_1945.decisions import (
     format_decision,
     parse_decision,
 )
-from pbem.games.berlin_1945.flow import asked, start_deal
 from pbem.games.berlin_1945.hands import (
-    check_commits,
     commit_pending,
-    fill_secrets,
+    drawn_cards,
     hand_cards,
-    reveal_labels,
-    seal_values,
-    secret_label,
+    next_secret,
+    pending_labels,
+    seal_drawn,
+    slot_label,
     slot_of,
 )
 from pbem.games.berlin_1945.plan import check_plan_legal, plan_label, plan_to_json, snapshot
-from pbem.games.berlin_1945.state import NAMES, ROLES, clone, illegal, initial_state
+from pbem.games.berlin_1945.rulebook import NAMES, ROLES
+from pbem.games.berlin_1945.state import illegal, initial_state
+from pbem.games.berlin_1945.steps import STEPS
+from pbem.games.berlin_1945.view import view
+from pbem.kit import pieces
+from pbem.kit.pieces import Piece
+from pbem.kit.steps import StepGame
 
-OPENS = (Play, Cards, Open)
 
-
-class Berlin1945Engine(Engine):
+class Berlin1945Engine(StepGame):
     """Berlin 1945: The Fall of the Reichstag, German against Soviet in 12 turns, with a secret
     Soviet plan and hidden hands drawn privately."""
 
@@ -63,36 +65,47 @@ class Berlin1945Engine(Engine):
     version = "1.0"
     roles = ROLES
     required_roles = ROLES
-    data_files = b45_data.DATA_FILES
+    data_files = data.DATA_FILES
+    decision_types = DECISION_TYPES
+    steps = STEPS
+    turn_rule = "7"
+    over_rule = "9"
+    static_keys = ("tables",)
+    role_names = NAMES
 
     def default_data(self) -> dict[str, bytes]:
-        return tables.default_files()
+        return data.default_data()
 
-    def load_data(self, files: Mapping[str, bytes]) -> dict[str, Any]:
-        merged = {**self.default_data(), **dict(files)}
-        b45_data.load_data(merged)  # validates (DataError with a clear message)
-        return tables.build(merged)
+    def load_data(self, files: Mapping[str, bytes]) -> str:
+        """Validate the files (DataError with a clear message) and build the tables text."""
+        return tables.build(data.load_data(files))
 
     def setup(self, data: Any, options: Mapping[str, JSON]) -> State:
         if options:
             raise DataError(f"berlin-1945 has no options (got {', '.join(sorted(options))})")
         if data is None:
             data = self.load_data({})
-        state = initial_state(data)
-        start_deal(state)
-        return state
+        return initial_state(data)
 
-    # --- prompts and syntax -------------------------------------------------------------
+    def clone(self, state: State) -> State:
+        """A copy to change, made part by part (`COPY`): a part is copied down to the level
+        the rules change it in place, and what they never change in place is shared (the
+        tables, a kit static key; the lists of `at`, replaced by `position`; the hand slots,
+        copied on write by `hands.writable`). Every card drawn stays a piece all game, and
+        a deep copy of them all on every entry would be most of the cost of an entry.
+        A part `COPY` does not name is copied whole."""
+        new = dict(state)
+        for key, value in state.items():
+            if isinstance(value, (dict, list)):
+                copy = COPY.get(key, copy_json)
+                if copy is not None:
+                    new[key] = copy(value)
+        return new
 
-    def prompts(self, state: State) -> list[Prompt]:
-        return [Prompt(r, prompt_text(state, r)) for r in asked(state)]
-
-    def choices(self, state: State, role: str) -> list[Any]:
-        if role not in asked(state):
-            return []
-        return choices(state, role)
+    # --- syntax -------------------------------------------------------------------------------
 
     def parse(self, text: str, state: State, role: str) -> Any:
+        """One syntax in every step (no step has its own parser): the state is not read."""
         return parse_decision(text)
 
     def format(self, decision: Any) -> str:
@@ -100,24 +113,48 @@ class Berlin1945Engine(Engine):
             raise InvalidOrderError(f"not a Berlin 1945 decision: {decision!r}")
         return format_decision(decision)
 
-    # --- hidden information -------------------------------------------------------------
+    # --- hidden information -------------------------------------------------------------------
+
+    def pieces(self, state: State) -> Iterable[Piece]:
+        """The hand slots of both sides and the plan."""
+        out = [
+            *state["hands"]["german"]["slots"].values(),
+            *state["hands"]["soviet"]["slots"].values(),
+        ]
+        if state["plan"] is not None:
+            out.append(state["plan"])
+        return out
+
+    def standing_commits(self, state: State, role: str) -> Collection[str]:
+        """The cards drawn by `role`'s previous entry: committed by its next one."""
+        return pending_labels(state, role)
+
+    def before(self, state: State, role: str, decision: Any, ctx: Context) -> None:
+        commit_pending(state, role, ctx)
 
     def with_secrets(self, state: State, role: str, known: Mapping[str, JSON]) -> State:
+        """`role`'s own cards and plan filled in, the cards it drew (not yet committed)
+        computed from its own private draws. The parts it fills are new; every other part
+        is the public state's own (a role's state is never applied nor changed)."""
         if role not in ROLES:
             return state
-        return fill_secrets(state, role, known)
+        hand = state["hands"][role]
+        mine = dict(hand, slots={k: pieces.fill(p, known) for k, p in hand["slots"].items()})
+        if hand["pending"]:
+            mine["drawn"] = drawn_cards(state, role, known)
+        new = dict(state, hands={**state["hands"], role: mine})
+        if role == "soviet" and state["plan"] is not None:
+            new["plan"] = pieces.fill(state["plan"], known)
+        return new
 
     def seal(self, state: State, role: str, decision: Any) -> tuple[Any, dict[str, JSON]]:
-        values = seal_values(state, role)
+        values = seal_drawn(state, role)
         if isinstance(decision, Draw):
-            n = len(state["hands"][role]["secrets"]) + 1
-            values[secret_label(role, n)] = FRESH
+            values[next_secret(state, role)] = FRESH
         if isinstance(decision, Plan) and not decision.sealed:
             plan = plan_to_json(decision)
-            temp = clone(state)
-            temp["plan"] = {"snapshot": snapshot(state)}
             try:
-                check_plan_legal(temp, plan)
+                check_plan_legal(state, snapshot(state), plan)
             except PbemError as exc:
                 raise illegal(f"the plan is illegal: {exc}", "7.2") from exc
             if plan["card"] is not None and slot_of(state, role, int(plan["card"])) is None:
@@ -125,75 +162,34 @@ class Berlin1945Engine(Engine):
             values[plan_label(state["turn"])] = plan
             return Plan(sealed=True), values
         if isinstance(decision, (Play, Cards)):
-            cards = (decision.card,) if isinstance(decision, Play) else decision.cards
-            held = hand_cards(state, role)
-            for c in cards:
-                if c not in held.values():
-                    raise illegal(f"card {c} is not in your hand", "2.3")
+            held = hand_cards(state, role).values()
+            for card in (decision.card,) if isinstance(decision, Play) else decision.cards:
+                if card not in held:
+                    raise illegal(f"card {card} is not in your hand", "2.3")
         return decision, values
 
     def due_openings(self, state: State, role: str, decision: Any) -> list[str]:
-        slots = state["hands"][role]["slots"]
+        """The step's required openings, and the slot of each card the decision plays."""
+        labels = super().due_openings(state, role, decision)
+        cards: tuple[int, ...] = ()
         if isinstance(decision, Play):
-            k = slot_of(state, role, decision.card)
-            return [] if k is None else [slots[str(k)]["label"]]
-        if isinstance(decision, Cards):
-            out = []
-            for c in decision.cards:
-                k = slot_of(state, role, c)
-                if k is not None:
-                    out.append(slots[str(k)]["label"])
-            return out
-        if isinstance(decision, Open):
-            if state["step"] == "reveal":
-                return reveal_labels(state, role)
-            if state["step"] == "open" and state["plan"] is not None:
-                labels = [state["plan"]["label"]]
-                mine = state["plan"].get("mine")
-                if isinstance(mine, dict) and mine.get("card") is not None:
-                    k = slot_of(state, role, int(mine["card"]))
-                    if k is not None:
-                        labels.append(slots[str(k)]["label"])
-                return labels
-        return []
+            cards = (decision.card,)
+        elif isinstance(decision, Cards):
+            cards = decision.cards
+        elif isinstance(decision, Open) and state["step"] == "open":
+            planned = pieces.known_value(state["plan"])
+            if isinstance(planned, dict) and isinstance(planned.get("card"), int):
+                cards = (planned["card"],)
+        for card in cards:
+            k = slot_of(state, role, card)
+            if k is not None:
+                labels.append(slot_label(role, k))
+        return labels
 
-    # --- apply --------------------------------------------------------------------------
-
-    def apply(self, state: State, role: str, decision: Any, ctx: Context) -> State:
-        if not isinstance(decision, DECISION_TYPES):
-            raise IllegalOrderError(f"illegal: {decision!r} is not a Berlin 1945 decision")
-        if state["step"] == "over":
-            raise illegal("the game is over", "9")
-        if role not in asked(state):
-            who = ", ".join(NAMES[r] for r in asked(state)) or "nobody"
-            raise illegal(f"{role!r} is not asked now; the game waits for {who}", "7")
-        if not isinstance(decision, STEPS[state["step"]]):
-            raise illegal(
-                f"{format_decision(decision)!r} is not possible now ({prompt_text(state, role)})",
-                "7",
-            )
-        if not isinstance(decision, OPENS) and ctx.opened_now():
-            raise illegal(f"{', '.join(sorted(ctx.opened_now()))} may not be opened now", "2.3")
-        allowed: set[str] = set()
-        if isinstance(decision, Draw):
-            allowed.add(secret_label(role, len(state["hands"][role]["secrets"]) + 1))
-        if isinstance(decision, Plan):
-            allowed.add(plan_label(state["turn"]))
-        new = clone(state)
-        check_commits(new, role, ctx, allowed)
-        commit_pending(new, role, ctx)
-        HANDLERS[type(decision)](new, role, decision, ctx)
-        return new
-
-    # --- views and the result -----------------------------------------------------------
+    # --- views and the result -----------------------------------------------------------------
 
     def view(self, state: State, role: str | None) -> State:
-        view = clone(state)
-        if role is None:
-            for hand in view["hands"].values():
-                for slot in hand["slots"].values():
-                    slot.pop("known", None)
-        return view
+        return view(state, role)
 
     def outcome(self, state: State) -> Outcome | None:
         if state["step"] != "over":
@@ -202,6 +198,69 @@ class Berlin1945Engine(Engine):
         winner = result["winner"]
         score = {r: (1 if r == winner else 0) for r in ROLES}
         return Outcome(winner, result["level"], score, result["reason"])
+
+
+def lists(value: dict[str, list[Any]]) -> dict[str, list[Any]]:
+    return {k: list(v) for k, v in value.items()}
+
+
+def hands_copy(hands: dict[str, Any]) -> dict[str, Any]:
+    """The slots dicts are copied, the slots themselves shared until written."""
+    return {
+        role: {
+            "slots": dict(hand["slots"]),
+            "pending": list(hand["pending"]),
+            "secrets": list(hand["secrets"]),
+        }
+        for role, hand in hands.items()
+    }
+
+
+def decks_copy(decks: dict[str, Any]) -> dict[str, Any]:
+    """A private deck's pile never changes; the keys of its draws grow."""
+    return {
+        role: dict(deck, discard=list(deck["discard"]), private=list(deck["private"]))
+        for role, deck in decks.items()
+    }
+
+
+def move_copy(move: dict[str, Any]) -> dict[str, Any]:
+    """A logged order or card never changes (what is undone is listed apart), so the logs
+    are copied, not their entries; the card being played adds to its own, new entry."""
+    new = dict(move)
+    for key in ("moved", "log", "card_log", "undone", "cards_undone"):
+        new[key] = list(move[key])
+    if move["double"] is not None:
+        new["double"] = list(move["double"])
+    return new
+
+
+def plan_copy(plan: Piece) -> Piece:
+    """The plan piece: its status is copied, its snapshot and opened orders are shared."""
+    new = dict(plan, claims=list(plan["claims"]))
+    if new.get("status") is not None:
+        new["status"] = dict(new["status"])
+    return new
+
+
+# How `clone` copies each part: a function, or None to share it (never changed in place:
+# the rules replace it). Any other part (`combat`) is copied whole.
+COPY: dict[str, Callable[[Any], Any] | None] = {
+    "tables": None,
+    "at": lambda at: {side: dict(zones) for side, zones in at.items()},
+    "removed": None,
+    "control": dict,
+    "flags": dict,
+    "todo": list,
+    "played": lists,
+    "markers": lists,
+    "move": move_copy,
+    "react": None,
+    "result": None,
+    "hands": hands_copy,
+    "decks": decks_copy,
+    "plan": plan_copy,
+}
 
 
 ENGINE = Berlin1945Engine()

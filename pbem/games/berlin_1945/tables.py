@@ -1,97 +1,138 @@
-"""The engine's tables, built from the three data files (validated by `data.load_data`).
+"""The static tables of a game: what the rules read and never change (the map, the fixed
+attributes of every unit, the cards), built from the loaded data files.
 
-The rules need: zones with rings, stacking limits per side, adjacency per side (Germans
-treat all Mitte sectors as adjacent, 5.1), units with type facts, the two decks, and the
-reinforcement zones. The state embeds these so that `apply` needs no data object.
+They travel in the state as one canonical JSON text, `state["tables"]`, which the engine
+declares a kit static key: a copy of the state shares it instead of copying 20 KB of map
+and card texts on every entry, the canonical bytes of a state cost one string, and a state
+stays self-contained plain JSON. `of(state)` parses each text once per process (a memo
+keyed by the text itself, so it is a pure function) into `Tables`, with the lookups the
+rules make on every entry (a unit's side and strength, a zone's ring and neighbours).
 """
 
 from __future__ import annotations
 
-import tomllib
+import json
 from collections.abc import Mapping
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any
 
-from pbem.errors import DataError
+from pbem.core.engine import State
+from pbem.games.berlin_1945.rulebook import REICHSTAG, RING_INDEX, ROLES, UNIT_TYPES, UNLIMITED
 
-FILES = ("map.toml", "counters.toml", "cards.toml")
-DATA_DIR = Path(__file__).parent / "data"
-RINGS = {"edge": 0, "outer": 1, "middle": 2, "inner": 3, "mitte": 4}
-
-
-def default_files() -> dict[str, bytes]:
-    return {name: (DATA_DIR / name).read_bytes() for name in FILES}
+Card = dict[str, Any]
 
 
-def build(files: Mapping[str, bytes]) -> dict[str, Any]:
-    try:
-        mp = tomllib.loads(files["map.toml"].decode())
-        co = tomllib.loads(files["counters.toml"].decode())
-        ca = tomllib.loads(files["cards.toml"].decode())
-    except (KeyError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise DataError(f"berlin-1945 data: {exc}") from exc
-    zones = [z["id"] for z in mp["zone"]]
-    ring = {z["id"]: RINGS[z["ring"]] for z in mp["zone"]}
+@dataclass(frozen=True)
+class Unit:
+    """What a counter is; where it is lives in the state (`position`)."""
 
-    def lim(value: Any) -> int | None:
-        return None if value == "unlimited" else int(value)
+    side: str
+    type: str
+    strength: int  # rulebook 7.4.2
+    elite: bool  # rulebook 7.4.4: SS and Guards
+    rebuild: bool  # rulebook 6: SS and Guards are never rebuilt
+    yellow: bool  # rulebook 5.5.4: brought in by an Event card
+    group: int | None  # rulebook 8.1: the Soviet reinforcement group
+    card: int | None  # rulebook 8.2: the German card that brings it in
+    start: str | None  # the zone of the initial display
+    # rulebook 5.2: the German garrison of Sector V may not move until Soviet troops enter
+    # the Mitte; the flag stays with the counter (a rebuilt unit keeps it)
+    frozen: bool
 
-    limit = {
-        z["id"]: {"german": lim(z["stack"]), "soviet": lim(z.get("stack_soviet", z["stack"]))}
-        for z in mp["zone"]
+
+@dataclass(frozen=True)
+class Tables:
+    zones: tuple[str, ...]  # every zone, Areas A-F, Districts 1-18, Sectors I-V
+    ring: Mapping[str, int]  # 0 the outer edge .. 4 the Mitte
+    limit: Mapping[str, Mapping[str, int | None]]  # zone -> side -> stacking limit (None: any)
+    adj: Mapping[str, Mapping[str, tuple[str, ...]]]  # side -> zone -> neighbours (rule 5.1)
+    units: Mapping[str, Unit]
+    cards: Mapping[str, Card]  # "german-3" -> deck, number, name, symbols, effects
+    decks: Mapping[str, tuple[int, ...]]  # side -> card numbers
+    reinforcement_zones: Mapping[str, tuple[str, ...]]  # group "1" / "2" -> Areas (8.1)
+
+
+def build(data: Mapping[str, Any]) -> str:
+    """The tables text of loaded data (`data.load_data`), canonical JSON."""
+    zones = list(data["zone_ids"])
+    mitte = [z for z in zones if data["zones"][z]["ring"] == "mitte"]
+    adj: dict[str, dict[str, list[str]]] = {}
+    for side in ROLES:
+        adj[side] = {}
+        for z in zones:
+            near = list(data["zones"][z]["neighbours"])
+            if side == "german" and z in mitte:  # rulebook 5.1: all sectors adjacent
+                near += [m for m in mitte if m != z and m not in near]
+            adj[side][z] = sorted(near, key=zones.index)
+    units = {
+        u["id"]: {
+            "side": u["side"],
+            "type": u["type"],
+            "strength": u["strength"],
+            "elite": UNIT_TYPES[u["type"]]["elite"],
+            "rebuild": UNIT_TYPES[u["type"]]["rebuild"],
+            "yellow": u["yellow_dot"],
+            "group": u["reinforcement"] or None,
+            "card": u["card"] or None,
+            "start": u["start"] or None,
+            "frozen": u["start"] == REICHSTAG and u["side"] == "german",
+        }
+        for u in data["units"]
     }
-    pairs = [tuple(b["between"]) for b in mp["border"]]
-    adj: dict[str, dict[str, list[str]]] = {"german": {}, "soviet": {}}
-    for side in adj:
-        links: dict[str, set[str]] = {z: set() for z in zones}
-        for a, b in pairs:
-            links[a].add(b)
-            links[b].add(a)
-        if side == "german":
-            mitte = [z for z in zones if ring[z] == 4]
-            for a in mitte:
-                links[a].update(m for m in mitte if m != a)
-        adj[side] = {z: sorted(v) for z, v in links.items()}
-    types = {t["id"]: t for t in co["unit_type"]}
-    units = []
-    for u in co["unit"]:
-        t = types[u["type"]]
-        units.append(
-            {
-                "id": u["id"],
-                "type": u["type"],
-                "side": t["side"],
-                "strength": t["strength"],
-                "elite": t["elite"],
-                "rebuild": t["rebuild"],
-                "start": u.get("start"),
-                "reinforcement": u.get("reinforcement"),
-                "card": u.get("card"),
-                "yellow_dot": u.get("yellow_dot", False),
-            }
-        )
-    cards: dict[str, Any] = {}
-    decks: dict[str, list[int]] = {"german": [], "soviet": []}
-    for c in ca["card"]:
-        key = f"{c['deck']}-{c['number']}"
-        cards[key] = {
-            "deck": c["deck"],
+    cards = {
+        f"{side}-{c['number']}": {
+            "deck": side,
             "number": c["number"],
             "name": c["name"],
             "symbols": list(c["symbols"]),
-            "effects": [dict(e) for e in c["effect"]],
+            "effects": [dict(e) for e in c["effects"]],
         }
-        decks[c["deck"]].append(int(c["number"]))
-    for side in decks:
-        decks[side].sort()
-    reinforcement_zones = {str(r["group"]): list(r["zones"]) for r in co["reinforcement"]}
-    return {
+        for side in ROLES
+        for c in data["decks"][side]
+    }
+    tables = {
         "zones": zones,
-        "ring": ring,
-        "limit": limit,
+        "ring": {z: RING_INDEX[data["zones"][z]["ring"]] for z in zones},
+        "limit": {
+            z: {
+                side: None if limit == UNLIMITED else int(limit)
+                for side, limit in data["zones"][z]["stack"].items()
+            }
+            for z in zones
+        },
         "adj": adj,
         "units": units,
         "cards": cards,
-        "decks": decks,
-        "reinforcement_zones": reinforcement_zones,
+        "decks": {side: sorted(c["number"] for c in data["decks"][side]) for side in ROLES},
+        "reinforcement_zones": {str(r["group"]): list(r["zones"]) for r in data["reinforcements"]},
     }
+    return json.dumps(tables, sort_keys=True, separators=(",", ":"))
+
+
+def parse(text: str) -> Tables:
+    raw = json.loads(text)
+    return Tables(
+        zones=tuple(raw["zones"]),
+        ring=raw["ring"],
+        limit=raw["limit"],
+        adj={side: {z: tuple(n) for z, n in by.items()} for side, by in raw["adj"].items()},
+        units={uid: Unit(**u) for uid, u in raw["units"].items()},
+        cards=raw["cards"],
+        decks={side: tuple(numbers) for side, numbers in raw["decks"].items()},
+        reinforcement_zones={g: tuple(z) for g, z in raw["reinforcement_zones"].items()},
+    )
+
+
+_PARSED: dict[str, Tables] = {}
+_KEPT = 16  # distinct tables texts kept (each game of a title usually has the same)
+
+
+def of(state: State) -> Tables:
+    """The tables of `state`, parsed once per text."""
+    text = state["tables"]
+    tables = _PARSED.get(text)
+    if tables is None:
+        if len(_PARSED) >= _KEPT:
+            _PARSED.pop(next(iter(_PARSED)))
+        tables = _PARSED[text] = parse(text)
+    return tables

@@ -12,7 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.core.engine import State
-from pbem.games.berlin_1945.state import illegal, limit, units_at
+from pbem.games.berlin_1945 import position, tables
+from pbem.games.berlin_1945.hands import writable
+from pbem.games.berlin_1945.position import limit, units_at, zone_of
+from pbem.games.berlin_1945.state import illegal
 
 Entry = dict[str, Any]
 
@@ -28,11 +31,10 @@ def check_order_undoable(state: State, entry: Entry) -> None:
     n = entry["n"]
     units = order_units(entry)
     for u, zone in units:
-        unit = state["units"][u]
-        if unit["status"] != "on" or unit["zone"] != zone:
+        if u not in state["at"][tables.of(state).units[u].side].get(zone, ()):
             raise illegal(f"order {n} cannot be undone: {u} is no longer in {zone}", "6.1")
     if entry["kind"] == "move":
-        side = state["units"][units[0][0]]["side"]
+        side = tables.of(state).units[units[0][0]].side
         cap = limit(state, entry["frm"], side)
         back = len(units) + len(units_at(state, entry["frm"], side))
         if cap is not None and back > cap:
@@ -43,36 +45,37 @@ def check_order_undoable(state: State, entry: Entry) -> None:
 
 def undo_order(state: State, entry: Entry) -> None:
     if entry["kind"] == "move":
-        for u, _zone in order_units(entry):
-            state["units"][u]["zone"] = entry["frm"]
+        for u, zone in order_units(entry):
+            position.move(state, u, zone, entry["frm"])
     else:
-        state["units"][entry["unit"]].update(status="removed", zone=None)
+        position.remove(state, entry["unit"], entry["zone"])
     for zone, ctrl in entry["control"].items():
         if ctrl is not None:
             state["control"][zone] = ctrl
-    entry["undone"] = True
+    state["move"]["undone"].append(entry["n"])
 
 
 def orders_of_card(state: State, number: int) -> list[Entry]:
     """The orders still standing that card `number` gave this Movement phase, last first
     (undoing in reverse order restores the control each one found)."""
     log = state["move"]["log"]
-    return [e for e in reversed(log) if e.get("card") == number and not e.get("undone")]
+    undone = state["move"]["undone"]
+    return [e for e in reversed(log) if e.get("card") == number and e["n"] not in undone]
 
 
 def undo_card(state: State, entry: Entry, check_only: bool) -> None:
     """Undo a card played this Movement phase (a cancel_card reaction), or refuse."""
     for undo in entry["undo"]:
         t = undo["t"]
-        if t == "free_rebuild" and state["move"].get("free_rebuild", 0) < undo["count"]:
+        if t == "free_rebuild" and state["move"]["free_rebuild"] < undo["count"]:
             raise illegal("the Rebuild order this card gave is already used", "2.3")
-        if t == "off" and any(state["units"][u]["status"] != "on" for u in undo["units"]):
+        if t == "off" and any(zone_of(state, u) is None for u in undo["units"]):
             raise illegal("the reinforcements are no longer on the map", "2.3")
         if t == "restore":
             for u, zone in undo["units"]:
-                side = state["units"][u]["side"]
+                side = tables.of(state).units[u].side
                 cap = limit(state, zone, side)
-                if state["units"][u]["status"] != "removed" or (
+                if u not in state["removed"] or (
                     cap is not None and len(units_at(state, zone, side)) + 1 > cap
                 ):
                     raise illegal(f"{u} cannot return to {zone}", "2.3, 5.3")
@@ -85,7 +88,7 @@ def undo_card(state: State, entry: Entry, check_only: bool) -> None:
         t = undo["t"]
         if t == "off":
             for u in undo["units"]:
-                state["units"][u].update(status="off", zone=None)
+                position.lift(state, u)
         elif t == "marker":
             markers = state["markers"].get(undo["zone"], [])
             if undo["marker"] in markers:
@@ -94,15 +97,15 @@ def undo_card(state: State, entry: Entry, check_only: bool) -> None:
             state["move"]["free_rebuild"] -= undo["count"]
         elif t == "restore":
             for u, zone in undo["units"]:
-                state["units"][u].update(status="on", zone=zone)
+                position.restore(state, u, zone)
         elif t == "undiscard":
-            state["hands"][undo["role"]]["slots"][str(undo["slot"])]["status"] = "hand"
+            writable(state, undo["role"], undo["slot"])["status"] = "hand"
         elif t == "orders":
             for order in orders_of_card(state, entry["n"]):
                 undo_order(state, order)
-            if state["move"].get("double_card") == entry["n"]:
+            if state["move"]["double_card"] == entry["n"]:
                 state["move"]["double"] = None
         for zone, ctrl in undo.get("control", {}).items():
             if ctrl is not None:
                 state["control"][zone] = ctrl
-    entry["undone"] = True
+    state["move"]["cards_undone"].append(entry["n"])

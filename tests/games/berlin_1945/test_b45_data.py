@@ -11,9 +11,10 @@ from typing import Any
 
 import pytest
 
-from pbem.games.berlin_1945 import data as b45
+from pbem.games.berlin_1945 import board, cards_file, counters_file, map_file, rulebook
+from pbem.games.berlin_1945 import data as b45_data
 
-FILES = b45.default_data()
+FILES = b45_data.default_data()
 DOCS = {name: tomllib.loads(raw.decode()) for name, raw in FILES.items()}
 AREAS = ["A", "B", "C", "D", "E", "F"]
 SECTORS = ["I", "II", "III", "IV", "V"]
@@ -21,7 +22,7 @@ SECTORS = ["I", "II", "III", "IV", "V"]
 
 @pytest.fixture(scope="module")
 def data() -> dict[str, Any]:
-    return b45.load_data({})
+    return b45_data.load_data({})
 
 
 def all_cards(data: dict[str, Any]) -> list[dict[str, Any]]:
@@ -37,10 +38,10 @@ def units_of(data: dict[str, Any], **match: Any) -> list[dict[str, Any]]:
 
 def test_shipped_files_load_as_plain_json(data: dict[str, Any]) -> None:
     assert set(FILES) == {"map.toml", "counters.toml", "cards.toml"}
-    assert b45.load_data(FILES) == data
-    board = b45.load_map(FILES["map.toml"])
-    counters = b45.load_counters(FILES["counters.toml"], board)
-    cards = b45.load_cards(FILES["cards.toml"], board, counters)
+    assert b45_data.load_data(FILES) == data
+    board = map_file.load_map(FILES["map.toml"])
+    counters = counters_file.load_counters(FILES["counters.toml"], board)
+    cards = cards_file.load_cards(FILES["cards.toml"], board, counters)
     assert data == {**board, **counters, **cards}
     assert json.loads(json.dumps(data)) == data  # no tuples, sets or other non-JSON values
 
@@ -59,10 +60,10 @@ def test_shipped_files_load_as_plain_json(data: dict[str, Any]) -> None:
 
 def test_a_file_not_given_is_the_shipped_one() -> None:
     raw = FILES["map.toml"].replace(b'name = "Treptow"', b'name = "Treptow-Koepenick"')
-    loaded = b45.load_data({"map.toml": raw})
+    loaded = b45_data.load_data({"map.toml": raw})
     assert loaded["zones"]["18"]["name"] == "Treptow-Koepenick"
     assert loaded["zones"]["18"]["label"] == "District 18 (Treptow-Koepenick)"
-    assert loaded["decks"] == b45.load_data({})["decks"]
+    assert loaded["decks"] == b45_data.load_data({})["decks"]
 
 
 # --- rulebook 1, 2.1: zones and rings ------------------------------------------------------------
@@ -82,7 +83,7 @@ def test_rulebook_1_2_1_zones_and_rings(data: dict[str, Any]) -> None:
     }
     kinds = Counter(z["kind"] for z in data["zones"].values())
     assert kinds == {"area": 6, "district": 18, "sector": 5}
-    assert [b45.ring_depth(data, z) for z in ("A", "12", "6", "1", "V")] == [4, 3, 2, 1, 0]
+    assert [board.ring_depth(data, z) for z in ("A", "12", "6", "1", "V")] == [4, 3, 2, 1, 0]
     assert data["turns"] == 12  # rulebook 7
     assert data["spaces"] == ["flak-control", "control", "turn-track", "removed-units"]
 
@@ -91,7 +92,7 @@ def test_rulebook_names_of_districts_and_the_reichstag(data: dict[str, Any]) -> 
     """rulebook 5, 5.1, 5.3, 5.5.1, 7.3 name eleven districts; 5.3 calls Sector V the
     Reichstag. The other districts carry stand-in names."""
     names = {z: data["zones"][z]["name"] for z in data["zone_ids"]}
-    assert {z: names[z] for z in b45.RULEBOOK_NAMES} == {
+    assert {z: names[z] for z in rulebook.RULEBOOK_NAMES} == {
         "1": "Tiergarten",
         "2": "Moabit",
         "3": "Prenzlauer",
@@ -114,19 +115,19 @@ def test_rulebook_names_of_districts_and_the_reichstag(data: dict[str, Any]) -> 
 # --- rulebook 5.1: adjacency ---------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("a,b,section", b45.RULEBOOK_ADJACENT, ids=lambda v: str(v))
+@pytest.mark.parametrize("a,b,section", rulebook.RULEBOOK_ADJACENT, ids=lambda v: str(v))
 def test_rulebook_5_1_and_examples_adjacent(
     data: dict[str, Any], a: str, b: str, section: str
 ) -> None:
     """5.1: 7-1, 7-2, 14-15, 14-7, 8-15, 8-16, 8-2, 8-3, 8-7; the examples of 5 (15-16, 15-8),
     5.5.1 (F-14, F-13, E-13, 2-8, 3-8, 9-8), 7.2 (16-15) and 7.3 (3-9, 4-3)."""
     for side in ("german", "soviet"):
-        assert b45.adjacent(data, a, b, side) and b45.adjacent(data, b, a, side)
-    assert b in b45.neighbours(data, a)
+        assert board.adjacent(data, a, b, side) and board.adjacent(data, b, a, side)
+    assert b in board.neighbours(data, a)
 
 
 def test_rulebook_5_1_the_stated_adjacencies_are_all_there() -> None:
-    pairs = {frozenset(p[:2]) for p in b45.RULEBOOK_ADJACENT}
+    pairs = {frozenset(p[:2]) for p in rulebook.RULEBOOK_ADJACENT}
     stated = [("7", "1"), ("7", "2"), ("14", "15"), ("14", "7")]
     stated += [("8", z) for z in ("15", "16", "2", "3", "7")]
     assert {frozenset(p) for p in stated} <= pairs
@@ -138,41 +139,43 @@ def test_rulebook_5_1_the_stated_adjacencies_are_all_there() -> None:
 def test_rulebook_5_1_not_adjacent(data: dict[str, Any], a: str, b: str) -> None:
     """5.1: "14 is not adjacent to 8, 3 not to I, 15 not to 7, 2 not to II, 1 not to I"."""
     for side in ("german", "soviet"):
-        assert not b45.adjacent(data, a, b, side)
-        assert not b45.adjacent(data, b, a, side)
+        assert not board.adjacent(data, a, b, side)
+        assert not board.adjacent(data, b, a, side)
     assert sorted([a, b], key=data["zone_ids"].index) in data["not_adjacent"]
 
 
 def test_rulebook_5_1_german_mitte_sectors_all_adjacent(data: dict[str, Any]) -> None:
     """5.1 exception: the German player treats all Mitte sectors as adjacent to each other."""
     assert data["rules"]["german-mitte-all-adjacent"] is True
-    assert not b45.adjacent(data, "I", "III", "soviet")
-    assert not b45.adjacent(data, "II", "IV", "soviet")
+    assert not board.adjacent(data, "I", "III", "soviet")
+    assert not board.adjacent(data, "II", "IV", "soviet")
     for a in SECTORS:
         for b in SECTORS:
             if a != b:
-                assert b45.adjacent(data, a, b, "german"), (a, b)
-        assert not b45.adjacent(data, a, a, "german")
-    assert b45.neighbours(data, "I", "german") == ["2", "II", "III", "IV", "V"]
+                assert board.adjacent(data, a, b, "german"), (a, b)
+        assert not board.adjacent(data, a, a, "german")
+    assert board.neighbours(data, "I", "german") == ["2", "II", "III", "IV", "V"]
     assert (
-        b45.neighbours(data, "I", "soviet") == b45.neighbours(data, "I") == ["2", "II", "IV", "V"]
+        board.neighbours(data, "I", "soviet")
+        == board.neighbours(data, "I")
+        == ["2", "II", "IV", "V"]
     )
-    assert not b45.adjacent(data, "2", "III", "german")  # only sector to sector
+    assert not board.adjacent(data, "2", "III", "german")  # only sector to sector
 
 
 def test_stand_in_geometry_is_concentric(data: dict[str, Any]) -> None:
     """Stand-in: each area touches outer districts only, no border skips a ring, V touches
     only I-IV, and the 5.1 corner contacts are four-way points of the layout."""
     for a, b in data["borders"]:
-        assert abs(b45.ring_depth(data, a) - b45.ring_depth(data, b)) <= 1, (a, b)
+        assert abs(board.ring_depth(data, a) - board.ring_depth(data, b)) <= 1, (a, b)
     for area in AREAS:
-        assert {b45.ring(data, z) for z in b45.neighbours(data, area)} == {"outer"}
-    assert b45.neighbours(data, "V") == ["I", "II", "III", "IV"]
+        assert {board.ring(data, z) for z in board.neighbours(data, area)} == {"outer"}
+    assert board.neighbours(data, "V") == ["I", "II", "III", "IV"]
     for a, b, c, d in [("14", "15", "8", "7"), ("2", "3", "II", "I"), ("1", "2", "I", "IV")]:
         ring = [a, b, c, d]  # around one point: neighbours adjacent, diagonals not
         for i in range(4):
-            assert b45.adjacent(data, ring[i], ring[(i + 1) % 4], "soviet")
-        assert not b45.adjacent(data, a, c, "soviet") and not b45.adjacent(data, b, d, "soviet")
+            assert board.adjacent(data, ring[i], ring[(i + 1) % 4], "soviet")
+        assert not board.adjacent(data, a, c, "soviet") and not board.adjacent(data, b, d, "soviet")
     assert len(data["borders"]) == 68
 
 
@@ -185,9 +188,11 @@ def test_rulebook_5_2_germans_never_enter_areas_and_no_one_moves_into_one(
     """2.1, 5.2: Germans cannot enter Areas A-F; 7.2: no unit enters an area by movement."""
     assert data["rules"]["germans-may-not-enter-areas"] and data["rules"]["areas-exit-only"]
     for area in AREAS:
-        assert b45.stack_limit(data, area, "german", soviets_in_mitte=False) == 0
-        assert not b45.may_enter(data, area, "german") and not b45.may_enter(data, area, "soviet")
-    assert b45.may_enter(data, "14", "german") and b45.may_enter(data, "V", "soviet")
+        assert board.stack_limit(data, area, "german", soviets_in_mitte=False) == 0
+        assert not board.may_enter(data, area, "german") and not board.may_enter(
+            data, area, "soviet"
+        )
+    assert board.may_enter(data, "14", "german") and board.may_enter(data, "V", "soviet")
     assert data["rules"]["no-rebuild-in-areas"]  # rulebook 6
 
 
@@ -206,7 +211,7 @@ def test_rulebook_5_3_stacking_limits(data: dict[str, Any]) -> None:
     I-IV 4 per side, V 4 German and unlimited Soviet."""
 
     def limit(zone: str, side: str, entered: bool = False) -> int | None:
-        return b45.stack_limit(data, zone, side, soviets_in_mitte=entered)
+        return board.stack_limit(data, zone, side, soviets_in_mitte=entered)
 
     for zone in AREAS:
         assert limit(zone, "soviet") is None
@@ -232,7 +237,7 @@ def test_rulebook_5_3_initial_display_within_stacking(data: dict[str, Any]) -> N
     for zone, ids in data["initial_display"].items():
         for side in ("german", "soviet"):
             n = sum(1 for u in data["units"] if u["id"] in ids and u["side"] == side)
-            cap = b45.stack_limit(data, zone, side, soviets_in_mitte=False)
+            cap = board.stack_limit(data, zone, side, soviets_in_mitte=False)
             assert cap is None or n <= cap, (zone, side)
 
 
@@ -241,13 +246,13 @@ def test_rulebook_5_3_initial_display_within_stacking(data: dict[str, Any]) -> N
 
 def test_rulebook_5_5_directions(data: dict[str, Any]) -> None:
     """The Soviets advance toward the Mitte, the Germans away from it; same ring is a flank."""
-    assert b45.direction(data, "F", "14", "soviet") == "advance"  # 5.5.1
-    assert b45.direction(data, "2", "8", "german") == "advance"  # 5.5.1
-    assert b45.direction(data, "9", "8", "german") == "flank"  # 5.5.1
-    assert b45.direction(data, "3", "9", "soviet") == "rear"  # 7.3: a Soviet withdrawal
-    assert b45.direction(data, "8", "2", "german") == "rear"
-    assert b45.direction(data, "I", "V", "german") == "flank"  # inside the Mitte
-    assert b45.direction(data, "IV", "V", "soviet") == "flank"
+    assert board.direction(data, "F", "14", "soviet") == "advance"  # 5.5.1
+    assert board.direction(data, "2", "8", "german") == "advance"  # 5.5.1
+    assert board.direction(data, "9", "8", "german") == "flank"  # 5.5.1
+    assert board.direction(data, "3", "9", "soviet") == "rear"  # 7.3: a Soviet withdrawal
+    assert board.direction(data, "8", "2", "german") == "rear"
+    assert board.direction(data, "I", "V", "german") == "flank"  # inside the Mitte
+    assert board.direction(data, "IV", "V", "soviet") == "flank"
 
 
 # --- rulebook 2.2, 7.4.2: counters ---------------------------------------------------------------
@@ -380,7 +385,7 @@ def test_rulebook_2_3_symbols_modes_and_timing(data: dict[str, Any]) -> None:
         assert {e["mode"] for e in card["effects"]} == set(card["symbols"]), card["id"]
         assert card["timing"] and card["text"]
         for effect in card["effects"]:
-            assert effect["effect"] in b45.EFFECTS
+            assert effect["effect"] in rulebook.EFFECTS
             if effect["mode"] == "C":
                 assert effect["when"] == "combat"
             if effect["mode"] == "M":
@@ -390,7 +395,7 @@ def test_rulebook_2_3_symbols_modes_and_timing(data: dict[str, Any]) -> None:
 
 
 def test_rulebook_2_3_panzerfaust_has_two_alternative_effects(data: dict[str, Any]) -> None:
-    card = b45.card(data, "german-1")
+    card = board.card(data, "german-1")
     assert card["name"] == "Panzerfaust" and card["symbols"] == ["C", "!"]
     assert [(e["mode"], e["effect"]) for e in card["effects"]] == [
         ("C", "combat_modifier"),
@@ -399,18 +404,18 @@ def test_rulebook_2_3_panzerfaust_has_two_alternative_effects(data: dict[str, An
 
 
 def test_rulebook_7_4_2_flak_towers_place_a_strength_marker(data: dict[str, Any]) -> None:
-    (effect,) = b45.card(data, "german-4")["effects"]
-    assert b45.card(data, "german-4")["name"] == "Flak Anti-Aircraft Towers"
+    (effect,) = board.card(data, "german-4")["effects"]
+    assert board.card(data, "german-4")["name"] == "Flak Anti-Aircraft Towers"
     assert effect["effect"] == "place_marker" and effect["marker"] == "flak-tower"
     assert effect["amount"] == 2 and effect["zones"] == ["1", "4", "8"]
 
 
 def test_every_effect_is_a_known_primitive_with_its_parameters(data: dict[str, Any]) -> None:
     used = Counter(e["effect"] for c in all_cards(data) for e in c["effects"])
-    assert set(used) == set(b45.EFFECTS)  # every primitive is used at least once
+    assert set(used) == set(rulebook.EFFECTS)  # every primitive is used at least once
     for card in all_cards(data):
         for effect in card["effects"]:
-            required, optional = b45.EFFECTS[effect["effect"]]
+            required, optional = rulebook.EFFECTS[effect["effect"]]
             assert set(required) <= set(effect), (card["id"], effect)
             assert set(effect) <= {"mode", "when", "effect", *required, *optional}
 
@@ -419,7 +424,7 @@ def test_every_effect_is_a_known_primitive_with_its_parameters(data: dict[str, A
 
 
 def test_rulebook_8_2_card_2_wencks_12th_army(data: dict[str, Any]) -> None:
-    card = b45.card(data, "german-2")
+    card = board.card(data, "german-2")
     assert (card["name"], card["symbols"]) == ("Wenck's 12th Army", ["M"])
     assert card["timing"] == "At the end of your Movement phase."
     assert card["effects"] == [
@@ -435,7 +440,7 @@ def test_rulebook_8_2_card_2_wencks_12th_army(data: dict[str, Any]) -> None:
 
 
 def test_rulebook_8_2_card_3_charlemagne_battalion(data: dict[str, Any]) -> None:
-    card = b45.card(data, "german-3")
+    card = board.card(data, "german-3")
     assert (card["name"], card["symbols"]) == ("Charlemagne Battalion", ["M"])
     (effect,) = card["effects"]
     assert effect["effect"] == "reinforce" and effect["when"] == "movement-end"
@@ -444,7 +449,7 @@ def test_rulebook_8_2_card_3_charlemagne_battalion(data: dict[str, Any]) -> None
 
 
 def test_rulebook_8_2_card_10_volkssturm_and_feldgendarmerie(data: dict[str, Any]) -> None:
-    card = b45.card(data, "german-10")
+    card = board.card(data, "german-10")
     assert (card["name"], card["symbols"]) == ("Volkssturm and Feldgendarmerie", ["M"])
     (effect,) = card["effects"]
     assert effect["units"] == ["de-volkssturm"] and effect["zone_filter"] == "no-enemy"
@@ -452,7 +457,7 @@ def test_rulebook_8_2_card_10_volkssturm_and_feldgendarmerie(data: dict[str, Any
 
 
 def test_rulebook_8_2_card_23_steiner(data: dict[str, Any]) -> None:
-    card = b45.card(data, "german-23")
+    card = board.card(data, "german-23")
     assert (card["name"], card["symbols"]) == ("Steiner!", ["M"])
     (effect,) = card["effects"]
     assert effect["units"] == ["de-steiner"] and effect["zones"] == ["13", "16"]
@@ -469,7 +474,7 @@ def test_rulebook_8_1_8_2_only_the_german_deck_reinforces(data: dict[str, Any]) 
 
 
 def test_rulebook_5_4_card_24_panzergrenadiers_moves_twice(data: dict[str, Any]) -> None:
-    card = b45.card(data, "german-24")
+    card = board.card(data, "german-24")
     assert card["name"] == "Panzergrenadiers"
     assert [e["effect"] for e in card["effects"]] == ["double_move"]
 
@@ -477,7 +482,7 @@ def test_rulebook_5_4_card_24_panzergrenadiers_moves_twice(data: dict[str, Any])
 def test_rulebook_5_4_cards_13_zhukov_and_22_konev(data: dict[str, Any]) -> None:
     """2 extra orders for #13, 1 for #22, never both in a turn, and either rules out the
     additional order by discarding; both are ! cards."""
-    zhukov, konev = b45.card(data, "soviet-13"), b45.card(data, "soviet-22")
+    zhukov, konev = board.card(data, "soviet-13"), board.card(data, "soviet-22")
     assert (zhukov["name"], konev["name"]) == ("Georgi Zhukov", "Ivan Konev")
     assert zhukov["symbols"] == konev["symbols"] == ["!"]
     (z,) = zhukov["effects"]
@@ -525,7 +530,7 @@ def test_every_item_has_a_provenance_citing_a_section_or_stand_in() -> None:
 
 def test_map_provenance_stand_in_and_rulebook_items() -> None:
     doc = DOCS["map.toml"]
-    facts = {frozenset(p[:2]): p[2] for p in b45.RULEBOOK_ADJACENT}
+    facts = {frozenset(p[:2]): p[2] for p in rulebook.RULEBOOK_ADJACENT}
     for border in doc["border"]:
         pair = frozenset(border["between"])
         if pair in facts:
@@ -535,8 +540,8 @@ def test_map_provenance_stand_in_and_rulebook_items() -> None:
             assert border["provenance"] == "stand-in", border
     for zone in doc["zone"]:
         assert zone["provenance"].startswith("rulebook "), zone
-        if zone["id"] in b45.RULEBOOK_NAMES:
-            section = b45.RULEBOOK_NAMES[zone["id"]][1]
+        if zone["id"] in rulebook.RULEBOOK_NAMES:
+            section = rulebook.RULEBOOK_NAMES[zone["id"]][1]
             assert zone["name_provenance"].startswith(f"rulebook {section}"), zone
         elif "name" in zone:
             assert zone["name_provenance"] == "stand-in", zone
@@ -597,18 +602,18 @@ def test_cards_provenance_stand_in_and_rulebook_items() -> None:
 
 
 def test_helpers_reject_unknown_zones_sides_and_cards(data: dict[str, Any]) -> None:
-    assert b45.ring(data, "V") == "mitte" and b45.ring(data, "A") == "edge"
-    assert b45.zone(data, "5")["name"] == "Kreuzberg"
+    assert board.ring(data, "V") == "mitte" and board.ring(data, "A") == "edge"
+    assert board.zone(data, "5")["name"] == "Kreuzberg"
     with pytest.raises(KeyError, match="unknown zone '19'"):
-        b45.ring(data, "19")
+        board.ring(data, "19")
     with pytest.raises(KeyError, match="unknown zone 'VI'"):
-        b45.adjacent(data, "V", "VI", "german")
+        board.adjacent(data, "V", "VI", "german")
     with pytest.raises(ValueError, match="unknown side 'west'"):
-        b45.adjacent(data, "I", "II", "west")
+        board.adjacent(data, "I", "II", "west")
     with pytest.raises(ValueError, match="unknown side"):
-        b45.stack_limit(data, "5", "allied", soviets_in_mitte=False)
+        board.stack_limit(data, "5", "allied", soviets_in_mitte=False)
     with pytest.raises(KeyError, match="unknown card 'german-26'"):
-        b45.card(data, "german-26")
-    copy = b45.card(data, "soviet-13")
+        board.card(data, "german-26")
+    copy = board.card(data, "soviet-13")
     copy["name"] = "changed"
-    assert b45.card(data, "soviet-13")["name"] == "Georgi Zhukov"  # a copy, not the record
+    assert board.card(data, "soviet-13")["name"] == "Georgi Zhukov"  # a copy, not the record

@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 
 from pbem.errors import DataError
-from pbem.games.berlin_1945 import data as b45
+from pbem.games.berlin_1945 import data as b45_data
+from pbem.games.berlin_1945 import map_file
 
-FILES = b45.default_data()
+FILES = b45_data.default_data()
 
 
 def edited(name: str, *edits: tuple[str, str]) -> bytes:
@@ -22,7 +23,7 @@ def edited(name: str, *edits: tuple[str, str]) -> bytes:
 
 def problems(name: str, *edits: tuple[str, str]) -> str:
     with pytest.raises(DataError) as info:
-        b45.load_data({name: edited(name, *edits)})
+        b45_data.load_data({name: edited(name, *edits)})
     return str(info.value)
 
 
@@ -422,7 +423,7 @@ def test_a_stage_reports_every_problem() -> None:
         ('name = "Wedding"', 'name = "Gesundbrunnen"'),
     )
     with pytest.raises(DataError) as info:
-        b45.load_map(raw)
+        map_file.load_map(raw)
     assert str(info.value) == (
         "map.toml: map.turns: expected 12 (rulebook 7), found 10; "
         "map.toml: zone[8].name: the rulebook names it 'Wedding' (rulebook 5), found "
@@ -432,12 +433,12 @@ def test_a_stage_reports_every_problem() -> None:
 
 def test_broken_files_that_are_not_toml_or_not_known() -> None:
     with pytest.raises(DataError, match="map.toml: not UTF-8"):
-        b45.load_map(b"\xff\xfe")
+        map_file.load_map(b"\xff\xfe")
     with pytest.raises(DataError, match="cards.toml: not valid TOML"):
-        b45.load_data({"cards.toml": FILES["cards.toml"] + b"\n[hand]\n"})
+        b45_data.load_data({"cards.toml": FILES["cards.toml"] + b"\n[hand]\n"})
     with pytest.raises(DataError, match=r"counters.toml: top level: unknown section\(s\) dice"):
-        b45.load_data({"counters.toml": FILES["counters.toml"] + b"\n[dice]\nsides = 10\n"})
+        b45_data.load_data({"counters.toml": FILES["counters.toml"] + b"\n[dice]\nsides = 10\n"})
     with pytest.raises(DataError, match="rules.toml: unknown data file for berlin_1945"):
-        b45.load_data({"rules.toml": b""})
+        b45_data.load_data({"rules.toml": b""})
     with pytest.raises(DataError, match="map.toml: expected bytes, found str"):
-        b45.load_data({"map.toml": FILES["map.toml"].decode()})  # type: ignore[dict-item]
+        b45_data.load_data({"map.toml": FILES["map.toml"].decode()})  # type: ignore[dict-item]

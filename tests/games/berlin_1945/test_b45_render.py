@@ -9,11 +9,16 @@ size, and the German sees the Soviet plan only as sealed until it is opened.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
+from typing import Any
 
 import pytest
 
+import pbem.games  # noqa: F401  (registers berlin-1945)
+from pbem.core.canonical import JSON
+from pbem.games.berlin_1945.rules import ENGINE
 from pbem.render.summary import render_summary
-from tests.support.players import Table
+from pbem.testing import SignedTable, leaks
 
 ROLES = ("german", "soviet")
 
@@ -22,7 +27,7 @@ def _line(text: str, start: str) -> str:
     return next(line for line in text.splitlines() if line.strip().startswith(start))
 
 
-def _check(table: Table) -> None:
+def _check(table: SignedTable) -> None:
     state = table.game.state
     assert state is not None
     if state["phase"] in ("reveal", "over"):  # the end of the game opens every hand
@@ -35,13 +40,13 @@ def _check(table: Table) -> None:
         if own:
             assert _line(text, f"{viewer} hand:").count("#") == len(own)
         plan = state.get("plan")
-        if viewer == "german" and plan and plan.get("orders") is None:
+        if viewer == "german" and plan and not plan["revealed"]:
             assert _line(text, "Soviet plan").endswith(": sealed")
 
 
 @pytest.mark.parametrize("seed", [1, 2])
 def test_each_sides_summary_shows_only_what_it_may_know(seed: int) -> None:
-    table = Table("berlin-1945", ROLES, nonce=f"render-{seed}")
+    table = SignedTable("berlin-1945", ROLES, nonce=f"render-{seed}")
     table.join_all()
     rng = random.Random(seed)
     steps = 0
@@ -52,22 +57,48 @@ def test_each_sides_summary_shows_only_what_it_may_know(seed: int) -> None:
             _check(table)
 
 
-def test_the_check_would_catch_a_leak(monkeypatch: pytest.MonkeyPatch) -> None:
-    """If an engine filled in the other side's secrets, `_check` would fail."""
-    from pbem.games.berlin_1945.rules import ENGINE
+def test_no_view_depends_on_the_other_sides_secrets() -> None:
+    """The differential check of the conformance test, every few entries of a whole game:
+    each view computed from a state holding one side's secrets (its cards, its drawn cards,
+    its plan) is byte-identical whatever those secrets are."""
+    table = SignedTable("berlin-1945", ROLES, nonce="views", signed=False)
+    table.join_all()
+    rng = random.Random(5)
+    checked = 0
+    while table.game.outcome() is None:
+        state = table.game.state
+        if len(table.game.entries) % 3 == 0 and not table.game.waiting_for_entropy:
+            for owner in ROLES:
+                known = table.known(owner)
+                assert not leaks(ENGINE, state, owner, known, [*ROLES, None])
+                checked += 1
+        table.step(rng)
+    assert checked > 100
 
-    table = Table("berlin-1945", ROLES, nonce="leak")
+
+def test_the_check_would_catch_a_leak(monkeypatch: pytest.MonkeyPatch) -> None:
+    """If an engine filled in the other side's secrets and showed them, `_check` would fail."""
+    table = SignedTable("berlin-1945", ROLES, nonce="leak")
     table.join_all()
     rng = random.Random(3)
     for _ in range(12):
         table.step(rng)
     _check(table)
-    honest = ENGINE.with_secrets
+    honest_secrets, honest_view = ENGINE.with_secrets, ENGINE.view
     everything = {**table.known("german"), **table.known("soviet")}
 
-    def leaky(state: dict[str, object], role: str, known: object) -> dict[str, object]:
-        return honest(honest(state, "german", everything), "soviet", everything)
+    def leaky_secrets(state: dict[str, Any], role: str, known: Mapping[str, JSON]) -> Any:
+        return honest_secrets(honest_secrets(state, "german", everything), "soviet", everything)
 
-    monkeypatch.setattr(ENGINE, "with_secrets", leaky)
+    def leaky_view(state: dict[str, Any], role: str | None) -> Any:
+        out = honest_view(state, role)
+        for side in ROLES:  # every card the state holds, whoever holds it
+            for k, piece in state["hands"][side]["slots"].items():
+                if piece.get("known"):
+                    out["hands"][side]["slots"][k]["card"] = piece["value"]
+        return out
+
+    monkeypatch.setattr(ENGINE, "with_secrets", leaky_secrets)
+    monkeypatch.setattr(ENGINE, "view", leaky_view)
     with pytest.raises(AssertionError):
         _check(table)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.errors import IllegalOrderError, InvalidOrderError
+from pbem.errors import EntropyPending, IllegalOrderError, InvalidOrderError
 from pbem.games.berlin_1945.decisions import (
     Cards,
     Casualties,
@@ -25,7 +25,8 @@ from pbem.games.berlin_1945.decisions import (
     RetreatOrder,
 )
 from pbem.games.berlin_1945.rules import ENGINE
-from tests.games.berlin_1945.b45_support import Game, Pool, clear
+from pbem.testing import ScriptedContext, Table
+from tests.games.berlin_1945.b45_support import Pool, clear, held, remove, say, to_plan, zone_of
 
 CASES = [
     ("draw", Draw()),
@@ -86,42 +87,36 @@ def test_syntax_errors_quote_the_text(text: str) -> None:
     assert repr(text) in str(caught.value)
 
 
-def german_turn() -> tuple[Game, Pool]:
-    g = Game(11)
-    g.until("plan")
-    g.text("soviet", "plan none")
-    clear(g.state)
-    return g, Pool(g.state)
-
-
-def held(g: Game, role: str) -> list[int]:
-    slots = g.state["hands"][role]["slots"]
-    return sorted(int(k) for k, s in slots.items() if s["status"] in ("hand", "pending"))
+def german_turn() -> tuple[Table, Pool]:
+    t = to_plan(11)
+    say(t, "soviet", "plan none")
+    clear(t.state)
+    return t, Pool(t.state)
 
 
 def test_rulebook_6_german_rebuild_costs_two_cards_in_a_controlled_zone() -> None:
-    g, pool = german_turn()
+    t, pool = german_turn()
     lost = pool.take("wehrmacht", 1, "12")[0]
-    g.state["units"][lost].update(status="removed", zone=None)
+    remove(t.state, lost)
     ss = pool.take("ss", 1, "12")[0]
-    g.state["units"][ss].update(status="removed", zone=None)
-    cards = held(g, "german")
+    remove(t.state, ss)
+    hand = held(t, "german")
     with pytest.raises(IllegalOrderError, match="Areas"):
-        g.text("german", f"rebuild {lost} in a discard #{cards[0]}, #{cards[1]}")
+        say(t, "german", f"rebuild {lost} in a discard #{hand[0]}, #{hand[1]}")
     with pytest.raises(IllegalOrderError, match="not SS"):
-        g.text("german", f"rebuild {ss} in 12 discard #{cards[0]}, #{cards[1]}")
+        say(t, "german", f"rebuild {ss} in 12 discard #{hand[0]}, #{hand[1]}")
     with pytest.raises(IllegalOrderError, match="two"):
-        g.text("german", f"rebuild {lost} in 12")
-    g.state["control"]["13"] = "soviet"
+        say(t, "german", f"rebuild {lost} in 12")
+    t.state["control"]["13"] = "soviet"
     with pytest.raises(IllegalOrderError, match="control"):
-        g.text("german", f"rebuild {lost} in 13 discard #{cards[0]}, #{cards[1]}")
-    ctx = g.text("german", f"rebuild {lost} in 12 discard #{cards[0]}, #{cards[1]}")
-    assert g.state["units"][lost]["zone"] == "12"
-    assert any("unseen" in e for e in ctx.events)
-    assert held(g, "german") == cards[2:]
+        say(t, "german", f"rebuild {lost} in 13 discard #{hand[0]}, #{hand[1]}")
+    ctx = say(t, "german", f"rebuild {lost} in 12 discard #{hand[0]}, #{hand[1]}")
+    assert zone_of(t, lost) == "12"
+    assert ctx.said("unseen")
+    assert held(t, "german") == hand[2:]
     other = pool.take("wehrmacht", 1, "14")[0]
     with pytest.raises(IllegalOrderError, match="ends the Movement phase"):
-        g.text("german", f"move 14 -> 15: {other}")
+        say(t, "german", f"move 14 -> 15: {other}")
 
 
 def test_rulebook_5_4_zhukov_and_konev_never_in_one_plan() -> None:
@@ -130,28 +125,23 @@ def test_rulebook_5_4_zhukov_and_konev_never_in_one_plan() -> None:
 
 
 def test_engine_validates_before_any_dice() -> None:
-    from pbem.errors import EntropyPending
-    from tests.games.berlin_1945.b45_support import FakeCtx
-
-    class Pending(FakeCtx):
-        def roll(self, lo: int, hi: int, purpose: str) -> int:
-            raise EntropyPending(purpose)
-
-    g = Game(12)
-    g.until("plan")
-    clear(g.state)
-    pool = Pool(g.state)
+    t = to_plan(12)
+    clear(t.state)
+    pool = Pool(t.state)
     pool.take("wehrmacht", 2, "8")
     pool.take("soviet-regular", 4, "8")
-    g.text("soviet", "plan none")
-    g.text("german", "end movement")
-    g.text("soviet", "open")
-    g.text("soviet", "end movement")
-    g.text("german", "no cards")
+    say(t, "soviet", "plan none")
+    say(t, "german", "end movement")
+    say(t, "soviet", "open")
+    say(t, "soviet", "end movement")
+    say(t, "german", "no cards")
     bad = ENGINE.parse("cards play 99", {}, "soviet")
     with pytest.raises(IllegalOrderError):
-        ENGINE.apply(g.state, "soviet", bad, Pending(g, 50, [], {}))
+        ENGINE.apply(t.state, "soviet", bad, ScriptedContext(seq=50, pending=True))
     with pytest.raises(EntropyPending, match="casualty check"):
         ENGINE.apply(
-            g.state, "soviet", ENGINE.parse("no cards", {}, "soviet"), Pending(g, 50, [], {})
+            t.state,
+            "soviet",
+            ENGINE.parse("no cards", {}, "soviet"),
+            ScriptedContext(seq=50, pending=True),
         )
