@@ -412,6 +412,7 @@ class SignedTable:
         self.seeds = {role: hex_of(b"seed", role.encode(), nonce.encode()) for role in roles}
         self.secrets: dict[str, tuple[str, JSON]] = {}  # label -> (salt, value)
         self.owners: dict[str, str] = {}  # label -> the role that sealed it
+        self._draws: dict[str, tuple[int, dict[str, int]]] = {}  # secret -> its draws' values
         self._elements: dict[str, list[bytes]] = {}
         files = {**self.engine.default_data(), **(data or {})}
         body: dict[str, JSON] = {
@@ -565,7 +566,21 @@ class SignedTable:
     def known(self, role: str) -> dict[str, JSON]:
         """`role`'s own sealed values and private draws, as its client computes them."""
         own = {lb: v for lb, (_salt, v) in self.secrets.items() if self.owners[lb] == role}
-        own.update(self.game.private_values_for(own))
+        # A secret's draws are all made by one entry: once computed for that many draws,
+        # they never change (the bots ask for this at every step).
+        counts: dict[str, int] = {}
+        for draw in self.game.private.values():
+            counts[draw.secret] = counts.get(draw.secret, 0) + 1
+        values: dict[str, JSON] = {}
+        for label, count in counts.items():
+            if label not in own:
+                continue
+            cached = self._draws.get(label)
+            if cached is None or cached[0] != count:
+                cached = (count, self.game.private_values_for({label: own[label]}))
+                self._draws[label] = cached
+            values.update(cached[1])
+        own.update(values)
         return own
 
     def play(self, rng: random.Random, limit: int = 20000) -> None:
