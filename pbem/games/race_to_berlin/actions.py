@@ -15,7 +15,6 @@ from pbem.games.race_to_berlin.blocks import take_off
 from pbem.games.race_to_berlin.board import entry_problem, stacking_problem
 from pbem.games.race_to_berlin.decisions import Move, RemoveBlock
 from pbem.games.race_to_berlin.flow import after_action
-from pbem.games.race_to_berlin.pieces import move_unit
 from pbem.games.race_to_berlin.state import (
     NAMES,
     Index,
@@ -27,6 +26,7 @@ from pbem.games.race_to_berlin.state import (
     illegal,
     own_block_in,
 )
+from pbem.games.race_to_berlin.units import move_unit
 
 R_MOVE = "4.2.1.1"
 R_REMOVE = "4.2.1.3"

@@ -1,14 +1,19 @@
-"""Logistics blocks: sealed values, action cubes, exhaustion claims and their checks.
+"""Logistics blocks as hidden pieces of the kit: sealed values, action cubes, exhaustion
+claims and their checks.
 
-Protocol section 5 for rulebook 4.1: each placed block's value is a commitment labelled
-``block/<role>/t<turn>/<n>`` (the role's n-th placement of the turn). The public state
-holds the label, owner, area, cube count and flags, never a sealed value. While a block
-is sealed, every cube its owner adds carries a public claim: "these cubes exhaust it"
-or not (`exhausting`); each claim is recorded with the seq of its entry and checked
-when the block opens -- at step 5 of its first attack or defence, or at the end of the
-game turn, when every block still sealed is opened. A false claim, a cube count above
-the value, or a value used more often than the player owns it refuses the opening
-entry with a message naming the claiming entry (rulebook 4.1).
+Protocol section 5 for rulebook 4.1: each placed block is a `pbem.kit.pieces` piece whose
+value is a commitment labelled ``block/<role>/t<turn>/<n>`` (the role's n-th placement of
+the turn); beside the kit's fields a block has its force, area, cube count, `exhausted`
+and `off` (why it left the board). The public state never holds a sealed value. While a
+block is sealed, every cube its owner adds carries a public claim: "these cubes exhaust
+it" or not; each claim is recorded with the seq of its entry and checked when the block
+opens -- at step 5 of its first attack or defence, or at the end of the game turn, when
+every block still sealed is opened. A cube that another player plays on a sealed block
+(the inactive player resolving a defence of both German fronts, rulebook 4.2.1.2 step 9)
+carries no claim: that player cannot know the value, and the block's exhaustion follows
+from its value when it opens. A false claim, a cube count above the value, or a value
+used more often than the player owns it refuses the opening entry with a message naming
+the claiming entry (rulebook 4.1).
 """
 
 from __future__ import annotations
@@ -19,15 +24,14 @@ from typing import Any
 
 from pbem.core.canonical import JSON
 from pbem.core.engine import Context
-from pbem.errors import IllegalOrderError
-from pbem.games.race_to_berlin.state import (
-    NAMES,
-    State,
-    illegal,
-    known_value,
-)
+from pbem.games.race_to_berlin.state import NAMES, State, illegal
+from pbem.kit import pieces
+from pbem.kit.pieces import false_claim, known_value
 
 R_BLOCKS = "4.1"
+R_COMMIT = "4.1: the value is visible only to its owner"
+
+Block = dict[str, Any]
 
 
 def label_for(state: State, role: str) -> str:
@@ -35,20 +39,19 @@ def label_for(state: State, role: str) -> str:
     return f"block/{role}/t{state['turn']}/{state['placed'][role] + 1}"
 
 
-def new_block(state: State, role: str, area: str, force: str, seq: int) -> dict[str, Any]:
-    block = {
-        "label": label_for(state, role),
-        "owner": role,
-        "force": force,
-        "area": area,
-        "cubes": 0,
-        "value": None,
-        "revealed": False,
-        "exhausted": False,
-        "off": None,
-        "placed_at": seq,
-        "claims": [],
-    }
+def new_block(state: State, role: str, area: str, force: str, ctx: Context) -> Block:
+    """A sealed block of `role` in `area`; the entry being applied must commit its value."""
+    block = pieces.place(
+        ctx,
+        label_for(state, role),
+        role,
+        R_COMMIT,
+        force=force,
+        area=area,
+        cubes=0,
+        exhausted=False,
+        off=None,
+    )
     state["blocks"].append(block)
     return block
 
@@ -65,16 +68,19 @@ def describe(block: Mapping[str, Any]) -> str:
 
 def add_cubes(
     state: State,
-    block: dict[str, Any],
+    block: Block,
     n: int,
     ctx: Context,
-    claim: bool | None,
     rule: str,
+    by: str,
+    exhausting: bool | None = None,
 ) -> None:
-    """Play `n` action cubes from the owner's pool next to `block`.
+    """`by` plays `n` action cubes from the block owner's pool next to `block`.
 
-    For a sealed block, `claim` is the owner's public exhaustion claim (recorded and
-    checked when the block opens); for an opened block it must match the value."""
+    For a block opened in the log, `exhausting` (if given) must match its value. For a
+    sealed block played by its owner, `exhausting` is the owner's public claim, recorded
+    and checked when the block opens. A sealed block played by another player (who cannot
+    know its value) gets no claim: its exhaustion is settled when it opens."""
     owner = block["owner"]
     cubes = state["cubes"][owner]
     if cubes["pool"] < n:
@@ -90,7 +96,7 @@ def add_cubes(
                 f"would exceed its value",
                 "4.1: a block is exhausted when its cubes reach its value",
             )
-        if claim is not None and claim != (after == value):
+        if exhausting is not None and exhausting != (after == value):
             word = "exhausts" if after == value else "does not exhaust"
             raise illegal(
                 f"the {value}-block in {block['area']} is open: {after} cubes {word} it, "
@@ -98,12 +104,9 @@ def add_cubes(
                 R_BLOCKS,
             )
         block["exhausted"] = after == value
-    else:
-        exhausting = bool(claim)
-        block["claims"].append(
-            {"seq": ctx.seq, "role": owner, "cubes": after, "exhausting": exhausting}
-        )
-        block["exhausted"] = exhausting
+    elif by == owner:
+        pieces.claim(block, ctx, owner, cubes=after, exhausting=bool(exhausting))
+        block["exhausted"] = bool(exhausting)
     cubes["pool"] -= n
     block["cubes"] = after
     if block["exhausted"]:
@@ -114,7 +117,7 @@ def add_cubes(
         )
 
 
-def take_off(state: State, block: dict[str, Any], ctx: Context, why: str) -> None:
+def take_off(state: State, block: Block, ctx: Context, why: str) -> None:
     """Take a block off the board, exhausted for the turn; its cubes return to the pool."""
     if block["area"] is None:
         return
@@ -133,10 +136,6 @@ def take_off(state: State, block: dict[str, Any], ctx: Context, why: str) -> Non
     block["off"] = why
 
 
-def cubes_on_board(state: State, role: str) -> int:
-    return sum(b["cubes"] for b in state["blocks"] if b["owner"] == role and b["area"])
-
-
 # --- openings ---------------------------------------------------------------------------------
 
 
@@ -145,32 +144,31 @@ def sealed_labels(state: State, role: str) -> list[str]:
     return [b["label"] for b in state["blocks"] if b["owner"] == role and not b["revealed"]]
 
 
-def _false(seq: int, role: str, text: str) -> IllegalOrderError:
-    return IllegalOrderError(f"false claim in entry {seq} by {role}: {text} (rulebook {R_BLOCKS})")
-
-
-def open_block(state: State, block: dict[str, Any], value: JSON, ctx: Context) -> None:
-    """Reveal a block with its opened value and check every claim made while it was sealed."""
-    label, owner = block["label"], block["owner"]
+def open_block(state: State, block: Block, ctx: Context) -> None:
+    """Reveal a block with the value the entry opens, after checking that it is one of the
+    owner's block values and every claim made while it was sealed."""
     if block["revealed"]:
         return
-    owned = state["block_values"][owner]
-    if not isinstance(value, int) or isinstance(value, bool) or value not in owned:
-        raise _false(
-            block["placed_at"],
-            owner,
-            f"{label} was placed as a logistics block but opens as {value!r}, which is no "
-            f"block value ({', '.join(str(v) for v in sorted(set(owned)))})",
-        )
-    check_claims(block, value)
-    block["value"] = value
-    block["revealed"] = True
+
+    def check(piece: pieces.Piece, value: JSON) -> None:
+        owned = state["block_values"][piece["owner"]]
+        if not isinstance(value, int) or isinstance(value, bool) or value not in owned:
+            raise false_claim(
+                piece["placed_at"],
+                piece["owner"],
+                f"{piece['label']} was placed as a logistics block but opens as {value!r}, "
+                f"which is no block value ({', '.join(str(v) for v in sorted(set(owned)))})",
+                R_BLOCKS,
+            )
+        check_claims(piece, value)
+
+    value = pieces.reveal(block, ctx, check)
     block["exhausted"] = block["area"] is None or block["cubes"] >= value
-    check_values_used(state, owner)
+    check_values_used(state, block["owner"])
     ctx.event(
-        f"{NAMES[owner]} reveals {label}: a {value}-block"
+        f"{NAMES[block['owner']]} reveals {block['label']}: a {value}-block"
         + (f" in {block['area']}" if block["area"] else " (off the board)"),
-        block=label,
+        block=block["label"],
         value=value,
     )
 
@@ -179,33 +177,36 @@ def check_claims(block: Mapping[str, Any], value: int) -> None:
     """Every claim made while `block` was sealed, against its opened value."""
     label = block["label"]
     for claim in block["claims"]:
-        cubes, seq, role = claim["cubes"], claim["seq"], claim["role"]
+        cubes, seq, by = claim["cubes"], claim["seq"], claim["by"]
         if cubes > value:
-            raise _false(
+            raise false_claim(
                 seq,
-                role,
+                by,
                 f"{label} took its cube number {cubes}, but it opens as {value}: a block "
                 "never holds more cubes than its value",
+                R_BLOCKS,
             )
         if claim["exhausting"] and cubes != value:
-            raise _false(
+            raise false_claim(
                 seq,
-                role,
+                by,
                 f"{label} was claimed exhausted at {cubes} cubes, but it opens as {value}",
+                R_BLOCKS,
             )
         if not claim["exhausting"] and cubes == value:
-            raise _false(
+            raise false_claim(
                 seq,
-                role,
+                by,
                 f"{label} reached {cubes} cubes without the exhaustion claim, but it opens "
                 f"as {value}",
+                R_BLOCKS,
             )
 
 
 def check_values_used(state: State, role: str) -> None:
     """Each of `role`'s 8 blocks is used at most once in a turn (rulebook 4.1)."""
     owned = Counter(state["block_values"][role])
-    seen: dict[int, list[dict[str, Any]]] = {}
+    seen: dict[int, list[Block]] = {}
     for b in state["blocks"]:
         if b["owner"] == role and b["revealed"]:
             seen.setdefault(b["value"], []).append(b)
@@ -213,12 +214,13 @@ def check_values_used(state: State, role: str) -> None:
         if len(blocks) > owned[value]:
             latest = max(blocks, key=lambda b: b["placed_at"])
             others = ", ".join(b["label"] for b in blocks if b is not latest)
-            raise _false(
+            raise false_claim(
                 latest["placed_at"],
                 role,
                 f"{latest['label']} opens as {value}, but {NAMES[role]} has only "
                 f"{owned[value]} blocks of {value} and {others} already used "
                 f"{'it' if owned[value] == 1 else 'them'}",
+                R_BLOCKS,
             )
 
 
@@ -233,30 +235,13 @@ def recheck_all(state: State, role: str) -> None:
 # --- the owner's own view ---------------------------------------------------------------------
 
 
-def fill_secrets(state: State, role: str, known: Mapping[str, JSON]) -> State:
-    """`state` with `role`'s own sealed block values and remaining hand filled in."""
-    new = dict(state)
+def remaining_hand(state: State, role: str) -> list[int]:
+    """The block values `role` has not placed this turn, as far as `state` knows its blocks
+    (the owner's `with_secrets` state knows them all)."""
     hand = list(state["block_values"][role])
-    blocks = []
     for b in state["blocks"]:
         if b["owner"] == role:
-            value = b["value"] if b["revealed"] else known.get(b["label"])
-            if isinstance(value, int) and not isinstance(value, bool):
-                if value in hand:
-                    hand.remove(value)
-                if not b["revealed"]:
-                    b = dict(b, value=value)
-        blocks.append(b)
-    new["blocks"] = blocks
-    hands = dict(state["hands"])
-    hands[role] = sorted(hand)
-    new["hands"] = hands
-    return new
-
-
-def remaining_capacity(block: Mapping[str, Any]) -> int | None:
-    """Cubes the block can still take, if its value is known here."""
-    value = known_value(block)
-    if value is None:
-        return None
-    return value - int(block["cubes"])
+            value = known_value(b)
+            if isinstance(value, int) and not isinstance(value, bool) and value in hand:
+                hand.remove(value)
+    return sorted(hand)

@@ -23,6 +23,7 @@ from pbem.games.race_to_berlin.state import (
     area_name,
     berlin_allowed,
     room_for,
+    update_area,
 )
 
 # rulebook 4.5: the Berlin sub-areas from which an Allied player may enter or attack B1
@@ -91,20 +92,18 @@ def stacking_problem(
 
 def markers_used(state: State, changes: Mapping[str, str] | None = None) -> dict[str, int]:
     """Markers each player needs with the current control, changed by `changes`."""
-    changes = changes or {}
-    areas = state["areas"]
-
-    def ctl(a: str) -> str:
-        return changes.get(a) or str(areas[a]["control"])
-
+    control = {a: record["control"] for a, record in state["areas"].items()}
+    if changes:
+        control.update(changes)
     used = {p: 0 for p in ROLES}
     for a, b in state["map"]["borders"]:
-        ca, cb = ctl(a), ctl(b)
-        if ca == cb:
-            continue
-        for p in ROLES:
-            if ca == p or cb == p:
-                used[p] += 1
+        ca, cb = control[a], control[b]
+        if ca != cb:
+            # a border between two players' areas needs a marker of each
+            if ca in used:
+                used[ca] += 1
+            if cb in used:
+                used[cb] += 1
     return used
 
 
@@ -132,7 +131,7 @@ def set_control(state: State, area: str, new: str, ctx: Context, reason: str) ->
     old = state["areas"][area]["control"]
     if old == new:
         return
-    state["areas"][area]["control"] = new
+    update_area(state, area, control=new)
     ctx.event(
         f"area {area_name(state, area)} is now {NAMES[new]} ({reason})",
         area=area,

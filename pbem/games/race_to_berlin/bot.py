@@ -17,7 +17,6 @@ import random
 from collections import deque
 from typing import Any
 
-from pbem.games.race_to_berlin.choices import asked
 from pbem.games.race_to_berlin.choices import attacks as legal_attacks
 from pbem.games.race_to_berlin.choices import moves as legal_moves
 from pbem.games.race_to_berlin.decisions import (
@@ -41,11 +40,11 @@ from pbem.games.race_to_berlin.state import (
     WEST,
     blocks_in,
     force_units_in,
-    known_value,
     on_board,
     other,
     own_block_in,
 )
+from pbem.kit.pieces import known_value
 
 # P(|d6 - d6| = k) * 36
 BONUS = {0: 6, 1: 10, 2: 8, 3: 6, 4: 4, 5: 2}
@@ -55,7 +54,7 @@ EAGLE_OF = {WEST: "blue", SOVIET: "red"}
 
 def choose(engine: Any, state: dict[str, Any], role: str, rng: random.Random) -> Any:
     """A legal decision for `role`; raises ValueError when the role has nothing to decide."""
-    if state["step"] == "action" and role in asked(state):
+    if state["step"] == "action" and role in engine.asked_roles(state):
         # The action phase's full list holds every move; the bot looks at moves only when
         # it wants to move (the same generator, so its pick is a member of choices()).
         return _action(state, role, rng)

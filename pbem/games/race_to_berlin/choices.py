@@ -1,4 +1,6 @@
-"""Who is asked, and the legal decisions they may take (for bots, menus and tests).
+"""The legal decisions of each step (for bots, menus and tests): one function per step of
+the step table (`rules.STEPS`), each `(state, role) -> list`; the kit's `choices` asks
+only the role the step asks.
 
 Choices are computed on the state the asking player knows: the public state, or its own
 `with_secrets` state, where its sealed block values are filled in (then placements name
@@ -13,7 +15,6 @@ from itertools import product
 from typing import Any
 
 from pbem.games.race_to_berlin.actions import move_problem
-from pbem.games.race_to_berlin.blocks import sealed_labels
 from pbem.games.race_to_berlin.combat import attack_problem, support_options, tokens_problem
 from pbem.games.race_to_berlin.decisions import (
     Advance,
@@ -28,19 +29,19 @@ from pbem.games.race_to_berlin.decisions import (
     RemoveBlock,
     Reserves,
     Retreat,
+    Support,
     Tokens,
 )
-from pbem.games.race_to_berlin.effects import (
+from pbem.games.race_to_berlin.effects import loss_candidates
+from pbem.games.race_to_berlin.logistics import eligible_areas
+from pbem.games.race_to_berlin.retreats import (
     advance_candidates,
     advance_problem,
-    loss_candidates,
     retreat_destinations,
     retreat_problem,
 )
-from pbem.games.race_to_berlin.logistics import eligible_areas
 from pbem.games.race_to_berlin.state import (
     GERMAN,
-    ROLES,
     Index,
     State,
     blocks_in,
@@ -48,63 +49,12 @@ from pbem.games.race_to_berlin.state import (
     controlled_units_in,
     force_player,
     force_units_in,
-    known_value,
     on_board,
     room_for,
 )
 from pbem.games.race_to_berlin.strategic import options as strategic_options
 from pbem.games.race_to_berlin.strategic import reserve_areas
-
-COMBAT_STEPS = ("support", "tokens", "reserves", "counterattack", "loss", "retreat", "advance")
-
-
-def asked(state: State) -> list[str]:
-    """The role asked for a decision now (one at a time, protocol section 8: at the end of
-    the turn the players open their blocks in turn, West first)."""
-    step = state["step"]
-    if step == "over":
-        return []
-    if step == "open":
-        return [r for r in ROLES if sealed_labels(state, r)][:1]
-    if step in COMBAT_STEPS:
-        return [state["combat"]["asked"]]
-    return [state["active"]]
-
-
-def choices(state: State, role: str) -> list[Any]:
-    if role not in asked(state):
-        return []
-    step = state["step"]
-    if step == "place":
-        return placements(state, role)
-    if step == "action":
-        return actions(state, role)
-    if step == "support":
-        return list(support_options(state))
-    if step == "tokens":
-        return [
-            Tokens(lg, sp)
-            for lg, sp in product((False, True), repeat=2)
-            if tokens_problem(state, role, Tokens(lg, sp)) is None
-        ]
-    if step == "reserves":
-        return [Reserves(False), Reserves(True)]
-    if step == "counterattack":
-        return [Counterattack(False), Counterattack(True)]
-    if step == "loss":
-        return [Loss(u) for u in loss_candidates(state)]
-    if step == "retreat":
-        return retreats(state)
-    if step == "advance":
-        return advances(state, role)
-    if step == "strategic":
-        return [*strategic_options(state, role), EndStrategic()]
-    if step == "place_reserve":
-        return [PlaceReserve(a) for a in reserve_areas(state)]
-    if step == "open":
-        return [OpenBlocks()]
-    return []
-
+from pbem.kit.pieces import known_value
 
 # --- Logistics Phase ----------------------------------------------------------------------------
 
@@ -130,7 +80,7 @@ def actions(state: State, role: str) -> list[Any]:
 
 def attacks(state: State, role: str) -> list[Attack]:
     out = []
-    fed: dict[str, set[str]] = {}
+    fed: dict[str, frozenset[str]] = {}
     for block in on_board(state, role):
         if block["exhausted"]:
             continue
@@ -185,7 +135,31 @@ def moves(state: State, role: str) -> list[Move]:
 # --- combat -------------------------------------------------------------------------------------
 
 
-def retreats(state: State) -> list[Retreat]:
+def supports(state: State, role: str) -> list[Support]:
+    return support_options(state)
+
+
+def tokens(state: State, role: str) -> list[Tokens]:
+    return [
+        Tokens(lg, sp)
+        for lg, sp in product((False, True), repeat=2)
+        if tokens_problem(state, role, Tokens(lg, sp)) is None
+    ]
+
+
+def reserves(state: State, role: str) -> list[Reserves]:
+    return [Reserves(False), Reserves(True)]
+
+
+def counterattacks(state: State, role: str) -> list[Counterattack]:
+    return [Counterattack(False), Counterattack(True)]
+
+
+def losses(state: State, role: str) -> list[Loss]:
+    return [Loss(u) for u in loss_candidates(state)]
+
+
+def retreats(state: State, role: str) -> list[Retreat]:
     combat = state["combat"]
     target, dforce = combat["target"], combat["defence_force"]
     units = sorted(force_units_in(state, target, dforce))
@@ -244,7 +218,8 @@ def _with_blocks(
 
 def advances(state: State, role: str) -> list[Advance]:
     combat = state["combat"]
-    candidates = sorted(advance_candidates(state))
+    found = advance_candidates(state)
+    candidates = sorted(found)
     room = room_for(state, combat["target"], combat["attack_force"])
     sets: list[tuple[str, ...]] = [()]
     sets += [(u,) for u in candidates]
@@ -254,6 +229,21 @@ def advances(state: State, role: str) -> list[Advance]:
     for units in sets:
         for block in (False, True):
             d = Advance(tuple(sorted(units)), block)
-            if d not in out and advance_problem(state, d) is None:
+            if d not in out and advance_problem(state, d, found) is None:
                 out.append(d)
     return out
+
+
+# --- Strategic Movement Phase and the end of the turn -------------------------------------------
+
+
+def strategic(state: State, role: str) -> list[Any]:
+    return [*strategic_options(state, role), EndStrategic()]
+
+
+def reserve_placements(state: State, role: str) -> list[PlaceReserve]:
+    return [PlaceReserve(a) for a in reserve_areas(state)]
+
+
+def openings(state: State, role: str) -> list[OpenBlocks]:
+    return [OpenBlocks()]

@@ -7,15 +7,21 @@ asked for only after the last decision before the roll):
 2. support declaration (the player resolving the defence): the defending area's own block
    (mandatory when active), an adjacent block, or none (step 4); it opens that block
    when its owner signs it (step 5);
-3. tokens (attacker): opens the attacker's sealed blocks (step 5), plays Logistics and/or
-   Support, and asks for the 4 combat dice (steps 6-7);
+3. tokens (attacker): opens the attacker's sealed participating blocks (step 5), plays
+   Logistics and/or Support, and asks for the 4 combat dice (steps 6-7);
 4. Reserves: the attacker decides first whether to re-roll its own two dice, then the
    defender; each re-roll asks for its own 2 dice (step 7, Special tokens).
 
 Then `effects` resolves step 8 and 9. When one player commands both sides (Soviets
 against Western Front Germans, the West against Eastern Front Germans), that player is
 asked for both sides; Germans of both fronts defending together are resolved by the
-inactive player (rulebook 4.2.1.2, step 9).
+inactive player (rulebook 4.2.1.2, step 9), even with the active player's block in the
+target area: its support cube (from its owner's pool) carries no exhaustion claim, since
+the resolver cannot know the sealed value, and the block opens with the attacker's
+tokens decision (step 5).
+
+The openings each decision must carry are the step table's (`support_openings`,
+`token_openings`); the kit refuses an entry that opens more or less.
 """
 
 from __future__ import annotations
@@ -24,17 +30,19 @@ from typing import Any
 
 from pbem.core.engine import Context
 from pbem.errors import IllegalOrderError
-from pbem.games.race_to_berlin.blocks import (
-    add_cubes,
-    open_block,
-    take_off,
-)
+from pbem.games.race_to_berlin.blocks import add_cubes, open_block, take_off
 from pbem.games.race_to_berlin.board import berlin_problem
-from pbem.games.race_to_berlin.decisions import Attack, Reserves, Support, Tokens
+from pbem.games.race_to_berlin.decisions import (
+    Attack,
+    Reserves,
+    Support,
+    Tokens,
+    format_decision,
+)
+from pbem.games.race_to_berlin.effects import proceed
 from pbem.games.race_to_berlin.state import (
     ALLIED,
     GERMAN,
-    GERMAN_FORCE,
     NAMES,
     SOVIET,
     WEST,
@@ -47,45 +55,28 @@ from pbem.games.race_to_berlin.state import (
     illegal,
     in_berlin,
     is_active,
-    known_value,
     other,
     own_block_in,
     pool,
 )
 from pbem.games.race_to_berlin.supply import distances_to_supply, supplied
+from pbem.games.race_to_berlin.tokens import (
+    free_token,
+    reserves_force,
+    token_force,
+    use_token,
+)
+from pbem.kit.pieces import known_value
 
 R_ATTACK = "4.2.1.2"
 R_TOKENS = "4.2.1.2: Special tokens"
-
-
-def token_force(attack_or_defence_force: str, role: str) -> str:
-    """The token force a player uses for a side: its own force, or its German front."""
-    return GERMAN_FORCE[role] if attack_or_defence_force == GERMAN else attack_or_defence_force
-
-
-def free_token(state: State, role: str, kind: str, force: str) -> dict[str, Any] | None:
-    for token in state["tokens"][role]:
-        if token["kind"] == kind and token["force"] == force and not token["used"]:
-            return token
-    return None
-
-
-def use_token(state: State, role: str, kind: str, force: str, ctx: Context, why: str) -> None:
-    token = free_token(state, role, kind, force)
-    assert token is not None
-    token["used"] = True
-    ctx.event(
-        f"{NAMES[role]} plays a {kind.capitalize()} token ({force}): {why}",
-        role=role,
-        token=token["id"],
-    )
 
 
 # --- step 1-3: the declaration ----------------------------------------------------------------
 
 
 def attack_problem(
-    state: State, role: str, d: Attack, fed_cache: dict[str, set[str]] | None = None
+    state: State, role: str, d: Attack, fed_cache: dict[str, frozenset[str]] | None = None
 ) -> IllegalOrderError | None:
     """Why `role` may not make attack `d` now (None: it may). Uses only what the state
     knows: the public state, or the owner's own state with its sealed values.
@@ -234,7 +225,7 @@ def declare(state: State, role: str, d: Attack, ctx: Context) -> None:
         frm=d.frm,
         cubes=d.cubes,
     )
-    add_cubes(state, block, d.cubes, ctx, d.exhausting, f"{R_ATTACK} step 3")
+    add_cubes(state, block, d.cubes, ctx, f"{R_ATTACK} step 3", role, d.exhausting)
     if defence_area != d.target:
         ctx.event(
             f"the German units in B1 defend {d.target} and stay in B1 (rulebook 4.5)",
@@ -323,6 +314,9 @@ def support_block(state: State, d: Support) -> dict[str, Any] | None:
 
 
 def support_openings(state: State, role: str, d: Support) -> list[str]:
+    """Step 5 for the support: the supporting block opens now if the resolver owns it (a
+    block of the other player, in a defence of both German fronts, opens with the
+    attacker's tokens decision)."""
     block = support_block(state, d)
     if block is not None and block["owner"] == role and not block["revealed"]:
         return [block["label"]]
@@ -333,12 +327,11 @@ def declare_support(state: State, role: str, d: Support, ctx: Context) -> None:
     combat = state["combat"]
     options = support_options(state)
     if d not in options:
-        allowed = " or ".join(repr(_support_text(o)) for o in options)
+        allowed = " or ".join(repr(format_decision(o)) for o in options)
         raise illegal(
-            f"{_support_text(d)!r} is not possible here; the defender may: {allowed}",
+            f"{format_decision(d)!r} is not possible here; the defender may: {allowed}",
             f"{R_ATTACK} step 4",
         )
-    _check_openings(ctx, support_openings(state, role, d))
     own = defence_block(state, combat)
     if d.area is None and own is not None and not own["exhausted"]:
         take_off(
@@ -358,10 +351,11 @@ def declare_support(state: State, role: str, d: Support, ctx: Context) -> None:
     else:
         block = support_block(state, d)
         assert block is not None
-        opened = ctx.opened_now()
-        if block["label"] in opened:
-            open_block(state, block, opened[block["label"]], ctx)
-        add_cubes(state, block, 1, ctx, None if block["revealed"] else False, f"{R_ATTACK} step 4")
+        if block["label"] in ctx.opened_now():
+            open_block(state, block, ctx)
+        # A sealed block here is the other player's (see support_openings): its cube
+        # carries no exhaustion claim; the block's value settles it at step 5.
+        add_cubes(state, block, 1, ctx, f"{R_ATTACK} step 4", role)
         combat["support"] = {"block": block["label"], "area": d.area, "own": d.own}
         ctx.event(
             f"{NAMES[role]} supports the defence with the block in {d.area} (1 action cube)",
@@ -371,25 +365,6 @@ def declare_support(state: State, role: str, d: Support, ctx: Context) -> None:
     combat["stage"] = "tokens"
     combat["asked"] = combat["attacker"]
     state["step"] = "tokens"
-
-
-def _support_text(d: Support) -> str:
-    from pbem.games.race_to_berlin.decisions import format_decision
-
-    return format_decision(d)
-
-
-def _check_openings(ctx: Context, due: list[str]) -> None:
-    opened = set(ctx.opened_now())
-    missing = [label for label in due if label not in opened]
-    if missing:
-        raise illegal(
-            f"the entry must open {', '.join(missing)}: participating blocks are revealed now",
-            f"{R_ATTACK} step 5",
-        )
-    extra = sorted(opened - set(due))
-    if extra:
-        raise illegal(f"{', '.join(extra)} may not be opened now", f"{R_ATTACK} step 5")
 
 
 # --- steps 5-7: reveal, tokens, dice ----------------------------------------------------------
@@ -405,6 +380,7 @@ def participating(state: State) -> list[dict[str, Any]]:
 
 
 def token_openings(state: State, role: str) -> list[str]:
+    """Step 5 for the attacker: its sealed blocks taking part open with its tokens."""
     return [b["label"] for b in participating(state) if b["owner"] == role and not b["revealed"]]
 
 
@@ -429,18 +405,21 @@ def play_tokens(state: State, role: str, d: Tokens, ctx: Context) -> None:
     problem = tokens_problem(state, role, d)
     if problem is not None:
         raise problem
-    _check_openings(ctx, token_openings(state, role))
     opened = ctx.opened_now()
     for block in participating(state):
         if block["label"] in opened:
-            open_block(state, block, opened[block["label"]], ctx)
+            open_block(state, block, ctx)
     for block in participating(state):
         if not block["revealed"]:
             raise illegal(
                 f"{block['label']} must be revealed before the dice",
                 f"{R_ATTACK} step 5",
             )
-    # validated: from here on the attack is resolved
+    # Validated: the dice now (the first draw ends the adjudicator's first pass, which
+    # waits for entropy; nothing after this can refuse the decision), then the tokens
+    # and the strengths, and the dice shown last.
+    attack_dice = _roll_pair(state, ctx, "attack")
+    combat["dice"] = {"attack": attack_dice, "defence": _roll_pair(state, ctx, "defence")}
     force = token_force(combat["attack_force"], role)
     if d.logistics:
         use_token(state, role, "logistics", force, ctx, "the attacking block is doubled")
@@ -448,13 +427,9 @@ def play_tokens(state: State, role: str, d: Tokens, ctx: Context) -> None:
         use_token(state, role, "support", force, ctx, "extra attack strength")
     combat["tokens"] = {"logistics": d.logistics, "support": d.support}
     compute_strengths(state, ctx)
-    combat["dice"] = {"attack": _roll_pair(state, ctx, "attack"), "defence": [0, 0]}
-    combat["dice"]["defence"] = _roll_pair(state, ctx, "defence")
     _dice_event(state, ctx, "attack")
     _dice_event(state, ctx, "defence")
     combat["stage"] = "reserves_attack"
-    from pbem.games.race_to_berlin.effects import proceed
-
     proceed(state, ctx)
 
 
@@ -539,16 +514,6 @@ def _dice_event(state: State, ctx: Context, side: str) -> None:
 # --- Reserves ---------------------------------------------------------------------------------
 
 
-def reserves_force(state: State, side: str) -> tuple[str, str]:
-    """(role, token force) deciding about a re-roll for `side`."""
-    combat = state["combat"]
-    if side == "attack":
-        role = combat["attacker"]
-        return role, token_force(combat["attack_force"], role)
-    role = combat["defender"]
-    return role, token_force(combat["defence_force"], role)
-
-
 def reserves(state: State, role: str, d: Reserves, ctx: Context) -> None:
     combat = state["combat"]
     side = "attack" if combat["stage"] == "reserves_attack" else "defence"
@@ -563,6 +528,4 @@ def reserves(state: State, role: str, d: Reserves, ctx: Context) -> None:
     else:
         ctx.event(f"{NAMES[owner]} keeps the {side} dice", side=side)
     combat["stage"] = "reserves_defence" if side == "attack" else "result"
-    from pbem.games.race_to_berlin.effects import proceed
-
     proceed(state, ctx)

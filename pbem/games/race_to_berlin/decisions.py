@@ -246,13 +246,16 @@ def _pieces(units: tuple[str, ...], block: bool) -> str:
 
 
 class Lexicon:
-    """What the parser needs to know about the game: area ids, unit ids, the asking role."""
+    """What the parser needs to know about the game: area ids, unit ids, the asking role.
+
+    Unit ids are lower case (the data files' rule), so a unit is looked up as typed, lower
+    cased; area ids by the static map's lower-case index."""
 
     def __init__(self, state: dict[str, Any], role: str) -> None:
         self.state = state
         self.role = role
-        self.areas = {a.lower(): a for a in state["map"]["areas"]}
-        self.units = {u.lower(): u for u in state["units"]}
+        self.areas: dict[str, str] = state["map"]["area_keys"]
+        self.units: dict[str, Any] = state["units"]
 
     def area(self, token: str, text: str) -> str:
         found = self.areas.get(token.strip().lower())
@@ -262,8 +265,8 @@ class Lexicon:
         return found
 
     def unit(self, token: str, text: str) -> str:
-        found = self.units.get(token.strip().lower())
-        if found is None:
+        found = token.strip().lower()
+        if found not in self.units:
             raise InvalidOrderError(
                 f"cannot read {text!r}: no unit {token!r} (units are named as in the data, "
                 "e.g. us-1, de-4)"
@@ -285,17 +288,45 @@ _ATTACK = re.compile(
 _REMOVE = re.compile(r"^remove (?:block )?(?:in |from )?(?P<area>\S+)$")
 _SUPPORT = re.compile(r"^support (?P<how>in|from) (?P<area>\S+)$")
 _STRATEGIC = re.compile(r"^strategic (?P<unit>\S+) (?:(?P<frm>\S+) )?-> (?P<to>\S+)$")
-_UNITS_N = re.compile(r"^(?P<n>\d+) units?$")
+
+
+_TO = re.compile(r"(?<![\w-])to(?![\w-])")
+_SPACED = {
+    ",": (re.compile(r"\s*,\s*"), ", "),
+    "+": (re.compile(r"\s*\+\s*"), " + "),
+    ":": (re.compile(r"\s*:\s*"), ": "),
+}
 
 
 def normalise(text: str) -> str:
     norm = text.lower().replace("re-roll", "reroll").replace("counter-attack", "counterattack")
-    norm = re.sub(r"(?<![\w-])to(?![\w-])", "->", norm)
-    norm = _ARROW.sub(" -> ", norm)
-    norm = re.sub(r"\s*,\s*", ", ", norm)
-    norm = re.sub(r"\s*\+\s*", " + ", norm)
-    norm = re.sub(r"\s*:\s*", ": ", norm)
+    # each substitution only where its text occurs (every entry of a game is parsed)
+    if "to" in norm:
+        norm = _TO.sub("->", norm)
+    if ">" in norm or "→" in norm:
+        norm = _ARROW.sub(" -> ", norm)
+    for mark, (pattern, spaced) in _SPACED.items():
+        if mark in norm:
+            norm = pattern.sub(spaced, norm)
     return " ".join(norm.split())
+
+
+# Decisions without arguments (frozen dataclasses: one instance serves every parse).
+_SIMPLE: dict[str, Any] = {
+    "no support": Support(),
+    "no tokens": Tokens(),
+    "tokens none": Tokens(),
+    "reroll": Reserves(True),
+    "keep": Reserves(False),
+    "no reroll": Reserves(False),
+    "counterattack": Counterattack(True),
+    "no counterattack": Counterattack(False),
+    "no advance": Advance(),
+    "end strategic": EndStrategic(),
+    "no strategic": EndStrategic(),
+    "open blocks": OpenBlocks(),
+    "open": OpenBlocks(),
+}
 
 
 def parse_decision(text: str, state: dict[str, Any], role: str) -> Any:
@@ -305,31 +336,15 @@ def parse_decision(text: str, state: dict[str, Any], role: str) -> Any:
     norm = normalise(text)
     if not norm:
         raise InvalidOrderError(f"cannot read {text!r}: empty decision (expected {SYNTAX})")
-    lex = Lexicon(state, role)
+    if norm in _SIMPLE:
+        return _SIMPLE[norm]
     verb = norm.split(" ")[0]
-    simple = {
-        "no support": Support(),
-        "no tokens": Tokens(),
-        "tokens none": Tokens(),
-        "reroll": Reserves(True),
-        "keep": Reserves(False),
-        "no reroll": Reserves(False),
-        "counterattack": Counterattack(True),
-        "no counterattack": Counterattack(False),
-        "no advance": Advance(),
-        "end strategic": EndStrategic(),
-        "no strategic": EndStrategic(),
-        "open blocks": OpenBlocks(),
-        "open": OpenBlocks(),
-    }
-    if norm in simple:
-        return simple[norm]
     handler = _VERBS.get(verb)
     if handler is None:
         raise InvalidOrderError(
             f"cannot read {text!r}: unknown command {verb!r} (expected {SYNTAX})"
         )
-    return handler(norm, text, lex)
+    return handler(norm, text, Lexicon(state, role))
 
 
 def _int(digits: str, text: str) -> int:
@@ -354,9 +369,7 @@ def _parse_place(norm: str, text: str, lex: Lexicon) -> Any:
         return Place(area)
     if what.isdigit() and what.isascii():
         return Place(area, _int(what, text))
-    if what == RESERVE_ALIAS or (
-        what in lex.units and lex.state["units"][lex.units[what]].get("replaces")
-    ):
+    if what == RESERVE_ALIAS or (what in lex.units and lex.units[what].get("replaces")):
         return PlaceReserve(area)
     raise InvalidOrderError(
         f"cannot read {text!r}: {what!r} is not a block value (2, 3, 4, 5), 'block' or '6ss'"

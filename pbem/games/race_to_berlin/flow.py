@@ -9,13 +9,26 @@ Action Phase (and the openings) the game ends on victory points.
 An automatic victory (a Western or Soviet unit in B1) or defeat (a penalty in action cubes
 that cannot be paid) ends the game at once: the blocks leave the board, the players open
 the blocks still sealed, and the game is over.
+
+Every move from one phase to the next lives here, so the turn's cycle is in one module;
+so do the handlers of the decisions whose only follow-up is that sequence (placing a
+block, the strategic moves, the end-of-turn openings), while their rules are in
+`logistics`, `strategic` and `blocks`. Actions and combats end in `after_action`.
 """
 
 from __future__ import annotations
 
 from pbem.core.engine import Context
-from pbem.games.race_to_berlin.blocks import recheck_all, sealed_labels, take_off
+from pbem.games.race_to_berlin import logistics, strategic
+from pbem.games.race_to_berlin.blocks import open_block, recheck_all, sealed_labels, take_off
 from pbem.games.race_to_berlin.board import refresh_markers
+from pbem.games.race_to_berlin.decisions import (
+    EndStrategic,
+    OpenBlocks,
+    Place,
+    PlaceReserve,
+    Strategic,
+)
 from pbem.games.race_to_berlin.state import (
     GERMAN,
     NAMES,
@@ -28,45 +41,7 @@ from pbem.games.race_to_berlin.state import (
     other,
 )
 from pbem.games.race_to_berlin.supply import settle
-
-
-def lose_cubes(state: State, role: str, n: int, ctx: Context, why: str) -> bool:
-    """A permanent loss of `n` cubes from the pool; False (and the game lost) when unpaid."""
-    cubes = state["cubes"][role]
-    if cubes["pool"] < n:
-        ctx.event(
-            f"{NAMES[role]} must lose {n} action cubes ({why}) but has {cubes['pool']} in the "
-            "pool: the game is lost (rulebook 5)",
-            role=role,
-            cubes=n,
-        )
-        declare(state, other(role), "cube loss", f"{NAMES[role]} cannot pay {n} action cubes")
-        return False
-    cubes["pool"] -= n
-    cubes["lost"] += n
-    ctx.event(
-        f"{NAMES[role]} permanently loses {n} action cube{'s' if n > 1 else ''} ({why}); "
-        f"{cubes['pool']} left in the pool",
-        role=role,
-        cubes=n,
-    )
-    return True
-
-
-def declare(state: State, winner: str | None, level: str, reason: str) -> None:
-    if state["result"] is None:
-        state["result"] = {"winner": winner, "level": level, "reason": reason}
-
-
-def check_b1(state: State, ctx: Context) -> bool:
-    """Rulebook 5: a Western or Soviet unit in B1 wins at once."""
-    for role in ROLES:
-        if force_units_in(state, "B1", role):
-            ctx.event(f"{NAMES[role]} occupies B1: automatic victory (rulebook 5)", role=role)
-            declare(state, role, "automatic victory", f"{NAMES[role]} occupies B1")
-            return True
-    return False
-
+from pbem.games.race_to_berlin.victory import check_b1, declare_result, lose_cubes
 
 # --- Logistics Phase (4.1, 4.1.1) -------------------------------------------------------------
 
@@ -111,11 +86,15 @@ def start_turn(state: State, ctx: Context | None) -> None:
     next_placer(state, ctx, first)
 
 
-def next_placer(state: State, ctx: Context | None, prefer: str) -> None:
-    from pbem.games.race_to_berlin.logistics import can_place
+def place(state: State, role: str, d: Place, ctx: Context) -> None:
+    """Handler: `role` places a block; then the other player places, if it can."""
+    logistics.place(state, role, d, ctx)
+    next_placer(state, ctx, other(role))
 
+
+def next_placer(state: State, ctx: Context | None, prefer: str) -> None:
     for role in (prefer, other(prefer)):
-        if can_place(state, role):
+        if logistics.can_place(state, role):
             state["active"] = role
             return
     for role in ROLES:
@@ -197,6 +176,18 @@ def begin_opening(state: State, ctx: Context) -> None:
         after_opening(state, ctx)
 
 
+def open_blocks(state: State, role: str, d: OpenBlocks, ctx: Context) -> None:
+    """Handler: `role` opens every block of the turn it still has sealed (the step's table
+    made the entry open exactly those), each checked against its claims, placement order."""
+    opened = ctx.opened_now()
+    for block in sorted(state["blocks"], key=lambda b: b["placed_at"]):
+        if block["label"] in opened:
+            open_block(state, block, ctx)
+    recheck_all(state, role)
+    if not any(sealed_labels(state, r) for r in ROLES):
+        after_opening(state, ctx)
+
+
 def after_opening(state: State, ctx: Context) -> None:
     for role in ROLES:
         recheck_all(state, role)
@@ -206,9 +197,67 @@ def after_opening(state: State, ctx: Context) -> None:
     if state["turn"] >= state["turns"]:
         final_score(state, ctx)
         return
-    from pbem.games.race_to_berlin.strategic import begin_strategic
-
     begin_strategic(state, ctx)
+
+
+# --- Strategic Movement Phase (4.3) -----------------------------------------------------------
+
+
+def begin_strategic(state: State, ctx: Context) -> None:
+    state["phase"] = "strategic"
+    state["step"] = "strategic"
+    state["strategic"] = {r: {"own": None, "german": None, "done": False} for r in ROLES}
+    state["active"] = state["first"]
+    ctx.event(
+        f"turn {state['turn']}: Strategic Movement Phase, {NAMES[state['first']]} first "
+        f"(rulebook {strategic.R_STRATEGIC})"
+    )
+    next_strategic(state, ctx)
+
+
+def strategic_move(state: State, role: str, d: Strategic, ctx: Context) -> None:
+    """Handler: one strategic move; a unit reaching B1 wins at once."""
+    strategic.move(state, role, d, ctx)
+    if check_b1(state, ctx):
+        return
+    next_strategic(state, ctx)
+
+
+def end_strategic(state: State, role: str, d: EndStrategic, ctx: Context) -> None:
+    """Handler: `role` forgoes the strategic moves it has left."""
+    state["strategic"][role]["done"] = True
+    ctx.event(f"{NAMES[role]} ends its strategic movement")
+    next_strategic(state, ctx)
+
+
+def next_strategic(state: State, ctx: Context) -> None:
+    """The first player moves first; a player with no move left is done."""
+    order = [state["first"], other(state["first"])]
+    for role in order:
+        record = state["strategic"][role]
+        if record["done"]:
+            continue
+        if not strategic.can_move(state, role):
+            record["done"] = True
+            continue
+        state["active"] = role
+        return
+    end_strategic_phase(state, ctx)
+
+
+def end_strategic_phase(state: State, ctx: Context) -> None:
+    for role in ROLES:  # the token records are replaced (copies of the state share them)
+        state["tokens"][role] = [{**token, "used": False} for token in state["tokens"][role]]
+    ctx.event(f"the special tokens are turned face up (rulebook {strategic.R_STRATEGIC})")
+    if state["turn"] == 1 and strategic.transfer(state, ctx):
+        return
+    end_turn(state, ctx)
+
+
+def place_reserve(state: State, role: str, d: PlaceReserve, ctx: Context) -> None:
+    """Handler: the West places the Eastern Front 6th SS Panzer Army; the turn ends."""
+    strategic.place_reserve(state, role, d, ctx)
+    end_turn(state, ctx)
 
 
 def finish(state: State, ctx: Context) -> None:
@@ -230,10 +279,10 @@ def final_score(state: State, ctx: Context) -> None:
     """Rulebook 5: after turn 3's Action Phase the most victory points win; ties possible."""
     vp = state["vp"]
     if vp[WEST] == vp[SOVIET]:
-        declare(state, None, "draw", f"victory points tied {vp[WEST]}-{vp[SOVIET]}")
+        declare_result(state, None, "draw", f"victory points tied {vp[WEST]}-{vp[SOVIET]}")
     else:
         winner = WEST if vp[WEST] > vp[SOVIET] else SOVIET
-        declare(
+        declare_result(
             state,
             winner,
             "points",

@@ -1,10 +1,11 @@
-"""Logistics Phase, rulebook 4.1.1: placing the sealed logistics blocks.
+"""Logistics Phase, rulebook 4.1.1: where a player may place its sealed logistics blocks.
 
 Players alternate placing one block each in an eligible area: one with a unit the
 player commands (a Western unit or Eastern Front German unit for the West player, a
 Soviet unit or Western Front German unit for the Soviet player), holding no block yet
 (B1: no block of this player, rulebook 4.5). A player must place if possible; a player
-with no eligible area left keeps its remaining blocks unused this turn.
+with no eligible area left keeps its remaining blocks unused this turn (`flow` decides
+who places next).
 
 The owner types "place 4 in 17"; its client seals the value and signs the public
 "place block in 17" with the commitment `block/<role>/t<turn>/<n>` (protocol section 5).
@@ -13,18 +14,16 @@ The owner types "place 4 in 17"; its client seals the value and signs the public
 from __future__ import annotations
 
 from pbem.core.engine import Context
-from pbem.games.race_to_berlin.blocks import label_for, new_block
+from pbem.games.race_to_berlin.blocks import new_block
+from pbem.games.race_to_berlin.data import PLAYER_FORCES
 from pbem.games.race_to_berlin.decisions import Place
-from pbem.games.race_to_berlin.flow import next_placer
 from pbem.games.race_to_berlin.state import (
     NAMES,
-    Index,
     State,
     area_name,
     blocks_in,
     controlled_units_in,
     illegal,
-    other,
     own_block_in,
 )
 
@@ -32,17 +31,15 @@ R_PLACE = "4.1.1"
 
 
 def eligible_areas(state: State, role: str) -> list[str]:
-    ix = Index(state)
-    out = []
-    for area in state["map"]["area_ids"]:
-        if not ix.controlled(area, role):
-            continue
-        if area == "B1":
-            if own_block_in(state, area, role) is None:
-                out.append(area)
-        elif not blocks_in(state, area):
-            out.append(area)
-    return out
+    """Areas, in map order, with a unit `role` commands and no block (B1: none of `role`'s)."""
+    forces = PLAYER_FORCES[role]
+    manned = {rec["area"] for rec in state["units"].values() if rec["force"] in forces}
+    taken = {
+        b["area"]
+        for b in state["blocks"]
+        if b["area"] is not None and (b["area"] != "B1" or b["owner"] == role)
+    }
+    return [a for a in state["map"]["area_ids"] if a in manned and a not in taken]
 
 
 def can_place(state: State, role: str) -> bool:
@@ -73,6 +70,7 @@ def place_problem(state: State, role: str, area: str) -> str | None:
 
 
 def place(state: State, role: str, d: Place, ctx: Context) -> None:
+    """Place `role`'s next block, sealed, in `d.area` (the entry commits its value)."""
     if d.value is not None:
         raise illegal(
             f"a block's value is sealed, never public: sign 'place block in {d.area}' with the "
@@ -82,22 +80,13 @@ def place(state: State, role: str, d: Place, ctx: Context) -> None:
     problem = place_problem(state, role, d.area)
     if problem is not None:
         raise illegal(problem, R_PLACE)
-    label = label_for(state, role)
-    if ctx.committed_now() != [label]:
-        raise illegal(
-            f"a placement must commit the block's value as {label} (and nothing else)",
-            "4.1: the value is visible only to its owner",
-        )
-    if ctx.opened_now():
-        raise illegal("nothing is opened during the Logistics Phase", R_PLACE)
     control = state["areas"][d.area]["control"]
-    new_block(state, role, d.area, control, ctx.seq)
+    block = new_block(state, role, d.area, control, ctx)
     state["placed"][role] += 1
     ctx.event(
         f"{NAMES[role]} places a block in {area_name(state, d.area)} "
         f"({state['placed'][role]} of {len(state['block_values'][role])})",
         role=role,
         area=d.area,
-        label=label,
+        label=block["label"],
     )
-    next_placer(state, ctx, other(role))

@@ -4,10 +4,10 @@ Dynamics: two players, "west" and "soviet", over three game turns. Each also com
 the German front facing the other (the West the Eastern Front Germans, the Soviets the
 Western Front Germans). A turn is a Logistics Phase (players alternate placing sealed
 logistics blocks), an Action Phase (alternate moves, attacks and block removals until a
-player has no block on the board), the end-of-turn opening of sealed blocks, and a
-Strategic Movement Phase (turns 1 and 2). A Western or Soviet unit in B1 wins at once;
-a player who cannot pay a cube penalty loses at once; otherwise victory points decide
-after turn 3 (ties allowed).
+player has no block on the board), the end-of-turn opening of sealed blocks (West first,
+then Soviet: one signer at a time, protocol section 8), and a Strategic Movement Phase
+(turns 1 and 2). A Western or Soviet unit in B1 wins at once; a player who cannot pay a
+cube penalty loses at once; otherwise victory points decide after turn 3 (ties allowed).
 
 Chance: two d6 per side in every combat (the positive difference is the bonus), two more
 for a Reserves re-roll, and a public die for turn 3's first player when the victory
@@ -15,15 +15,20 @@ points are tied. Dice are asked for only after the last decision the rules place
 them (protocol section 4): the tokens decision of an attack rolls the combat dice, after
 the attack and support declarations are signed.
 
-Information: the logistics blocks' values are hidden (protocol section 5). Each placement
-commits its value (`block/<role>/t<turn>/<n>`); the public state never holds a sealed
-value. Blocks are opened at step 5 of their first attack or defence, or at the end of the
-game turn; claims made while sealed (exhaustion) are checked then.
+Information: the logistics blocks' values are hidden (protocol section 5); each block is a
+hidden piece of the kit (`pbem.kit.pieces`). Each placement commits its value
+(`block/<role>/t<turn>/<n>`); the public state never holds a sealed value. Blocks are
+opened at step 5 of their first attack or defence, or at the end of the game turn;
+claims made while sealed (exhaustion) are checked then.
 
-Modules: `state` (shape and setup), `decisions` (syntax), `blocks` (hidden values and
-cubes), `board` (entering areas, markers, control), `supply`, `logistics`, `actions`
-(move, remove), `combat` (steps 1-7), `effects` (steps 8-9), `strategic`, `opening`,
-`flow` (phases, victory), `choices`, `view`, `bot`.
+The engine is a kit step table (`STEPS`): each step names who is asked, its prompt, its
+handlers, its choices and the openings or commitments its decision carries; the kit's
+shared `apply` does the checks every game shares. Modules: `state` (shape, setup,
+copies), `decisions` (syntax), `blocks` (hidden values and cubes), `units`, `board`
+(entering areas, markers, control), `victory`, `supply`, `logistics`, `actions` (move,
+remove), `tokens` (special tokens), `combat` (steps 1-7), `effects` (steps 8-9),
+`retreats` (what may retreat and advance), `strategic`, `flow` (the sequence of play),
+`prompts`, `choices`, `view`, `bot`.
 """
 
 from __future__ import annotations
@@ -32,13 +37,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from pbem.core.canonical import JSON
-from pbem.core.engine import Context, Engine, Outcome, Prompt, State
+from pbem.core.engine import Context, Outcome, State
 from pbem.errors import DataError, IllegalOrderError, InvalidOrderError
+from pbem.games.race_to_berlin import choices, flow, prompts
 from pbem.games.race_to_berlin import data as rtb_data
 from pbem.games.race_to_berlin.actions import move, remove
-from pbem.games.race_to_berlin.blocks import fill_secrets, label_for, sealed_labels
+from pbem.games.race_to_berlin.blocks import label_for, remaining_hand, sealed_labels
 from pbem.games.race_to_berlin.board import refresh_markers
-from pbem.games.race_to_berlin.choices import asked, choices
 from pbem.games.race_to_berlin.combat import (
     declare,
     declare_support,
@@ -68,62 +73,160 @@ from pbem.games.race_to_berlin.decisions import (
     parse_decision,
 )
 from pbem.games.race_to_berlin.effects import advance, counterattack, loss, retreat
-from pbem.games.race_to_berlin.flow import finish, start_turn
-from pbem.games.race_to_berlin.logistics import place
-from pbem.games.race_to_berlin.opening import open_blocks
-from pbem.games.race_to_berlin.prompts import prompt_text
 from pbem.games.race_to_berlin.state import (
     NAMES,
     ROLES,
-    clone_state,
+    copy_state,
     illegal,
     initial_state,
-    known_value,
     own_block_in,
 )
-from pbem.games.race_to_berlin.strategic import end_strategic, place_reserve, strategic_move
-from pbem.games.race_to_berlin.view import public_view
+from pbem.games.race_to_berlin.view import board_view
+from pbem.kit.pieces import Piece, known_value
+from pbem.kit.steps import NO_OPENINGS, Openings, Step, StepGame
 
-# Named steps (Rally the Troops' `states`): the decisions each step accepts.
-STEPS: dict[str, tuple[type, ...]] = {
-    "place": (Place,),
-    "action": (Move, Attack, RemoveBlock),
-    "support": (Support,),
-    "tokens": (Tokens,),
-    "reserves": (Reserves,),
-    "counterattack": (Counterattack,),
-    "loss": (Loss,),
-    "retreat": (Retreat,),
-    "advance": (Advance,),
-    "strategic": (Strategic, EndStrategic),
-    "place_reserve": (PlaceReserve,),
-    "open": (OpenBlocks,),
+R_REVEAL = "4.2.1.2 step 5"
+R_END_OPENING = "4.1: revealed blocks stay revealed until the end of the game turn"
+
+# --- who is asked ---------------------------------------------------------------------------
+
+
+def _active(state: State) -> str | None:
+    """The player whose placement, action or strategic move it is."""
+    active: str | None = state["active"]
+    return active
+
+
+def _combat(state: State) -> str:
+    """The player the attack in progress asks (the defence, the losses, the advance...)."""
+    asked: str = state["combat"]["asked"]
+    return asked
+
+
+def _opener(state: State) -> str | None:
+    """At the end of the turn, one player at a time opens its sealed blocks, West first
+    (protocol section 8: one signer at a time; docs/protocol-notes.md, "Turn order")."""
+    for role in ROLES:
+        for block in state["blocks"]:
+            if block["owner"] == role and not block["revealed"]:
+                return role
+    return None
+
+
+# --- what a decision opens and commits (protocol section 5) ------------------------------------
+
+
+def _support_opens(state: State, role: str, d: Any) -> Openings:
+    if not isinstance(d, Support):
+        return NO_OPENINGS
+    return Openings(tuple(support_openings(state, role, d)), rule=R_REVEAL)
+
+
+def _token_opens(state: State, role: str, d: Any) -> Openings:
+    if not isinstance(d, Tokens):
+        return NO_OPENINGS
+    return Openings(tuple(token_openings(state, role)), rule=R_REVEAL)
+
+
+def _end_opens(state: State, role: str, d: Any) -> Openings:
+    if not isinstance(d, OpenBlocks):
+        return NO_OPENINGS
+    return Openings(tuple(sealed_labels(state, role)), rule=R_END_OPENING)
+
+
+def _place_commits(state: State, role: str, d: Any) -> list[str]:
+    return [label_for(state, role)]
+
+
+# --- the steps (Rally the Troops' `states`), in the order of a game turn -----------------------
+
+STEPS: dict[str, Step] = {
+    # rulebook 4.1.1: the Logistics Phase
+    "place": Step(
+        asks=_active,
+        prompt=prompts.place,
+        handlers={Place: flow.place},
+        choices=choices.placements,
+        commits=_place_commits,
+    ),
+    # rulebook 4.2: the Action Phase
+    "action": Step(
+        asks=_active,
+        prompt=prompts.action,
+        handlers={Move: move, Attack: declare, RemoveBlock: remove},
+        choices=choices.actions,
+    ),
+    # rulebook 4.2.1.2 steps 4-7: support, reveal and tokens, Reserves
+    "support": Step(
+        asks=_combat,
+        prompt=prompts.support,
+        handlers={Support: declare_support},
+        choices=choices.supports,
+        opens=_support_opens,
+    ),
+    "tokens": Step(
+        asks=_combat,
+        prompt=prompts.tokens,
+        handlers={Tokens: play_tokens},
+        choices=choices.tokens,
+        opens=_token_opens,
+    ),
+    "reserves": Step(
+        asks=_combat,
+        prompt=prompts.reserves,
+        handlers={Reserves: reserves},
+        choices=choices.reserves,
+    ),
+    # rulebook 4.2.1.2 steps 8-9: Counterattack, losses, retreat, advance
+    "counterattack": Step(
+        asks=_combat,
+        prompt=prompts.counterattack,
+        handlers={Counterattack: counterattack},
+        choices=choices.counterattacks,
+    ),
+    "loss": Step(
+        asks=_combat,
+        prompt=prompts.loss,
+        handlers={Loss: loss},
+        choices=choices.losses,
+    ),
+    "retreat": Step(
+        asks=_combat,
+        prompt=prompts.retreat,
+        handlers={Retreat: retreat},
+        choices=choices.retreats,
+    ),
+    "advance": Step(
+        asks=_combat,
+        prompt=prompts.advance,
+        handlers={Advance: advance},
+        choices=choices.advances,
+    ),
+    # protocol section 5: the end-of-turn openings, one player at a time
+    "open": Step(
+        asks=_opener,
+        prompt=prompts.open_blocks,
+        handlers={OpenBlocks: flow.open_blocks},
+        choices=choices.openings,
+        opens=_end_opens,
+    ),
+    # rulebook 4.3: the Strategic Movement Phase and the 6th SS Panzer Army's transfer
+    "strategic": Step(
+        asks=_active,
+        prompt=prompts.strategic,
+        handlers={Strategic: flow.strategic_move, EndStrategic: flow.end_strategic},
+        choices=choices.strategic,
+    ),
+    "place_reserve": Step(
+        asks=_active,
+        prompt=prompts.place_reserve,
+        handlers={PlaceReserve: flow.place_reserve},
+        choices=choices.reserve_placements,
+    ),
 }
 
-_HANDLERS: dict[type, Any] = {
-    Place: place,
-    Move: move,
-    Attack: declare,
-    RemoveBlock: remove,
-    Support: declare_support,
-    Tokens: play_tokens,
-    Reserves: reserves,
-    Counterattack: counterattack,
-    Loss: loss,
-    Retreat: retreat,
-    Advance: advance,
-    Strategic: strategic_move,
-    EndStrategic: end_strategic,
-    PlaceReserve: place_reserve,
-    OpenBlocks: open_blocks,
-}
 
-# Decisions that may carry openings or commitments (protocol section 5).
-OPENS = (Support, Tokens, OpenBlocks)
-COMMITS = (Place,)
-
-
-class RaceToBerlinEngine(Engine):
+class RaceToBerlinEngine(StepGame):
     """Race to Berlin: a two-player race to Berlin in 1945, each side also playing the
     Germans facing the other, with sealed logistics blocks."""
 
@@ -133,6 +236,12 @@ class RaceToBerlinEngine(Engine):
     roles = ROLES
     required_roles = ROLES
     data_files = rtb_data.DATA_FILES
+
+    steps = STEPS
+    decision_types = DECISION_TYPES
+    turn_rule = "4"
+    over_rule = "5"
+    role_names = NAMES
 
     # --- data ---------------------------------------------------------------------------
 
@@ -151,18 +260,12 @@ class RaceToBerlinEngine(Engine):
             data = self.load_data({})
         state = initial_state(data)
         refresh_markers(state)
-        start_turn(state, None)
+        flow.start_turn(state, None)
         return state
 
-    # --- prompts, choices, syntax -------------------------------------------------------
+    # --- syntax -------------------------------------------------------------------------
 
-    def prompts(self, state: State) -> list[Prompt]:
-        return [Prompt(role, prompt_text(state, role)) for role in asked(state)]
-
-    def choices(self, state: State, role: str) -> list[Any]:
-        return choices(state, role)
-
-    def parse(self, text: str, state: State, role: str) -> Any:
+    def parse_decision(self, text: str, state: State, role: str) -> Any:
         return parse_decision(text, state, role)
 
     def format(self, decision: Any) -> str:
@@ -172,10 +275,34 @@ class RaceToBerlinEngine(Engine):
 
     # --- hidden information -------------------------------------------------------------
 
+    def pieces(self, state: State) -> list[Piece]:
+        blocks: list[Piece] = state["blocks"]
+        return blocks
+
+    def clone(self, state: State) -> State:
+        return copy_state(state)
+
+    def clone_for_secrets(self, state: State) -> State:
+        # The kit fills in values on the blocks only (and `with_secrets` replaces `hands`):
+        # the rest is shared with the public state, which the filled-in state never changes.
+        new = dict(state)
+        new["blocks"] = [dict(block) for block in state["blocks"]]
+        return new
+
     def with_secrets(self, state: State, role: str, known: Mapping[str, JSON]) -> State:
+        """The kit fills in `role`'s own sealed block values; its hand left to place follows."""
         if role not in ROLES:
             return state
-        return fill_secrets(state, role, known)
+        filled = super().with_secrets(state, role, known)
+        new = filled if filled is not state else dict(state)  # only `hands` changes below
+        new["hands"] = {**state["hands"], role: remaining_hand(filled, role)}
+        return new
+
+    def view(self, state: State, role: str | None) -> State:
+        """The kit strips every sealed value that is not `role`'s (the other's hand too)."""
+        stripped = super().view(state, role)
+        stripped["hands"] = {r: h if r == role else None for r, h in stripped["hands"].items()}
+        return board_view(stripped)
 
     def seal(self, state: State, role: str, decision: Any) -> tuple[Any, dict[str, JSON]]:
         if isinstance(decision, Place):
@@ -195,7 +322,7 @@ class RaceToBerlinEngine(Engine):
         if isinstance(decision, Attack):
             block = own_block_in(state, decision.frm, role)
             value = known_value(block) if block is not None else None
-            if block is not None and value is not None:
+            if block is not None and isinstance(value, int):
                 after = block["cubes"] + decision.cubes
                 if after > value:
                     raise illegal(
@@ -206,54 +333,16 @@ class RaceToBerlinEngine(Engine):
                 return Attack(decision.target, decision.frm, decision.cubes, after == value), {}
         return decision, {}
 
-    def due_openings(self, state: State, role: str, decision: Any) -> list[str]:
-        step = state.get("step")
-        if isinstance(decision, Support) and step == "support":
-            return support_openings(state, role, decision)
-        if isinstance(decision, Tokens) and step == "tokens":
-            return token_openings(state, role)
-        if isinstance(decision, OpenBlocks) and step == "open":
-            return sealed_labels(state, role)
-        return []
-
-    # --- apply --------------------------------------------------------------------------
+    # --- apply: the kit's shared checks, the step's handler, then this ---------------------
     # Every handler validates first and rolls last: the adjudicator's first call uses a
     # context whose roll() raises EntropyPending, which must mean "legal, waiting for dice".
 
-    def apply(self, state: State, role: str, decision: Any, ctx: Context) -> State:
-        if not isinstance(decision, DECISION_TYPES):
-            raise IllegalOrderError(f"illegal: {decision!r} is not a race-to-berlin decision")
-        if state["phase"] == "over":
-            raise illegal("the game is over", "5")
-        if role not in asked(state):
-            who = ", ".join(NAMES[r] for r in asked(state)) or "nobody"
-            raise illegal(f"{role!r} is not asked now; the game waits for {who}", "4")
-        step = state["step"]
-        if not isinstance(decision, STEPS[step]):
-            raise illegal(
-                f"{format_decision(decision)!r} is not possible now ({prompt_text(state, role)})",
-                "4",
-            )
-        if not isinstance(decision, OPENS) and ctx.opened_now():
-            raise illegal(
-                f"{', '.join(sorted(ctx.opened_now()))} may not be opened by this decision",
-                "4.2.1.2 step 5",
-            )
-        if not isinstance(decision, COMMITS) and ctx.committed_now():
-            raise illegal(
-                f"{', '.join(ctx.committed_now())}: only a placement commits a value", "4.1.1"
-            )
-        new = clone_state(state)
-        _HANDLERS[type(decision)](new, role, decision, ctx)
-        if new["result"] is not None and new["phase"] not in ("opening", "over"):
-            finish(new, ctx)
-        return new
+    def after(self, state: State, role: str, decision: Any, ctx: Context) -> None:
+        # A result (B1, an unpaid cube loss) ends the game at once: the last openings.
+        if state["result"] is not None and state["phase"] not in ("opening", "over"):
+            flow.finish(state, ctx)
 
-    # --- views and the result -----------------------------------------------------------
-
-    def view(self, state: State, role: str | None) -> State:
-        # The public state holds no sealed value; every role sees the same.
-        return public_view(state)
+    # --- the result ---------------------------------------------------------------------
 
     def outcome(self, state: State) -> Outcome | None:
         if state["phase"] != "over":

@@ -6,13 +6,17 @@ The state is plain JSON data and describes itself for templates:
     step (the decision asked for now), first (the player who started the turn),
     active (whose placement, action or strategic move it is),
     map        static: areas (name, terrain, edges, berlin, eagle, front, neighbours,
-               rivers), borders, supply edges -- shared between states, never mutated
+               rivers), area_ids (map order), area_keys (lower case -> id, for the
+               parser), borders, sources (control -> the areas that are its supply
+               sources while it holds them) -- shared between states, never changed
     areas      area -> {control, fortification (id, name, value, kind, defense) | None}
     units      unit -> {id, name, force, area | None, strength | None, status}
-    blocks     every block placed this turn: label, owner, force, area (None once off
-               the board), cubes, value (None until opened), revealed, exhausted,
-               placed_at (seq), claims [{seq, role, cubes, exhausting}]
+    blocks     every block placed this turn, a hidden piece of the kit (pbem.kit.pieces):
+               label, owner, value (None until opened), revealed, placed_at (seq),
+               claims [{seq, by, cubes, exhausting}], due; and the game's force, area
+               (None once off the board), cubes, exhausted, off (why it left the board)
     hands      role -> None (sealed; `with_secrets` fills in the owner's own)
+    block_values role -> the values of its 8 logistics blocks (rulebook 4.1; static)
     placed     role -> blocks placed this turn;  unplaced: role -> blocks left unused
     cubes      role -> {pool, lost};  markers: role -> {total, used, left}
     tokens     role -> [{id, kind, force, used}]
@@ -27,6 +31,14 @@ The state is plain JSON data and describes itself for templates:
 Players and forces (rulebook 1, 4.1.1): the West player commands the "west" units and
 the Eastern Front Germans ("german-east"), the Soviet player "soviet" and the Western
 Front Germans ("german-west"). Area control is "west", "soviet" or "german".
+
+`copy_state` copies a state knowing this shape (several times faster than a generic deep
+copy, and `apply` copies the state once per entry); the static map and the block values
+are shared, and so are the parts that are only ever replaced whole, never changed in
+place: the unit and area records (`update_unit`, `update_area` replace them), the
+special tokens' records (`tokens.use_token`), fortifications, the parts of the attack in
+progress named in `_copy_combat`, `last_combat` and `result`. The tests' check that
+`apply` never changes its input (every rulebook test, and the bot games) guards this.
 """
 
 from __future__ import annotations
@@ -68,18 +80,99 @@ def other(role: str) -> str:
     return SOVIET if role == WEST else WEST
 
 
-def clone(value: Any) -> Any:
-    """A deep copy of plain JSON data (the core's shared fast copy)."""
-    return copy_json(value)
+# --- copies -----------------------------------------------------------------------------------
+
+# Scalars, and parts shared between copies: the static map, and the parts that are
+# replaced whole and never changed in place.
+SHARED = frozenset(
+    {
+        "game",
+        "turn",
+        "turns",
+        "phase",
+        "step",
+        "first",
+        "active",
+        "cubes_total",
+        "actions",
+        "map",
+        "block_values",
+        "last_combat",
+        "result",
+    }
+)
+# Parts whose shape `copy_state` knows (every other key is deep-copied).
+KNOWN = SHARED | {
+    "areas",
+    "units",
+    "blocks",
+    "tokens",
+    "cubes",
+    "markers",
+    "strategic",
+    "hands",
+    "bases",
+    "placed",
+    "unplaced",
+    "eagles",
+    "vp",
+    "stranded",
+    "combat",
+}
 
 
-def clone_state(state: State) -> State:
-    """A copy of the state to change; the static map is shared, never mutated."""
-    static = state.get("map")
-    copied: State = clone({k: v for k, v in state.items() if k != "map"})
-    if static is not None:
-        copied["map"] = static
-    return copied
+def _copy_combat(combat: dict[str, Any]) -> dict[str, Any]:
+    """The attack in progress: its `dice` and `rerolled` change in place (a re-roll); its
+    support, tokens, strengths and totals are replaced whole, never changed in place."""
+    new = dict(combat)
+    new["defenders"] = list(combat["defenders"])
+    new["rerolled"] = dict(combat["rerolled"])
+    if combat["dice"] is not None:
+        new["dice"] = dict(combat["dice"])  # each side's pair of dice is replaced whole
+    return new
+
+
+def copy_state(state: State) -> State:
+    """A copy of the state to change (see the module docstring for what is shared)."""
+    new: State = dict(state)
+    new["areas"] = dict(state["areas"])
+    new["units"] = dict(state["units"])
+    blocks = []
+    for block in state["blocks"]:
+        copy = {**block}
+        copy["claims"] = [{**claim} for claim in block["claims"]]
+        blocks.append(copy)
+    new["blocks"] = blocks
+    new["tokens"] = {role: list(tokens) for role, tokens in state["tokens"].items()}
+    new["cubes"] = {role: {**cubes} for role, cubes in state["cubes"].items()}
+    new["markers"] = {role: {**markers} for role, markers in state["markers"].items()}
+    if state["strategic"] is not None:
+        new["strategic"] = {role: {**moves} for role, moves in state["strategic"].items()}
+    new["hands"] = {role: None if h is None else list(h) for role, h in state["hands"].items()}
+    new["bases"] = {role: list(areas) for role, areas in state["bases"].items()}
+    for key in ("placed", "unplaced", "eagles", "vp"):
+        new[key] = {**state[key]}
+    new["stranded"] = list(state["stranded"])
+    if state["combat"] is not None:
+        new["combat"] = _copy_combat(state["combat"])
+    for key in state.keys() - KNOWN:
+        new[key] = copy_json(state[key])
+    return new
+
+
+def update_unit(state: State, unit: str, **changes: Any) -> dict[str, Any]:
+    """Change a unit's record by replacing it (copies of the state share the records);
+    returns the new record."""
+    record = {**state["units"][unit], **changes}
+    state["units"][unit] = record
+    return record
+
+
+def update_area(state: State, area: str, **changes: Any) -> dict[str, Any]:
+    """Change an area's record (control, fortification) by replacing it (see above)."""
+    record = {**state["areas"][area], **changes}
+    state["areas"][area] = record
+    return record
 
 
 # --- setup ------------------------------------------------------------------------------------
@@ -104,9 +197,17 @@ def initial_state(data: Mapping[str, Any]) -> State:
     static = {
         "title": data["title"],
         "area_ids": list(data["area_ids"]),
+        "area_keys": {a.lower(): a for a in data["area_ids"]},  # for the parser
         "areas": areas_map,
         "borders": [list(b["areas"]) for b in data["borders"]],
-        "supply_edges": {p: list(e) for p, e in SUPPLY_EDGES.items()},
+        # rulebook 4.4: the areas that are a force's supply source while it holds them
+        "sources": {
+            **{
+                p: [a for a in data["area_ids"] if set(data["areas"][a]["edges"]) & set(e)]
+                for p, e in SUPPLY_EDGES.items()
+            },
+            GERMAN: [a for a in data["area_ids"] if data["areas"][a]["eagle"]],
+        },
     }
     areas: dict[str, Any] = {
         a: {"control": data["areas"][a]["control"], "fortification": None} for a in data["area_ids"]
@@ -190,10 +291,6 @@ def is_german(force: str) -> bool:
     return force.startswith("german")
 
 
-def unit_control(state: State, unit_id: str) -> str:
-    return control_of(state["units"][unit_id]["force"])
-
-
 def units_in(state: State, area: str) -> list[str]:
     """Every unit on the board in `area`, in data order."""
     return [u for u, rec in state["units"].items() if rec["area"] == area]
@@ -214,15 +311,6 @@ def force_units_in(state: State, area: str, control: str) -> list[str]:
         for u, rec in state["units"].items()
         if rec["area"] == area and FORCE_CONTROL[rec["force"]] == control
     ]
-
-
-def berlin_count(state: State, control: str) -> int:
-    """Units of one force in all of Berlin (rulebook 4.5: at most 3)."""
-    return sum(
-        1
-        for rec in state["units"].values()
-        if rec["area"] in BERLIN and FORCE_CONTROL[rec["force"]] == control
-    )
 
 
 # --- blocks -----------------------------------------------------------------------------------
@@ -258,12 +346,6 @@ def is_active(block: Mapping[str, Any]) -> bool:
     return block["area"] is not None and not block["exhausted"]
 
 
-def known_value(block: Mapping[str, Any]) -> int | None:
-    """The block's value if this state knows it (opened, or the owner's own state)."""
-    value = block["value"]
-    return value if isinstance(value, int) else None
-
-
 def pool(state: State, role: str) -> int:
     return int(state["cubes"][role]["pool"])
 
@@ -281,10 +363,6 @@ def neighbours(state: State, area: str) -> list[str]:
 
 def adjacent(state: State, a: str, b: str) -> bool:
     return b in state["map"]["areas"][a]["neighbours"]
-
-
-def is_river(state: State, a: str, b: str) -> bool:
-    return b in state["map"]["areas"][a]["rivers"]
 
 
 def control(state: State, area: str) -> str:

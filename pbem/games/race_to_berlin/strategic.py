@@ -1,4 +1,4 @@
-"""Strategic Movement Phase, rulebook 4.3, and the 6th SS Panzer Army's transfer.
+"""Strategic Movement Phase, rulebook 4.3, and the 6th SS Panzer Army's transfer: the rules.
 
 At the end of turns 1 and 2 each player, the first player first, may move one unit of
 its own side and one of its German units any distance through friendly areas, into a
@@ -10,6 +10,8 @@ German unit passes only through German areas holding no unit of the other front.
 Then the special tokens turn face up. After turn 1 the Western Front 6th SS Panzer Army
 leaves the board and the West player places the Eastern Front token, at the same
 strength, in a German area next to the Eastern Front line (if it was not destroyed).
+
+Who moves when, and what follows the phase, is `flow`'s.
 """
 
 from __future__ import annotations
@@ -18,14 +20,11 @@ from typing import Any
 
 from pbem.core.engine import Context
 from pbem.games.race_to_berlin.board import berlin_problem, front_line_areas
-from pbem.games.race_to_berlin.data import SUPPLY_EDGES
-from pbem.games.race_to_berlin.decisions import EndStrategic, PlaceReserve, Strategic
-from pbem.games.race_to_berlin.flow import check_b1, end_turn
-from pbem.games.race_to_berlin.pieces import move_unit
+from pbem.games.race_to_berlin.data import PLAYER_FORCES
+from pbem.games.race_to_berlin.decisions import PlaceReserve, Strategic
 from pbem.games.race_to_berlin.state import (
     GERMAN,
     NAMES,
-    ROLES,
     SOVIET,
     WEST,
     State,
@@ -34,23 +33,12 @@ from pbem.games.race_to_berlin.state import (
     controlled_units_in,
     illegal,
     is_german,
-    other,
     room_for,
+    update_unit,
 )
+from pbem.games.race_to_berlin.units import drop_orphan_blocks, move_unit
 
 R_STRATEGIC = "4.3"
-
-
-def begin_strategic(state: State, ctx: Context) -> None:
-    state["phase"] = "strategic"
-    state["step"] = "strategic"
-    state["strategic"] = {r: {"own": None, "german": None, "done": False} for r in ROLES}
-    state["active"] = state["first"]
-    ctx.event(
-        f"turn {state['turn']}: Strategic Movement Phase, {NAMES[state['first']]} first "
-        f"(rulebook {R_STRATEGIC})"
-    )
-    _next(state, ctx)
 
 
 def _friendly_areas(state: State, unit: str) -> set[str]:
@@ -68,11 +56,7 @@ def _friendly_areas(state: State, unit: str) -> set[str]:
 
 def _sources(state: State, unit: str, friendly: set[str]) -> set[str]:
     control = control_of(state["units"][unit]["force"])
-    static = state["map"]["areas"]
-    if control == GERMAN:
-        return {a for a in friendly if static[a]["eagle"]}
-    edges = set(SUPPLY_EDGES[control])
-    return {a for a in friendly if set(static[a]["edges"]) & edges}
+    return {a for a in state["map"]["sources"][control] if a in friendly}
 
 
 def _spread(state: State, start: set[str], inside: set[str], control: str) -> set[str]:
@@ -116,8 +100,14 @@ def kind_of(state: State, unit: str) -> str:
 
 
 def options(state: State, role: str) -> list[Strategic]:
+    """The strategic moves `role` may make now (none unless it is `role`'s turn to move)."""
     if state["step"] != "strategic" or state["active"] != role:
         return []
+    return movable(state, role)
+
+
+def movable(state: State, role: str) -> list[Strategic]:
+    """Every strategic move left to `role` this phase, in map order."""
     used = state["strategic"][role]
     out = []
     for area in state["map"]["area_ids"]:
@@ -126,6 +116,18 @@ def options(state: State, role: str) -> list[Strategic]:
                 continue
             out += [Strategic(unit, area, to) for to in destinations(state, unit)]
     return out
+
+
+def can_move(state: State, role: str) -> bool:
+    """Whether `role` has a strategic move left (without listing them all)."""
+    used = state["strategic"][role]
+    forces = PLAYER_FORCES[role]
+    for unit, rec in state["units"].items():
+        if rec["area"] is None or rec["force"] not in forces:
+            continue
+        if used[kind_of(state, unit)] is None and destinations(state, unit):
+            return True
+    return False
 
 
 def strategic_problem(state: State, role: str, d: Strategic) -> str | None:
@@ -149,7 +151,7 @@ def strategic_problem(state: State, role: str, d: Strategic) -> str | None:
     return None
 
 
-def strategic_move(state: State, role: str, d: Strategic, ctx: Context) -> None:
+def move(state: State, role: str, d: Strategic, ctx: Context) -> None:
     problem = strategic_problem(state, role, d)
     if problem is not None:
         raise illegal(problem, R_STRATEGIC)
@@ -161,51 +163,9 @@ def strategic_move(state: State, role: str, d: Strategic, ctx: Context) -> None:
         frm=d.frm,
         to=d.to,
     )
-    if check_b1(state, ctx):
-        return
-    _next(state, ctx)
 
 
-def end_strategic(state: State, role: str, d: EndStrategic, ctx: Context) -> None:
-    state["strategic"][role]["done"] = True
-    ctx.event(f"{NAMES[role]} ends its strategic movement")
-    _next(state, ctx)
-
-
-def _next(state: State, ctx: Context) -> None:
-    order = [state["first"], other(state["first"])]
-    for role in order:
-        record = state["strategic"][role]
-        if record["done"]:
-            continue
-        if not options_for(state, role):
-            record["done"] = True
-            continue
-        state["active"] = role
-        return
-    _end_phase(state, ctx)
-
-
-def options_for(state: State, role: str) -> list[Strategic]:
-    saved = state["active"]
-    state["active"] = role
-    try:
-        return options(state, role)
-    finally:
-        state["active"] = saved
-
-
-# --- after the Strategic Movement Phase ---------------------------------------------------------
-
-
-def _end_phase(state: State, ctx: Context) -> None:
-    for role in ROLES:
-        for token in state["tokens"][role]:
-            token["used"] = False
-    ctx.event(f"the special tokens are turned face up (rulebook {R_STRATEGIC})")
-    if state["turn"] == 1 and _transfer(state, ctx):
-        return
-    end_turn(state, ctx)
+# --- the 6th SS Panzer Army changes fronts ------------------------------------------------------
 
 
 def reserve_unit(state: State) -> dict[str, Any] | None:
@@ -226,7 +186,7 @@ def reserve_areas(state: State) -> list[str]:
     ]
 
 
-def _transfer(state: State, ctx: Context) -> bool:
+def transfer(state: State, ctx: Context) -> bool:
     """After turn 1: the 6th SS Panzer Army changes fronts. True when West must place it."""
     rec = reserve_unit(state)
     if rec is None:
@@ -236,25 +196,22 @@ def _transfer(state: State, ctx: Context) -> bool:
         ctx.event(
             f"the Western Front {rec['name']} was destroyed: no transfer (rulebook {R_STRATEGIC})"
         )
-        rec["status"] = "unused"
+        update_unit(state, rec["id"], status="unused")
         return False
     where = old["area"]
-    old["area"] = None
-    old["status"] = "transferred"
-    rec["strength"] = old["strength"]
+    update_unit(state, old["id"], area=None, status="transferred")
+    rec = update_unit(state, rec["id"], strength=old["strength"])
     ctx.event(
         f"{old['name']} ({old['id']}) leaves the Western Front from {where} at strength "
         f"{old['strength']} (rulebook {R_STRATEGIC})",
         unit=old["id"],
         area=where,
     )
-    from pbem.games.race_to_berlin.pieces import drop_orphan_blocks
-
     if where is not None:
         drop_orphan_blocks(state, where, ctx)
     if not reserve_areas(state):
         ctx.event(f"no German area next to the Eastern Front line has room: {rec['id']} stays off")
-        rec["status"] = "unused"
+        update_unit(state, rec["id"], status="unused")
         return False
     state["step"] = "place_reserve"
     state["phase"] = "strategic"
@@ -263,6 +220,7 @@ def _transfer(state: State, ctx: Context) -> bool:
 
 
 def place_reserve(state: State, role: str, d: PlaceReserve, ctx: Context) -> None:
+    """The West places the Eastern Front 6th SS Panzer Army (the turn then ends)."""
     allowed = reserve_areas(state)
     if d.area not in allowed:
         raise illegal(
@@ -270,14 +228,12 @@ def place_reserve(state: State, role: str, d: PlaceReserve, ctx: Context) -> Non
             f"(choose {', '.join(allowed)})",
             R_STRATEGIC,
         )
-    rec = reserve_unit(state)
-    assert rec is not None
-    rec["area"] = d.area
-    rec["status"] = "board"
+    reserve = reserve_unit(state)
+    assert reserve is not None
+    rec = update_unit(state, reserve["id"], area=d.area, status="board")
     ctx.event(
         f"West places the Eastern Front {rec['name']} ({rec['id']}) in "
         f"{area_name(state, d.area)} at strength {rec['strength']} (rulebook {R_STRATEGIC})",
         unit=rec["id"],
         area=d.area,
     )
-    end_turn(state, ctx)

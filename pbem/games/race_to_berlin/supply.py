@@ -18,12 +18,11 @@ German, emptied of German pieces (recorded as `stranded`).
 from __future__ import annotations
 
 from collections import deque
+from typing import Any
 
 from pbem.core.engine import Context
 from pbem.games.race_to_berlin.blocks import take_off
 from pbem.games.race_to_berlin.board import set_control, short_of_markers
-from pbem.games.race_to_berlin.data import SUPPLY_EDGES
-from pbem.games.race_to_berlin.pieces import eliminate
 from pbem.games.race_to_berlin.state import (
     ALLIED,
     GERMAN,
@@ -35,22 +34,22 @@ from pbem.games.race_to_berlin.state import (
     is_active,
     natural,
     other,
+    update_area,
 )
+from pbem.games.race_to_berlin.units import eliminate
+from pbem.games.race_to_berlin.victory import lose_cubes
 
 R_SUPPLY = "4.4"
 
 
 def sources(state: State, control_: str) -> set[str]:
-    areas, static = state["areas"], state["map"]["areas"]
-    own = [a for a in state["map"]["area_ids"] if areas[a]["control"] == control_]
-    if control_ == GERMAN:
-        return {a for a in own if static[a]["eagle"]}
-    edges = set(SUPPLY_EDGES[control_])
-    return {a for a in own if set(static[a]["edges"]) & edges}
+    """The supply sources `control_` holds: its edge areas, or the German eagles and B1."""
+    areas = state["areas"]
+    return {a for a in state["map"]["sources"][control_] if areas[a]["control"] == control_}
 
 
-def supplied(state: State, control_: str) -> set[str]:
-    """Areas of `control_` with a supply line."""
+def _trace(state: State, control_: str) -> tuple[frozenset[str], tuple[str, ...]]:
+    """(the areas of `control_` with a supply line, those without, in map order)."""
     areas, static = state["areas"], state["map"]["areas"]
     reached = sources(state, control_)
     todo = list(reached)
@@ -60,16 +59,42 @@ def supplied(state: State, control_: str) -> set[str]:
             if there not in reached and areas[there]["control"] == control_:
                 reached.add(there)
                 todo.append(there)
-    return reached
+    cut = tuple(
+        a for a in state["map"]["area_ids"] if areas[a]["control"] == control_ and a not in reached
+    )
+    return frozenset(reached), cut
+
+
+# Supply depends only on who controls which area (the map never changes), and every
+# action asks for it again: each control configuration is traced once and kept, for the
+# map of the game at hand (a new map starts afresh), up to MEMO_LIMIT configurations.
+MEMO_LIMIT = 4096
+_MEMO: dict[str, Any] = {"map": None, "lines": {}}
+
+
+def _lines(state: State) -> dict[str, tuple[frozenset[str], tuple[str, ...]]]:
+    static = state["map"]
+    if _MEMO["map"] is not static:
+        _MEMO["map"], _MEMO["lines"] = static, {}
+    memo: dict[tuple[str, ...], Any] = _MEMO["lines"]
+    areas = state["areas"]
+    key = tuple([areas[a]["control"] for a in static["area_ids"]])
+    lines = memo.get(key)
+    if lines is None:
+        if len(memo) >= MEMO_LIMIT:
+            memo.clear()
+        lines = memo[key] = {c: _trace(state, c) for c in (*ALLIED, GERMAN)}
+    return lines
+
+
+def supplied(state: State, control_: str) -> frozenset[str]:
+    """Areas of `control_` with a supply line."""
+    return _lines(state)[control_][0]
 
 
 def unsupplied(state: State, control_: str) -> list[str]:
-    fed = supplied(state, control_)
-    return [
-        a
-        for a in state["map"]["area_ids"]
-        if state["areas"][a]["control"] == control_ and a not in fed
-    ]
+    """Areas of `control_` cut off from supply, in map order."""
+    return list(_lines(state)[control_][1])
 
 
 def distances_to_supply(state: State, control_: str) -> dict[str, int]:
@@ -173,8 +198,6 @@ def surrounding(state: State, group: list[str]) -> list[str]:
 
 
 def _annex_german(state: State, group: list[str], ctx: Context, cutter: str | None) -> None:
-    from pbem.games.race_to_berlin.flow import lose_cubes
-
     around = surrounding(state, group)
     names = ", ".join(group)
     if len(around) == 2:
@@ -219,7 +242,7 @@ def _clear(state: State, area: str, control_: str, ctx: Context, why: str) -> No
         take_off(state, block, ctx, why)
     fort = state["areas"][area]["fortification"]
     if fort is not None:
-        state["areas"][area]["fortification"] = None
+        update_area(state, area, fortification=None)
         ctx.event(
             f"fortification {fort['name']} in {area_name(state, area)} removed ({why})",
             area=area,

@@ -1,19 +1,23 @@
-"""Views for templates: the public state (which holds no sealed value) with a per-area
-board summary -- control, supply, terrain, eagle, fortification, units, blocks -- in
-place of the static map and the raw area and unit tables; units off the board (in
-reserve, eliminated, transferred) are listed in `off_board`."""
+"""Views for templates: a role's view of the state (the kit has already stripped every
+sealed value that is not the role's own) with a per-area board summary -- control,
+supply, terrain, eagle, fortification, units, blocks -- in place of the static map and
+the raw area and unit tables; units off the board (in reserve, eliminated, transferred)
+are listed in `off_board`."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from pbem.games.race_to_berlin.state import ALLIED, GERMAN, State, clone
+from pbem.core.canonical import copy_json
+from pbem.games.race_to_berlin.state import ALLIED, GERMAN, State
 from pbem.games.race_to_berlin.supply import supplied
 
 
-def public_view(state: State) -> State:
+def board_view(state: State) -> State:
+    """The view of `state`, already stripped for its viewer (see the docstring): a deep
+    copy, since state copies share their unchanging parts and a view is the caller's."""
     # The static map (borders, rivers) and the raw area table are summarised by `board`.
-    view: State = clone({k: v for k, v in state.items() if k not in ("map", "areas", "units")})
+    view: State = copy_json({k: v for k, v in state.items() if k not in ("map", "areas", "units")})
     view["map_title"] = state["map"]["title"]
     fed = {c: supplied(state, c) for c in (*ALLIED, GERMAN)}
     board: list[dict[str, Any]] = []

@@ -7,13 +7,10 @@ from typing import Any
 import pytest
 
 from pbem.games.race_to_berlin.rules import ENGINE
-
-
-@pytest.fixture
-def engine() -> Any:
-    return ENGINE
+from tests.games.race_to_berlin.rtb_support import DATA
 
 
 @pytest.fixture
 def fresh() -> dict[str, Any]:
-    return ENGINE.setup(None, {})
+    """A new game's state, from the shipped data files."""
+    return ENGINE.setup(DATA, {})

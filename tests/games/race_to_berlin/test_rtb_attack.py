@@ -11,9 +11,8 @@ import pytest
 from pbem.errors import EntropyPending, IllegalOrderError
 from pbem.games.race_to_berlin.decisions import Attack, Support, Tokens
 from pbem.games.race_to_berlin.rules import ENGINE
+from pbem.testing import ScriptedContext, Table
 from tests.games.race_to_berlin.rtb_support import (
-    Game,
-    SealedContext,
     action_game,
     block,
     clear_area,
@@ -23,12 +22,12 @@ from tests.games.race_to_berlin.rtb_support import (
 )
 
 
-def fight(g: Game) -> dict:
+def fight(g: Table) -> dict:
     """The attack in progress, or the last one finished."""
     return g.state["combat"] or g.state["last_combat"]
 
 
-def lower_rhine(west_value: int = 4, soviet_value: int = 3) -> tuple[Game, str, str]:
+def lower_rhine(west_value: int = 4, soviet_value: int = 3) -> tuple[Table, str, str]:
     """West block in 1 attacks area 4 (Lower Rhine: de-1fj, de-25, regular fortification,
     terrain 1, no river); the Soviet player's Western Front German block sits in 4."""
     g = action_game("west")
@@ -111,7 +110,7 @@ def test_4_1_an_exhausted_block_cannot_attack() -> None:
 def test_4_2_1_2_step_4_an_active_block_in_the_target_must_defend() -> None:
     g, _, german = lower_rhine()
     g.decide("west", "attack 4 from 1 cubes 1")
-    assert g.asked() == ["soviet"]
+    assert g.asked() == "soviet"
     assert ENGINE.choices(g.private("soviet"), "soviet") == [Support("4", True)]
     with pytest.raises(IllegalOrderError, match="step 4"):
         g.decide("soviet", "no support")
@@ -178,11 +177,11 @@ def test_4_2_1_2_step_4_no_defending_units_no_support_and_no_prompt() -> None:
     put_block(g, "soviet", "5", 5)
     clear_area(g, "4")
     g.decide("west", "attack 4 from 1 cubes 1")
-    assert g.state["step"] == "tokens" and g.asked() == ["west"]
+    assert g.state["step"] == "tokens" and g.asked() == "west"
     ctx = g.decide("west", "no tokens", rolls=[1, 1, 1, 1])
     # fortification 2 + terrain 1, no block, no unit
     assert fight(g)["defence"]["base"] == 3
-    assert g.asked() == ["west"]
+    assert g.asked() == "west"
     g.decide("west", "keep")
     ctx = g.decide("soviet", "keep")  # the empty Western Front area: the Soviet player
     assert ctx.said("attack 4 against defence 3")
@@ -370,14 +369,14 @@ def test_special_tokens_reserves_attacker_first_then_defender() -> None:
     g.decide("west", "attack 4 from 1 cubes 1")
     g.decide("soviet", "support in 4")
     g.decide("west", "no tokens", rolls=[1, 1, 6, 1])
-    assert g.state["step"] == "reserves" and g.asked() == ["west"]
+    assert g.state["step"] == "reserves" and g.asked() == "west"
     ctx = g.decide("west", "reroll", rolls=[6, 1])
     assert ctx.purposes == [
         "attack 4 from 1: west reserves die 1",
         "attack 4 from 1: west reserves die 2",
     ]
     assert g.state["combat"]["dice"]["attack"] == [6, 1]
-    assert g.asked() == ["soviet"]
+    assert g.asked() == "soviet"
     ctx = g.decide("soviet", "reroll", rolls=[3, 3])
     assert ctx.purposes[0] == "attack 4 from 1: german reserves die 1"
     # attack 4 + 5 = 9 against 6 + 0: the attacker wins after both re-rolls
@@ -405,24 +404,24 @@ def test_protocol_4_combat_dice_are_requested_only_by_the_tokens_decision() -> N
     EntropyPending; the tokens decision is the one that pends."""
     g, west, german = lower_rhine()
     attack = ENGINE.parse("attack 4 from 1 cubes 1", g.state, "west")
-    ctx = SealedContext(pending=True, seq=20)
+    ctx = ScriptedContext(pending=True, seq=20)
     g.state = ENGINE.apply(g.state, "west", attack, ctx)
     assert ctx.requests == 0 and g.state["step"] == "support"
-    ctx = SealedContext(pending=True, seq=21, opened={german: 3})
+    ctx = ScriptedContext(pending=True, seq=21, opened={german: 3})
     g.state = ENGINE.apply(g.state, "soviet", Support("4", True), ctx)
     assert ctx.requests == 0 and g.state["step"] == "tokens"
-    ctx = SealedContext(pending=True, seq=22, opened={west: 4})
+    ctx = ScriptedContext(pending=True, seq=22, opened={west: 4})
     with pytest.raises(EntropyPending, match="attack 4 from 1: west die 1"):
         ENGINE.apply(g.state, "west", Tokens(), ctx)
     assert ctx.requests == 1
     # an illegal tokens decision is refused before any die is asked for
-    ctx = SealedContext(pending=True, seq=22, opened={west: 4})
+    ctx = ScriptedContext(pending=True, seq=22, opened={west: 4})
     with pytest.raises(IllegalOrderError):
         ENGINE.apply(g.state, "west", Tokens(logistics=True, support=True), _no_tokens(g, ctx))
     assert ctx.requests == 0
 
 
-def _no_tokens(g: Game, ctx: SealedContext) -> SealedContext:
+def _no_tokens(g: Table, ctx: ScriptedContext) -> ScriptedContext:
     for token in g.state["tokens"]["west"]:
         token["used"] = True
     return ctx
@@ -433,9 +432,9 @@ def test_protocol_4_a_reserves_reroll_asks_for_its_own_dice_after_the_decision()
     g.decide("west", "attack 4 from 1 cubes 1")
     g.decide("soviet", "support in 4")
     g.decide("west", "no tokens", rolls=[1, 1, 6, 1])
-    keep = SealedContext(pending=True, seq=30)
+    keep = ScriptedContext(pending=True, seq=30)
     ENGINE.apply(g.state, "west", ENGINE.parse("keep", g.state, "west"), keep)
     assert keep.requests == 0
-    reroll = SealedContext(pending=True, seq=30)
+    reroll = ScriptedContext(pending=True, seq=30)
     with pytest.raises(EntropyPending):
         ENGINE.apply(g.state, "west", ENGINE.parse("reroll", g.state, "west"), reroll)

@@ -6,10 +6,10 @@ import pytest
 
 from pbem.errors import IllegalOrderError
 from pbem.games.race_to_berlin.board import set_control
+from pbem.games.race_to_berlin.decisions import Support
 from pbem.games.race_to_berlin.rules import ENGINE
+from pbem.testing import ScriptedContext, Table
 from tests.games.race_to_berlin.rtb_support import (
-    Game,
-    SealedContext,
     action_game,
     block,
     put_block,
@@ -21,14 +21,14 @@ from tests.games.race_to_berlin.rtb_support import (
 WIN = [6, 1, 1, 1]
 
 
-def no_reserves(g: Game) -> None:
+def no_reserves(g: Table) -> None:
     for role in ("west", "soviet"):
         for token in g.state["tokens"][role]:
             if token["kind"] == "reserves":
                 token["used"] = True
 
 
-def at_berlin(first: str = "west") -> Game:
+def at_berlin(first: str = "west") -> Table:
     """The West holds 13, 14 and 31 (us-9 in 31 with a 5-block); the Soviets 32 (su-1bf
     with a 5-block); de-11 (Western Front) and de-21 (Eastern Front) hold B1."""
     g = action_game(first)
@@ -130,7 +130,7 @@ def test_4_5_the_west_attacks_b1_from_b4_and_wins_at_once_on_entering() -> None:
     assert g.state["result"]["winner"] == "west"
     assert g.state["phase"] == "opening"
     while not g.over():
-        g.decide(g.asked()[0], "open blocks")
+        g.decide(g.asked(), "open blocks")
     outcome = ENGINE.outcome(g.state)
     assert outcome is not None
     assert (outcome.winner, outcome.level) == ("west", "automatic victory")
@@ -161,8 +161,6 @@ def test_4_5_a_b1_block_helps_31_and_32_and_conversely() -> None:
     helper = put_block(g, "soviet", "B1", 3)
     g.decide("west", "attack 31 from 14 cubes 1")
     assert g.state["combat"]["defender"] == "soviet"
-    from pbem.games.race_to_berlin.decisions import Support
-
     assert Support("B1", False) in ENGINE.choices(g.private("soviet"), "soviet")
     g.decide("soviet", "support from B1")
     assert block(g, helper)["cubes"] == 1
@@ -187,7 +185,7 @@ def test_5_victory_points_are_lost_with_control() -> None:
     set_area(g, "7", "west")
     g.state["eagles"]["7"] = "west"
     g.state["vp"]["west"] = 1
-    ctx = SealedContext()
+    ctx = ScriptedContext()
     set_control(g.state, "7", "german", ctx, "test")
     assert g.state["eagles"]["7"] is None and g.state["vp"]["west"] == 0
     assert ctx.said("West loses the victory token of 7 (Ruhr)")

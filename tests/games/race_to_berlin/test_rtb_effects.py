@@ -11,8 +11,8 @@ import pytest
 from pbem.errors import IllegalOrderError
 from pbem.games.race_to_berlin.decisions import Advance, Counterattack, Retreat
 from pbem.games.race_to_berlin.rules import ENGINE
+from pbem.testing import ScriptedContext, Table
 from tests.games.race_to_berlin.rtb_support import (
-    Game,
     action_game,
     block,
     clear_area,
@@ -26,20 +26,20 @@ WIN = [6, 1, 1, 1]
 LOSE = [1, 1, 6, 1]
 
 
-def no_reserves(g: Game) -> None:
+def no_reserves(g: Table) -> None:
     for role in ("west", "soviet"):
         for token in g.state["tokens"][role]:
             if token["kind"] == "reserves":
                 token["used"] = True
 
 
-def use_all(g: Game, role: str, kind: str) -> None:
+def use_all(g: Table, role: str, kind: str) -> None:
     for token in g.state["tokens"][role]:
         if token["kind"] == kind:
             token["used"] = True
 
 
-def west_wins_lower_rhine(g: Game | None = None, soviet_value: int = 3) -> tuple[Game, str, str]:
+def west_wins_lower_rhine(g: Table | None = None, soviet_value: int = 3) -> tuple[Table, str, str]:
     """West's 4-block in 1 attacks 4 (de-1fj, de-25, regular fortification) and wins."""
     if g is None:
         g = action_game("west")
@@ -60,7 +60,7 @@ def test_4_2_1_2_step_9_losing_german_defenders_lose_one_strength_chosen_by_the_
     g, _, _ = west_wins_lower_rhine()
     assert g.state["step"] == "counterattack"
     g.decide("soviet", "no counterattack")
-    assert g.state["step"] == "loss" and g.asked() == ["soviet"]
+    assert g.state["step"] == "loss" and g.asked() == "soviet"
     assert {d.unit for d in ENGINE.choices(g.state, "soviet")} == {"de-1fj", "de-25"}
     ctx = g.decide("soviet", "loss de-25")
     assert g.state["units"]["de-25"]["strength"] == 3
@@ -90,7 +90,7 @@ def test_4_2_1_2_step_9_attacking_germans_that_lose_take_the_loss() -> None:
     g.decide("soviet", "attack 1 from 4 cubes 2")
     g.decide("west", "no support")
     g.decide("soviet", "no tokens", rolls=LOSE)
-    assert g.state["step"] == "loss" and g.asked() == ["soviet"]
+    assert g.state["step"] == "loss" and g.asked() == "soviet"
     g.decide("soviet", "loss de-1fj")
     assert g.state["units"]["de-1fj"]["strength"] == 3
     assert g.state["combat"] is None and g.state["step"] == "action"
@@ -140,7 +140,8 @@ def test_4_2_1_2_step_9_units_that_cannot_withdraw_are_eliminated() -> None:
     g.decide("soviet", "no counterattack")
     g.decide("soviet", "loss de-25")
     with pytest.raises(IllegalOrderError, match="1 of the 2 defending units can withdraw"):
-        g.apply_raw("soviet", Retreat((), ()))
+        # no text says "retreat nothing": the public decision is applied as it is
+        ENGINE.apply(g.state, "soviet", Retreat((), ()), ScriptedContext())
     g.decide("soviet", "retreat de-1fj -> 7, block -> 7")
     assert g.state["units"]["de-25"]["status"] == "eliminated"
     assert g.state["units"]["de-1fj"]["area"] == "7"
@@ -166,7 +167,7 @@ def test_4_2_1_2_step_9_a_block_retreats_only_with_its_own_units() -> None:
     g.decide("soviet", "no counterattack")
     g.decide("soviet", "loss de-25")
     with pytest.raises(IllegalOrderError, match="retreats only with a unit"):
-        g.apply_raw("soviet", Retreat((("de-1fj", "7"), ("de-25", "7")), ((None, "5"),)))
+        g.raw("soviet", Retreat((("de-1fj", "7"), ("de-25", "7")), ((None, "5"),)))
 
 
 # --- fortifications ---------------------------------------------------------------------------
@@ -229,7 +230,7 @@ def test_4_2_1_2_step_9_without_markers_the_front_line_does_not_shift() -> None:
     assert g.state["step"] == "action"  # no advance into a German area
 
 
-def marker_short_german_attack(pool: int) -> Game:
+def marker_short_german_attack(pool: int) -> Table:
     """The West holds 1-6; Germans in 8 attack 5 (West, us-1): West's front would grow."""
     g = action_game("soviet")
     no_reserves(g)
@@ -269,7 +270,7 @@ def test_5_an_unpayable_cube_penalty_loses_the_game_at_once() -> None:
     }
     assert g.state["phase"] in ("opening", "over")
     while not g.over():
-        g.decide(g.asked()[0], "open blocks")
+        g.decide(g.asked(), "open blocks")
     outcome = ENGINE.outcome(g.state)
     assert outcome is not None and outcome.winner == "soviet" and outcome.level == "cube loss"
 
@@ -291,7 +292,7 @@ def test_4_2_1_2_step_9_supply_base_special_rule() -> None:
 # --- advance ----------------------------------------------------------------------------------
 
 
-def conquer_4(g: Game | None = None) -> Game:
+def conquer_4(g: Table | None = None) -> Table:
     g, _, _ = west_wins_lower_rhine(g)
     g.decide("soviet", "no counterattack")
     g.decide("soviet", "loss de-25")
@@ -301,7 +302,7 @@ def conquer_4(g: Game | None = None) -> Game:
 
 def test_4_2_1_2_step_9_advance_any_or_all_attacking_pieces() -> None:
     g = conquer_4()
-    assert g.state["step"] == "advance" and g.asked() == ["west"]
+    assert g.state["step"] == "advance" and g.asked() == "west"
     options = ENGINE.choices(g.private("west"), "west")
     assert Advance() in options and Advance(("br-2", "ca-1", "us-9"), True) in options
     g.decide("west", "advance ca-1 us-9 + block")
@@ -314,7 +315,8 @@ def test_4_2_1_2_step_9_the_block_never_advances_alone_nor_stays_alone() -> None
     with pytest.raises(Exception, match="never advances alone"):
         ENGINE.parse("advance block", g.state, "west")
     with pytest.raises(IllegalOrderError, match="by itself"):
-        g.apply_raw("west", Advance((), True))
+        # the syntax refuses "advance block" (above): the public decision as it is
+        ENGINE.apply(g.state, "west", Advance((), True), ScriptedContext())
     with pytest.raises(IllegalOrderError, match="left without a friendly unit"):
         g.decide("west", "advance br-2 ca-1 us-9")
 
@@ -347,14 +349,14 @@ def test_4_2_1_2_step_9_one_player_resolves_both_sides() -> None:
     german = put_block(g, "west", "4", 3)  # the West player's own Eastern Front block
     put_block(g, "soviet", "29", 2)
     g.decide("west", "attack 4 from 1 cubes 2")
-    assert g.state["combat"]["defender"] == "west" and g.asked() == ["west"]
+    assert g.state["combat"]["defender"] == "west" and g.asked() == "west"
     g.decide("west", "support in 4")
     assert block(g, german)["revealed"]
     g.decide("west", "no tokens", rolls=WIN)
     # de-4 alone, strength 4: the West decides about a Counterattack against itself
-    assert g.asked() == ["west"] and g.state["step"] == "counterattack"
+    assert g.asked() == "west" and g.state["step"] == "counterattack"
     g.decide("west", "no counterattack")
-    assert g.asked() == ["west"] and g.state["step"] == "retreat"
+    assert g.asked() == "west" and g.state["step"] == "retreat"
     g.decide("west", "retreat de-4 -> 7, block -> 7")
     assert g.state["areas"]["4"]["control"] == "west"
 
@@ -370,7 +372,7 @@ def test_4_2_1_2_step_9_mixed_fronts_defend_with_the_inactive_player() -> None:
     mixed = put_block(g, "west", "4", 3)  # the West player's block with de-4
     put_block(g, "soviet", "29", 2)
     g.decide("west", "attack 4 from 1 cubes 1")
-    assert g.state["combat"]["defender"] == "soviet" and g.asked() == ["soviet"]
+    assert g.state["combat"]["defender"] == "soviet" and g.asked() == "soviet"
     ctx = g.decide("soviet", "support in 4")
     assert block(g, mixed)["cubes"] == 1 and not block(g, mixed)["revealed"]
     assert g.state["cubes"]["west"]["pool"] == 18  # the block's cube is its owner's

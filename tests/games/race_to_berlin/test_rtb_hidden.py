@@ -1,9 +1,9 @@
 """Hidden logistics blocks (protocol section 5, rulebook 4.1) through the real adjudicator.
 
-`Table` signs every entry; `Table.decide` seals and opens like a player's client. Cheats
-are entries made by hand with their own commitments. Also here: the deferral rule
-(protocol section 4) seen from the adjudicator -- the attack and support declarations
-complete at once, the tokens decision waits for the other role's entropy.
+`SignedTable` signs every entry; `SignedTable.decide` seals and opens like a player's
+client. Cheats are entries made by hand with their own commitments. Also here: the
+deferral rule (protocol section 4) seen from the adjudicator -- the attack and support
+declarations complete at once, the tokens decision waits for the other role's entropy.
 """
 
 from __future__ import annotations
@@ -19,25 +19,29 @@ from pbem.core.log import Entry
 from pbem.errors import IllegalOrderError
 from pbem.games.race_to_berlin.decisions import OpenBlocks, Place, Tokens
 from pbem.games.race_to_berlin.rules import ENGINE
-from tests.games.race_to_berlin.rtb_support import action_game, put_block
-from tests.support.players import Table, assert_refused, hex_of
+from pbem.testing import SignedTable
+from tests.games.race_to_berlin.rtb_support import (
+    action_game,
+    put_block,
+)
+from tests.support.players import assert_refused, hex_of
 
 register("race-to-berlin", "pbem.games.race_to_berlin.rules:ENGINE")
 
 
-def new_table(nonce: str = "hidden") -> Table:
-    table = Table("race-to-berlin", ("west", "soviet"), nonce=nonce, signed=False)
+def new_table(nonce: str = "hidden") -> SignedTable:
+    table = SignedTable("race-to-berlin", ("west", "soviet"), nonce=nonce, signed=False)
     table.join_all()
     return table
 
 
-def state(table: Table) -> dict[str, Any]:
+def state(table: SignedTable) -> dict[str, Any]:
     assert table.game.state is not None
     return table.game.state
 
 
-def entry_for(table: Table, role: str, decision: Any) -> Entry:
-    """The entry `Table.decide` would sign, without applying it."""
+def entry_for(table: SignedTable, role: str, decision: Any) -> Entry:
+    """The entry `SignedTable.decide` would sign, without applying it."""
     private = ENGINE.with_secrets(table.state_for(role), role, table.known(role))
     public, values = ENGINE.seal(private, role, decision)
     body: dict[str, Any] = {"decision": ENGINE.format(public)}
@@ -48,7 +52,7 @@ def entry_for(table: Table, role: str, decision: Any) -> Entry:
     return table.make(role, "move", body)
 
 
-def sealed_placement(table: Table, role: str, area: str, value: int) -> Entry:
+def sealed_placement(table: SignedTable, role: str, area: str, value: int) -> Entry:
     """A placement signed by hand (its value need not be one the player still has)."""
     st = state(table)
     label = f"block/{role}/t{st['turn']}/{st['placed'][role] + 1}"
@@ -68,7 +72,7 @@ PLAN = {
 }
 
 
-def place_all(table: Table, cheat: dict[int, tuple[int, str]] | None = None) -> None:
+def place_all(table: SignedTable, cheat: dict[int, tuple[int, str]] | None = None) -> None:
     """Both players place by PLAN (West's n-th placement replaced by `cheat[n]`)."""
     done = {"west": 0, "soviet": 0}
     while state(table)["phase"] == "logistics":
@@ -227,7 +231,7 @@ def test_rulebook_4_1_claims_are_checked_again_at_the_end_of_turn_opening() -> N
     g.state["blocks"][-1].update(
         cubes=2,
         exhausted=True,
-        claims=[{"seq": 42, "role": "west", "cubes": 2, "exhausting": True}],
+        claims=[{"seq": 42, "by": "west", "cubes": 2, "exhausting": True}],
     )
     g.state["cubes"]["west"]["pool"] -= 2
     put_block(g, "west", "1", 3)

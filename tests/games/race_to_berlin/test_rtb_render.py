@@ -10,10 +10,13 @@ value, and no salt may appear anywhere.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
 from pbem.core.engine import register
+from pbem.games.race_to_berlin.rules import ENGINE
+from pbem.games.race_to_berlin.view import board_view
 from pbem.render.summary import render_summary
 from tests.support.players import Table
 
@@ -64,10 +67,9 @@ def test_each_sides_summary_shows_only_what_it_may_know(seed: int) -> None:
 
 
 def test_the_check_would_catch_a_leak(monkeypatch: pytest.MonkeyPatch) -> None:
-    """If an engine filled in the other side's sealed values, `_check` would fail."""
-    from pbem.games.race_to_berlin.blocks import fill_secrets
-    from pbem.games.race_to_berlin.rules import ENGINE
-
+    """If an engine showed the other side's sealed values, `_check` would fail. (The kit's
+    `view` strips every sealed value that is not the viewer's, so the leak is simulated by
+    a view that fills in both sides' values and strips nothing.)"""
     table = Table("race-to-berlin", ROLES, nonce="leak")
     table.join_all()
     rng = random.Random(7)
@@ -76,9 +78,11 @@ def test_the_check_would_catch_a_leak(monkeypatch: pytest.MonkeyPatch) -> None:
     _check(table)
     everything = {**table.known("west"), **table.known("soviet")}
 
-    def leaky(state: dict[str, object], role: str, known: object) -> dict[str, object]:
-        return fill_secrets(fill_secrets(state, "west", everything), "soviet", everything)
+    fill = ENGINE.with_secrets
 
-    monkeypatch.setattr(ENGINE, "with_secrets", leaky)
+    def leaky(state: dict[str, Any], role: str, known: object) -> dict[str, Any]:
+        return board_view(fill(fill(state, "west", everything), "soviet", everything))
+
+    monkeypatch.setattr(ENGINE, "view_known", leaky)
     with pytest.raises(AssertionError):
         _check(table)

@@ -9,7 +9,10 @@ import pytest
 from pbem.core.canonical import canonical_bytes
 from pbem.errors import DataError
 from pbem.games.race_to_berlin.rules import ENGINE
-from tests.games.race_to_berlin.rtb_support import Game, put_block
+from tests.games.race_to_berlin.rtb_support import (
+    new_game,
+    put_block,
+)
 
 
 def test_engine_metadata() -> None:
@@ -68,7 +71,7 @@ def test_the_state_is_plain_json_and_describes_itself(fresh: dict[str, Any]) -> 
 
 
 def test_views_add_a_board_summary_and_hide_nothing_public(fresh: dict[str, Any]) -> None:
-    g = Game(fresh)
+    g = new_game(fresh)
     g.decide("soviet", "place 4 in 29")
     view = ENGINE.view(g.state, None)
     area = next(a for a in view["board"] if a["id"] == "29")
@@ -93,7 +96,7 @@ def test_views_add_a_board_summary_and_hide_nothing_public(fresh: dict[str, Any]
 
 
 def test_apply_never_mutates_its_input() -> None:
-    g = Game(check=True)
+    g = new_game(check=True)
     g.decide("soviet", "place 4 in 29")
     g.decide("west", "place 4 in 1")
 
@@ -101,6 +104,6 @@ def test_apply_never_mutates_its_input() -> None:
 def test_prompts_say_what_to_type(fresh: dict[str, Any]) -> None:
     (prompt,) = ENGINE.prompts(fresh)
     assert prompt.role == "soviet" and "'place <value> in <area>'" in prompt.text
-    g = Game()
+    g = new_game()
     put_block(g, "west", "1", 3)
     assert ENGINE.outcome(g.state) is None

@@ -6,11 +6,11 @@ import pytest
 
 from pbem.errors import IllegalOrderError
 from pbem.games.race_to_berlin.decisions import EndStrategic, PlaceReserve, Strategic
+from pbem.games.race_to_berlin.flow import begin_strategic
 from pbem.games.race_to_berlin.rules import ENGINE
-from pbem.games.race_to_berlin.strategic import begin_strategic, destinations
+from pbem.games.race_to_berlin.strategic import destinations
+from pbem.testing import ScriptedContext, Table
 from tests.games.race_to_berlin.rtb_support import (
-    Game,
-    SealedContext,
     action_game,
     put_block,
     put_unit,
@@ -18,9 +18,9 @@ from tests.games.race_to_berlin.rtb_support import (
 )
 
 
-def strategic_game(first: str = "west", turn: int = 1) -> Game:
+def strategic_game(first: str = "west", turn: int = 1) -> Table:
     g = action_game(first, turn)
-    begin_strategic(g.state, SealedContext())
+    begin_strategic(g.state, ScriptedContext())
     return g
 
 
@@ -31,12 +31,12 @@ def test_4_3_the_phase_follows_the_action_phase_and_the_openings() -> None:
     g.decide("west", "remove block in 1")
     g.decide("west", "open blocks")
     g.decide("soviet", "open blocks")
-    assert g.state["phase"] == "strategic" and g.asked() == ["west"]
+    assert g.state["phase"] == "strategic" and g.asked() == "west"
 
 
 def test_4_3_one_own_unit_and_one_german_unit_per_player_first_player_first() -> None:
     g = strategic_game("soviet")
-    assert g.asked() == ["soviet"]
+    assert g.asked() == "soviet"
     with pytest.raises(IllegalOrderError, match="cannot reach"):
         g.decide("soviet", "strategic pl-1 29 -> 28")  # 28 already holds 3 units
     g.decide("soviet", "strategic su-3bf 28 -> 29")
@@ -44,7 +44,7 @@ def test_4_3_one_own_unit_and_one_german_unit_per_player_first_player_first() ->
         g.decide("soviet", "strategic su-2bf 28 -> 30")
     g.decide("soviet", "strategic de-12 15 -> 11")
     # both moves made: the West's turn
-    assert g.asked() == ["west"]
+    assert g.asked() == "west"
     g.decide("west", "end strategic")
     assert g.state["turn"] == 1 and g.state["step"] == "place_reserve"
 
@@ -90,7 +90,7 @@ def test_4_3_special_tokens_turn_face_up_and_the_6th_ss_changes_fronts() -> None
     assert ctx.said("special tokens are turned face up")
     assert g.state["units"]["de-6sspz-west"]["area"] is None
     assert g.state["units"]["de-6sspz-west"]["status"] == "transferred"
-    assert g.state["step"] == "place_reserve" and g.asked() == ["west"]
+    assert g.state["step"] == "place_reserve" and g.asked() == "west"
     options = ENGINE.choices(g.state, "west")
     # German areas next to the Eastern Front line (Soviet 28-30) with room
     assert {d.area for d in options} == {"17", "18"}  # 16 (next to 28) holds 3 units

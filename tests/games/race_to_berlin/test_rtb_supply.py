@@ -13,9 +13,8 @@ from pbem.errors import IllegalOrderError
 from pbem.games.race_to_berlin.flow import supply_base_penalty
 from pbem.games.race_to_berlin.rules import ENGINE
 from pbem.games.race_to_berlin.supply import supplied, unsupplied
+from pbem.testing import ScriptedContext, Table
 from tests.games.race_to_berlin.rtb_support import (
-    Game,
-    SealedContext,
     action_game,
     block,
     clear_area,
@@ -28,21 +27,21 @@ from tests.games.race_to_berlin.rtb_support import (
 WIN = [6, 1, 1, 1]
 
 
-def no_reserves(g: Game) -> None:
+def no_reserves(g: Table) -> None:
     for role in ("west", "soviet"):
         for token in g.state["tokens"][role]:
             if token["kind"] == "reserves":
                 token["used"] = True
 
 
-def west_owns(g: Game, *areas: str) -> None:
+def west_owns(g: Table, *areas: str) -> None:
     for area in areas:
         set_area(g, area, "west")
         clear_area(g, area)
         g.state["areas"][area]["fortification"] = None
 
 
-def soviet_owns(g: Game, *areas: str) -> None:
+def soviet_owns(g: Table, *areas: str) -> None:
     for area in areas:
         set_area(g, area, "soviet")
         clear_area(g, area)
@@ -58,7 +57,7 @@ def test_4_4_supply_lines_run_from_the_supply_bases_through_own_areas() -> None:
     assert {"8", "12"} <= supplied(g.state, "west")  # 12 is on the southern edge
 
 
-def cut_off_9(g: Game) -> None:
+def cut_off_9(g: Table) -> None:
     """9 (de-19, de-24) keeps its German link only through 6, which is emptied."""
     west_owns(g, "8", "12")
     clear_area(g, "6")
@@ -111,7 +110,7 @@ def test_4_4_cut_off_areas_with_an_active_block_fall_at_the_end_of_the_action_ph
     assert ctx.said("cut off from supply")
 
 
-def isolated_west_7() -> Game:
+def isolated_west_7() -> Table:
     """The West holds 7 (us-9 and a block) without a link to its edges."""
     g = action_game("west")
     set_area(g, "7", "west")
@@ -144,7 +143,7 @@ def test_4_4_german_units_in_a_supply_base_at_the_end_of_a_turn_cost_5_cubes() -
     set_area(g, "1", "german")
     clear_area(g, "1")
     put_unit(g, "de-25", "1")
-    ctx = SealedContext()
+    ctx = ScriptedContext()
     supply_base_penalty(g.state, ctx)
     assert g.state["cubes"]["west"] == {"pool": 15, "lost": 5}
     assert ctx.said("German units occupy its supply base 1")
@@ -159,10 +158,10 @@ def test_4_4_the_supply_base_penalty_applies_through_the_end_of_the_turn() -> No
     put_block(g, "soviet", "29", 2)
     g.decide("west", "remove block in 2")
     while g.state["step"] == "open":
-        g.decide(g.asked()[0], "open blocks")
+        g.decide(g.asked(), "open blocks")
     assert g.state["phase"] == "strategic"
     while g.state["phase"] == "strategic":
-        role = g.asked()[0]
+        role = g.asked()
         if g.state["step"] == "strategic":
             g.decide(role, "end strategic")
         else:  # after turn 1, the 6th SS Panzer Army changes fronts
@@ -175,7 +174,7 @@ def test_4_4_an_eagle_area_taken_by_the_germans_is_not_a_west_supply_base() -> N
     """Areas on the West's edges count as its supply bases once the West has held them."""
     g = action_game("west")
     assert g.state["bases"]["west"] == ["1", "2", "3"]
-    ctx = SealedContext()
+    ctx = ScriptedContext()
     supply_base_penalty(g.state, ctx)  # Germans in 9 and 12 (southern edge): no penalty
     assert g.state["cubes"]["west"]["lost"] == 0
 
@@ -183,7 +182,7 @@ def test_4_4_an_eagle_area_taken_by_the_germans_is_not_a_west_supply_base() -> N
 # --- all Western and Soviet blocks exhausted (rulebook 4.2.1.2, last paragraphs) -----------
 
 
-def cut_off_15(first: str) -> Game:
+def cut_off_15(first: str) -> Table:
     """15 is cut off, bordered by West (11, 12, 14) and Soviet (27, 32) areas."""
     g = action_game(first)
     west_owns(g, "11", "12", "14")

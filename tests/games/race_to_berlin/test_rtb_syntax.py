@@ -35,7 +35,11 @@ from pbem.games.race_to_berlin.decisions import (
     Tokens,
 )
 from pbem.games.race_to_berlin.rules import ENGINE
-from tests.games.race_to_berlin.rtb_support import Game, SealedContext
+from pbem.testing import ScriptedContext
+from tests.games.race_to_berlin.rtb_support import (
+    DATA,
+    new_game,
+)
 
 Sample = tuple[dict[str, Any], dict[str, dict[str, Any]]]
 
@@ -44,10 +48,10 @@ def sample_states(games: int, seed: int = 0) -> list[Sample]:
     out: list[Sample] = []
     for n in range(games):
         rng = random.Random(seed + n)
-        g = Game(rng=random.Random(50_000 + seed + n), check=False)
+        g = new_game(seed=50_000 + seed + n, check=False)
         while not g.over():
             out.append((g.state, {r: dict(v) for r, v in g.secrets.items()}))
-            role = g.asked()[0]
+            role = g.asked()
             private = g.private(role)
             if n % 2 and not (g.state["step"] == "action" and g.state["actions"] > 30):
                 decision = rng.choice(ENGINE.choices(private, role))
@@ -97,7 +101,7 @@ def test_every_choice_is_legal_and_validation_precedes_the_dice() -> None:
             for decision in options:
                 public, values = ENGINE.seal(mine, role, decision)
                 due = ENGINE.due_openings(mine, role, public)
-                ctx = SealedContext(
+                ctx = ScriptedContext(
                     pending=True,
                     seq=999,
                     committed=list(values),
@@ -150,7 +154,7 @@ def test_decisions_outside_the_choices_are_refused_before_any_die() -> None:
             for decision in candidates(state):
                 due = ENGINE.due_openings(mine, role, decision)
                 opened = {label: sample[1][role][label] for label in due}
-                ctx = SealedContext(pending=True, seq=999, opened=opened)
+                ctx = ScriptedContext(pending=True, seq=999, opened=opened)
                 try:
                     ENGINE.apply(state, role, decision, ctx)
                 except IllegalOrderError as exc:
@@ -207,7 +211,7 @@ def test_decisions_outside_the_choices_are_refused_before_any_die() -> None:
     ],
 )
 def test_parse_accepts_the_syntax_and_its_variants(text: str, decision: Any) -> None:
-    state = ENGINE.setup(None, {})
+    state = ENGINE.setup(DATA, {})
     assert ENGINE.parse(text, state, "west") == decision
 
 
@@ -235,7 +239,7 @@ def test_parse_accepts_the_syntax_and_its_variants(text: str, decision: Any) -> 
     ],
 )
 def test_parse_errors_quote_the_text_and_say_what_was_expected(text: str, fragment: str) -> None:
-    state = ENGINE.setup(None, {})
+    state = ENGINE.setup(DATA, {})
     with pytest.raises(InvalidOrderError) as info:
         ENGINE.parse(text, state, "west")
     assert repr(text) in str(info.value)
@@ -243,15 +247,15 @@ def test_parse_errors_quote_the_text_and_say_what_was_expected(text: str, fragme
 
 
 def test_format_and_apply_refuse_foreign_objects() -> None:
-    state = ENGINE.setup(None, {})
+    state = ENGINE.setup(DATA, {})
     with pytest.raises(InvalidOrderError):
         ENGINE.format("attack")
-    with pytest.raises(IllegalOrderError, match="not a race-to-berlin decision"):
-        ENGINE.apply(state, "soviet", "attack", SealedContext())
+    with pytest.raises(IllegalOrderError, match="not a Race to Berlin decision"):
+        ENGINE.apply(state, "soviet", "attack", ScriptedContext())
 
 
 def test_only_the_asked_role_may_decide() -> None:
-    state = ENGINE.setup(None, {})
+    state = ENGINE.setup(DATA, {})
     with pytest.raises(IllegalOrderError, match="the game waits for Soviet"):
-        ENGINE.apply(state, "west", Place("1"), SealedContext())
+        ENGINE.apply(state, "west", Place("1"), ScriptedContext())
     assert ENGINE.choices(state, "west") == []

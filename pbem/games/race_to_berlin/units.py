@@ -16,6 +16,7 @@ from pbem.games.race_to_berlin.state import (
     area_name,
     blocks_in,
     controlled_units_in,
+    update_unit,
 )
 
 
@@ -26,19 +27,17 @@ def unit_text(state: State, unit: str) -> str:
 
 
 def move_unit(state: State, unit: str, to: str) -> None:
-    state["units"][unit]["area"] = to
+    update_unit(state, unit, area=to)
 
 
 def eliminate(state: State, unit: str, ctx: Context, why: str) -> None:
-    rec = state["units"][unit]
-    where = rec["area"]
+    where = state["units"][unit]["area"]
     ctx.event(
         f"{unit_text(state, unit)} eliminated in {where} ({why})",
         unit=unit,
         area=where,
     )
-    rec["area"] = None
-    rec["status"] = "eliminated"
+    update_unit(state, unit, area=None, status="eliminated")
     if where is not None:
         drop_orphan_blocks(state, where, ctx)
 
@@ -51,7 +50,7 @@ def lose_strength(state: State, unit: str, ctx: Context, why: str) -> None:
     if rec["strength"] <= 1:
         eliminate(state, unit, ctx, f"{why}: it was at strength 1")
         return
-    rec["strength"] -= 1
+    rec = update_unit(state, unit, strength=rec["strength"] - 1)
     ctx.event(
         f"{unit} ({rec['name']}) loses 1 strength: now {rec['strength']} ({why})",
         unit=unit,
