@@ -1,12 +1,10 @@
 """Where the time of the slowest title goes: a cProfile of `verify_text` or of bot self-play,
-grouped into the parts the benchmarks name, plus two what-if measurements.
+grouped into the parts the benchmarks name.
 
 The groups are cumulative times of single functions, so they overlap where one calls
 another (the state copy is inside the rules' apply); each is given as a share of the
-whole. The what-ifs (berlin-1945 only) patch this process alone, never a file: the
-static map and card texts shared between states instead of copied on every apply, and
-the parsed data files kept between games (as a cache keyed by the files would), each
-timed against the code as it is, round robin, best of 3 x `--runs`, in one run.
+whole. (The two what-ifs this script used to time, berlin-1945's static tables shared
+between states and parsed data files kept between games, are both in the code now.)
 Run: python bench/hotspots.py [--title berlin-1945] [--runs 5] [--selfplay] [--top 0]
 """
 
@@ -17,7 +15,6 @@ import cProfile
 import pstats
 import random
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -39,7 +36,8 @@ GROUPS = (
     ("SSHSIG checks (ledger.check_signature)", "pbem/ledger.py", "check_signature"),
     ("  of which Ed25519 verify (the floor)", None, "Ed25519PublicKey"),
     ("SSHSIG signing (sshsig.sign)", "pbem/crypto/sshsig.py", "sign"),
-    ("rules: engine apply", "/rules.py", "apply"),
+    ("rules: engine apply (the kit's shared apply)", "pbem/kit/steps.py", "apply"),
+    ("rules: engine apply (a game's own)", "/rules.py", "apply"),
     ("state copies (canonical.copy_json)", "pbem/core/canonical.py", "copy_json"),
     ("RNG log compared (check_rng_log)", "pbem/transport/savefile.py", "check_rng_log"),
 )
@@ -66,84 +64,14 @@ def profile(action: Callable[[], object], runs: int, top: int) -> None:
     profiler.disable()
     stats = pstats.Stats(profiler)
     whole = max(cumulative(stats, *GROUPS[0][1:]), cumulative(stats, *GROUPS[1][1:]))
-    print(f"{'part':<42}{'seconds':>9}{'share':>8}")
+    print(f"{'part':<46}{'seconds':>9}{'share':>8}")
     for label, suffix, name in GROUPS:
         seconds = cumulative(stats, suffix, name)
         if seconds:
-            print(f"{label:<42}{seconds:>9.3f}{seconds / whole:>8.1%}")
+            print(f"{label:<46}{seconds:>9.3f}{seconds / whole:>8.1%}")
     if top:
         print()
         stats.sort_stats("tottime").print_stats(top)
-
-
-def what_if_berlin(text: bytes, entries: int, runs: int) -> None:
-    """berlin-1945 verified as is, with static state shared, with data files kept, both."""
-    import importlib
-    import pkgutil
-
-    import pbem.games.berlin_1945 as package
-    from pbem.core.canonical import copy_json
-    from pbem.games.berlin_1945 import state as berlin_state
-
-    modules = [
-        importlib.import_module(f"{package.__name__}.{m.name}")
-        for m in pkgutil.iter_modules(package.__path__)
-    ]
-    original_clone = berlin_state.clone
-    static = ("map", "cards")
-
-    def shared_clone(state: dict[str, Any]) -> dict[str, Any]:
-        new = copy_json({k: v for k, v in state.items() if k not in static})
-        assert isinstance(new, dict)
-        new.update({k: state[k] for k in static if k in state})
-        return new
-
-    def use_clone(clone: Callable[..., Any]) -> None:
-        for module in modules:
-            if getattr(module, "clone", None) in (original_clone, shared_clone):
-                module.clone = clone  # type: ignore[attr-defined]
-
-    engine_class = type(get_engine("berlin-1945"))
-    original_load = engine_class.load_data
-    kept: dict[Any, Any] = {}
-
-    def kept_load(self: Any, files: Any) -> Any:
-        key = tuple(sorted((name, bytes(content)) for name, content in files.items()))
-        if key not in kept:
-            kept[key] = original_load(self, files)
-        return kept[key]
-
-    def verify() -> None:
-        if not verify_text(text).ok:
-            raise SystemExit("what-if broke verification")
-
-    variants = (
-        ("as is", original_clone, original_load),
-        ("map and cards shared, not copied", shared_clone, original_load),
-        ("parsed data files kept", original_clone, kept_load),
-        ("both", shared_clone, kept_load),
-    )
-    times = [float("inf")] * len(variants)
-    try:
-        for _ in range(runs):  # round robin: the machine's noise falls on all alike
-            for number, (_label, clone, load) in enumerate(variants):
-                use_clone(clone)
-                engine_class.load_data = load  # type: ignore[method-assign]
-                verify()  # warm this variant (fills the kept data files)
-                started = time.perf_counter()
-                verify()
-                times[number] = min(times[number], time.perf_counter() - started)
-    finally:
-        use_clone(original_clone)
-        engine_class.load_data = original_load  # type: ignore[method-assign]
-    results = [(label, seconds) for (label, _c, _l), seconds in zip(variants, times, strict=True)]
-    base = results[0][1]
-    print(f"\nwhat if (berlin-1945 save, best of {runs}; this process only):")
-    for label, seconds in results:
-        print(
-            f"  {label:<34}{seconds * 1000:7.1f} ms {entries / seconds:8,.0f} entries/s"
-            f"  x{base / seconds:.2f}"
-        )
 
 
 def main() -> None:
@@ -173,8 +101,6 @@ def main() -> None:
     entries = text.count(b"-----BEGIN PBEM ENTRY-----")
     print(f"cProfile of {args.runs} verifications of {save.name} ({entries} entries)\n")
     profile(lambda: verify_text(text), args.runs, args.top)
-    if args.title == "berlin-1945":
-        what_if_berlin(text, entries, max(args.runs * 3, 15))
 
 
 if __name__ == "__main__":

@@ -73,7 +73,11 @@ def main() -> None:
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     saves = sorted((ROOT / "saves").glob("*.pbem"))
     with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp)
+        folder = Path(tmp) / "archive"
+        folder.mkdir()
+        # pbem's cache (parsed data tables) in a folder of this run's, not the user's: the
+        # first command fills it, as a user's first command fills theirs.
+        env["PBEM_CACHE"] = str(Path(tmp) / "pbem-cache")
         for copy in range(args.copies):
             for save in saves:
                 shutil.copy(save, folder / f"{copy:02d}-{save.name}")

@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pbem.core import chain
 from pbem.core.adjudicator import Adjudicator, data_digest
@@ -25,7 +25,7 @@ from pbem.core.commit import Opening, commitment, new_salt
 from pbem.core.engine import FRESH
 from pbem.core.log import ACK, GENESIS, JOIN, MOVE, VERSION, Entry
 from pbem.errors import EquivocationError, PbemError, StoreError
-from pbem.ledger import data_source, engine_by_name, find_equivocation
+from pbem.ledger import DISK_TABLES, data_source, engine_by_name, find_equivocation
 from pbem.store import Store
 
 if TYPE_CHECKING:
@@ -33,6 +33,50 @@ if TYPE_CHECKING:
 
 Passphrase = Callable[[str], bytes | None]
 SEALED = "sealed:"  # store secrets of this kind: a commitment's salt and value, by label
+
+
+class _Replays:
+    """Games replayed in this process, shared by every Client (each command of a test, a
+    demo, a server: one Client per call), so that loading a game again applies only the
+    entries that are new since, instead of checking every signature and rule again.
+
+    A replay is a pure function of the entries' bytes (the same canonical bytes and
+    signatures give the same checks, the same state, the same refusals), so a kept replay
+    is used only for a store whose first entries are byte for byte the replay's entries,
+    and only through a fork (`Adjudicator.fork`): nothing done to a store's game can change
+    what is kept. A few replays per game, a few games, the most recent kept.
+    """
+
+    _PER_GAME = 4
+    _GAMES = 8
+
+    def __init__(self) -> None:
+        self._games: dict[str, list[Adjudicator]] = {}
+
+    def longest_prefix(self, game_id: str, rows: list[dict[str, Any]]) -> Adjudicator | None:
+        """A fork of the longest kept replay of `game_id` whose entries begin `rows`."""
+        best = None
+        for kept in self._games.get(game_id, ()):
+            count = len(kept.entries)
+            if count > len(rows) or (best is not None and count <= len(best.entries)):
+                continue
+            if all(
+                row["canonical"] == entry.canonical and row["signature"] == entry.signature
+                for row, entry in zip(rows, kept.entries, strict=False)
+            ):
+                best = kept
+        return None if best is None else best.fork()
+
+    def remember(self, game_id: str, game: Adjudicator) -> None:
+        kept = self._games.pop(game_id, [])
+        kept = [g for g in kept if len(g.entries) != len(game.entries)]
+        kept.insert(0, game.fork())
+        self._games[game_id] = kept[: self._PER_GAME]
+        while len(self._games) > self._GAMES:
+            self._games.pop(next(iter(self._games)))
+
+
+_REPLAYS = _Replays()
 
 
 @lru_cache(maxsize=8)
@@ -180,15 +224,21 @@ class Client:
             else:
                 cached = None
         rows = self.store.entries(game_id, from_seq=start)
+        if cached is None:
+            cached = _REPLAYS.longest_prefix(game_id, rows)
+            if cached is not None:
+                rows = rows[len(cached.entries) :]
         entries = [Entry.from_wire(r["canonical"], r["signature"]) for r in rows]
         if cached is None:
             genesis = entries.pop(0)
             extra = self._stored_data(genesis)
             cached = Adjudicator.start(
-                genesis, engine_by_name, data_source(extra), _signature_check()
+                genesis, engine_by_name, data_source(extra), _signature_check(), tables=DISK_TABLES
             )
         for entry in entries:
             cached.apply(entry)
+        if entries:
+            _REPLAYS.remember(game_id, cached)
         self._cache[game_id] = cached
         return cached
 
@@ -250,7 +300,11 @@ class Client:
         }
         genesis = self._sign(fields, self._public_line(keys[creator_role]))
         game = Adjudicator.start(
-            genesis, engine_by_name, data_source(_by_digest(files)), _signature_check()
+            genesis,
+            engine_by_name,
+            data_source(_by_digest(files)),
+            _signature_check(),
+            tables=DISK_TABLES,
         )
         made = [genesis]
         with self.changing():
@@ -453,7 +507,9 @@ class Client:
     def start_from(self, genesis: Entry, extra: Mapping[str, bytes]) -> Adjudicator:
         """Store a game new to this store from its genesis (`extra`: data files by digest).
         Inside the caller's `changing()` transaction."""
-        game = Adjudicator.start(genesis, engine_by_name, data_source(extra), _signature_check())
+        game = Adjudicator.start(
+            genesis, engine_by_name, data_source(extra), _signature_check(), tables=DISK_TABLES
+        )
         self.store.add_game(game.id, game.engine.name, str(genesis.body.get("title")))
         self._store_entry(game.id, genesis)
         for name, digest in dict(genesis.body["data"]).items():

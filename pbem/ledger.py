@@ -7,13 +7,17 @@ pbem, kept in a store, or given by the user), and replays a list of entries.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
-from functools import lru_cache
+import os
+import sys
+from collections.abc import Callable, Hashable, Iterable, Mapping
+from functools import lru_cache, partial
+from typing import Any, cast
 
+from pbem import cache
 from pbem.core.adjudicator import Adjudicator, data_digest
-from pbem.core.engine import Engine, get_engine
+from pbem.core.engine import Engine, get_engine, is_loaded, registered_target
 from pbem.core.log import Entry
+from pbem.core.record import Record
 from pbem.errors import DataError, PbemError
 
 
@@ -24,11 +28,18 @@ def _public_key(line: str):  # type: ignore[no-untyped-def]
     return PublicKey.parse_line(line)
 
 
-def check_signature(public_line: str, message: bytes, signature: bytes) -> None:
-    """Raise SignatureError unless `signature` is a valid pbem-entry SSHSIG by that key."""
+@lru_cache(maxsize=64)
+def _checker(line: str) -> Callable[[bytes, bytes], None]:
+    # The key parsed once per line and bound to the check: a log is thousands of
+    # signatures by the same few keys. (A line that does not parse raises, uncached.)
     from pbem.crypto import sshsig
 
-    sshsig.verify(_public_key(public_line), message, signature)
+    return partial(sshsig.verify, _public_key(line))
+
+
+def check_signature(public_line: str, message: bytes, signature: bytes) -> None:
+    """Raise SignatureError unless `signature` is a valid pbem-entry SSHSIG by that key."""
+    _checker(public_line)(message, signature)
 
 
 def fingerprint(public_line: str) -> str:
@@ -39,6 +50,125 @@ def engine_by_name(name: str) -> Engine:
     import pbem.games  # noqa: F401  (registers the games)
 
     return get_engine(name)
+
+
+# --- what the next process need not compute again (pbem.cache) --------------------------------
+
+
+class DiskTables:
+    """The parsed data tables of pbem's own games, also kept in the user's cache (see
+    pbem.cache): the next process loads them instead of parsing and checking the TOML files
+    again (most of a one-file `pbem verify`'s own work for berlin-1945). An entry depends
+    on every pbem module loaded when it was made, as a .pyc depends on its source."""
+
+    def get(self, engine: Engine, key: Hashable) -> bytes | None:
+        if not _ours(engine):
+            return None
+        found = cache.get("tables", key)
+        return found if isinstance(found, bytes) else None
+
+    def put(self, engine: Engine, key: Hashable, snapshot: bytes) -> None:
+        if _ours(engine):
+            cache.put("tables", key, cache.deps_of(cache.module_files("pbem")), snapshot)
+
+
+DISK_TABLES = DiskTables()
+
+
+def _ours(engine: Engine) -> bool:
+    # Only the games shipped in pbem: the cache's dependencies are pbem's own files.
+    # (A CachedEngine stands only for one of them.)
+    return isinstance(engine, CachedEngine) or type(engine).__module__.startswith("pbem.")
+
+
+class CachedEngine:
+    """A registered engine as its cached facts, for a process that has not imported it yet.
+
+    Verifying a move file that holds only a genesis needs an engine's name, title,
+    version, roles and shipped data files, and its parsed tables (DiskTables): not its
+    rules. This stands for the engine with those facts, read from the user's cache, and
+    imports the game the first time anything else is asked of it; from then on every such
+    attribute is the engine's own (kept in this object's __dict__, so a later use costs
+    what it costs on the engine itself).
+    """
+
+    def __init__(self, registered: str, facts: dict[str, Any]) -> None:
+        self._registered = registered
+        self.name: str = facts["name"]
+        self.title: str = facts["title"]
+        self.version: str = facts["version"]
+        self.roles: tuple[str, ...] = tuple(facts["roles"])
+        self.required_roles: tuple[str, ...] = tuple(facts["required_roles"])
+        self.data_files: tuple[str, ...] = tuple(facts["data_files"])
+        self._shipped: dict[str, str] = dict(facts["shipped"])
+
+    def default_data(self) -> dict[str, bytes]:
+        """The shipped data files, read where the engine's own default_data found them."""
+        files = {}
+        for name, path in self._shipped.items():
+            with open(path, "rb") as stream:
+                files[name] = stream.read()
+        return files
+
+    def __getattr__(self, attribute: str) -> Any:
+        if attribute.startswith("__"):
+            raise AttributeError(attribute)
+        value = getattr(engine_by_name(self._registered), attribute)
+        self.__dict__[attribute] = value
+        return value
+
+
+def cold_engine_by_name(name: str) -> Engine:
+    """engine_by_name for a command that may need no more than an engine's facts: the
+    facts from the cache when nothing they came from has changed, else the engine itself
+    (whose facts are then cached for the next process)."""
+    import pbem.games  # noqa: F401  (registers the games, imports none)
+
+    target = registered_target(name)
+    if target is None or not target.startswith("pbem."):
+        return engine_by_name(name)
+    key = (name, target)
+    loaded = is_loaded(name)
+    facts = None if loaded else cache.get("engine", key)
+    if isinstance(facts, dict):
+        try:
+            return cast(Engine, CachedEngine(name, facts))
+        except (KeyError, TypeError):
+            pass
+    engine = engine_by_name(name)
+    if not loaded:
+        _cache_facts(key, engine)
+    return engine
+
+
+def _cache_facts(key: tuple[str, str], engine: Engine) -> None:
+    """Cache what CachedEngine stands for, when the shipped files are where it can read them."""
+    package = type(engine).__module__.rpartition(".")[0]
+    module = sys.modules.get(package)
+    where = getattr(module, "__file__", None)
+    if not isinstance(where, str):
+        return
+    shipped = engine.default_data()
+    paths = {}
+    for name, content in shipped.items():
+        path = os.path.join(os.path.dirname(where), "data", name)
+        try:
+            with open(path, "rb") as stream:
+                if stream.read() != content:
+                    return
+        except OSError:
+            return
+        paths[name] = path
+    facts = {
+        "name": engine.name,
+        "title": engine.title,
+        "version": engine.version,
+        "roles": list(engine.roles),
+        "required_roles": list(engine.required_roles),
+        "data_files": list(engine.data_files),
+        "shipped": paths,
+    }
+    cache.put("engine", key, cache.deps_of([*cache.module_files("pbem"), *paths.values()]), facts)
 
 
 def data_source(extra: Mapping[str, bytes] | None = None) -> Callable[..., Mapping[str, bytes]]:
@@ -71,27 +201,41 @@ def data_source(extra: Mapping[str, bytes] | None = None) -> Callable[..., Mappi
     return lookup
 
 
-def replay(entries: Iterable[Entry], extra_data: Mapping[str, bytes] | None = None) -> Adjudicator:
+def replay(
+    entries: Iterable[Entry],
+    extra_data: Mapping[str, bytes] | None = None,
+    engines: Callable[[str], Engine] = engine_by_name,
+) -> Adjudicator:
     """Check and apply every entry in order; the first bad one raises EntryRefused."""
     iterator = iter(entries)
     try:
         genesis = next(iterator)
     except StopIteration:
         raise PbemError("no entries found") from None
-    game = Adjudicator.start(genesis, engine_by_name, data_source(extra_data), check_signature)
+    game = Adjudicator.start(
+        genesis, engines, data_source(extra_data), check_signature, tables=DISK_TABLES
+    )
     for entry in iterator:
         game.apply(entry)
     return game
 
 
-@dataclass(frozen=True)
-class Equivocation:
-    """Two valid signatures by one role over different entries at the same game and seq."""
+class Equivocation(Record, fields=("role", "fingerprint", "first", "second")):
+    """Two valid signatures by one role over different entries at the same game and seq.
+
+    A frozen record (pbem.core.record)."""
 
     role: str
     fingerprint: str
     first: Entry
     second: Entry
+
+    def __init__(self, role: str, fingerprint: str, first: Entry, second: Entry) -> None:
+        fields = self.__dict__
+        fields["role"] = role
+        fields["fingerprint"] = fingerprint
+        fields["first"] = first
+        fields["second"] = second
 
     def proof(self) -> str:
         from pbem.transport.armor import armor

@@ -18,18 +18,36 @@ exactly as it was before.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+import itertools
+import marshal
+from collections.abc import Callable, Hashable, Mapping
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pbem.core import chain
 from pbem.core.canonical import JSON
-from pbem.core.commit import Opening, check_opening
 from pbem.core.engine import Engine, Event, Outcome, Prompt, State
 from pbem.core.hashing import hex_bytes, sha256
 from pbem.core.log import ACK, GENESIS, JOIN, MOVE, Entry
-from pbem.core.rng import RngRecord, Stream, private_seed, public_seed
+from pbem.core.record import MutableRecord, Record
+from pbem.core.rng import RNG_DOMAIN, RngRecord, Stream, private_seed, public_seed
 from pbem.errors import EntropyPending, PbemError
+
+if TYPE_CHECKING:  # types only: a Protocol class costs import time (every `pbem verify`)
+
+    class Dice(Protocol):
+        """Where a context's draws come from: the protocol's Stream (or a test's script)."""
+
+        def between(self, lo: int, hi: int) -> int: ...
+
+    class TableStore(Protocol):
+        """A second level for the tables cache, kept outside the process (pbem.ledger's
+        keeps them on disk for the next process): marshal snapshots, by engine and key."""
+
+        def get(self, engine: Engine, key: Hashable) -> bytes | None: ...
+
+        def put(self, engine: Engine, key: Hashable, snapshot: bytes) -> None: ...
+
 
 # (OpenSSH public-key line, message, signature) -> None, raising on a bad signature.
 SignatureCheck = Callable[[str, bytes, bytes], None]
@@ -41,24 +59,63 @@ RngSink = Callable[[RngRecord], None]
 
 # Parsed data tables per engine and data files (by content digest). Parsing and checking
 # a game's TOML files is a fifth of verifying a berlin-1945 save (bench/hotspots.py);
-# every game of a title with the same files gets a deep copy of one parse, so no game
+# every game of a title with the same files gets its own copy of one parse, so no game
 # can change another's tables. A pure cache: the same bytes always give the same tables.
-_DATA_CACHE: dict[tuple[str, str, tuple[tuple[str, str], ...]], Any] = {}
+# Tables made of plain data (dicts, lists, strings, numbers: every shipped game's) are
+# kept as a marshal snapshot, which gives a fresh copy four times faster than deepcopy;
+# anything else is kept as is and deep-copied, as before.
+_DATA_CACHE: dict[tuple[str, str, tuple[tuple[str, str], ...]], tuple[Any, bytes | None]] = {}
 _DATA_CACHE_SIZE = 16
 
 
-def load_data_cached(engine: Engine, files: Mapping[str, bytes]) -> Any:
-    key = (
-        engine.name,
-        engine.version,
-        tuple(sorted((name, sha256(content).hex()) for name, content in files.items())),
-    )
-    if key not in _DATA_CACHE:
-        loaded = engine.load_data(files)  # a DataError is raised, never cached
+def _snapshot(tables: Any) -> bytes | None:
+    """A marshal snapshot of `tables` that loads back equal, else None."""
+    try:
+        snapshot = marshal.dumps(tables)
+    except ValueError:  # a type marshal does not know (a dataclass, a subclass): deepcopy
+        return None
+    # Equal after the round trip, or no snapshot (a NaN, say, is never equal to itself).
+    return snapshot if marshal.loads(snapshot) == tables else None
+
+
+def data_key(
+    engine: Engine, files: Mapping[str, bytes]
+) -> tuple[str, str, tuple[tuple[str, str], ...]]:
+    """What parsed tables depend on: the engine, its version and the files' digests."""
+    digests = tuple(sorted((name, sha256(content).hex()) for name, content in files.items()))
+    return engine.name, engine.version, digests
+
+
+def load_data_cached(
+    engine: Engine, files: Mapping[str, bytes], store: TableStore | None = None
+) -> Any:
+    key = data_key(engine, files)
+    found = _DATA_CACHE.get(key)
+    if found is None:
         if len(_DATA_CACHE) >= _DATA_CACHE_SIZE:
             _DATA_CACHE.pop(next(iter(_DATA_CACHE)))
-        _DATA_CACHE[key] = loaded
-    return copy.deepcopy(_DATA_CACHE[key])
+        kept = store.get(engine, key) if store is not None else None
+        if kept is not None:
+            try:
+                tables = marshal.loads(kept)
+            except (ValueError, EOFError, TypeError):
+                pass  # not a snapshot after all: parse the files
+            else:
+                _DATA_CACHE[key] = (None, kept)
+                return tables
+        loaded = engine.load_data(files)  # a DataError is raised, never cached
+        snapshot = _snapshot(loaded)
+        if snapshot is not None:
+            _DATA_CACHE[key] = (None, snapshot)
+            if store is not None:
+                store.put(engine, key, snapshot)
+            return loaded  # the cache holds its own copy, the snapshot
+        _DATA_CACHE[key] = (loaded, None)
+        found = _DATA_CACHE[key]
+    tables, snapshot = found
+    if snapshot is not None:
+        return marshal.loads(snapshot)
+    return copy.deepcopy(tables)
 
 
 class EntryRefused(PbemError):
@@ -71,21 +128,57 @@ class EntryRefused(PbemError):
         self.reason = reason
 
 
-@dataclass(frozen=True)
-class Action:
+# Action, PrivateDraw, Sealed and Adjudicator are records (pbem.core.record: what @dataclass
+# gives, without the dataclasses module a `pbem verify` would otherwise import); the two
+# private ones below them are plain classes.
+
+
+class Action(Record, fields=("seq", "by", "text", "events", "rng", "resolved_at", "turn")):
     """One decision as it happened: who, what, the events and the dice it caused."""
 
     seq: int
     by: str
     text: str
-    events: tuple[Event, ...] = ()
-    rng: tuple[RngRecord, ...] = ()
-    resolved_at: int | None = None  # the entry whose reveal produced the dice
-    turn: JSON = None
+    events: tuple[Event, ...]
+    rng: tuple[RngRecord, ...]
+    resolved_at: int | None  # the entry whose reveal produced the dice
+    turn: JSON
+
+    def __init__(
+        self,
+        seq: int,
+        by: str,
+        text: str,
+        events: tuple[Event, ...] = (),
+        rng: tuple[RngRecord, ...] = (),
+        resolved_at: int | None = None,
+        turn: JSON = None,
+    ) -> None:
+        fields = self.__dict__
+        fields["seq"] = seq
+        fields["by"] = by
+        fields["text"] = text
+        fields["events"] = events
+        fields["rng"] = rng
+        fields["resolved_at"] = resolved_at
+        fields["turn"] = turn
 
 
-@dataclass(frozen=True)
-class PrivateDraw:
+class PrivateDraw(
+    Record,
+    fields=(
+        "key",
+        "secret",
+        "requesting_seq",
+        "requesting_id",
+        "producing_seq",
+        "reveal",
+        "lo",
+        "hi",
+        "purpose",
+        "log_index",
+    ),
+):
     """A draw only the owner of a sealed secret x can compute until x is opened."""
 
     key: str
@@ -99,44 +192,118 @@ class PrivateDraw:
     purpose: str
     log_index: int  # its line in the RNG log
 
+    def __init__(
+        self,
+        key: str,
+        secret: str,
+        requesting_seq: int,
+        requesting_id: str,
+        producing_seq: int,
+        reveal: str,
+        lo: int,
+        hi: int,
+        purpose: str,
+        log_index: int,
+    ) -> None:
+        fields = self.__dict__
+        fields["key"] = key
+        fields["secret"] = secret
+        fields["requesting_seq"] = requesting_seq
+        fields["requesting_id"] = requesting_id
+        fields["producing_seq"] = producing_seq
+        fields["reveal"] = reveal
+        fields["lo"] = lo
+        fields["hi"] = hi
+        fields["purpose"] = purpose
+        fields["log_index"] = log_index
 
-@dataclass
+
 class _Pending:
     """A decision that asked for dice and waits for another role's reveal."""
 
-    entry: Entry
-    decision: Any
-    text: str
-    state_before: State
-    sealed: dict[str, Sealed]
-    committed_now: tuple[str, ...]
-    opened_now: tuple[str, ...]
+    __slots__ = (
+        "entry",
+        "decision",
+        "text",
+        "state_before",
+        "sealed",
+        "committed_now",
+        "opened_now",
+    )
+
+    def __init__(
+        self,
+        entry: Entry,
+        decision: Any,
+        text: str,
+        state_before: State,
+        sealed: Mapping[str, Sealed],
+        committed_now: tuple[str, ...],
+        opened_now: tuple[str, ...],
+    ) -> None:
+        self.entry = entry
+        self.decision = decision
+        self.text = text
+        self.state_before = state_before
+        self.sealed = sealed
+        self.committed_now = committed_now
+        self.opened_now = opened_now
+
+    def __eq__(self, other: object) -> bool:  # (by value, as the dataclass it was)
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name in self.__slots__)
+
+    __hash__ = None  # type: ignore[assignment]
 
 
-@dataclass
 class _Chain:
-    length: int
-    last: bytes  # the anchor, then each reveal in turn
-    used: int = 0
+    """A role's hash chain: its length, the last element seen, how many reveals used."""
+
+    __slots__ = ("length", "last", "used")
+
+    def __init__(self, length: int, last: bytes, used: int = 0) -> None:
+        self.length = length
+        self.last = last  # the anchor, then each reveal in turn
+        self.used = used
+
+    def __eq__(self, other: object) -> bool:  # (by value, as the dataclass it was)
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.length, self.last, self.used) == (other.length, other.last, other.used)
+
+    __hash__ = None  # type: ignore[assignment]
 
 
-@dataclass(frozen=True)
-class Sealed:
+class Sealed(Record, fields=("label", "digest", "role", "seq", "opened", "value", "opened_at")):
     """A commitment in the log: who made it, in which entry, and its opening once made."""
 
     label: str
     digest: str
     role: str
     seq: int
-    opened: bool = False
-    value: JSON = None
-    opened_at: int | None = None
+    opened: bool
+    value: JSON
+    opened_at: int | None
 
-
-class Dice(Protocol):
-    """Where a context's draws come from: the protocol's Stream (or a test's script)."""
-
-    def between(self, lo: int, hi: int) -> int: ...
+    def __init__(
+        self,
+        label: str,
+        digest: str,
+        role: str,
+        seq: int,
+        opened: bool = False,
+        value: JSON = None,
+        opened_at: int | None = None,
+    ) -> None:
+        fields = self.__dict__
+        fields["label"] = label
+        fields["digest"] = digest
+        fields["role"] = role
+        fields["seq"] = seq
+        fields["opened"] = opened
+        fields["value"] = value
+        fields["opened_at"] = opened_at
 
 
 class ApplyContext:
@@ -163,6 +330,19 @@ class ApplyContext:
         self.records: list[RngRecord] = []
         self.private_keys: list[str] = []
         self.events: list[Event] = []
+        # The secrets (None: public) of records[:_scanned]: each draw checks the kinds of
+        # the draws before it, and an entry may draw hundreds (a shuffle), so the records
+        # are read once each, not once per draw.
+        self._secrets: set[str | None] = set()
+        self._scanned = 0
+
+    def _drawn_secrets(self) -> set[str | None]:
+        """The secrets of every record so far (None for a public draw)."""
+        records = self.records
+        while self._scanned < len(records):
+            self._secrets.add(records[self._scanned].secret)
+            self._scanned += 1
+        return self._secrets
 
     @property
     def seq(self) -> int:
@@ -208,7 +388,7 @@ class ApplyContext:
             raise PbemError(f"a private draw needs {secret} committed in the requesting entry")
         if "\n" in purpose:
             raise PbemError("a draw's purpose must be one line")
-        if any(r.secret != secret for r in self.records):
+        if any(drawn != secret for drawn in self._drawn_secrets()):
             # One secret per requesting entry and no public draws beside it, so that a
             # reader of the RNG log knows which stream each line comes from.
             raise PbemError("an entry's private draws all come from one secret, alone")
@@ -228,7 +408,8 @@ class ApplyContext:
             raise EntropyPending(purpose)
         if "\n" in purpose:
             raise PbemError("a draw's purpose must be one line")
-        if any(r.secret is not None for r in self.records):
+        secrets = self._secrets if self._scanned == len(self.records) else self._drawn_secrets()
+        if secrets and any(drawn is not None for drawn in secrets):
             raise PbemError("an entry's draws are all public or all private (protocol notes)")
         value = self._stream.between(lo, hi)
         self.records.append(RngRecord(self._requesting, self._producing, lo, hi, value, purpose))
@@ -253,8 +434,38 @@ class ApplyContext:
         self.events.append(Event(text, dict(data)))
 
 
-@dataclass
-class Adjudicator:
+_NEW: Any = object()  # an Adjudicator argument not given: a fresh, empty container
+
+
+class Adjudicator(
+    MutableRecord,
+    fields=(
+        "engine",
+        "genesis",
+        "data",
+        "check_signature",
+        "entries",
+        "state",
+        "actions",
+        "rng_log",
+        "sealed",
+        "private",
+        "private_values",
+        "_options",
+        "_chains",
+        "_pending",
+        "lean",
+        "rng_sink",
+        "_head",
+        "_ids",
+        "_rng_base",
+        "_asked_memo",
+        "_opened_memo",
+        "_draw_index",
+    ),
+    hidden=("_asked_memo", "_opened_memo", "_draw_index"),
+    uncompared=("_asked_memo", "_opened_memo", "_draw_index"),
+):
     """The replayed state of one game's log.
 
     In lean mode (`start(..., lean=True)`, for verifying long logs) it keeps only what
@@ -269,21 +480,76 @@ class Adjudicator:
     genesis: Entry
     data: Any
     check_signature: SignatureCheck
-    entries: list[Entry] = field(default_factory=list)
-    state: State | None = None
-    actions: list[Action] = field(default_factory=list)
-    rng_log: list[RngRecord] = field(default_factory=list)
-    sealed: dict[str, Sealed] = field(default_factory=dict)
-    private: dict[str, PrivateDraw] = field(default_factory=dict)
-    private_values: dict[str, int] = field(default_factory=dict)
-    _options: Mapping[str, JSON] = field(default_factory=dict)
-    _chains: dict[str, _Chain] = field(default_factory=dict)
-    _pending: _Pending | None = None
-    lean: bool = False
-    rng_sink: RngSink | None = None
-    _head: Entry | None = None
-    _ids: bytearray = field(default_factory=bytearray)  # lean: 32 bytes per entry
-    _rng_base: int = 0  # index in the whole RNG log of rng_log[0]
+    entries: list[Entry]
+    state: State | None
+    actions: list[Action]
+    rng_log: list[RngRecord]
+    sealed: dict[str, Sealed]
+    private: dict[str, PrivateDraw]
+    private_values: dict[str, int]
+    _options: Mapping[str, JSON]
+    _chains: dict[str, _Chain]
+    _pending: _Pending | None
+    lean: bool
+    rng_sink: RngSink | None
+    _head: Entry | None
+    _ids: bytearray  # lean: 32 bytes per entry
+    _rng_base: int  # index in the whole RNG log of rng_log[0]
+    # (state, engine.asked_roles(state)) of the last one-signer check in this `_apply`
+    _asked_memo: tuple[State, list[str]] | None
+    # (sealed, its opened private values) computed by `_play` in this `_apply`
+    _opened_memo: tuple[Mapping[str, Sealed], dict[str, int]] | None
+    # (len(private), secret label -> its draws in log order): derived from `private`,
+    # which only ever grows; brought up to date when it has grown
+    _draw_index: tuple[int, dict[str, list[PrivateDraw]]]
+
+    def __init__(
+        self,
+        engine: Engine,
+        genesis: Entry,
+        data: Any,
+        check_signature: SignatureCheck,
+        entries: list[Entry] = _NEW,
+        state: State | None = None,
+        actions: list[Action] = _NEW,
+        rng_log: list[RngRecord] = _NEW,
+        sealed: dict[str, Sealed] = _NEW,
+        private: dict[str, PrivateDraw] = _NEW,
+        private_values: dict[str, int] = _NEW,
+        _options: Mapping[str, JSON] = _NEW,
+        _chains: dict[str, _Chain] = _NEW,
+        _pending: _Pending | None = None,
+        lean: bool = False,
+        rng_sink: RngSink | None = None,
+        _head: Entry | None = None,
+        _ids: bytearray = _NEW,
+        _rng_base: int = 0,
+        _asked_memo: tuple[State, list[str]] | None = None,
+        _opened_memo: tuple[Mapping[str, Sealed], dict[str, int]] | None = None,
+        _draw_index: tuple[int, dict[str, list[PrivateDraw]]] = _NEW,
+    ) -> None:
+        self.engine = engine
+        self.genesis = genesis
+        self.data = data
+        self.check_signature = check_signature
+        self.entries = [] if entries is _NEW else entries
+        self.state = state
+        self.actions = [] if actions is _NEW else actions
+        self.rng_log = [] if rng_log is _NEW else rng_log
+        self.sealed = {} if sealed is _NEW else sealed
+        self.private = {} if private is _NEW else private
+        self.private_values = {} if private_values is _NEW else private_values
+        self._options = {} if _options is _NEW else _options
+        self._chains = {} if _chains is _NEW else _chains
+        self._pending = _pending
+        self.lean = lean
+        self.rng_sink = rng_sink
+        self._head = _head
+        self._ids = bytearray() if _ids is _NEW else _ids
+        self._rng_base = _rng_base
+        self._asked_memo = _asked_memo
+        self._opened_memo = _opened_memo
+        self._draw_index = (0, {}) if _draw_index is _NEW else _draw_index
 
     # --- starting -------------------------------------------------------------------------
 
@@ -297,8 +563,10 @@ class Adjudicator:
         *,
         lean: bool = False,
         rng_sink: RngSink | None = None,
+        tables: TableStore | None = None,
     ) -> Adjudicator:
-        """Check a genesis entry and open its game (`lean`: see the class)."""
+        """Check a genesis entry and open its game (`lean`: see the class; `tables`: where
+        parsed data tables are also kept, beyond this process's own cache)."""
         try:
             body = _genesis_body(genesis)
             engine = engines(str(body["rules"]))
@@ -318,7 +586,7 @@ class Adjudicator:
                 raise PbemError(f"signer {genesis.by!r} is not one of the roles")
             check_signature(roles[genesis.by], genesis.canonical, genesis.signature)
             files = data_source(engine, body["data"])
-            data = load_data_cached(engine, files)
+            data = load_data_cached(engine, files, tables)
             options: Mapping[str, JSON] = body["options"]
         except EntryRefused:
             raise
@@ -330,6 +598,40 @@ class Adjudicator:
         game._append(genesis)
         return game
 
+    def fork(self) -> Adjudicator:
+        """An independent copy: what replaying the same entries again would give, without
+        checking them again (a replay is a pure function of the entries' bytes).
+
+        Everything immutable is shared (entries, actions, RNG records, commitments, private
+        draws, the engine and its tables); every container and the engine states are
+        copied, so that applying entries to one never shows in the other.
+        """
+        twin = copy.copy(self)
+        twin.entries = list(self.entries)
+        twin.actions = list(self.actions)
+        twin.rng_log = list(self.rng_log)
+        twin.sealed = dict(self.sealed)
+        twin.private = dict(self.private)
+        twin.private_values = dict(self.private_values)
+        twin._chains = {r: _Chain(c.length, c.last, c.used) for r, c in self._chains.items()}
+        twin._ids = bytearray(self._ids)
+        twin.state = _copy_state(self.state)
+        pending = self._pending
+        if pending is not None:
+            twin._pending = _Pending(
+                pending.entry,
+                pending.decision,
+                pending.text,
+                _copy_state(pending.state_before),
+                pending.sealed,
+                pending.committed_now,
+                pending.opened_now,
+            )
+        twin._asked_memo = None
+        twin._opened_memo = None
+        twin._draw_index = (0, {})
+        return twin
+
     # --- reading --------------------------------------------------------------------------
 
     @property
@@ -340,6 +642,33 @@ class Adjudicator:
     def roles(self) -> dict[str, str]:
         """Role -> OpenSSH public-key line, from genesis."""
         return dict(self.genesis.body["roles"])
+
+    # The genesis never changes, so what is derived from it alone is computed once: these
+    # are read on every entry (a copy of the roles, the join order, the entropy role).
+
+    @cached_property
+    def _role_keys(self) -> Mapping[str, str]:
+        """Role -> public-key line, the genesis's own map: read, never changed or handed out."""
+        roles: Mapping[str, str] = self.genesis.body["roles"]
+        return roles
+
+    @cached_property
+    def _game_raw(self) -> bytes:
+        return hex_bytes(self.id, "game id")
+
+    @cached_property
+    def _join_order(self) -> tuple[str, ...]:
+        creator = self.genesis.by
+        roles = self._role_keys
+        return (creator, *(r for r in self.engine.roles if r in roles and r != creator))
+
+    @cached_property
+    def _entropy_roles(self) -> dict[str, str]:
+        """Author -> the role that rolls its dice (`_entropy_role`), for every role."""
+        order = self._join_order
+        return {
+            author: next((role for role in order if role != author), author) for author in order
+        }
 
     @property
     def head(self) -> Entry:
@@ -453,7 +782,9 @@ class Adjudicator:
             raise EntryRefused(entry, str(exc)) from None
 
     def _apply(self, entry: Entry) -> None:
-        roles = self.roles
+        self._asked_memo = None
+        self._opened_memo = None
+        roles = self._role_keys
         if entry.by not in roles:
             raise PbemError(f"{entry.by!r} is not a role of this game")
         # The signature first: damage to signed bytes must read as damage, not as a
@@ -465,13 +796,13 @@ class Adjudicator:
             return
         if entry.kind not in (MOVE, ACK):
             raise PbemError(f"unknown entry kind {entry.kind!r}")
-        if not self.started:
+        if self.state is None:  # (not started)
             waiting = ", ".join(r for r in roles if r not in self._chains)
             raise PbemError(f"play has not started: waiting for {waiting} to join")
-        if self.outcome() is not None:
+        if self.engine.outcome(self.state) is not None:  # (self.outcome(), one call less)
             raise PbemError("the game is over")
         link = self._checked_reveal(entry)
-        state, actions, records = self._resolve_for(entry)
+        state, actions, records = self._resolve_for(entry, link.last)
         pending: _Pending | None = self._pending if state is None else None
         if state is None:
             # Same author while its dice wait: the protocol wants another role first.
@@ -491,8 +822,15 @@ class Adjudicator:
             state, pending, action, sealed = self._play(state, entry)
             if action is not None:
                 actions.append(action)
-        draws = self._private_draws(records, entry.reveal)
-        opened_values = self._opened_private_values(sealed)
+        # (both empty for most entries: only asked when there is something to find)
+        draws = self._private_draws(records, entry.reveal) if records else []
+        memo = self._opened_memo
+        if sealed is self.sealed:
+            opened_values = {}
+        elif memo is not None and memo[0] is sealed:
+            opened_values = memo[1]  # computed by _play for this very entry
+        else:
+            opened_values = self._opened_private_values(sealed)
         # Everything checked: commit.
         self._chains[entry.by] = link
         self.sealed = sealed
@@ -507,7 +845,7 @@ class Adjudicator:
         for key, value in opened_values.items():
             self.private_values[key] = value
             at = self.private[key].log_index - self._rng_base
-            self.rng_log[at] = replace(self.rng_log[at], value=value)
+            self.rng_log[at] = self.rng_log[at].replace(value=value)
         if self.lean and self.rng_log:
             self._flush_rng()
 
@@ -529,11 +867,12 @@ class Adjudicator:
     def join_order(self) -> list[str]:
         """The order in which the roles join: the creator first, then the others in the
         engine's role order (one signer at a time: two joins never compete for a seq)."""
-        creator = self.genesis.by
-        return [creator] + [r for r in self.engine.roles if r in self.roles and r != creator]
+        return list(self._join_order)
 
     def _next_joiner(self) -> str | None:
-        for role in self.join_order():
+        if len(self._chains) == len(self._join_order):
+            return None  # everyone has joined (the usual case, once play has started)
+        for role in self._join_order:
             if role not in self._chains:
                 return role
         return None
@@ -555,7 +894,7 @@ class Adjudicator:
             raise PbemError(f"hash-chain length must be an integer >= {chain.MIN_LENGTH}")
         link = _Chain(length, hex_bytes(anchor, "anchor"))
         state = None
-        if set(self._chains) | {entry.by} == set(self.roles):
+        if set(self._chains) | {entry.by} == set(self._role_keys):
             state = self.engine.setup(self.data, self._options)
             self._check_one_signer(state)
         self._chains[entry.by] = link
@@ -582,7 +921,10 @@ class Adjudicator:
     def _entropy_role(self, author: str) -> str:
         """Who rolls the dice an entry of `author` waits for: the first other role in the
         engine's role order (the author itself in a one-role game, self-witnessed)."""
-        for role in self.join_order():
+        found = self._entropy_roles.get(author)
+        if found is not None:
+            return found
+        for role in self._join_order:  # (an author that is no role: as before, computed)
             if role != author:
                 return role
         return author
@@ -590,13 +932,18 @@ class Adjudicator:
     def _check_one_signer(self, state: State) -> None:
         """Refuse a state in which the engine asks two roles at once (protocol section 8)."""
         asked = self.engine.asked_roles(state)
+        # An entry that rolls waiting dice and then decides asks this again of the same
+        # state object, in the same `_apply`; nothing can change it in between.
+        self._asked_memo = (state, asked)
         if len(asked) > 1:
             raise PbemError(
                 f"the rules engine asks {' and '.join(asked)} at once; one signer at a time "
                 "(protocol section 8): choices made at the same time are a sealed round"
             )
 
-    def _resolve_for(self, entry: Entry) -> tuple[State | None, list[Action], list[RngRecord]]:
+    def _resolve_for(
+        self, entry: Entry, reveal_raw: bytes
+    ) -> tuple[State | None, list[Action], list[RngRecord]]:
         """The state `entry` plays on: if dice are waiting and `entry` may roll them, roll them."""
         pending = self._pending
         assert self.state is not None
@@ -604,7 +951,7 @@ class Adjudicator:
             return self.state, [], []
         if entry.by != self._entropy_role(pending.entry.by):
             return None, [], []
-        state, action = self._roll(pending, entry.seq, str(entry.reveal))
+        state, action = self._roll(pending, entry.seq, str(entry.reveal), reveal_raw)
         return state, [action], list(action.rng)
 
     def _private_draws(self, records: list[RngRecord], reveal: str | None) -> list[PrivateDraw]:
@@ -634,9 +981,7 @@ class Adjudicator:
 
     def _private_values(self, secret: str, x: JSON) -> dict[str, int]:
         """Values of every private draw seeded by the secret labelled `secret` (now opened)."""
-        draws = sorted(
-            (d for d in self.private.values() if d.secret == secret), key=lambda d: d.log_index
-        )
+        draws = self._draws_of().get(secret)
         if not draws:
             return {}
         if not isinstance(x, str):
@@ -659,8 +1004,17 @@ class Adjudicator:
             values.update(self._private_values(label, known[label]))
         return values
 
-    def _roll(self, pending: _Pending, producing: int, reveal: str) -> tuple[State, Action]:
-        seed = public_seed(self.id, pending.entry.id, reveal)
+    def _roll(
+        self, pending: _Pending, producing: int, reveal: str, reveal_raw: bytes | None = None
+    ) -> tuple[State, Action]:
+        if reveal_raw is not None and reveal_raw.hex() == reveal:
+            # public_seed's bytes without decoding the game id and the reveal again: the
+            # reveal's bytes were decoded (and checked against its chain) already, and the
+            # game id is decoded once per game, with the same checks.
+            entry_raw = hex_bytes(pending.entry.id, "entry id")
+            seed = sha256(RNG_DOMAIN, self._game_raw, entry_raw, reveal_raw)
+        else:
+            seed = public_seed(self.id, pending.entry.id, reveal)
         ctx = ApplyContext(
             Stream(seed),
             pending.entry.seq,
@@ -690,11 +1044,12 @@ class Adjudicator:
         body = entry.body
         if "decision" not in body or not isinstance(body["decision"], str):
             raise PbemError("a move body needs a decision (text)")
-        unknown = set(body) - {"decision", "commit", "open"}
-        if unknown:
+        if not _MOVE_FIELDS.issuperset(body):
+            unknown = set(body) - _MOVE_FIELDS
             raise PbemError(f"unknown move body field(s): {', '.join(sorted(unknown))}")
         text = body["decision"]
-        asked = self.engine.asked_roles(state)
+        memo = self._asked_memo
+        asked = memo[1] if memo is not None and memo[0] is state else self.engine.asked_roles(state)
         if entry.by not in asked:
             raise PbemError(
                 f"out of turn: the game asks {', '.join(asked) or 'nobody'}, not {entry.by}"
@@ -704,8 +1059,20 @@ class Adjudicator:
         canonical_text = self.engine.format(decision)
         if canonical_text != text:
             raise PbemError(f"decision {text!r} is not in canonical form {canonical_text!r}")
-        private_values = {**self.private_values, **self._opened_private_values(sealed)}
-        ctx = ApplyContext(None, entry.seq, None, sealed, committed_now, opened_now, private_values)
+        opened_values = {}
+        if sealed is not self.sealed:
+            opened_values = self._opened_private_values(sealed, opened_now)
+            self._opened_memo = (sealed, opened_values)
+        private_values = {**self.private_values, **opened_values} if opened_values else None
+        ctx = ApplyContext(
+            None,
+            entry.seq,
+            None,
+            sealed,
+            committed_now,
+            opened_now,
+            self.private_values if private_values is None else private_values,
+        )
         try:
             new_state = self.engine.apply(state, entry.by, decision, ctx)
         except EntropyPending:
@@ -720,6 +1087,15 @@ class Adjudicator:
     ) -> tuple[dict[str, Sealed], tuple[str, ...], tuple[str, ...]]:
         """Check the commitments and openings an entry carries (protocol section 5)."""
         body = entry.body
+        if "commit" not in body and "open" not in body:
+            # Nothing committed or opened (most entries): no copy of every commitment.
+            # `self.sealed` is only ever replaced, never changed in place, so sharing it
+            # is safe.
+            return self.sealed, (), ()
+        # (imported here: a `pbem verify` of entries without hidden information never needs
+        # it, and its import is a dataclass to create)
+        from pbem.core.commit import Opening, check_opening
+
         commits = body.get("commit", {})
         openings = body.get("open", [])
         if "commit" in body and (not isinstance(commits, dict) or not commits):
@@ -747,15 +1123,43 @@ class Adjudicator:
             if known.opened:
                 raise PbemError(f"{opening.label} was already opened (entry {known.opened_at})")
             check_opening(self.id, known.digest, opening)
-            sealed[opening.label] = replace(
-                known, opened=True, value=opening.value, opened_at=entry.seq
+            sealed[opening.label] = known.replace(
+                opened=True, value=opening.value, opened_at=entry.seq
             )
             opened.append(opening.label)
         return sealed, tuple(commits), tuple(opened)
 
-    def _opened_private_values(self, sealed: Mapping[str, Sealed]) -> dict[str, int]:
-        """Values of the private draws whose secrets this entry opened."""
+    def _draws_of(self) -> dict[str, list[PrivateDraw]]:
+        """Secret label -> its private draws in log order (what `_private_values` used to
+        filter and sort out of every draw of the game, for each secret opened)."""
+        known, index = self._draw_index
+        if known != len(self.private):
+            for draw in itertools.islice(self.private.values(), known, None):
+                group = index.setdefault(draw.secret, [])
+                group.append(draw)
+                if len(group) > 1 and group[-2].log_index > draw.log_index:
+                    group.sort(key=lambda d: d.log_index)  # (stable, as sorted() was)
+            self._draw_index = (len(self.private), index)
+        return index
+
+    def _opened_private_values(
+        self, sealed: Mapping[str, Sealed], opened_now: tuple[str, ...] | None = None
+    ) -> dict[str, int]:
+        """Values of the private draws whose secrets this entry opened (`opened_now`, when
+        given, names them)."""
         values: dict[str, int] = {}
+        if sealed is self.sealed:
+            return values  # the entry commits and opens nothing (see _seal_and_open)
+        if opened_now is not None:
+            # Only a secret that seeds draws gives values (or an error); with at most one
+            # such, the order below (the commitments') cannot matter, and the scan of
+            # every commitment of the game is not needed.
+            draws = self._draws_of()
+            seeding = [label for label in opened_now if label in draws]
+            if len(seeding) <= 1:
+                for label in seeding:
+                    values.update(self._private_values(label, sealed[label].value))
+                return values
         for label, item in sealed.items():
             if item.opened and not self.sealed.get(label, item).opened:
                 values.update(self._private_values(label, item.value))
@@ -778,6 +1182,20 @@ class Adjudicator:
             return copy.deepcopy(self.state)
         state, _ = self._roll(pending, self.head.seq + 1, reveal)
         return state
+
+
+_MOVE_FIELDS = frozenset({"decision", "commit", "open"})
+
+
+def _copy_state(state: Any) -> Any:
+    """A deep copy of an engine state: marshal's (several times faster) for plain data,
+    copy.deepcopy's for anything else."""
+    if state is None:
+        return None
+    try:
+        return marshal.loads(marshal.dumps(state))
+    except ValueError:  # not plain data (a type marshal does not know)
+        return copy.deepcopy(state)
 
 
 def _turn(state: State) -> JSON:

@@ -9,11 +9,56 @@ from __future__ import annotations
 
 import json
 import marshal
+from collections.abc import Callable
 from typing import Any
 
 from pbem.errors import CanonicalError
 
 JSON = Any  # int | str | bool | None | list[JSON] | dict[str, JSON]
+
+
+# The encoder and decoder are built once: json.dumps and json.loads with options build new
+# ones on every call, which costs more than encoding a small entry.
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _no_float_fast(text: str) -> JSON:
+    raise ValueError(text)  # the fast path only needs to know; the strict path says what
+
+
+_FAST_DECODER = json.JSONDecoder(parse_float=_no_float_fast, parse_constant=_no_float_fast)
+# Its scanner alone (C): value, end = _SCAN(text, 0), without decode()'s Python around it.
+_SCAN: Callable[[str, int], tuple[JSON, int]] = getattr(_FAST_DECODER, "scan_once")  # noqa: B009
+
+
+def _fast_encoder() -> Callable[[JSON], str]:
+    """_ENCODER.encode for values that json.loads made: the C encoder built once, not on
+    every call as JSONEncoder.encode does. (No check for circular references: parsed
+    JSON has none; the output is the same.)"""
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:  # a Python without the _json accelerator
+        return _ENCODER.encode
+    chunks = make(
+        None,  # markers: no circular check
+        _ENCODER.default,
+        json.encoder.encode_basestring,  # ensure_ascii=False
+        None,  # indent
+        ":",
+        ",",
+        True,  # sort_keys
+        False,  # skipkeys
+        True,  # allow_nan (as _ENCODER; parsing refused every float anyway)
+    )
+
+    def encode(value: JSON) -> str:
+        if isinstance(value, str):  # (as JSONEncoder.encode does for a top-level string)
+            return json.encoder.encode_basestring(value)
+        return "".join(chunks(value, 0))
+
+    return encode
+
+
+_FAST_ENCODE = _fast_encoder()
 
 
 def _check(value: JSON, path: str) -> None:
@@ -42,8 +87,7 @@ def canonical_bytes(value: JSON) -> bytes:
     """The canonical encoding of a JSON value; raises CanonicalError for anything not allowed."""
     _check(value, "")
     try:
-        text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-        return text.encode("utf-8")
+        return _ENCODER.encode(value).encode("utf-8")
     except UnicodeEncodeError:
         raise CanonicalError("string holds a lone surrogate, which is not UTF-8") from None
     except ValueError as exc:  # e.g. an integer past Python's digit limit
@@ -65,6 +109,26 @@ def _no_float(text: str) -> JSON:
 
 def parse_canonical(data: bytes) -> JSON:
     """Parse bytes that must be canonical JSON; anything else raises CanonicalError."""
+    # Fast path for the common case (every entry of a log is parsed here): C-level parsing
+    # without a Python hook per object, then one C-level re-encoding compared with the
+    # input. When the bytes are ASCII and equal their re-encoding, the strict path below
+    # would accept them and return an equal value: equal bytes leave no room for a
+    # duplicate key (the re-encoding holds each key once), a float or a constant (refused
+    # while parsing), a non-ASCII key, an escaped character or a space. Anything else, even
+    # a mere doubt, goes the strict way, which raises exactly the errors it always did.
+    if data.isascii():
+        text = data.decode("ascii")
+        try:
+            value, end = _SCAN(text, 0)
+            # (str comparison: the text is ASCII, so equal strings are equal bytes)
+            if end == len(text) and _FAST_ENCODE(value) == text:
+                return value
+        except (ValueError, RecursionError, StopIteration):
+            pass  # the strict path says what is wrong
+    return _parse_strict(data)
+
+
+def _parse_strict(data: bytes) -> JSON:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:

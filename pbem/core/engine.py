@@ -13,14 +13,16 @@ moves, playerView), Rally the Troops (named steps with prompts) and python-chess
 from __future__ import annotations
 
 import importlib
-import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pbem.core.canonical import JSON
+from pbem.core.record import Record
 from pbem.errors import PbemError
+
+if TYPE_CHECKING:
+    import random  # (only named in a signature: not imported by a `pbem verify`)
 
 State = dict[str, Any]
 
@@ -29,31 +31,51 @@ State = dict[str, Any]
 FRESH = "<fresh 32-byte secret>"
 
 
-@dataclass(frozen=True)
-class Prompt:
+_NEW_DICT: Any = object()  # "no data given": each Event then gets a dict of its own
+
+# Prompt, Event and Outcome are frozen records (pbem.core.record: what @dataclass(frozen=True)
+# gives, without the dataclasses module a `pbem verify` would otherwise import).
+
+
+class Prompt(Record, fields=("role", "text")):
     """A role is asked for a decision. At most one role is asked at a time (protocol
     section 8): choices the rules make "at the same time" are sealed rounds (pbem.kit)."""
 
     role: str
     text: str
 
+    def __init__(self, role: str, text: str) -> None:
+        fields = self.__dict__
+        fields["role"] = role
+        fields["text"] = text
 
-@dataclass(frozen=True)
-class Event:
+
+class Event(Record, fields=("text", "data")):
     """Something that happened, with the reason, for summaries and replays."""
 
     text: str
-    data: Mapping[str, JSON] = field(default_factory=dict)
+    data: Mapping[str, JSON]
+
+    def __init__(self, text: str, data: Mapping[str, JSON] = _NEW_DICT) -> None:
+        fields = self.__dict__
+        fields["text"] = text
+        fields["data"] = {} if data is _NEW_DICT else data  # (a fresh dict, as default_factory)
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(Record, fields=("winner", "level", "score", "text")):
     """The end of a game: who won, how well, and the score by role."""
 
     winner: str | None
     level: str
     score: Mapping[str, int]
     text: str
+
+    def __init__(self, winner: str | None, level: str, score: Mapping[str, int], text: str) -> None:
+        fields = self.__dict__
+        fields["winner"] = winner
+        fields["level"] = level
+        fields["score"] = score
+        fields["text"] = text
 
 
 class Decision(Protocol):
@@ -224,6 +246,16 @@ def register(name: str, target: str) -> None:
 
 def registered() -> list[str]:
     return sorted(_LAZY)
+
+
+def registered_target(name: str) -> str | None:
+    """The "module:attribute" a game is registered under (None: not registered)."""
+    return _LAZY.get(name)
+
+
+def is_loaded(name: str) -> bool:
+    """Whether the engine `name` has been imported in this process."""
+    return name in _LOADED
 
 
 def get_engine(name: str) -> Engine:

@@ -8,10 +8,12 @@ log (game, seq, prev, reveal, turn order) is the adjudicator's job.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar, overload
 
 from pbem.core.canonical import JSON, canonical_bytes, parse_canonical
+from pbem.core.hashing import is_lower_hex
+from pbem.core.record import Record
 from pbem.errors import PbemError
 
 VERSION = 1
@@ -19,67 +21,112 @@ GENESIS, JOIN, MOVE, ACK = "genesis", "join", "move", "ack"
 _FIELDS = {"v", "kind", "game", "seq", "prev", "by", "reveal", "body"}
 
 
+T = TypeVar("T")
+
+
+class _kept(Generic[T]):
+    """A read-only property computed once and kept in the instance's __dict__.
+
+    Like functools.cached_property without its lock (Python 3.11 takes one on every first
+    read, which costs more than the field itself). Being a non-data descriptor, the kept
+    value in __dict__ is found before it on every later read, at plain attribute speed.
+    """
+
+    def __init__(self, compute: Callable[[Any], T]) -> None:
+        self._compute = compute
+        self._name = compute.__name__
+        self.__doc__ = compute.__doc__
+
+    @overload
+    def __get__(self, instance: None, owner: type) -> _kept[T]: ...
+
+    @overload
+    def __get__(self, instance: object, owner: type) -> T: ...
+
+    def __get__(self, instance: object | None, owner: type) -> _kept[T] | T:
+        if instance is None:
+            return self
+        value = self._compute(instance)
+        instance.__dict__[self._name] = value
+        return value
+
+
 def entry_id(canonical: bytes) -> str:
     return hashlib.sha256(canonical).hexdigest()
 
 
 def _is_hex32(value: Any) -> bool:
-    return (
-        isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value)
-    )
+    return isinstance(value, str) and len(value) == 64 and is_lower_hex(value)
 
 
-@dataclass(frozen=True)
-class Entry:
-    """One signed entry: canonical bytes, signature, and the parsed fields."""
+class Entry(
+    Record,
+    fields=("canonical", "signature", "data", "id"),
+    hidden=("data",),
+    uncompared=("data", "id"),
+):
+    """One signed entry: canonical bytes, signature, and the parsed fields.
+
+    A frozen record (pbem.core.record): equal when the bytes and the signature are."""
 
     canonical: bytes
     signature: bytes
-    data: dict[str, JSON] = field(compare=False, repr=False)
-    id: str = field(compare=False)
+    data: dict[str, JSON]
+    id: str
+
+    def __init__(self, canonical: bytes, signature: bytes, data: dict[str, JSON], id: str) -> None:
+        fields = self.__dict__
+        fields["canonical"] = canonical
+        fields["signature"] = signature
+        fields["data"] = data
+        fields["id"] = id
 
     @staticmethod
     def from_wire(canonical: bytes, signature: bytes) -> Entry:
         """Parse and shape-check an entry received from outside."""
         data = parse_canonical(canonical)
         _check_shape(data)
-        return Entry(canonical, signature, data, entry_id(canonical))
+        return _with_fields(Entry(canonical, signature, data, entry_id(canonical)))
 
     @staticmethod
     def build(fields: dict[str, JSON], signature: bytes = b"") -> Entry:
         """An entry from fields we made ourselves (signature added by the signer)."""
         _check_shape(fields)
         canonical = canonical_bytes(fields)
-        return Entry(canonical, signature, parse_canonical(canonical), entry_id(canonical))
+        entry = Entry(canonical, signature, parse_canonical(canonical), entry_id(canonical))
+        return _with_fields(entry)
 
     def with_signature(self, signature: bytes) -> Entry:
         return Entry(self.canonical, signature, self.data, self.id)
 
-    @property
+    # The fields are read many times per entry while a log is checked (`by` about ten
+    # times), so each is computed once and kept: an entry's data never changes.
+
+    @_kept
     def kind(self) -> str:
         return str(self.data["kind"])
 
-    @property
+    @_kept
     def seq(self) -> int:
         return int(self.data["seq"])
 
-    @property
+    @_kept
     def by(self) -> str:
         return str(self.data["by"])
 
-    @property
+    @_kept
     def game(self) -> str | None:
         return self.data.get("game")
 
-    @property
+    @_kept
     def prev(self) -> str | None:
         return self.data.get("prev")
 
-    @property
+    @_kept
     def reveal(self) -> str | None:
         return self.data.get("reveal")
 
-    @property
+    @_kept
     def body(self) -> dict[str, JSON]:
         return self.data["body"]
 
@@ -88,11 +135,27 @@ class Entry:
         return f"entry {self.seq} by {self.by}"
 
 
+def _with_fields(entry: Entry) -> Entry:
+    """`entry` with its fields kept at once (one dict update, not seven first reads): only
+    for data that passed the shape check, so each field reads as its property would."""
+    data = entry.data
+    entry.__dict__.update(
+        kind=str(data["kind"]),
+        seq=int(data["seq"]),
+        by=str(data["by"]),
+        game=data.get("game"),
+        prev=data.get("prev"),
+        reveal=data.get("reveal"),
+        body=data["body"],
+    )
+    return entry
+
+
 def _check_shape(data: JSON) -> None:
     if not isinstance(data, dict):
         raise PbemError("an entry must be a JSON object")
-    unknown = set(data) - _FIELDS
-    if unknown:
+    if not _FIELDS.issuperset(data):
+        unknown = set(data) - _FIELDS
         names = ", ".join(sorted(unknown))
         if not names.isprintable():  # ASCII keys may still hold a newline or a control byte
             names = ", ".join(repr(name) for name in sorted(unknown))

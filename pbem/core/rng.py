@@ -8,18 +8,31 @@ HMAC-SHA256 blocks; integers come from rejection sampling, never `% n` alone.
 
 from __future__ import annotations
 
-import hashlib
 import hmac
-from collections.abc import Sequence
-from dataclasses import dataclass
+import struct
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from pbem.core.hashing import hex_bytes, sha256, u64
+from pbem.core.hashing import hex_bytes, sha256
+from pbem.core.record import Record
 from pbem.errors import PbemError
 
 RNG_DOMAIN = b"pbem-rng/v1"
 PRIVATE_DOMAIN = b"pbem-private/v1"
 _TWO_64 = 1 << 64
+_U64 = struct.Struct(">Q").pack  # = hashing.u64, without a Python call per block
+
+
+def _one_shot_hmac() -> Callable[[bytes, bytes, str], bytes]:
+    """The one-shot C function hmac.digest calls, without hmac.digest's Python frame."""
+    try:
+        from _hashlib import hmac_digest
+    except ImportError:  # a Python built without OpenSSL
+        return hmac.digest
+    return hmac_digest
+
+
+_hmac_digest = _one_shot_hmac()
 
 T = TypeVar("T")
 
@@ -55,7 +68,8 @@ class Stream:
 
     def read(self, count: int) -> bytes:
         while len(self._buffer) < count:
-            self._buffer += hmac.new(self._seed, u64(self._block), hashlib.sha256).digest()
+            # HMAC-SHA256(seed, u64(k)): the bytes of hmac.new(seed, u64(k), sha256).digest()
+            self._buffer += _hmac_digest(self._seed, _U64(self._block), "sha256")
             self._block += 1
         out, self._buffer = self._buffer[:count], self._buffer[count:]
         return out
@@ -88,8 +102,10 @@ class Stream:
         return items
 
 
-@dataclass(frozen=True)
-class RngRecord:
+class RngRecord(
+    Record,
+    fields=("requesting_seq", "producing_seq", "lo", "hi", "value", "purpose", "secret"),
+):
     """One line of the RNG log: which entry asked, which entry produced, range, value, purpose."""
 
     requesting_seq: int
@@ -98,7 +114,26 @@ class RngRecord:
     hi: int | None
     value: int | None
     purpose: str
-    secret: str | None = None  # private draws: the label of the owner's committed secret x
+    secret: str | None  # private draws: the label of the owner's committed secret x
+
+    def __init__(
+        self,
+        requesting_seq: int,
+        producing_seq: int,
+        lo: int | None,
+        hi: int | None,
+        value: int | None,
+        purpose: str,
+        secret: str | None = None,
+    ) -> None:
+        fields = self.__dict__
+        fields["requesting_seq"] = requesting_seq
+        fields["producing_seq"] = producing_seq
+        fields["lo"] = lo
+        fields["hi"] = hi
+        fields["value"] = value
+        fields["purpose"] = purpose
+        fields["secret"] = secret
 
     @property
     def private(self) -> bool:

@@ -14,22 +14,25 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
-from dataclasses import dataclass, field
 from functools import cached_property
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PrivateKey,
     Ed25519PublicKey,
 )
 
-from pbem.crypto import openssh
-from pbem.crypto.openssh import PassphraseNeeded
-from pbem.crypto.wire import Reader, WireError
+from pbem.core.record import Record
+from pbem.crypto.wire import Reader, WireError, string
 from pbem.errors import KeyError_
-from pbem.files import write_atomically
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+# Checking a signature needs only the Ed25519 public key: `serialization` (and the cipher
+# modules it brings), pbem.crypto.openssh, pathlib and pbem.files are imported by the
+# functions that read or write private keys, so that a `pbem verify` starts without them.
 
 __all__ = [
     "KEY_TYPE",
@@ -41,18 +44,28 @@ __all__ = [
     "write_private_key",
 ]
 
-KEY_TYPE = openssh.KEY_TYPE
+KEY_TYPE = "ssh-ed25519"  # (pbem.crypto.openssh.KEY_TYPE)
+
+
+class PassphraseNeeded(KeyError_):
+    """The private key is encrypted and no passphrase was given: ask the user for one."""
+
+
 _LINE_USAGE = "a public-key line must look like 'ssh-ed25519 AAAA... [comment]'"
 
 
-@dataclass(frozen=True)
-class PublicKey:
-    """A raw 32-byte Ed25519 public key with the comment of its OpenSSH line."""
+class PublicKey(Record, fields=("raw", "comment"), uncompared=("comment",)):
+    """A raw 32-byte Ed25519 public key with the comment of its OpenSSH line.
+
+    A frozen record (pbem.core.record): equal, and hashed, by the raw key alone."""
 
     raw: bytes
-    comment: str = field(default="", compare=False)
+    comment: str
 
-    def __post_init__(self) -> None:
+    def __init__(self, raw: bytes, comment: str = "") -> None:
+        fields = self.__dict__
+        fields["raw"] = raw
+        fields["comment"] = comment
         if not isinstance(self.raw, bytes) or len(self.raw) != 32:
             raise KeyError_("an Ed25519 public key must be exactly 32 bytes")
         if "\n" in self.comment or "\r" in self.comment:
@@ -89,7 +102,7 @@ class PublicKey:
 
     def blob(self) -> bytes:
         """The SSH wire encoding: string("ssh-ed25519") + string(raw key)."""
-        return openssh.public_blob(self.raw)
+        return string(KEY_TYPE) + string(self.raw)  # = openssh.public_blob(self.raw)
 
     def openssh_line(self) -> str:
         b64 = base64.b64encode(self.blob()).decode("ascii")
@@ -125,6 +138,8 @@ class PrivateKey:
     """An Ed25519 private key and its comment. Its repr never shows secret material."""
 
     def __init__(self, key: Ed25519PrivateKey, comment: str = "") -> None:
+        from cryptography.hazmat.primitives import serialization
+
         self._key = key
         self.comment = comment
         raw = key.public_key().public_bytes(
@@ -144,6 +159,8 @@ class PrivateKey:
         return self._key.sign(data)
 
     def _seed(self) -> bytes:
+        from cryptography.hazmat.primitives import serialization
+
         return self._key.private_bytes(
             serialization.Encoding.Raw,
             serialization.PrivateFormat.Raw,
@@ -155,6 +172,8 @@ class PrivateKey:
 
         An empty passphrase means no encryption, as with `ssh-keygen -N ""`.
         """
+        from pbem.crypto import openssh
+
         secret = openssh.Ed25519Secret(self._seed(), self.public.raw, self.comment)
         return openssh.encode(secret, passphrase)
 
@@ -170,6 +189,8 @@ def load_private_key(data: bytes, passphrase: bytes | None = None) -> PrivateKey
     Raises PassphraseNeeded when the key is encrypted and no passphrase was given,
     and KeyError_ for a wrong passphrase, another key type or a damaged file.
     """
+    from pbem.crypto import openssh
+
     if openssh.is_openssh(data):
         secret = openssh.decode(data, passphrase)
         key = Ed25519PrivateKey.from_private_bytes(secret.seed)
@@ -182,6 +203,8 @@ def load_private_key(data: bytes, passphrase: bytes | None = None) -> PrivateKey
 
 def _load_pem(data: bytes, passphrase: bytes | None) -> PrivateKey:
     # PKCS#8 files carry no comment; cryptography reads them (and tells the key type).
+    from cryptography.hazmat.primitives import serialization
+
     encrypted = b"ENCRYPTED" in data
     if encrypted and not passphrase:
         raise PassphraseNeeded("private key is encrypted: a passphrase is needed")
@@ -211,6 +234,10 @@ def write_private_key(
     Refuses to replace an existing private key unless `overwrite` is set: losing a
     key means losing one's identity in every running game.
     """
+    from pathlib import Path
+
+    from pbem.files import write_atomically
+
     path = Path(path)
     if path.exists() and not overwrite:
         raise KeyError_(f"{path} already exists; refusing to overwrite a private key")

@@ -12,10 +12,8 @@ import binascii
 import os
 from dataclasses import dataclass
 
-from cryptography.exceptions import InvalidTag
-from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
-from cryptography.hazmat.primitives.ciphers.aead import AESGCM
-
+# PassphraseNeeded is defined with the keys, which a signature check imports (not this).
+from pbem.crypto.keys import PassphraseNeeded
 from pbem.crypto.wire import Reader, WireError, string, u32
 from pbem.errors import KeyError_
 
@@ -27,10 +25,6 @@ KEY_TYPE = "ssh-ed25519"
 DEFAULT_CIPHER = "aes256-ctr"
 DEFAULT_ROUNDS = 16
 _WRAP = 70  # ssh-keygen wraps the base64 body at 70 columns
-
-
-class PassphraseNeeded(KeyError_):
-    """The private key is encrypted and no passphrase was given: ask the user for one."""
 
 
 @dataclass(frozen=True)
@@ -74,6 +68,11 @@ def _bcrypt_kdf(passphrase: bytes, salt: bytes, rounds: int, length: int) -> byt
 
 
 def _crypt(spec: _CipherSpec, key: bytes, iv: bytes, data: bytes, encrypt: bool) -> bytes:
+    # Imported here: only a passphrase-protected key needs a cipher, and cryptography's
+    # cipher modules are a third of what a `pbem verify` start would otherwise import.
+    from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
     if spec.mode == "gcm":
         aead = AESGCM(key)
         return aead.encrypt(iv, data, None) if encrypt else aead.decrypt(iv, data, None)
@@ -190,6 +189,8 @@ def _decrypt(
     if len(tail) != expected_tail or len(section) % spec.block:
         raise KeyError_("OpenSSH private key is damaged: bad encrypted length")
     material = _bcrypt_kdf(passphrase, salt, rounds, spec.key_len + spec.iv_len)
+    from cryptography.exceptions import InvalidTag
+
     try:
         return _crypt(
             spec, material[: spec.key_len], material[spec.key_len :], section + tail, False

@@ -15,6 +15,7 @@ mail; everything here can be tested with bytes in memory.
 from __future__ import annotations
 
 import email.policy
+import hashlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from email.parser import BytesHeaderParser
@@ -145,6 +146,23 @@ class MessageReport:
 
 def message_headers(raw: bytes) -> tuple[str | None, str]:
     """(Message-ID, Subject) of a raw message, leniently: (None, "") when absent."""
+    # Every fetch reads every message of the mailbox again (nothing is marked read), and
+    # the email package's header parsing is most of what a message already applied costs:
+    # the result is kept per message, by the SHA-256 of its bytes, for the process.
+    key = hashlib.sha256(raw).digest()
+    found = _HEADERS.get(key)
+    if found is None:
+        found = _parse_headers(raw)
+        if len(_HEADERS) >= 4096:
+            _HEADERS.pop(next(iter(_HEADERS)))
+        _HEADERS[key] = found
+    return found
+
+
+_HEADERS: dict[bytes, tuple[str | None, str]] = {}
+
+
+def _parse_headers(raw: bytes) -> tuple[str | None, str]:
     try:
         headers = BytesHeaderParser(policy=email.policy.default).parsebytes(raw)
         message_id = headers.get("Message-ID")

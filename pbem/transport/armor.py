@@ -15,6 +15,7 @@ from __future__ import annotations
 import base64
 import re
 import struct
+from collections.abc import Iterator
 
 from pbem.errors import ArmorError
 
@@ -42,6 +43,10 @@ _DIGITS = "0123456789abcdefghijklmnopqrstuv"
 # Base32 symbol -> digit of Python's int(..., 32): decoding becomes one C-level int parse,
 # about 25 times faster than base64.b32decode (which loops in Python).
 _TO_DIGITS = str.maketrans(_B32 + _B32.lower(), _DIGITS + _DIGITS)
+# The same on ASCII bytes, where both the check and the translation are one C-level pass:
+# deleting every base32 symbol leaves exactly the characters that are damage.
+_B32_BYTES = (_B32 + _B32.lower()).encode("ascii")
+_TO_DIGIT_BYTES = bytes.maketrans(_B32_BYTES, (_DIGITS + _DIGITS).encode("ascii"))
 
 
 def encode_payload(canonical: bytes, signature: bytes) -> str:
@@ -62,12 +67,16 @@ def armor(canonical: bytes, signature: bytes) -> str:
     return "\n".join([BEGIN, *lines, END, ""])
 
 
-def _base32_decode(payload: str) -> bytes:
+def _base32_decode(payload: str | bytes) -> bytes:
+    """Base32 symbols (both cases, already checked) to bytes, padding bits checked."""
     n = len(payload)
     spare_bits = (5 * n) % 8
     if n == 0 or spare_bits >= 5:
         raise ArmorError(f"payload of {n} characters is not a whole number of bytes")
-    value = int(payload.translate(_TO_DIGITS), 32)
+    if isinstance(payload, bytes):
+        value = int(payload.translate(_TO_DIGIT_BYTES), 32)
+    else:
+        value = int(payload.translate(_TO_DIGITS), 32)
     # The encoder pads with zero bits; anything else means a changed final character.
     if value & ((1 << spare_bits) - 1):
         raise ArmorError("payload's last character is damaged")
@@ -76,10 +85,12 @@ def _base32_decode(payload: str) -> bytes:
 
 def decode_payload(payload: str) -> tuple[bytes, bytes]:
     """(canonical bytes, signature blob) from a whitespace-free base32 payload (either case)."""
-    bad = _NOT_BASE32.search(payload)
-    if bad:
+    symbols = payload.encode("ascii") if payload.isascii() else None
+    if symbols is None or symbols.translate(None, _B32_BYTES):
+        bad = _NOT_BASE32.search(payload)
+        assert bad is not None  # a character that is not ASCII, or not a base32 symbol
         raise ArmorError(f"character {bad.group()!r} is not base32")
-    data = _base32_decode(payload)
+    data = _base32_decode(symbols)
     if len(data) < 4:
         raise ArmorError("payload too short for the entry length")
     (c_len,) = struct.unpack_from(">I", data, 0)
@@ -133,11 +144,37 @@ def _locate_damage(text: str, start: int, stop: int) -> tuple[int, str]:
     raise AssertionError("no damage found")  # only called after damage was seen
 
 
+def _markers(text: str) -> Iterator[re.Match[str]]:
+    """The marker lines of `text`, in order: the same matches as `_MARKER.finditer(text)`.
+
+    A marker line holds at least one dash. Without typographic dashes in the text, only
+    the lines holding an ASCII dash are tried, each from its start, instead of letting the
+    regex try every position of every payload line (three times faster on a save). A match
+    is always one whole line, so matching line by line finds the same ones.
+    """
+    if "\u2013" in text or "\u2014" in text:  # (instant for an ASCII text)
+        yield from _MARKER.finditer(text)
+        return
+    find, match = text.find, _MARKER.match
+    pos = 0
+    while True:
+        dash = find("-", pos)
+        if dash < 0:
+            return
+        found = match(text, text.rfind("\n", 0, dash) + 1)
+        if found is not None:
+            yield found
+        end = find("\n", dash)
+        if end < 0:
+            return
+        pos = end + 1
+
+
 def find_entries(text: str) -> list[tuple[bytes, bytes]]:
     """Every armored entry in `text`, in order, as (canonical bytes, signature blob)."""
     entries: list[tuple[bytes, bytes]] = []
     begin: re.Match[str] | None = None
-    for marker in _MARKER.finditer(text):
+    for marker in _markers(text):
         is_begin = marker.group(1).upper() == "BEGIN"
         number = len(entries) + 1
         if begin is None and not is_begin:

@@ -10,10 +10,10 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
 
 from pbem.core.adjudicator import Adjudicator
 from pbem.core.log import GENESIS, JOIN, Entry
+from pbem.core.record import MutableRecord
 from pbem.errors import PbemError
 from pbem.transport.armor import BEGIN, END, armor, marker_kind
 
@@ -86,6 +86,25 @@ def _clean(raw: str) -> str:
     return line
 
 
+def _first_header(text: str) -> int | None:
+    """Where `_HEADER.search(text)` would match first, found about five times faster.
+
+    A match starts with "rng" in any case. In an ASCII text, lower-casing keeps every
+    position, so trying the regex only where the lower-cased text holds "rng", in order,
+    finds the same first match without the regex scanning every character of the entries.
+    """
+    if not text.isascii():
+        found = _HEADER.search(text)
+        return None if found is None else found.start()
+    lowered = text.lower()
+    at = lowered.find("rng")
+    while at >= 0:
+        if _HEADER.match(text, at):
+            return at
+        at = lowered.find("rng", at + 1)
+    return None
+
+
 def rng_sections(text: str) -> list[list[Record]]:
     """The records of every RNG LOG section of a text, quoting and re-wrapping undone.
 
@@ -95,13 +114,13 @@ def rng_sections(text: str) -> list[list[Record]]:
     the log, which `check_rng_log` allows. Armored entries are skipped: their payload is
     never read as a record.
     """
-    first = _HEADER.search(text)
+    first = _first_header(text)
     if first is None:
         return []
     sections: list[list[Record]] = []
     current: Record | None = None
     in_armor = False
-    for raw in text[text.rfind("\n", 0, first.start()) + 1 :].splitlines():
+    for raw in text[text.rfind("\n", 0, first) + 1 :].splitlines():
         line = _clean(raw)
         if not line:
             continue
@@ -140,6 +159,33 @@ def _matches(record: Record, expected: list[str], last: bool) -> bool:
     return seen == expected
 
 
+# Records as save_text prints them: "rng <digit>...", no line break of str.splitlines()
+# inside, ending in a character that is neither whitespace nor "]" or "`" (what `_clean`
+# would strip), each ended by "\n".
+_PLAIN_RECORDS = re.compile(r"(?:rng [0-9][^\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]*[^\s\]`]\n)*")
+
+
+def _plain_log_matches(text: str, computed: list[str]) -> bool:
+    """Whether `text` ends with its one RNG LOG section, printed as save_text prints
+    `computed`: its first "RNG LOG" (the regex's first match) is a line of its own, and
+    every line after it is one computed line, unchanged and in order.
+
+    Then the general reading below finds exactly that one section, each line a record of
+    the tokens of its computed line (no decoration to strip, no marker, no blank line), so
+    the check holds; this tells it with one comparison of the whole tail instead of
+    reading every line (a third of a save's size). Any other text takes the general path.
+    """
+    first = _first_header(text)
+    if first is None or (first > 0 and text[first - 1] != "\n"):
+        return False
+    if not text.startswith(RNG_HEADER + "\n", first):
+        return False
+    tail = text[first + len(RNG_HEADER) + 1 :]
+    if tail != "".join(line + "\n" for line in computed):
+        return False
+    return _PLAIN_RECORDS.fullmatch(tail) is not None
+
+
 def check_rng_log(text: str, computed: list[str]) -> int:
     """Raise RngLogError unless every RNG LOG section of `text` equals `computed`.
 
@@ -149,6 +195,8 @@ def check_rng_log(text: str, computed: list[str]) -> int:
     token, so re-wrapping and quoting do not matter, while a changed, missing, extra or
     reordered record is a difference.
     """
+    if _plain_log_matches(text, computed):
+        return 1
     expected = [line.split() for line in computed]
     sections = rng_sections(text)
     for number, printed in enumerate(sections, start=1):
@@ -249,19 +297,33 @@ class SaveHeader:
         return None
 
 
-@dataclass
-class SaveSection:
+class SaveSection(MutableRecord, fields=("line", "header", "first", "count", "has_log")):
     """One save in a text: from its `PBEM SAVE v1` line to its `RNG LOG` line.
 
     `first` is the index, among every armored entry of the text in text order, of the
-    section's first entry, `count` how many armored entries the section holds.
+    section's first entry, `count` how many armored entries the section holds. A record
+    (pbem.core.record), as @dataclass would make it.
     """
 
     line: int
-    header: SaveHeader = field(default_factory=SaveHeader)
-    first: int = 0
-    count: int = 0
-    has_log: bool = False
+    header: SaveHeader
+    first: int
+    count: int
+    has_log: bool
+
+    def __init__(
+        self,
+        line: int,
+        header: SaveHeader | None = None,
+        first: int = 0,
+        count: int = 0,
+        has_log: bool = False,
+    ) -> None:
+        self.line = line
+        self.header = SaveHeader() if header is None else header
+        self.first = first
+        self.count = count
+        self.has_log = has_log
 
 
 def save_sections(text: str) -> list[SaveSection]:

@@ -1,0 +1,157 @@
+"""A small on-disk cache of pure, derived results, to make a command's cold start cheaper.
+
+What it keeps is only ever what pbem would compute again from the same inputs: a game's
+parsed data tables, the facts an engine declares about itself (name, version, roles,
+shipped data files), the help text click renders. Each entry records the files its
+result was derived from, with their modification time and size, exactly what Python
+checks before it uses a `.pyc`; an entry whose files changed, moved or vanished is
+ignored and computed again. So a cache entry is never trusted beyond what a bytecode
+file is, and a result read from it is always the one computing would give.
+
+Where: `$PBEM_CACHE` if set (an empty value turns the cache off), else `cache` in
+`$PBEM_HOME` (the store folder) if that is set, else `$XDG_CACHE_HOME/pbem`, else
+`~/.cache/pbem`. The folder is made owner-only (0700), every entry is written atomically
+and owner-only (0600), and a file that is not the user's own, or that others may write,
+is never read. Nothing secret is ever cached. Failing to read or write the cache is
+never an error: the result is computed instead.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import sys
+
+# Reading an entry (`pbem --help` from the cache) imports nothing the interpreter has not
+# loaded already: not even typing (mypy reads the block below; Python never runs it).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any
+
+# One entry: (format, key, deps, value), marshalled. deps: ((path, mtime_ns, size), ...)
+_FORMAT = 1
+_MAX_SIZE = 8 * 1024 * 1024  # an entry bigger than this is not ours
+
+
+def folder() -> str | None:
+    """The cache folder, or None when caching is off (PBEM_CACHE set empty, or a system
+    without POSIX file ownership and modes to keep entries private with)."""
+    if os.name != "posix":
+        return None
+    explicit = os.environ.get("PBEM_CACHE")
+    if explicit is not None:
+        return explicit or None
+    home = os.environ.get("PBEM_HOME")
+    if home:  # everything pbem keeps for this user, together (and tests stay isolated)
+        return os.path.join(home, "cache")
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "pbem")
+
+
+def file_state(path: str) -> tuple[str, int, int] | None:
+    """(path, mtime_ns, size) of a file, as a dependency; None if it cannot be read."""
+    try:
+        status = os.stat(path)
+    except OSError:
+        return None
+    return path, status.st_mtime_ns, status.st_size
+
+
+def deps_of(paths: Iterable[str]) -> tuple[tuple[str, int, int], ...] | None:
+    """The dependency records of `paths` (None if any cannot be read)."""
+    deps = []
+    for path in sorted(set(paths)):
+        state = file_state(path)
+        if state is None:
+            return None
+        deps.append(state)
+    return tuple(deps)
+
+
+def module_files(prefix: str) -> list[str]:
+    """The source files of every loaded module named `prefix` or `prefix.*`."""
+    found = []
+    for name, module in list(sys.modules.items()):
+        if name == prefix or name.startswith(prefix + "."):
+            path = getattr(module, "__file__", None)
+            if isinstance(path, str):
+                found.append(path)
+    return found
+
+
+def _path(kind: str, key: Any) -> str | None:
+    where = folder()
+    if where is None:
+        return None
+    # The key names the entry; the interpreter's version is part of it, since marshal's
+    # format (and what a module means) may change between versions. repr, not marshal:
+    # marshal's bytes for equal values differ with how the values are shared in memory.
+    name = repr((_FORMAT, sys.version, kind, key)).encode("utf-8", "backslashreplace")
+    return os.path.join(where, f"{kind}-{_fnv1a(name):016x}")
+
+
+def _fnv1a(data: bytes) -> int:
+    """64-bit FNV-1a: an entry's file name from its key without importing hashlib (its
+    OpenSSL load is a tenth of a fast start). A collision costs nothing but a miss: an
+    entry holds its whole key, compared before it is used."""
+    value = 0xCBF29CE484222325
+    for byte in data:
+        value = ((value ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return value
+
+
+def get(kind: str, key: Any) -> Any:
+    """The value cached for (kind, key) if every file it depends on is unchanged, else None."""
+    path = _path(kind, key)
+    if path is None:
+        return None
+    try:
+        with open(path, "rb") as stream:
+            status = os.fstat(stream.fileno())
+            # Only the user's own entry, that nobody else may have written.
+            if status.st_uid != os.getuid() or status.st_mode & 0o022:
+                return None
+            if status.st_size > _MAX_SIZE:
+                return None
+            data = stream.read()
+        fmt, stored_key, deps, value = marshal.loads(data)
+    except (OSError, ValueError, EOFError, TypeError):
+        return None
+    if fmt != _FORMAT or stored_key != key:
+        return None
+    for dep in deps:
+        if file_state(dep[0]) != tuple(dep):
+            return None
+    return value
+
+
+def put(kind: str, key: Any, deps: tuple[tuple[str, int, int], ...] | None, value: Any) -> None:
+    """Cache `value` for (kind, key), valid while the files of `deps` stay unchanged.
+
+    `value` must be plain data (what marshal writes); nothing is cached without deps.
+    """
+    path = _path(kind, key)
+    if path is None or deps is None:
+        return
+    try:
+        data = marshal.dumps((_FORMAT, key, deps, value))
+    except ValueError:
+        return
+    try:
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+        tmp = f"{path}.{os.getpid()}.tmp"
+        # O_EXCL: never write through a file (or a link) someone else put there.
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            with os.fdopen(fd, "wb") as stream:
+                stream.write(data)
+            os.replace(tmp, path)  # whole or not at all
+        except BaseException:
+            import contextlib  # (only when writing failed)
+
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+    except OSError:
+        return

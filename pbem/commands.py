@@ -1,0 +1,578 @@
+"""The `pbem` command line: thin over pbem.client; every failure is one line and exit 1.
+
+The click application. `pbem.cli` is the entry point that runs it (and answers
+`pbem --help` and `pbem verify FILE` without importing it). Imports stay lazy so that a
+command starts fast: no jinja2, no sqlite-utils, no rules code until a command needs them.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NoReturn
+
+import click
+
+from pbem.cli import print_report, report_error, verify_file
+
+if TYPE_CHECKING:
+    from pbem.client import Client
+    from pbem.core.adjudicator import Adjudicator
+    from pbem.core.log import Entry
+
+
+def _fail(message: str) -> NoReturn:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(1)
+
+
+def _passphrase(name: str) -> bytes | None:
+    if os.environ.get("PBEM_PASSPHRASE") is not None:
+        return os.environ["PBEM_PASSPHRASE"].encode()
+    if not sys.stdin.isatty():
+        return None
+    return click.prompt(f"passphrase for key {name}", hide_input=True, default="").encode()
+
+
+def _client(ctx: click.Context) -> Client:
+    from pbem.client import Client
+    from pbem.store import Store
+
+    home = ctx.obj.get("home") if ctx.obj else None
+    return Client(Store(Path(home) if home else None), _passphrase)
+
+
+def _write_entries(entries: list[Entry], output: str | None) -> None:
+    from pbem.transport.savefile import move_file
+
+    count = f"{len(entries)} entr{'y' if len(entries) == 1 else 'ies'}"
+    _emit(move_file(entries), output, f"wrote {count} to {output}")
+
+
+def _emit(text: str, output: str | None, note: str | None = None) -> None:
+    """Print `text`, or write it to `output` and say so."""
+    if output:
+        _write_file(Path(output), text)
+        click.echo(note or f"wrote {output}")
+    else:
+        click.echo(text, nl=False)
+
+
+def _write_file(path: Path, text: str) -> None:
+    """Write atomically: a crash leaves the old file or the new one, never half of it.
+
+    The text goes to a temporary file of its own beside `path` (two runs never share
+    one), reaches the disk, and is renamed over `path` in one step. The file gets the
+    mode a plain write would give it (the umask's), or keeps the mode it had. A symlink
+    is followed; a device or a pipe (`-o /dev/null`) is written into, never replaced.
+    """
+    import stat
+
+    from pbem.files import write_atomically
+
+    path = Path(os.path.realpath(path))  # through a symlink: write its target, keep the link
+    try:
+        status = path.stat()
+    except FileNotFoundError:
+        mask = os.umask(0o077)
+        os.umask(mask)
+        write_atomically(path, text.encode("utf-8"), 0o666 & ~mask)
+        return
+    if not stat.S_ISREG(status.st_mode):
+        # /dev/null, a pipe, a terminal: write into it; renaming over it would replace it
+        with path.open("w", encoding="utf-8") as out:
+            out.write(text)
+        return
+    write_atomically(path, text.encode("utf-8"), status.st_mode & 0o7777)
+
+
+def _read_input(source: str) -> bytes:
+    if source == "-":
+        return sys.stdin.buffer.read()
+    try:
+        return Path(source).read_bytes()
+    except OSError as exc:
+        _fail(f"cannot read {source}: {exc.strerror}")
+
+
+def _data_files(specs: tuple[str, ...]) -> dict[str, bytes]:
+    files = {}
+    for spec in specs:
+        name, sep, path = spec.partition("=")
+        if not sep:
+            path, name = spec, Path(spec).name
+        try:
+            files[name] = Path(path).read_bytes()
+        except OSError as exc:
+            _fail(f"cannot read data file {path}: {exc.strerror}")
+    return files
+
+
+class PbemGroup(click.Group):
+    """Every failure becomes one line on stderr and a non-zero exit.
+
+    PbemError (anything the user's input caused), a store that cannot be read,
+    and click's own usage errors all print `error: <one line>`.
+    """
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except Exception as exc:
+            report_error(exc, click.echo, _fail)  # PbemError, OSError: one line, exit 1
+            # Only a command that opened the store can fail in sqlite3: not imported for
+            # the others (`pbem verify` starts faster without it).
+            sqlite3 = sys.modules.get("sqlite3")
+            if sqlite3 is not None and isinstance(exc, sqlite3.DatabaseError):
+                _fail(f"the local store cannot be used: {exc}")
+            raise
+
+    def main(  # type: ignore[override]
+        self,
+        args: list[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, **extra)
+        try:
+            result = super().main(args, prog_name, complete_var, False, **extra)
+        except click.ClickException as exc:
+            if type(exc).__name__ == "NoArgsIsHelpError":  # `pbem key` alone: its help
+                click.echo(exc.format_message())
+                sys.exit(0)
+            _fail(f"{exc.format_message()} (see `pbem --help`)")
+        except click.Abort:
+            _fail("aborted")
+        sys.exit(result if isinstance(result, int) else 0)
+
+
+@click.group(cls=PbemGroup)
+@click.option("--home", envvar="PBEM_HOME", help="Store folder (default: $PBEM_HOME or XDG).")
+@click.version_option(package_name="pbem")
+@click.pass_context
+def main(ctx: click.Context, home: str | None) -> None:
+    """pbem: play board wargames by email, signed, hash-chained and verifiable."""
+    ctx.obj = {"home": home}
+
+
+# --- keys -----------------------------------------------------------------------------------
+
+
+def _add_mail_group() -> None:
+    from pbem.mail.cli import mail
+
+    main.add_command(mail)
+
+
+_add_mail_group()
+
+
+@main.group()
+def key() -> None:
+    """Make, import and list Ed25519 keys."""
+
+
+@key.command("new")
+@click.argument("name")
+@click.option("--passphrase", "protect", is_flag=True, help="Protect the key with a passphrase.")
+@click.pass_context
+def key_new(ctx: click.Context, name: str, protect: bool) -> None:
+    """Make an Ed25519 OpenSSH key pair NAME (file mode 0600)."""
+    phrase = None
+    if protect:
+        phrase = (
+            os.environ.get("PBEM_PASSPHRASE")
+            or click.prompt("passphrase", hide_input=True, confirmation_prompt=True)
+        ).encode()
+    click.echo(_client(ctx).new_key(name, phrase))
+
+
+@key.command("import")
+@click.argument("name")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.pass_context
+def key_import(ctx: click.Context, name: str, path: str) -> None:
+    """Import an OpenSSH private key or an opponent's public-key line as NAME."""
+    click.echo(_client(ctx).import_key(name, Path(path)))
+
+
+@key.command("list")
+@click.pass_context
+def key_list(ctx: click.Context) -> None:
+    """List keys: name, fingerprint, and whether the private half is here."""
+    for row in _client(ctx).store.list_keys():
+        kind = "private" if row["private_path"] else "public"
+        click.echo(f"{row['name']}\t{row['fingerprint']}\t{kind}")
+
+
+# --- games ----------------------------------------------------------------------------------
+
+
+@main.command()
+def rules() -> None:
+    """List the games pbem can adjudicate."""
+    import pbem.games  # noqa: F401
+    from pbem.core.engine import get_engine, registered
+
+    for name in registered():
+        engine = get_engine(name)
+        click.echo(f"{name}\t{engine.title} (v{engine.version}; roles: {', '.join(engine.roles)})")
+
+
+@main.command()
+@click.argument("rules_name", metavar="RULES")
+@click.option(
+    "--key",
+    "keys",
+    multiple=True,
+    required=True,
+    metavar="ROLE=KEYNAME",
+    help="Which key plays which role (repeat for each role).",
+)
+@click.option("--as", "creator", help="The role you play (default: the first you hold).")
+@click.option("--title", default="", help="A title for the game.")
+@click.option(
+    "--data",
+    "data",
+    multiple=True,
+    metavar="NAME=FILE",
+    help="Use your own data file instead of the shipped one.",
+)
+@click.option("-o", "--output", help="Write the move file here instead of stdout.")
+@click.pass_context
+def new(
+    ctx: click.Context,
+    rules_name: str,
+    keys: tuple[str, ...],
+    creator: str | None,
+    title: str,
+    data: tuple[str, ...],
+    output: str | None,
+) -> None:
+    """Start a game of RULES: sign its genesis and join your roles."""
+    client = _client(ctx)
+    roles = {}
+    for spec in keys:
+        role, sep, name = spec.partition("=")
+        if not sep:
+            _fail(f"--key {spec!r}: expected ROLE=KEYNAME")
+        roles[role] = name
+    if creator is None:
+        owned = [r for r, n in roles.items() if client.store.key(n)["private_path"]]
+        if not owned:
+            _fail("you hold the private key of none of these roles")
+        creator = owned[0]
+    game_id, entries = client.new_game(rules_name, creator, roles, title, _data_files(data))
+    click.echo(f"game {game_id}", err=True)
+    _write_entries(entries, output)
+
+
+@main.command()
+@click.argument("game")
+@click.option("-o", "--output", help="Write the move file here instead of stdout.")
+@click.pass_context
+def join(ctx: click.Context, game: str, output: str | None) -> None:
+    """Join GAME with every role whose key you hold."""
+    _write_entries(_client(ctx).join(game), output)
+
+
+@main.command()
+@click.argument("game", required=False)
+@click.option("--role", help="Show the game as this role sees it.")
+@click.pass_context
+def show(ctx: click.Context, game: str | None, role: str | None) -> None:
+    """Show a game: state, whose turn, what is asked, the last results (no GAME: list)."""
+    client = _client(ctx)
+    if game is None:
+        for row in client.store.games():
+            click.echo(f"{row['id'][:12]}\t{row['rules']}\t{row['title']}")
+        return
+    from pbem.render.show import show_text
+
+    click.echo(show_text(client, client.game(game), role))
+
+
+@main.command()
+@click.argument("game")
+@click.argument("decision", nargs=-1, required=True)
+@click.option("--role", help="The role to move as (default: the one asked).")
+@click.option("-o", "--output", help="Write the move file here instead of stdout.")
+@click.pass_context
+def move(
+    ctx: click.Context, game: str, decision: tuple[str, ...], role: str | None, output: str | None
+) -> None:
+    """Make a decision in GAME: its text syntax, or the number of a listed choice."""
+    entry = _client(ctx).move(game, " ".join(decision), role)
+    _write_entries([entry], output)
+
+
+@main.command()
+@click.argument("game")
+@click.option("--role", help="The role to acknowledge as.")
+@click.option("-o", "--output", help="Write the move file here instead of stdout.")
+@click.pass_context
+def ack(ctx: click.Context, game: str, role: str | None, output: str | None) -> None:
+    """Acknowledge: an empty entry whose reveal rolls the dice that wait for you."""
+    _write_entries([_client(ctx).ack(game, role)], output)
+
+
+@main.command()
+@click.argument("source", default="-")
+@click.option(
+    "--data",
+    "data",
+    multiple=True,
+    metavar="NAME=FILE",
+    help="A data file the game uses that pbem does not ship.",
+)
+@click.pass_context
+def apply(ctx: click.Context, source: str, data: tuple[str, ...]) -> None:
+    """Apply the entries in SOURCE (a move file, a raw email, a save, or - for stdin)."""
+    from pbem.verify import parse_entries
+
+    entries = parse_entries(_read_input(source))
+    if not entries:
+        _fail(f"no PBEM entries found in {source}")
+    for result in _client(ctx).apply_entries(entries, _data_files(data)):
+        click.echo(f"{result.status}: {result.entry.describe()}")
+
+
+@main.command()
+@click.argument("sources", metavar="SOURCE...", nargs=-1, required=True)
+@click.option(
+    "--data",
+    "data",
+    multiple=True,
+    metavar="NAME=FILE",
+    help="A data file the game uses that pbem does not ship.",
+)
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    help="Verify several files (or every *.pbem of a folder) in N worker processes: "
+    "one line per file, in the order given.",
+)
+def verify(sources: tuple[str, ...], data: tuple[str, ...], jobs: int | None) -> None:
+    """Replay and check a whole game from SOURCE; exit 0 only if every check holds.
+
+    Several SOURCEs, a folder (every *.pbem file in it) or --jobs: one result line
+    per file, in the order given, and exit 1 if any file fails.
+    """
+    from pbem.verify import verify_text
+
+    files = _data_files(data)
+    if len(sources) == 1 and jobs is None and not Path(sources[0]).is_dir():
+        source = sources[0]
+        if source != "-":
+            verify_file(source, files, click.echo, _fail)  # as `pbem.cli` does without click
+            return
+        print_report(verify_text(_read_input(source), files), click.echo, _fail)
+        return
+    paths = _verify_paths(sources)
+    stdin = sys.stdin.buffer.read() if "-" in paths else None
+    tasks = [(path, stdin if path == "-" else None, files) for path in paths]
+    workers = min(jobs or 1, len(tasks))
+    failed = 0
+    if workers == 1:
+        for ok, line in map(_verify_one, tasks):
+            failed += not ok
+            click.echo(line)
+    else:
+        from concurrent.futures import ProcessPoolExecutor
+
+        # Imported once here rather than in each worker: forked workers share them.
+        import pbem.crypto.sshsig  # noqa: F401
+        import pbem.games  # noqa: F401
+
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            for ok, line in pool.map(_verify_one, tasks):  # in input order, as they finish
+                failed += not ok
+                click.echo(line)
+    if failed:
+        _fail(f"{failed} of {len(tasks)} files failed verification")
+
+
+def _verify_paths(sources: tuple[str, ...]) -> list[str]:
+    """The files to verify, in the order given; a folder stands for its *.pbem files, sorted."""
+    paths: list[str] = []
+    for source in sources:
+        folder = Path(source)
+        if source != "-" and folder.is_dir():
+            found = sorted(str(p) for p in folder.glob("*.pbem") if not p.is_dir())
+            if not found:
+                _fail(f"no *.pbem files in folder {source}")
+            paths += found
+        else:
+            paths.append(source)
+    if paths.count("-") > 1:
+        _fail("stdin (-) can be read only once")
+    return paths
+
+
+def _verify_one(task: tuple[str, bytes | None, dict[str, bytes]]) -> tuple[bool, str]:
+    """Verify one file (streamed by `pbem.verify.verify_path` when it is a save on disk):
+    (ok, its one result line).
+
+    Module level so that a worker process can run it; it returns only a line, never the
+    replayed game, so nothing large crosses back to the parent.
+    """
+    from pbem.errors import PbemError
+    from pbem.verify import verify_path, verify_text
+
+    path, given, files = task
+    if given is None:
+        try:
+            with open(path, "rb"):
+                pass
+        except OSError as exc:
+            return False, f"{path}: FAILED: cannot read it: {exc.strerror}"
+    try:
+        report = verify_text(given, files) if given is not None else verify_path(path, files)
+    except PbemError as exc:
+        return False, f"{path}: FAILED: {str(exc).splitlines()[0] if str(exc) else exc!r}"
+    if not report.ok:
+        failure = (report.failure or "verification failed").partition("\n")[0]
+        return False, f"{path}: FAILED: {failure}"
+    game = report.game
+    if game is None:
+        return True, f"{path}: OK: every check holds"
+    outcome = game.outcome()
+    result = outcome.text if outcome else "unfinished"
+    # A lean adjudicator may count its entries without keeping them.
+    count = getattr(game, "entry_count", None)
+    if not isinstance(count, int):
+        count = len(game.entries)
+    return True, f"{path}: OK: {game.engine.name}, {count} entries, result: {result}"
+
+
+@main.command()
+@click.argument("source")
+@click.option("--step", is_flag=True, help="Pause after each entry.")
+@click.option("--data", "data", multiple=True, metavar="NAME=FILE")
+@click.pass_context
+def replay(ctx: click.Context, source: str, step: bool, data: tuple[str, ...]) -> None:
+    """Print a game's history with its RNG log, from a file or a stored GAME id."""
+    from pbem.render.show import history_lines
+
+    game = _load_any(ctx, source, data)
+    for line in history_lines(game):
+        click.echo(line)
+        if step and line.startswith("seq "):
+            click.pause()
+
+
+def _load_any(ctx: click.Context, source: str, data: tuple[str, ...]) -> Adjudicator:
+    from pbem.core.adjudicator import data_digest
+    from pbem.ledger import replay as replay_entries
+    from pbem.verify import parse_entries
+
+    if source == "-" or Path(source).exists():
+        entries = parse_entries(_read_input(source))
+        extra = {data_digest(c): c for c in _data_files(data).values()}
+        return replay_entries(entries, extra)
+    return _client(ctx).game(source)
+
+
+@main.command()
+@click.argument("game")
+@click.option("-o", "--output", help="Write the save file here instead of stdout.")
+@click.option(
+    "--since",
+    type=int,
+    metavar="SEQ",
+    help="Write a move file of the entries from SEQ on instead (to send them again).",
+)
+@click.pass_context
+def export(ctx: click.Context, game: str, output: str | None, since: int | None) -> None:
+    """Write GAME as a save file: header, every entry, the RNG log."""
+    client = _client(ctx)
+    if since is not None:
+        entries = client.game(game).entries[since:]
+        if not entries:
+            _fail(f"the log has no entry {since}")
+        _write_entries(entries, output)
+        return
+    text = client.export(game)
+    _emit(text, output)
+
+
+@main.command()
+@click.argument("game")
+@click.option(
+    "--role",
+    help="Whose view (default: your role; for markdown/bbcode posts: 'public').",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "markdown", "bbcode"]),
+    default="text",
+    help="text: a summary; markdown/bbcode: a forum post with the entries to apply.",
+)
+@click.option(
+    "--since",
+    type=int,
+    metavar="SEQ",
+    help="A post carries the entries from SEQ on (default: the last move).",
+)
+@click.option("-o", "--output", help="Write the summary here instead of stdout.")
+@click.pass_context
+def render(
+    ctx: click.Context,
+    game: str,
+    role: str | None,
+    fmt: str,
+    since: int | None,
+    output: str | None,
+) -> None:
+    """Render a turn summary of GAME for one role, or a forum post, from a stored game or
+    a save file."""
+    from pbem.render.post import POST_FORMATS, last_move, render_post
+    from pbem.render.summary import render_summary
+
+    client = None if Path(game).exists() else _client(ctx)
+    adjudicator = _load_any(ctx, game, ())
+    if fmt in POST_FORMATS:
+        # Everyone reads a forum: the public view unless a role is named, and never the
+        # store's sealed values.
+        entries = adjudicator.entries[since:] if since is not None else last_move(adjudicator)
+        if since is not None and not entries:
+            _fail(f"the log has no entry {since}")
+        viewer = None if role in (None, "public") else role
+        _emit(render_post(adjudicator, viewer, fmt, entries), output)
+        return
+    known = None
+    if client is not None:
+        mine = client.my_roles(adjudicator)
+        if role is None and mine:
+            role = mine[0]
+        if role in mine:  # our own sealed values, from our own store
+            known = client.known(adjudicator.id, str(role))
+    text = render_summary(adjudicator, None if role in (None, "public") else role, fmt, known)
+    _emit(text, output)
+
+
+@main.command()
+@click.argument("rules_name", metavar="RULES")
+@click.option(
+    "--dir",
+    "directory",
+    type=click.Path(file_okay=False),
+    default="pbem-demo",
+    help="Where to put the two stores, the move files, the save and the summary.",
+)
+@click.option("--seed", default=1, show_default=True, help="Seed for the bot's choices.")
+def demo(rules_name: str, directory: str, seed: int) -> None:
+    """Play a whole game of RULES between bots through the real signed pipeline."""
+    from pbem.demo import run_demo
+
+    result = run_demo(rules_name, Path(directory), seed, echo=click.echo)
+    click.echo(f"save:    {result.save}")
+    click.echo(f"summary: {result.summary}")
+    click.echo(f"moves:   {result.moves} ({result.count} move files)")
+    click.echo(f"result:  {result.outcome}")

@@ -1,0 +1,150 @@
+"""What is kept to start faster gives what computing again would give (pbem.cache and the
+replays a process shares): stale, foreign or damaged entries are never used."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from pbem import cache, ledger
+from pbem.client import _REPLAYS
+from pbem.core import adjudicator
+from pbem.core.adjudicator import load_data_cached
+from pbem.verify import parse_entries, verify_path
+
+ROOT = Path(__file__).resolve().parents[2]
+TITLES = ("barbarossa", "race-to-berlin", "berlin-1945")
+
+
+@pytest.fixture
+def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("PBEM_CACHE", str(folder))
+    return folder
+
+
+def test_an_entry_is_used_only_while_its_files_are_unchanged(
+    cache_dir: Path, tmp_path: Path
+) -> None:
+    source = tmp_path / "source.txt"
+    source.write_text("one")
+    cache.put("test", ("key", 1), cache.deps_of([str(source)]), {"value": [1, 2]})
+    assert cache.get("test", ("key", 1)) == {"value": [1, 2]}
+    assert cache.get("test", ("key", 2)) is None  # another key
+    source.write_text("two!")  # changed: another size (and time)
+    assert cache.get("test", ("key", 1)) is None
+    os.utime(source, ns=(1, 1))
+    assert cache.get("test", ("key", 1)) is None
+    source.unlink()
+    assert cache.get("test", ("key", 1)) is None
+    assert cache.deps_of([str(source)]) is None  # nothing is cached without its deps
+
+
+def test_entries_are_private_and_others_are_never_read(cache_dir: Path, tmp_path: Path) -> None:
+    source = tmp_path / "source.txt"
+    source.write_text("x")
+    cache.put("test", "k", cache.deps_of([str(source)]), "value")
+    (entry,) = list(cache_dir.iterdir())
+    assert cache_dir.stat().st_mode & 0o777 == 0o700
+    assert entry.stat().st_mode & 0o777 == 0o600
+    entry.chmod(0o620)  # writable by the group: not ours alone any more
+    assert cache.get("test", "k") is None
+    entry.chmod(0o600)
+    assert cache.get("test", "k") == "value"
+    entry.write_bytes(b"\x00garbage")
+    assert cache.get("test", "k") is None
+
+
+def test_an_empty_pbem_cache_turns_it_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PBEM_CACHE", "")
+    cache.put("test", "k", (), "value")
+    assert cache.get("test", "k") is None
+    monkeypatch.delenv("PBEM_CACHE")
+    monkeypatch.setenv("PBEM_HOME", str(tmp_path / "home"))
+    assert cache.folder() == str(tmp_path / "home" / "cache")
+
+
+@pytest.mark.parametrize("title", TITLES)
+def test_cached_tables_equal_the_parsed_ones(
+    cache_dir: Path, title: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    engine = ledger.engine_by_name(title)
+    files = engine.default_data()
+    parsed = engine.load_data(files)
+    monkeypatch.setattr(adjudicator, "_DATA_CACHE", {})
+    assert load_data_cached(engine, files, ledger.DISK_TABLES) == parsed  # parsed, kept
+    assert list(cache_dir.glob("tables-*"))
+    monkeypatch.setattr(adjudicator, "_DATA_CACHE", {})
+
+    def parse_again(_files: object) -> None:
+        raise AssertionError("parsed again: the kept tables were not used")
+
+    monkeypatch.setattr(engine, "load_data", parse_again)
+    loaded = load_data_cached(engine, files, ledger.DISK_TABLES)
+    assert loaded == parsed
+    again = load_data_cached(engine, files, ledger.DISK_TABLES)
+    assert again == parsed and again is not loaded  # every game its own copy
+
+
+@pytest.mark.parametrize("title", TITLES)
+def test_cached_engine_facts_are_the_engine_s(
+    cache_dir: Path, title: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    engine = ledger.engine_by_name(title)
+    ledger._cache_facts((title, f"pbem.games.{title.replace('-', '_')}.rules:ENGINE"), engine)
+    monkeypatch.setattr(ledger, "is_loaded", lambda name: False)
+    standing = ledger.cold_engine_by_name(title)
+    assert isinstance(standing, ledger.CachedEngine)
+    for name in ("name", "title", "version", "roles", "required_roles", "data_files"):
+        assert getattr(standing, name) == getattr(engine, name)
+    assert standing.default_data() == engine.default_data()
+    # anything else is the engine's own
+    assert standing.prompts == engine.prompts and standing.setup == engine.setup
+
+
+@pytest.mark.parametrize("title", TITLES)
+def test_a_genesis_verifies_alike_from_the_cache(
+    cache_dir: Path, title: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pbem.transport.savefile import move_file
+
+    save = (ROOT / "saves" / f"{title}-demo.pbem").read_bytes()
+    moves = tmp_path / "genesis.txt"
+    moves.write_text(move_file(parse_entries(save)[:1]))
+    plain = verify_path(moves)
+    monkeypatch.setattr(ledger, "is_loaded", lambda name: False)  # (as in a new process)
+    ledger.cold_engine_by_name(title)  # its facts cached
+    cold = verify_path(moves, None, ledger.cold_engine_by_name)
+    assert isinstance(cold.game and cold.game.engine, ledger.CachedEngine)
+    assert (cold.ok, cold.lines, cold.failure) == (plain.ok, plain.lines, plain.failure)
+    whole = verify_path(ROOT / "saves" / f"{title}-demo.pbem", None, ledger.cold_engine_by_name)
+    assert whole.ok and whole.lines == verify_path(ROOT / "saves" / f"{title}-demo.pbem").lines
+
+
+def test_a_fork_is_independent_and_equal(tmp_path: Path) -> None:
+    save = (ROOT / "saves" / "berlin-1945-demo.pbem").read_bytes()
+    entries = parse_entries(save)
+    game = ledger.replay(entries[:60])
+    twin = game.fork()
+    assert twin == game
+    assert twin.state is not game.state and twin.entries is not game.entries
+    for entry in entries[60:]:
+        twin.apply(entry)
+    assert len(game.entries) == 60 and game == ledger.replay(entries[:60])
+    assert twin == ledger.replay(entries)
+
+
+def test_a_kept_replay_is_used_only_for_the_same_bytes() -> None:
+    save = (ROOT / "saves" / "barbarossa-demo.pbem").read_bytes()
+    entries = parse_entries(save)
+    game_id = entries[0].id
+    _REPLAYS.remember(game_id, ledger.replay(entries[:20]))
+    rows = [{"canonical": e.canonical, "signature": e.signature} for e in entries[:30]]
+    kept = _REPLAYS.longest_prefix(game_id, rows)
+    assert kept is not None and len(kept.entries) == 20
+    damaged = list(rows)
+    damaged[5] = {"canonical": rows[5]["canonical"], "signature": rows[5]["signature"][:-1]}
+    assert _REPLAYS.longest_prefix(game_id, damaged) is None
+    assert _REPLAYS.longest_prefix(game_id, rows[:19]) is None  # shorter than any kept
