@@ -215,8 +215,11 @@ def replay(
     game = Adjudicator.start(
         genesis, engines, data_source(extra_data), check_signature, tables=DISK_TABLES
     )
-    for entry in iterator:
-        game.apply(entry)
+    entry = next(iterator, None)
+    while entry is not None:
+        then = next(iterator, None)
+        game.apply(entry, then)  # (the next entry, to roll waiting dice in one pass)
+        entry = then
     return game
 
 

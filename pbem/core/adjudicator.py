@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from pbem.core import chain
 from pbem.core.canonical import JSON
 from pbem.core.engine import Engine, Event, Outcome, Prompt, State
-from pbem.core.hashing import hex_bytes, sha256
+from pbem.core.hashing import hex_bytes, is_lower_hex, sha256
 from pbem.core.log import ACK, GENESIS, JOIN, MOVE, Entry
 from pbem.core.record import MutableRecord, Record
 from pbem.core.rng import RNG_DOMAIN, RngRecord, Stream, private_seed, public_seed
@@ -229,6 +229,7 @@ class _Pending:
         "sealed",
         "committed_now",
         "opened_now",
+        "rolled",
     )
 
     def __init__(
@@ -248,11 +249,15 @@ class _Pending:
         self.sealed = sealed
         self.committed_now = committed_now
         self.opened_now = opened_now
+        # (reveal, state, action): the dice already rolled with the reveal of the entry
+        # that follows in a log being verified (`Adjudicator.apply(..., then=...)`)
+        self.rolled: tuple[str, State, Action] | None = None
 
     def __eq__(self, other: object) -> bool:  # (by value, as the dataclass it was)
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return all(getattr(self, name) == getattr(other, name) for name in self.__slots__)
+        names = [name for name in self.__slots__ if name != "rolled"]  # (a cache)
+        return all(getattr(self, name) == getattr(other, name) for name in names)
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -326,7 +331,7 @@ class ApplyContext:
         self._sealed = sealed or {}
         self._committed_now = committed_now
         self._opened_now = opened_now
-        self._private_values = dict(private_values or {})
+        self._private_values = private_values or {}  # read only, never kept past apply
         self.records: list[RngRecord] = []
         self.private_keys: list[str] = []
         self.events: list[Event] = []
@@ -431,7 +436,7 @@ class ApplyContext:
             pile[i], pile[j] = pile[j], pile[i]
 
     def event(self, text: str, **data: JSON) -> None:
-        self.events.append(Event(text, dict(data)))
+        self.events.append(Event(text, data))  # (**data is a new dict already)
 
 
 _NEW: Any = object()  # an Adjudicator argument not given: a fresh, empty container
@@ -772,16 +777,22 @@ class Adjudicator(
 
     # --- applying -------------------------------------------------------------------------
 
-    def apply(self, entry: Entry) -> None:
-        """Check `entry` against the log and the rules, then append it. All or nothing."""
+    def apply(self, entry: Entry, then: Entry | None = None) -> None:
+        """Check `entry` against the log and the rules, then append it. All or nothing.
+
+        `then`, when the caller already holds it (a verifier reading a whole log), is the
+        entry that follows: if `entry` asks for dice that `then` rolls, they are rolled at
+        once instead of applying the decision twice (without entropy now, with it when
+        `then` arrives). Only a speed-up: whatever `then` turns out to be, every result,
+        refusal and message is the same as without it (see `_play`)."""
         try:
-            self._apply(entry)
+            self._apply(entry, then)
         except EntryRefused:
             raise
         except PbemError as exc:
             raise EntryRefused(entry, str(exc)) from None
 
-    def _apply(self, entry: Entry) -> None:
+    def _apply(self, entry: Entry, then: Entry | None = None) -> None:
         self._asked_memo = None
         self._opened_memo = None
         roles = self._role_keys
@@ -819,7 +830,7 @@ class Adjudicator(
             if not actions:
                 raise PbemError("out of turn: there are no dice waiting for this ack")
         else:
-            state, pending, action, sealed = self._play(state, entry)
+            state, pending, action, sealed = self._play(state, entry, then)
             if action is not None:
                 actions.append(action)
         # (both empty for most entries: only asked when there is something to find)
@@ -951,7 +962,11 @@ class Adjudicator(
             return self.state, [], []
         if entry.by != self._entropy_role(pending.entry.by):
             return None, [], []
-        state, action = self._roll(pending, entry.seq, str(entry.reveal), reveal_raw)
+        rolled = pending.rolled
+        if rolled is not None and rolled[0] == entry.reveal and rolled[2].resolved_at == entry.seq:
+            _reveal, state, action = rolled  # rolled ahead with this very (now checked) reveal
+        else:
+            state, action = self._roll(pending, entry.seq, str(entry.reveal), reveal_raw)
         return state, [action], list(action.rng)
 
     def _private_draws(self, records: list[RngRecord], reveal: str | None) -> list[PrivateDraw]:
@@ -1005,7 +1020,12 @@ class Adjudicator(
         return values
 
     def _roll(
-        self, pending: _Pending, producing: int, reveal: str, reveal_raw: bytes | None = None
+        self,
+        pending: _Pending,
+        producing: int,
+        reveal: str,
+        reveal_raw: bytes | None = None,
+        private_values: Mapping[str, int] | None = None,
     ) -> tuple[State, Action]:
         if reveal_raw is not None and reveal_raw.hex() == reveal:
             # public_seed's bytes without decoding the game id and the reveal again: the
@@ -1022,7 +1042,7 @@ class Adjudicator(
             pending.sealed,
             pending.committed_now,
             pending.opened_now,
-            self.private_values,
+            self.private_values if private_values is None else private_values,
         )
         state = self.engine.apply(pending.state_before, pending.entry.by, pending.decision, ctx)
         self._check_one_signer(state)
@@ -1037,8 +1057,44 @@ class Adjudicator(
         )
         return state, action
 
+    def _rolls_next(self, entry: Entry, then: Entry) -> bool:
+        """Whether `then` would be the entry that rolls dice `entry` asks for."""
+        return (
+            then.seq == entry.seq + 1
+            and then.by == self._entropy_role(entry.by)
+            and then.kind in (MOVE, ACK)
+            and isinstance(then.reveal, str)
+        )
+
+    def _roll_ahead(
+        self, pending: _Pending, then: Entry, private_values: Mapping[str, int]
+    ) -> tuple[State, _Pending | None, Action | None] | None:
+        """Apply a decision with the dice `then`'s reveal gives, in one pass; None when the
+        two passes of play must decide (the decision is refused, or the reveal is bad).
+
+        Why the result is the same as two passes: the first pass (no entropy) runs the
+        same deterministic code up to the first draw and stops there; a pass that makes
+        no draw returns what the first pass would; one that draws and succeeds means the
+        first pass would have stopped at that draw, waiting, and the second (at `then`,
+        once its reveal is checked) would give this state. The result is only used if
+        `then` arrives with this reveal and is accepted."""
+        reveal = str(then.reveal)
+        if len(reveal) != 64 or not is_lower_hex(reveal):
+            return None
+        try:
+            state, action = self._roll(
+                pending, then.seq, reveal, bytes.fromhex(reveal), private_values
+            )
+        except PbemError:
+            return None  # the two passes say which entry is refused, and why
+        if not action.rng:  # no draw: not waiting for anything
+            plain = Action(action.seq, action.by, action.text, action.events, turn=action.turn)
+            return state, None, plain
+        pending.rolled = (reveal, state, action)
+        return pending.state_before, pending, None
+
     def _play(
-        self, state: State, entry: Entry
+        self, state: State, entry: Entry, then: Entry | None = None
     ) -> tuple[State, _Pending | None, Action | None, dict[str, Sealed]]:
         """Parse and apply the decision a move carries; defer it if it needs dice."""
         body = entry.body
@@ -1064,6 +1120,14 @@ class Adjudicator(
             opened_values = self._opened_private_values(sealed, opened_now)
             self._opened_memo = (sealed, opened_values)
         private_values = {**self.private_values, **opened_values} if opened_values else None
+        if then is not None and self._rolls_next(entry, then):
+            ahead = self._roll_ahead(
+                _Pending(entry, decision, text, state, sealed, committed_now, opened_now),
+                then,
+                self.private_values if private_values is None else private_values,
+            )
+            if ahead is not None:
+                return ahead[0], ahead[1], ahead[2], sealed
         ctx = ApplyContext(
             None,
             entry.seq,

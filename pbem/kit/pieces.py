@@ -9,7 +9,8 @@ plan, a bid) with the kit's fields beside the game's own:
                (the owner's own state, from `fill`, holds its value and `known: True`)
     revealed   True once opened in the log
     placed_at  the seq of the entry that committed it
-    claims     public claims made while it was sealed: {seq, by, ...game's facts}
+    claims     public claims made while it was sealed: {seq, by, ...game's facts}; the
+               list is replaced when a claim is added, so state copies may share it
     due        None, or why the owner must open it in its next entry (a reveal obligation)
 
 The public state is built from the log alone, so a sealed piece's value is never in it;
@@ -55,8 +56,10 @@ def place(ctx: Context, label: str, owner: str, rule: str, **fields: Any) -> Pie
 
 
 def claim(piece: Piece, ctx: Context, by: str, **facts: JSON) -> None:
-    """Record a public claim about a sealed piece, checked when it opens."""
-    piece["claims"].append({"seq": ctx.seq, "by": by, **facts})
+    """Record a public claim about a sealed piece, checked when it opens. The list of
+    claims is replaced, never changed in place (nor are the claims in it), so that copies
+    of a state may share it."""
+    piece["claims"] = [*piece["claims"], {"seq": ctx.seq, "by": by, **facts}]
 
 
 def opening(piece: Piece, ctx: Context) -> JSON:
@@ -87,7 +90,7 @@ def oblige(piece: Piece, why: str) -> None:
 
 def due(pieces: Iterable[Piece], role: str) -> list[Piece]:
     """`role`'s pieces that its next entry must open."""
-    return [p for p in pieces if p["owner"] == role and p["due"] and not p["revealed"]]
+    return [p for p in pieces if p["due"] and p["owner"] == role and not p["revealed"]]
 
 
 def sealed(pieces: Iterable[Piece], role: str | None = None) -> list[Piece]:

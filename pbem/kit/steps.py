@@ -116,16 +116,17 @@ class StepGame(Engine):
         return self.step_name(state) == self.over_step
 
     def current(self, state: State) -> Step | None:
-        if self.is_over(state):
-            return None
-        return self.steps[self.step_name(state)]
+        name = self.step_name(state)
+        return None if name == self.over_step else self.steps[name]
 
     def asked_role(self, state: State) -> str | None:
         step = self.current(state)
         return None if step is None else step.asks(state)
 
     def asked_roles(self, state: State) -> list[str]:
-        role = self.asked_role(state)
+        # (asked for every entry of every log: one call less than through asked_role)
+        step = self.current(state)
+        role = None if step is None else step.asks(state)
         return [] if role is None else [role]
 
     def name_of(self, role: str | None) -> str:
@@ -169,11 +170,18 @@ class StepGame(Engine):
 
     def openings(self, state: State, role: str, decision: Any) -> Openings:
         """What `decision` opens, by its step's table, plus `role`'s reveal obligations."""
-        step = self.current(state)
-        spec = (
-            NO_OPENINGS if step is None or step.opens is None else step.opens(state, role, decision)
-        )
-        owed = tuple(p["label"] for p in kit_pieces.due(self.pieces(state), role))
+        return self._openings(self.current(state), state, role, decision, self._owed(state, role))
+
+    def _owed(self, state: State, role: str) -> tuple[str, ...]:
+        return tuple(p["label"] for p in kit_pieces.due(self.pieces(state), role))
+
+    @staticmethod
+    def _openings(
+        step: Step | None, state: State, role: str, decision: Any, owed: tuple[str, ...]
+    ) -> Openings:
+        spec = NO_OPENINGS
+        if step is not None and step.opens is not None:
+            spec = step.opens(state, role, decision)
         if not owed:
             return spec
         required = spec.required + tuple(label for label in owed if label not in spec.required)
@@ -262,21 +270,26 @@ class StepGame(Engine):
                 f"{self.format(decision)!r} is not possible now ({step.prompt(state, role)})",
                 step.rule or self.turn_rule,
             )
-        self._check_openings(state, role, decision, step, ctx)
+        owed = self._owed(state, role)
+        self._check_openings(
+            state, role, self._openings(step, state, role, decision, owed), step, ctx
+        )
         self._check_commits(state, role, decision, step, ctx)
         new = self.clone(state)
-        for piece in kit_pieces.due(self.pieces(new), role):
-            kit_pieces.reveal(piece, ctx, self.check_claims)
+        if owed:  # the pieces the signer was obliged to open: open them before the rules run
+            for piece in kit_pieces.due(self.pieces(new), role):
+                kit_pieces.reveal(piece, ctx, self.check_claims)
         self.before(new, role, decision, ctx)
         handler(new, role, decision, ctx)
         self.after(new, role, decision, ctx)
         return new
 
     def _check_openings(
-        self, state: State, role: str, decision: Any, step: Step, ctx: Context
+        self, state: State, role: str, spec: Openings, step: Step, ctx: Context
     ) -> None:
         opened = ctx.opened_now()
-        spec = self.openings(state, role, decision)
+        if not opened and not spec.required:
+            return  # most entries open nothing and owe nothing
         rule = spec.rule or step.rule or self.turn_rule
         missing = [label for label in spec.required if label not in opened]
         if missing:

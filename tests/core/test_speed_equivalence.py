@@ -420,3 +420,73 @@ def test_markers_pattern_is_unchanged() -> None:
     # _markers relies on every match being one whole line that holds a dash.
     assert armor._MARKER.flags & re.MULTILINE
     assert armor._MARKER.pattern.startswith("^") and armor._MARKER.pattern.endswith("$")
+
+
+# --- rolling waiting dice ahead while a whole log is verified -------------------------------
+
+
+def _one_by_one(entries: list[Entry]) -> Any:
+    """The plain replay: each entry applied alone (dice decisions in two passes)."""
+    from pbem.core.adjudicator import Adjudicator
+    from pbem.ledger import check_signature, data_source, engine_by_name
+
+    game = Adjudicator.start(entries[0], engine_by_name, data_source(), check_signature)
+    for entry in entries[1:]:
+        game.apply(entry)
+    return game
+
+
+def _outcome_of(run: Callable[[], Any]) -> tuple[str, Any]:
+    try:
+        game = run()
+    except PbemError as exc:
+        return "refused", str(exc)
+    state = canonical.canonical_bytes(game.state)
+    return "ok", (state, [r.line() for r in game.rng_log], game.actions, game.sealed)
+
+
+@pytest.mark.parametrize("save", ["barbarossa", "race-to-berlin", "berlin-1945"])
+def test_dice_rolled_ahead_give_the_same_game(save: str) -> None:
+    from pathlib import Path
+
+    from pbem.ledger import replay
+    from pbem.verify import parse_entries
+
+    root = Path(__file__).resolve().parents[2]
+    entries = parse_entries((root / "saves" / f"{save}-demo.pbem").read_text())
+    assert _outcome_of(lambda: replay(entries)) == _outcome_of(lambda: _one_by_one(entries))
+
+
+@pytest.mark.parametrize("cut", [4, 5, 9, 17])
+def test_dice_rolled_ahead_refuse_the_same_entries_with_the_same_words(cut: int) -> None:
+    """Logs damaged where dice wait: a decision replaced by another (valid or not), the
+    rolling entry dropped, duplicated, signed by the wrong role, or with a bad reveal."""
+    import random
+
+    from pbem.ledger import replay
+    from pbem.testing import SignedTable, sign_entry
+
+    table = SignedTable("barbarossa", ("german", "referee"), nonce=f"ahead{cut}")
+    table.join_all()
+    table.play(random.Random(cut))
+    good = list(table.game.entries)
+    keys = table.keys
+    variants: list[list[Entry]] = [
+        good[:cut] + good[cut + 1 :],  # an entry dropped
+        good[: cut + 1] + [good[cut]] + good[cut + 1 :],  # an entry twice
+        good[:cut] + [good[cut + 1], good[cut]] + good[cut + 2 :],  # two swapped
+    ]
+    for index in (cut, cut + 1):
+        entry = good[index]
+        for change in (
+            {"reveal": "0" * 64},
+            {"by": "german" if entry.by != "german" else "referee"},
+        ):
+            fields = {**entry.data, **change}
+
+            forged = sign_entry(keys[str(fields["by"])], fields)
+            variants.append(good[:index] + [forged] + good[index + 1 :])
+    for log in variants:
+        assert _outcome_of(lambda log=log: replay(log)) == _outcome_of(
+            lambda log=log: _one_by_one(log)
+        )

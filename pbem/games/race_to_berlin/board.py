@@ -92,12 +92,12 @@ def stacking_problem(
 
 def markers_used(state: State, changes: Mapping[str, str] | None = None) -> dict[str, int]:
     """Markers each player needs with the current control, changed by `changes`."""
-    control = {a: record["control"] for a, record in state["areas"].items()}
-    if changes:
-        control.update(changes)
+    areas = state["areas"]
+    changes = changes or {}
     used = {p: 0 for p in ROLES}
     for a, b in state["map"]["borders"]:
-        ca, cb = control[a], control[b]
+        ca = changes[a] if a in changes else areas[a]["control"]
+        cb = changes[b] if b in changes else areas[b]["control"]
         if ca != cb:
             # a border between two players' areas needs a marker of each
             if ca in used:
@@ -107,12 +107,36 @@ def markers_used(state: State, changes: Mapping[str, str] | None = None) -> dict
     return used
 
 
+def marker_change(state: State, changes: Mapping[str, str]) -> dict[str, int]:
+    """How many more front line markers each player needs after `changes` (area -> its new
+    control): only the borders of the changed areas can change (`markers_used` of the
+    whole map gives the same difference, at the cost of every border)."""
+    areas, static = state["areas"], state["map"]["areas"]
+    delta = {p: 0 for p in ROLES}
+    seen: set[tuple[str, str]] = set()
+    for a in changes:
+        for b in static[a]["neighbours"]:
+            pair = (a, b) if a < b else (b, a)
+            if pair in seen:
+                continue
+            seen.add(pair)
+            old_a, old_b = areas[a]["control"], areas[b]["control"]
+            new_a, new_b = changes.get(a, old_a), changes.get(b, old_b)
+            for ca, cb, sign in ((old_a, old_b, -1), (new_a, new_b, 1)):
+                if ca != cb:
+                    if ca in delta:
+                        delta[ca] += sign
+                    if cb in delta:
+                        delta[cb] += sign
+    return delta
+
+
 def short_of_markers(state: State, changes: Mapping[str, str]) -> list[str]:
     """Players who would need more markers than they have after `changes`, whose fronts
     the changes make longer (a front that only shortens never lacks markers)."""
-    before = markers_used(state)
-    after = markers_used(state, changes)
-    return [p for p in ROLES if after[p] > before[p] and after[p] > state["markers"][p]["total"]]
+    delta = marker_change(state, changes)
+    used = state["markers"]
+    return [p for p in ROLES if delta[p] > 0 and used[p]["used"] + delta[p] > used[p]["total"]]
 
 
 def refresh_markers(state: State) -> None:
@@ -131,6 +155,7 @@ def set_control(state: State, area: str, new: str, ctx: Context, reason: str) ->
     old = state["areas"][area]["control"]
     if old == new:
         return
+    delta = marker_change(state, {area: new})
     update_area(state, area, control=new)
     ctx.event(
         f"area {area_name(state, area)} is now {NAMES[new]} ({reason})",
@@ -154,7 +179,10 @@ def set_control(state: State, area: str, new: str, ctx: Context, reason: str) ->
         state["bases"][new].append(area)
     if area in state["stranded"]:
         state["stranded"].remove(area)
-    refresh_markers(state)
+    for p in ROLES:
+        markers = state["markers"][p]
+        markers["used"] += delta[p]
+        markers["left"] = markers["total"] - markers["used"]
 
 
 def front_line_areas(state: State, facing: str, of: str = GERMAN) -> list[str]:

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from pbem.errors import InvalidOrderError
@@ -298,7 +299,10 @@ _SPACED = {
 }
 
 
+@lru_cache(maxsize=1024)
 def normalise(text: str) -> str:
+    """The text in one spelling: lower case, arrows and separators spaced alike (many
+    decisions of a game repeat word for word: each spelling is worked out once)."""
     norm = text.lower().replace("re-roll", "reroll").replace("counter-attack", "counterattack")
     # each substitution only where its text occurs (every entry of a game is parsed)
     if "to" in norm:

@@ -137,12 +137,8 @@ def copy_state(state: State) -> State:
     new: State = dict(state)
     new["areas"] = dict(state["areas"])
     new["units"] = dict(state["units"])
-    blocks = []
-    for block in state["blocks"]:
-        copy = {**block}
-        copy["claims"] = [{**claim} for claim in block["claims"]]
-        blocks.append(copy)
-    new["blocks"] = blocks
+    # a block's claims are replaced when one is added (kit pieces.claim): shared
+    new["blocks"] = [{**block} for block in state["blocks"]]
     new["tokens"] = {role: list(tokens) for role, tokens in state["tokens"].items()}
     new["cubes"] = {role: {**cubes} for role, cubes in state["cubes"].items()}
     new["markers"] = {role: {**markers} for role, markers in state["markers"].items()}

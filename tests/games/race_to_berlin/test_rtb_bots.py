@@ -19,6 +19,7 @@ import pytest
 
 from pbem.core.canonical import canonical_bytes, copy_json
 from pbem.core.engine import register
+from pbem.games.race_to_berlin.board import markers_used
 from pbem.games.race_to_berlin.bot import choose, win_chance
 from pbem.games.race_to_berlin.data import BERLIN
 from pbem.games.race_to_berlin.rules import ENGINE, RaceToBerlinEngine
@@ -104,6 +105,7 @@ def check_invariants(state: dict[str, Any], secrets: dict[str, dict[str, Any]]) 
         assert n == 1 or area == "B1", f"{n} blocks in {area}"
 
     total = state["cubes_total"]
+    needed = markers_used(state)  # a whole recount against the counts kept as control changes
     for role in ("west", "soviet"):
         cubes = state["cubes"][role]
         assert cubes["pool"] >= 0
@@ -112,6 +114,7 @@ def check_invariants(state: dict[str, Any], secrets: dict[str, dict[str, Any]]) 
         assert all(values[role][v] <= owned[v] for v in values[role]), values[role]
         markers = state["markers"][role]
         assert markers["used"] + markers["left"] == markers["total"]
+        assert markers["used"] == needed[role], (role, markers, needed)
     held = Counter(holder for holder in state["eagles"].values() if holder)
     assert state["vp"] == {"west": held["west"], "soviet": held["soviet"]}
 
