@@ -29,7 +29,7 @@ from pbem.verify import verify_text  # noqa: E402
 # (label, file suffix or None for builtins, function name part)
 GROUPS = (
     ("the whole verification", "pbem/verify.py", "verify_text"),
-    ("the whole game, played", "tests/support/players.py", "play"),
+    ("the whole game, played", "pbem/testing.py", "play"),
     ("bots choosing (pbem.bots.choose)", "pbem/bots.py", "choose"),
     ("entries parsed (Entry.from_wire)", "pbem/core/log.py", "from_wire"),
     ("genesis: data files parsed, setup", "pbem/core/adjudicator.py", "start"),
@@ -38,6 +38,8 @@ GROUPS = (
     ("SSHSIG signing (sshsig.sign)", "pbem/crypto/sshsig.py", "sign"),
     ("rules: engine apply (the kit's shared apply)", "pbem/kit/steps.py", "apply"),
     ("rules: engine apply (a game's own)", "/rules.py", "apply"),
+    ("state copies (the kit's or a game's clone)", "pbem/kit/steps.py", "clone"),
+    ("state copies (a game's own clone)", "/rules.py", "clone"),
     ("state copies (canonical.copy_json)", "pbem/core/canonical.py", "copy_json"),
     ("RNG log compared (check_rng_log)", "pbem/transport/savefile.py", "check_rng_log"),
 )
@@ -83,7 +85,7 @@ def main() -> None:
     args = parser.parse_args()
 
     if args.selfplay:
-        from tests.support.players import Table
+        from pbem.testing import SignedTable as Table
 
         seeds = iter(range(1_000_000))
 
