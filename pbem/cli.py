@@ -1,7 +1,7 @@
 """The `pbem` command's entry point, kept light so that the commonest commands start fast.
 
-The click application (every command, its options and its help) is `pbem.commands`,
-whose names this module also gives (`from pbem.cli import main, _client` as before).
+The click application (every command, its options and its help) is `pbem.commands`;
+`main` here is its group, imported on first use (`from pbem.cli import main`).
 This module is what the `pbem` script and `python -m pbem` run. Importing click and the
 commands takes about twice an interpreter's own start, so two commands are answered
 without them:
@@ -11,7 +11,7 @@ without them:
   from has changed; the first run renders it with click and caches it;
 * `pbem verify FILE`: verified and reported by `verify_file`, the function the click
   command itself uses, with failures turned into the same one-line errors
-  (`report_error`, which the click group uses too).
+  (`pbem.reporting`, which the click commands use too).
 
 Anything else, and these two in any other form (another option, a folder, stdin, a
 shell-completion request, an output stream click would have to repair), goes to click.
@@ -28,51 +28,9 @@ import sys
 # a tenth of a fast `pbem --help`. (mypy reads the block below; Python never runs it.)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
-    from typing import Any, NoReturn, TypeAlias
+    from typing import Any, NoReturn
 
     import click
-
-    from pbem.verify import Report
-
-    Echo: TypeAlias = Callable[[str], None]
-    Fail: TypeAlias = Callable[[str], NoReturn]
-
-
-def verify_file(source: str, files: dict[str, bytes], echo: Echo, fail: Fail) -> None:
-    """`pbem verify SOURCE` for one file: the report's lines, then OK or the failure."""
-    from pbem.ledger import cold_engine_by_name
-    from pbem.verify import verify_path
-
-    # A save is streamed (memory stays flat however long the game); a genesis-only file
-    # needs no more of its game than the facts the cache keeps (cold_engine_by_name).
-    print_report(verify_path(source, files, cold_engine_by_name), echo, fail)
-
-
-def print_report(report: Report, echo: Echo, fail: Fail) -> None:
-    """A verification's lines, then OK, or the failure (exit 1)."""
-    echo("\n".join(report.lines))
-    if not report.ok:
-        failure = report.failure or "verification failed"
-        first, _, rest = failure.partition("\n")
-        if rest:
-            echo(failure)  # an equivocation proof goes to stdout in full
-        fail(first)
-    echo("OK: every check holds")
-
-
-def report_error(exc: BaseException, echo: Echo, fail: Fail) -> None:
-    """Turn an error a command let through into its one-line message and exit 1; return
-    (for the caller to raise it again) when it is not one pbem reports."""
-    from pbem.errors import EquivocationError, PbemError
-
-    if isinstance(exc, EquivocationError):
-        echo(exc.proof)  # the proof in full, for the referee
-        fail(str(exc))
-    if isinstance(exc, PbemError):
-        fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
-    if isinstance(exc, OSError):
-        fail(f"{exc.filename or 'file'}: {exc.strerror or exc}")
 
 
 # --- without click ----------------------------------------------------------------------------
@@ -153,6 +111,8 @@ def _fast() -> None:
         return
     if os.path.isdir(args[1]) or not _plain(sys.stderr):
         return
+    from pbem.reporting import report_error, verify_file
+
     try:
         verify_file(args[1], {}, _echo, _fail)
     except (EOFError, KeyboardInterrupt):
@@ -205,16 +165,3 @@ if TYPE_CHECKING:
     main: click.Group
 else:
     main = _Main()
-
-
-def __getattr__(name: str) -> Any:
-    # The helpers the commands share (_client, _write_file, ...) live with them. (Not the
-    # import system's questions, such as `from pbem.cli import main` asking for __path__.)
-    if name.startswith("__"):
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import pbem.commands
-
-    try:
-        return getattr(pbem.commands, name)
-    except AttributeError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
-from pbem.cli import print_report, report_error, verify_file
+from pbem.reporting import print_report, report_error, verify_file
 
 if TYPE_CHECKING:
     from pbem.client import Client

@@ -43,7 +43,7 @@ def fetch(
     anything wrong in it is refused as a whole and changes nothing. Exit status 1
     when any message was refused.
     """
-    from pbem.cli import _client
+    from pbem.commands import _client
     from pbem.mail.fetch import Fetcher
     from pbem.mail.sources import MailSourceError, open_source
 

@@ -31,7 +31,7 @@ def send(
     ctx: click.Context, game: str, to: str | None, config_path: str | None, dry_run: bool
 ) -> None:
     """Mail GAME's entries of yours that were not mailed yet to the opponent, over SMTP."""
-    from pbem.cli import _client
+    from pbem.commands import _client
     from pbem.errors import PbemError
     from pbem.mail.compose import compose
     from pbem.mail.config import MailConfigError, load_config

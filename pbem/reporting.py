@@ -1,0 +1,55 @@
+"""What a command reports: a verification's lines and verdict, and an error as one line.
+
+Shared by the light entry point (`pbem.cli`, which answers `pbem verify FILE` without
+click) and the click commands (`pbem.commands`), so that both say exactly the same.
+Imports stay inside the functions: the fast path imports nothing it does not use.
+"""
+
+from __future__ import annotations
+
+# (mypy reads the block below; Python never runs it: see pbem.cli)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import NoReturn, TypeAlias
+
+    from pbem.verify import Report
+
+    Echo: TypeAlias = Callable[[str], None]
+    Fail: TypeAlias = Callable[[str], NoReturn]
+
+
+def verify_file(source: str, files: dict[str, bytes], echo: Echo, fail: Fail) -> None:
+    """`pbem verify SOURCE` for one file: the report's lines, then OK or the failure."""
+    from pbem.ledger import cold_engine_by_name
+    from pbem.verify import verify_path
+
+    # A save is streamed (memory stays flat however long the game); a genesis-only file
+    # needs no more of its game than the facts the cache keeps (cold_engine_by_name).
+    print_report(verify_path(source, files, cold_engine_by_name), echo, fail)
+
+
+def print_report(report: Report, echo: Echo, fail: Fail) -> None:
+    """A verification's lines, then OK, or the failure (exit 1)."""
+    echo("\n".join(report.lines))
+    if not report.ok:
+        failure = report.failure or "verification failed"
+        first, _, rest = failure.partition("\n")
+        if rest:
+            echo(failure)  # an equivocation proof goes to stdout in full
+        fail(first)
+    echo("OK: every check holds")
+
+
+def report_error(exc: BaseException, echo: Echo, fail: Fail) -> None:
+    """Turn an error a command let through into its one-line message and exit 1; return
+    (for the caller to raise it again) when it is not one pbem reports."""
+    from pbem.errors import EquivocationError, PbemError
+
+    if isinstance(exc, EquivocationError):
+        echo(exc.proof)  # the proof in full, for the referee
+        fail(str(exc))
+    if isinstance(exc, PbemError):
+        fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+    if isinstance(exc, OSError):
+        fail(f"{exc.filename or 'file'}: {exc.strerror or exc}")
