@@ -21,18 +21,21 @@ from typing import TYPE_CHECKING, Any
 from pbem.core import chain
 from pbem.core.adjudicator import Adjudicator, data_digest
 from pbem.core.canonical import JSON
-from pbem.core.commit import Opening, commitment, new_salt
+from pbem.core.commit import Opening, commitment
 from pbem.core.engine import FRESH
 from pbem.core.log import ACK, GENESIS, JOIN, MOVE, VERSION, Entry
 from pbem.errors import EquivocationError, PbemError, StoreError
 from pbem.ledger import DISK_TABLES, data_source, engine_by_name, find_equivocation
 from pbem.store import Store
+from pbem.store.journal import Journal, journal_path, slot_of
+from pbem.store.vault import Vault, is_sealed
 
 if TYPE_CHECKING:
     from pbem.crypto.keys import PrivateKey
 
 Passphrase = Callable[[str], bytes | None]
 SEALED = "sealed:"  # store secrets of this kind: a commitment's salt and value, by label
+CHAIN = "chain"  # the store secret of a hash-chain seed made by an earlier version (random)
 
 
 class _Replays:
@@ -103,6 +106,10 @@ class Client:
         # Replayed games kept between calls of one process; checked against the store's
         # head on every use and dropped whenever a change fails to commit.
         self._cache: dict[str, Adjudicator] = {}
+        # Private keys read in this process (by raw public key, with their file) and the
+        # vaults derived from them: a passphrase is asked once per key and process.
+        self._keys: dict[bytes, tuple[PrivateKey, Path]] = {}
+        self._vaults: dict[tuple[str, str], Vault] = {}
 
     # --- keys -----------------------------------------------------------------------------
 
@@ -178,21 +185,78 @@ class Client:
             self.store.add_key(name, public.openssh_line(), public.fingerprint(), private_path)
         return str(public.fingerprint_line())
 
-    def _private_key_for(self, public_line: str):  # type: ignore[no-untyped-def]
+    def _private_key_for(self, public_line: str) -> PrivateKey:
+        return self._key_and_path(public_line)[0]
+
+    def _key_and_path(self, public_line: str) -> tuple[PrivateKey, Path]:
+        """The private key of `public_line` held by this store, and its file."""
         from pbem.crypto.keys import PassphraseNeeded, PublicKey, load_private_key
 
         wanted = PublicKey.parse_line(public_line)
+        if wanted.raw in self._keys:
+            return self._keys[wanted.raw]
         for row in self.store.list_keys():
             if not row["private_path"]:
                 continue
             if PublicKey.parse_line(row["public"]).raw != wanted.raw:
                 continue
-            data = Path(row["private_path"]).read_bytes()
+            path = Path(row["private_path"])
             try:
-                return load_private_key(data, None)
+                data = path.read_bytes()
+            except OSError as exc:
+                raise StoreError(
+                    f"cannot read the private key {path}: {exc.strerror or exc}"
+                ) from None
+            try:
+                key = load_private_key(data, None)
             except PassphraseNeeded:
-                return load_private_key(data, self._passphrase(row["name"]))
+                key = load_private_key(data, self._passphrase(row["name"]))
+            if key.public.raw != wanted.raw:
+                raise StoreError(f"the key file {path} no longer holds {wanted.fingerprint()}")
+            self._keys[wanted.raw] = (key, path)
+            return key, path
         raise StoreError(f"no private key in this store for {wanted.fingerprint()}")
+
+    def _journal(self, game: Adjudicator, role: str) -> Journal:
+        return Journal(journal_path(self._key_and_path(game.roles[role])[1]))
+
+    def _vault(self, game: Adjudicator, role: str) -> Vault:
+        """The role's secrets in this game: derived from its private key, or sealed under it.
+
+        A store made by an earlier version kept them in plain text: they are sealed the
+        first time the key is at hand."""
+        found = self._vaults.get((game.id, role))
+        if found is None:
+            found = Vault(self._private_key_for(game.roles[role]), game.id, role)
+            self._vaults[(game.id, role)] = found
+            self._seal_plain_secrets(game.id, role, found)
+        return found
+
+    def _seal_plain_secrets(self, game_id: str, role: str, vault: Vault) -> None:
+        plain = [
+            (kind, value)
+            for kind, value in self.store.secrets(game_id, role, "")
+            if not is_sealed(value)
+        ]
+        if not plain:
+            return
+        if self.store.db.conn.in_transaction:
+            for kind, value in plain:
+                self.store.put_secret(game_id, role, kind, vault.seal(kind, value))
+            return
+        with self.changing():
+            for kind, value in plain:
+                self.store.put_secret(game_id, role, kind, vault.seal(kind, value))
+
+    def _open_secret(self, game: Adjudicator, role: str, kind: str) -> str | None:
+        stored = self.store.secret(game.id, role, kind)
+        if stored is None:
+            return None
+        vault = self._vault(game, role)
+        if not is_sealed(stored):  # kept by an earlier version: sealed now
+            self._seal_plain_secrets(game.id, role, vault)
+            return stored
+        return vault.open(kind, stored)
 
     def _public_line(self, key_name: str) -> str:
         return str(self.store.key(key_name)["public"])
@@ -332,15 +396,14 @@ class Client:
             role = game.next_signer()
             if role not in mine or any(e.kind == JOIN and e.by == role for e in game.entries):
                 break
-            seed = chain.new_seed()
+            seed = self._vault(game, role).chain_seed()
             length = chain.MIN_LENGTH
             fields = self._next_fields(game, JOIN, role)
-            fields["body"] = {"anchor": chain.anchor(seed, length).hex(), "length": length}
+            anchor = _chain_elements(seed.hex(), length)[0]
+            fields["body"] = {"anchor": anchor.hex(), "length": length}
             entry = self._sign(fields, game.roles[role])
             game.apply(entry)
-            self.store.put_secret(
-                game.id, role, "chain", json.dumps({"seed": seed.hex(), "length": length})
-            )
+            self._journal(game, role).record(entry, slot_of(entry, None))
             self._store_entry(game.id, entry)
             made.append(entry)
         return made
@@ -360,14 +423,34 @@ class Client:
         return fields
 
     def _reveal(self, game: Adjudicator, role: str) -> bytes:
-        raw = self.store.secret(game.id, role, "chain")
-        if raw is None:
-            raise StoreError(f"this store has no hash chain for {role} in this game")
-        secret = json.loads(raw)
+        """The role's next chain element."""
+        seed, length = self._chain(game, role)
         index = game.next_reveal_index(role)
-        if index > secret["length"]:
+        if index > length:
             raise PbemError(f"{role}'s hash chain is used up")
-        return _chain_elements(secret["seed"], secret["length"])[index]
+        return _chain_elements(seed.hex(), length)[index]
+
+    def chain_seed(self, prefix: str, role: str) -> bytes:
+        """The top s_N of `role`'s hash chain in a game (needs the role's private key)."""
+        return self._chain(self.game(prefix), role)[0]
+
+    def _chain(self, game: Adjudicator, role: str) -> tuple[bytes, int]:
+        """The seed and length of the role's chain: the seed its key derives, or (a game
+        joined by an earlier version) the random seed kept sealed in the store."""
+        join = next((e for e in game.entries if e.kind == JOIN and e.by == role), None)
+        if join is None:
+            raise PbemError(f"{role} has not joined this game")
+        anchor, length = str(join.body.get("anchor")), int(str(join.body.get("length", 0)))
+        seed = self._vault(game, role).chain_seed()
+        if _chain_elements(seed.hex(), length)[0].hex() == anchor:
+            return seed, length
+        kept = self._open_secret(game, role, CHAIN)
+        if kept is None:
+            raise StoreError(
+                f"{role}'s hash chain in this game is neither derived from its key nor "
+                "kept in this store"
+            )
+        return bytes.fromhex(json.loads(kept)["seed"]), length
 
     def _sign(self, fields: dict[str, JSON], public_line: str) -> Entry:
         from pbem.crypto import sshsig
@@ -421,38 +504,48 @@ class Client:
         body: dict[str, JSON] = {"decision": engine.format(public)}
         sealed: list[tuple[str, str, JSON]] = []
         if values:
+            vault = self._vault(game, role)
             commits: dict[str, JSON] = {}
             for label, value in values.items():
-                if value == FRESH:  # the x of a private draw: only this store will know it
-                    value = secrets.token_hex(32)
-                salt = new_salt()
+                if value == FRESH:  # the x of a private draw: only this key can know it
+                    value = vault.fresh(label)
+                salt = vault.salt(label)
                 commits[label] = commitment(game.id, label, salt, value)
                 sealed.append((label, salt, value))
             body["commit"] = commits
         due = engine.due_openings(state, role, public)
         if due:
-            body["open"] = [self._opening(game.id, role, label) for label in due]
+            body["open"] = [self._opening(game, role, label) for label in due]
         fields = self._next_fields(game, MOVE, role)
         fields["body"] = body
         return self._append(game, fields, role, sealed)
 
-    def _opening(self, game_id: str, role: str, label: str) -> JSON:
-        raw = self.store.secret(game_id, role, SEALED + label)
+    def _opening(self, game: Adjudicator, role: str, label: str) -> JSON:
+        raw = self._open_secret(game, role, SEALED + label)
         if raw is None:
             raise StoreError(f"this store does not hold the value sealed as {label}")
         kept = json.loads(raw)
         return Opening(label, kept["salt"], kept["value"]).to_json()
 
+    def sealed_opening(self, prefix: str, role: str, label: str) -> Opening:
+        """The opening of a commitment `role` made from this store (needs the role's key:
+        the store keeps it sealed)."""
+        game = self.game(prefix)
+        return Opening.from_json(self._opening(game, role, label))
+
     def known(self, game_id: str, role: str) -> dict[str, JSON]:
         """What `role` knows that others may not: label -> value of every commitment it made
         from this store, and key -> value of every private draw seeded by one of them."""
-        own: dict[str, JSON] = {
-            str(kind)[len(SEALED) :]: json.loads(value)["value"]
-            for kind, value in self.store.secrets(game_id, role, SEALED)
-        }
-        if own:
-            game = self._cache.get(game_id) or self._replay(game_id)
-            own.update(game.private_values_for(own))
+        kinds = [kind for kind, _value in self.store.secrets(game_id, role, SEALED)]
+        if not kinds:
+            return {}
+        game = self._cache.get(game_id) or self._replay(game_id)
+        own: dict[str, JSON] = {}
+        for kind in kinds:
+            kept = self._open_secret(game, role, kind)
+            if kept is not None:
+                own[kind[len(SEALED) :]] = json.loads(kept)["value"]
+        own.update(game.private_values_for(own))
         return own
 
     def ack(self, prefix: str, role: str | None = None) -> Entry:
@@ -468,12 +561,18 @@ class Client:
         role: str,
         sealed: list[tuple[str, str, JSON]] | None = None,
     ) -> Entry:
+        vault = self._vault(game, role)
+        index = game.next_reveal_index(role)
         entry = self._sign(fields, game.roles[role])
         with self.changing():
             game.apply(entry)  # our own entry passes the same checks as anyone's
+            # On disk beside the key before the store keeps it or anyone sees it.
+            self._journal(game, role).record(entry, slot_of(entry, index))
             for label, salt, value in sealed or []:
                 kept = json.dumps({"salt": salt, "value": value}, sort_keys=True)
-                self.store.put_secret(game.id, role, SEALED + label, kept)
+                self.store.put_secret(
+                    game.id, role, SEALED + label, vault.seal(SEALED + label, kept)
+                )
             self._store_entry(game.id, entry)
         return entry
 

@@ -6,7 +6,9 @@ Layout under the home folder (PBEM_HOME, else $XDG_DATA_HOME/pbem, else
     store.db        SQLite: keys, games, entries, data files, secrets (mode 0600)
     keys/NAME       private keys made by `pbem key new` (mode 0600), NAME.pub beside
 
-Own secrets (hash-chain seeds, later salts and private draws) live only here.
+Own secrets live only here, and only sealed under the role's private key
+(pbem/store/vault.py): a copy of store.db alone opens nothing. What a key signed is
+recorded beside the key, not here (pbem/store/journal.py).
 Every command that changes the store does it inside one transaction.
 """
 
@@ -36,7 +38,7 @@ class Store:
         self.home.mkdir(parents=True, exist_ok=True, mode=0o700)
         path = self.home / "store.db"
         if not path.exists():
-            # Created 0600 before SQLite opens it: it will hold chain seeds.
+            # Created 0600 before SQLite opens it: it holds the player's games and mail.
             fd = os.open(path, os.O_CREAT | os.O_WRONLY, 0o600)
             os.close(fd)
         self.db = sqlite_utils.Database(path)

@@ -228,6 +228,11 @@ def test_two_signed_entries_for_one_seq_print_an_equivocation_proof(tmp_path: Pa
     shutil.copytree(solo, twin)
     a, b = tmp_path / "a.txt", tmp_path / "b.txt"
     ok(solo, "move", game.group(1)[:8], "accept", "-o", str(a))
+    # An honest client refuses (its signing journal beside the key knows seq 3 was signed:
+    # tests/hardening/test_reveal_reuse.py); a cheater deletes the journal and signs anyway.
+    refused = run(twin, "move", game.group(1)[:8], "reroll", "event", "-o", str(b))
+    assert refused.exit_code == 1 and "already signed" in refused.stderr
+    (solo / "keys" / "me.pbem-journal").unlink()
     ok(twin, "move", game.group(1)[:8], "reroll", "event", "-o", str(b))
     thread = tmp_path / "thread.txt"
     thread.write_text("".join(p.read_text() for p in (start, first, a, b)))

@@ -185,8 +185,8 @@ def test_the_owner_keeps_salt_and_value_and_only_the_owner_sees_them(tmp_path: P
     entry = a.move(game_id, "bid 8 even")
     text = move_file([entry])
     b.apply_entries(parse_entries(text))
-    kept = json.loads(a.store.secret(game_id, "a", "sealed:bid/a/1") or "{}")
-    assert kept["value"] == 8 and kept["salt"] not in text
+    kept = a.sealed_opening(game_id, "a", "bid/a/1")
+    assert kept.value == 8 and kept.salt not in text
     assert b.store.secret(game_id, "a", "sealed:bid/a/1") is None
     assert a.known(game_id, "a") == {"bid/a/1": 8}
     assert b.known(game_id, "b") == {}

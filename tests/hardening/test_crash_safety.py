@@ -22,7 +22,6 @@ stores hold the same log and the exported save verifies.
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import re
@@ -231,8 +230,11 @@ class Game:
         return len(self.clients[self.engine.required_roles[0]].game(self.game_id).entries) - 1
 
 
-def check_one_entry_landed(before: Dump, after: Dump, game_id: str, seq: int, role: str) -> None:
-    """`after` is `before` plus exactly the entry at `seq` and the secrets it committed."""
+def check_one_entry_landed(
+    home: Path, before: Dump, after: Dump, game_id: str, seq: int, role: str
+) -> None:
+    """`after` is `before` plus exactly the entry at `seq` and the secrets it committed
+    (sealed under the role's key: opened through a Client holding it)."""
     for table in set(before) | set(after):
         if table not in ("entries", "secrets"):
             assert before.get(table) == after.get(table), f"{table} changed"
@@ -249,9 +251,11 @@ def check_one_entry_landed(before: Dump, after: Dump, game_id: str, seq: int, ro
     new_secrets = {row[2]: row for row in after["secrets"] if row not in before["secrets"]}
     # Each commitment has its salt and value in the store, and there is nothing else new.
     assert set(new_secrets) == {SEALED + label for label in commits}
+    client = Client(Store(home))
     for label, digest in commits.items():
-        kept = json.loads(new_secrets[SEALED + label][3])
-        assert commitment(game_id, label, kept["salt"], kept["value"]) == digest
+        assert not new_secrets[SEALED + label][3].startswith("{"), "kept in plain text"
+        kept = client.sealed_opening(game_id, role, label)
+        assert commitment(game_id, label, kept.salt, kept.value) == digest
 
 
 def kill_a_move(
@@ -278,7 +282,7 @@ def kill_a_move(
         rerun = timed(home, *args)  # the same command again
     else:
         state = "after"
-        check_one_entry_landed(before, after, game.game_id, seq, role)
+        check_one_entry_landed(home, before, after, game.game_id, seq, role)
         if not out.exists():  # killed between the commit and the file: send it again
             pbem(home, "export", game.game_id[:16], "--since", str(seq), "-o", str(out))
     # A move file is whole or absent: here it is whole, and it is the stored entry.

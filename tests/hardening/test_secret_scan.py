@@ -185,36 +185,38 @@ def store_secrets(
             for secret in key_secrets(Path(row["private_path"]), passphrase):
                 into.add(secret)
     published = reveal_seqs(game)
-    rows = client.store.db.execute(
-        "SELECT role, kind, value FROM secrets WHERE game = ?", [game_id]
-    ).fetchall()
-    for owner, kind, raw in rows:
-        kept = json.loads(raw)
-        if kind == "chain":
-            value = bytes.fromhex(kept["seed"])
-            elements = [value]
-            for _ in range(int(kept["length"])):
-                elements.append(chain.step_down(elements[-1]))
-            elements.reverse()  # s_0 (the anchor) ... s_N (the seed)
-            seqs = published.get(owner, [])
-            into.add(
-                Secret(f"{owner}'s chain seed", (kept["seed"], *b64_forms(value)), NEVER, None)
-            )
-            for index, element in enumerate(elements):
-                public_from = seqs[index] if index < len(seqs) else NEVER
-                into.add(
-                    Secret(f"{owner}'s chain value s_{index}", (element.hex(),), public_from, None)
-                )
+    # The store keeps them sealed under the role's key (pbem/store/vault.py): read through
+    # a Client that holds the key, as the owner would.
+    for owner in published:
+        if not client.owns_private_key(game.roles[owner]):
             continue
+        value = client.chain_seed(game_id, owner)
+        length = chain.MIN_LENGTH
+        elements = [value]
+        for _ in range(length):
+            elements.append(chain.step_down(elements[-1]))
+        elements.reverse()  # s_0 (the anchor) ... s_N (the seed)
+        seqs = published.get(owner, [])
+        into.add(Secret(f"{owner}'s chain seed", (value.hex(), *b64_forms(value)), NEVER, None))
+        for index, element in enumerate(elements):
+            public_from = seqs[index] if index < len(seqs) else NEVER
+            into.add(
+                Secret(f"{owner}'s chain value s_{index}", (element.hex(),), public_from, None)
+            )
+    rows = client.store.db.execute(
+        "SELECT role, kind FROM secrets WHERE game = ?", [game_id]
+    ).fetchall()
+    for owner, kind in rows:
         assert kind.startswith(SEALED), kind
         label = kind[len(SEALED) :]
+        kept = client.sealed_opening(game_id, owner, label)
         sealed = game.sealed[label]
         public_from = sealed.opened_at if sealed.opened and sealed.opened_at is not None else NEVER
-        salt = kept["salt"]
+        salt = kept.salt
         into.add(
             Secret(f"salt of {label}", (salt, *b64_forms(bytes.fromhex(salt))), public_from, None)
         )
-        value = kept["value"]
+        value = kept.value
         if isinstance(value, str) and re.fullmatch(r"[0-9a-f]{64}", value):
             # The secret x of private draws (its draws' values are checked structurally).
             forms = (value, *b64_forms(bytes.fromhex(value)))
@@ -351,10 +353,10 @@ def test_the_scanner_finds_planted_secrets(tmp_path: Path) -> None:
     assert leaks(one("save", save, 10**6, None), found) == []  # at the end, all is open
     assert leaks(one("save", save, 10, None), found)  # not ten entries in
     soviet = Client(Store(homes["soviet"]))
-    rows = soviet.store.db.execute("SELECT kind, value FROM secrets").fetchall()
-    kept = {kind: json.loads(value) for kind, value in rows}
-    seed = kept["chain"]["seed"]
-    plan = next(v for k, v in kept.items() if k.startswith("sealed:plan/"))
+    seed = soviet.chain_seed(game_id, "soviet").hex()
+    kinds = [row[0] for row in soviet.store.db.execute("SELECT kind FROM secrets").fetchall()]
+    label = next(k for k in kinds if k.startswith("sealed:plan/"))[len(SEALED) :]
+    plan = soviet.sealed_opening(game_id, "soviet", label).to_json()
     key_file = (homes["soviet"] / "keys" / "soviet").read_text()
     key_line = key_file.splitlines()[2]
     plants = {
