@@ -496,4 +496,13 @@ def _summary(game: Adjudicator) -> list[str]:
         still = len(game.unopened())
         lines.append(f"commitments: {len(game.sealed)} made, {len(game.sealed) - still} opened")
     lines.append(f"result: {outcome.text if outcome else 'unfinished'}")
+    if outcome is None:
+        # What a player may never show (a hand, a roll it went silent on) is said, so a
+        # referee knows what this verdict does not cover (protocol section 8).
+        unchecked = game.unchecked()
+        if unchecked:
+            lines.append(f"cannot be checked yet ({len(unchecked)}): the game is unfinished")
+            lines += [f"  {line}" for line in unchecked]
+        else:
+            lines.append("cannot be checked yet: nothing, every claim so far is checked")
     return lines

@@ -1233,6 +1233,39 @@ class Adjudicator(
         """Commitments still sealed: by the end of a game there must be none."""
         return [s for s in self.sealed.values() if not s.opened]
 
+    def unchecked(self) -> list[str]:
+        """What this log cannot check yet, by entry and role (protocol section 8): sealed
+        values, private draws of a sealed secret, claims about sealed values, and dice that
+        wait for an entry nobody has sent. Empty when everything is checked."""
+        found: list[tuple[int, str, str]] = []
+        for sealed in self.unopened():
+            found.append((sealed.seq, sealed.role, f"commitment {sealed.label} is not opened"))
+        for draw in self.private.values():
+            owner = self.sealed.get(draw.secret)
+            if owner is not None and not owner.opened:
+                found.append(
+                    (
+                        draw.requesting_seq,
+                        owner.role,
+                        f"private draw {draw.purpose!r} (its secret {draw.secret} is not opened)",
+                    )
+                )
+        if self.state is not None:
+            for seq, role, what in self.engine.unchecked_claims(self.state):
+                found.append((seq, role, f"{what}: not checked while it is sealed"))
+        pending = self._pending
+        if pending is not None:
+            found.append(
+                (
+                    pending.entry.seq,
+                    pending.entry.by,
+                    "its dice are not rolled: they wait for the next entry of "
+                    + self._entropy_role(pending.entry.by),
+                )
+            )
+        found.sort(key=lambda item: item[0])
+        return [f"entry {seq} by {role}: {what}" for seq, role, what in found]
+
     # --- previews for clients -------------------------------------------------------------
 
     def preview(self, role: str, reveal: str) -> State | None:

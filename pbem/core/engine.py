@@ -227,6 +227,11 @@ class Engine(ABC):
         """`role`'s view with its own sealed values; only its own client calls this."""
         return self.view(self.with_secrets(state, role, known), role)
 
+    def unchecked_claims(self, state: State) -> list[tuple[int, str, str]]:
+        """Public claims about values still sealed: (seq, role, what), checked only when the
+        value opens. `verify` of an unfinished game lists them (protocol section 8)."""
+        return []
+
     def describe(self) -> str:
         """First line of the module docstring: what the game is."""
         return (self.__doc__ or self.title).strip().splitlines()[0]

@@ -200,6 +200,20 @@ class StepGame(Engine):
     def check_claims(self, piece: kit_pieces.Piece, value: JSON) -> None:
         """Check the claims made on `piece` while it was sealed against its opened value."""
 
+    def unchecked_claims(self, state: State) -> list[tuple[int, str, str]]:
+        """Every claim on a piece still sealed, as made (its facts as the game recorded them)."""
+        found = []
+        for piece in self.pieces(state):
+            if piece["revealed"]:
+                continue
+            for made in piece["claims"]:
+                facts = ", ".join(
+                    f"{name} {value}" for name, value in made.items() if name not in ("seq", "by")
+                )
+                about = f"a claim about {piece['label']}" + (f" ({facts})" if facts else "")
+                found.append((int(made["seq"]), str(made["by"]), about))
+        return found
+
     def with_secrets(self, state: State, role: str, known: Mapping[str, JSON]) -> State:
         """`state` with `role`'s own sealed values filled in (only its own client does this)."""
         mine = [p for p in self.pieces(state) if p["owner"] == role and p["label"] in known]
