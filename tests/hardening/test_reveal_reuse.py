@@ -168,3 +168,25 @@ def _fields(entry: Entry) -> dict[str, JSON]:
     data = json.loads(entry.canonical)
     assert isinstance(data, dict)
     return data
+
+
+def test_an_entry_the_store_lost_comes_back_from_the_journal(tmp_path: Path) -> None:
+    """A store that lost the entry it had just signed (restored, or a crash between the
+    journal and the store) refuses to sign over it; applying the journal, which reads like
+    a move file, brings the entry back and the game goes on."""
+    duo = Duo(tmp_path)
+    duo.step()
+    duo.step()
+    backup = copy_store(tmp_path / "a")
+    lost = duo.step()
+    assert lost.by == "a"
+    a = restore_store(tmp_path / "a", backup)
+    other = "roll twice" if lost.body.get("decision") == "roll" else "roll"
+    call_refused(a.store, lambda: a.move(duo.game_id, other), "already signed")
+    journal = journal_path(tmp_path / "a" / "keys" / "a").read_text()
+    statuses = [applied.status for applied in a.apply_entries(parse_entries(journal))]
+    assert statuses.count("applied") == 1 and set(statuses) == {"applied", "already had"}
+    assert a.game(duo.game_id).head.id == lost.id
+    duo.a = a
+    duo.finish()
+    assert verify_text(duo.save()).ok
