@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 
 from pbem.core.adjudicator import Adjudicator, EntryRefused, data_digest
 from pbem.core.engine import Engine
-from pbem.core.log import GENESIS, Entry
+from pbem.core.log import GENESIS, Entry, UntrustedTextError
 from pbem.core.record import MutableRecord
 from pbem.core.rng import RngRecord
 from pbem.errors import PbemError
@@ -42,10 +42,13 @@ from pbem.transport.savefile import (
     RngLogError,
     SaveHeader,
     SaveSection,
+    breaks_line,
     check_rng_log,
+    holds_record,
     is_rng_header,
     is_save_magic,
     line_marker,
+    plain_header_line,
     printed_rng_digest,
     save_sections,
 )
@@ -85,13 +88,24 @@ def parse_entries(data: bytes | str) -> list[Entry]:
 
 def _entries(found: list[tuple[bytes, bytes]]) -> list[Entry]:
     entries = []
+    untrusted: tuple[int, UntrustedTextError] | None = None
     for number, (canonical, signature) in enumerate(found, start=1):
         try:
             entries.append(Entry.from_wire(canonical, signature))
+        except UntrustedTextError as exc:
+            untrusted = untrusted or (number, exc)
+            entries.append(exc.entry)  # (only to look for damage below, never replayed)
         except PbemError as exc:
             raise PbemError(
                 f"entry block {number} is damaged: its signed bytes are not a valid entry ({exc})"
             ) from None
+    if untrusted is not None:
+        # Refused whatever else holds; damage first, as everywhere: a changed byte can make
+        # the text bad too, and then the reader must learn that the text is damaged.
+        number, refused = untrusted
+        geneses = [e for e in entries if e.kind == GENESIS]
+        damage = _bad_signature(entries, _only(geneses), _numbers(entries))
+        raise PbemError(damage or f"{refused} (entry block {number} of the text)")
     return entries
 
 
@@ -238,7 +252,7 @@ def _verify_stream(
     """
     it = iter(lines)
     first = _text(next(it, b"")).lstrip("\ufeff")
-    if first.strip() != SAVE_MAGIC:
+    if first.strip() != SAVE_MAGIC or breaks_line(first):
         return None
     header = SaveHeader()
     digest = RngDigest()
@@ -247,6 +261,10 @@ def _verify_stream(
         printed = printed_rng_digest(_text(raw) for raw in it)
     except (_Bail, PbemError, UnicodeDecodeError):
         return None
+    # The records the lean game still holds (from the first private draw whose secret is
+    # not opened on) were never handed to the sink: they are lines of the log all the same.
+    for record in game.rng_log:
+        digest.add_line(record.line())
     if printed is None or printed.count != digest.count or printed.digest() != digest.digest():
         return None
     if header.problem(game.id, "the save") is not None:
@@ -293,7 +311,12 @@ def _stream_entries(
             if kind != "END":
                 raise _Bail
             # Whitespace goes, as the armor reader drops it; anything else is checked.
-            joined = b"".join(b"".join(payload).split()).decode("ascii")
+            raw_payload = b"".join(payload)
+            if b"\x0b" in raw_payload or b"\x0c" in raw_payload:
+                raise _Bail  # a line break other than a newline: refused in memory
+            if raw_payload.count(b"\r") != raw_payload.count(b"\r\n"):
+                raise _Bail
+            joined = b"".join(raw_payload.split()).decode("ascii")
             canonical, signature = decode_payload(joined)
             payload = None
             entry = Entry.from_wire(canonical, signature)
@@ -315,10 +338,15 @@ def _stream_entries(
                 game.apply(entry)
             continue
         line = _text(raw)
+        if breaks_line(line):
+            raise _Bail  # one line here, several for the in-memory readers
         if not header.done:
+            if not plain_header_line(line):
+                raise _Bail  # a re-wrapped, decorated or foreign line: not pbem's layout
             header.feed(line)
-            if not header.done:
-                continue
+            continue  # (a field, or the blank line that ends the header)
+        if holds_record(line):
+            raise _Bail  # an RNG record before the RNG LOG line: refused in memory
         kind = line_marker(line)
         if kind == "BEGIN":
             payload = []
@@ -348,6 +376,18 @@ def _check_saves(
         where = "the save" if len(sections) == 1 else f"save {number} (line {section.line})"
         if not section.has_log:
             return f"{where} has no RNG LOG line after its entries"
+        if section.foreign_break is not None:
+            line, char = section.foreign_break
+            return (
+                f"{where}'s line {line} holds a line break that is not a newline "
+                f"(U+{ord(char):04X}); a save's lines end at newlines only, and a reader that "
+                "splits lines there too would read another save"
+            )
+        if section.stray_record is not None:
+            return (
+                f"{where}'s line {section.stray_record} reads as an RNG log record but comes "
+                "before its RNG LOG line; only the RNG log holds records (a forged record?)"
+            )
         problem = section.header.problem(genesis.id if genesis else None, where)
         if problem is not None:
             if genesis is not None and "names game" in problem:
@@ -403,19 +443,47 @@ def _order_problem(own: list[Entry], first: int, where: str) -> str | None:
 
 
 def _unique(entries: list[Entry]) -> list[Entry]:
-    """The entries with identical copies (a quoted mail, a thread) dropped, in text order.
+    """The entries with copies (a quoted mail, a thread) dropped, in text order.
 
-    Copies are identical only with the same signature too: a copy whose signature was
-    damaged stays, and fails its own check.
+    An entry is its canonical bytes (protocol section 8): a copy with the same bytes is
+    dropped when its signature is identical, or when both its signature and the kept
+    copy's verify with the author's key (a signer may sign the same bytes twice, with
+    another nonce). A copy whose signature does not verify stays, and fails its own
+    check as damage.
     """
     seen: set[tuple[str, bytes]] = set()
+    first: dict[str, Entry] = {}  # id -> the first copy kept
     unique = []
     for entry in entries:
         key = (entry.id, entry.signature)
-        if key not in seen:
-            seen.add(key)
-            unique.append(entry)
+        if key in seen:
+            continue
+        seen.add(key)
+        kept = first.setdefault(entry.id, entry)
+        if kept is not entry and _same_entry(kept, entry, entries):
+            continue
+        unique.append(entry)
     return unique
+
+
+def _same_entry(kept: Entry, copy: Entry, entries: list[Entry]) -> bool:
+    """Whether two copies of one entry's bytes both carry a valid signature by its author
+    (the key its genesis names: the entry's own roles for a genesis, else those of the
+    genesis in `entries` whose id is the entry's game). Only run for such copies."""
+    if copy.kind == GENESIS:
+        roles = _roles(copy)
+    else:
+        genesis = next((e for e in entries if e.kind == GENESIS and e.id == copy.game), None)
+        roles = _roles(genesis)
+    line = roles.get(copy.by)
+    if line is None:
+        return False
+    try:
+        check_signature(line, kept.canonical, kept.signature)
+        check_signature(line, copy.canonical, copy.signature)
+    except PbemError:
+        return False
+    return True
 
 
 def _in_order(genesis: Entry, entries: list[Entry]) -> list[Entry]:
@@ -486,11 +554,14 @@ def _summary(game: Adjudicator) -> list[str]:
     lines.append(f"entries: {game.entry_count}, all signatures and the hash chain verify")
     if game.self_witnessed:
         lines.append(
-            "dice: SELF-WITNESSED: only one role exists, so its own reveals seeded its "
-            "dice; no second party vouches for them"
+            "dice: SELF-WITNESSED: some role's dice are seeded by reveals of its own key (one "
+            "role, or one key for two roles); no second party vouches for them"
         )
     else:
         lines.append("dice: witnessed: every draw seeded by the next reveal of another role")
+    # Which key vouched for the dice, so a league can pin its referees' keys.
+    for role, witness in game.witnesses():
+        lines.append(f"dice of {role} rolled by {witness}: {fingerprint(game.roles[witness])}")
     lines.append(f"draws: {game.rng_count}")
     if game.sealed:
         still = len(game.unopened())

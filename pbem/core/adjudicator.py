@@ -28,9 +28,10 @@ from pbem.core import chain
 from pbem.core.canonical import JSON
 from pbem.core.engine import Engine, Event, Outcome, Prompt, State
 from pbem.core.hashing import hex_bytes, is_lower_hex, sha256
-from pbem.core.log import ACK, GENESIS, JOIN, MOVE, Entry
+from pbem.core.log import ACK, GENESIS, JOIN, MOVE, Entry, escape_text, refused_character
 from pbem.core.record import MutableRecord, Record
 from pbem.core.rng import RNG_DOMAIN, RngRecord, Stream, private_seed, public_seed
+from pbem.crypto.keyline import key_bytes  # (plain encoding: no cryptography here)
 from pbem.errors import EntropyPending, PbemError
 
 if TYPE_CHECKING:  # types only: a Protocol class costs import time (every `pbem verify`)
@@ -311,6 +312,19 @@ class Sealed(Record, fields=("label", "digest", "role", "seq", "opened", "value"
         fields["opened_at"] = opened_at
 
 
+def _check_purpose(purpose: str) -> None:
+    """A draw's purpose is printed as the end of its RNG log line: one line of plain text,
+    or it could add lines of its own to the printed log (protocol section 8)."""
+    if not purpose.strip():  # the RNG log line would end in nothing a reader can parse
+        raise PbemError("a draw's purpose must say what the draw is for, but it is empty")
+    char = None if purpose.isprintable() else refused_character(purpose)  # (fast path)
+    if char is not None:
+        raise PbemError(
+            f"a draw's purpose must be one line of plain text, but '{escape_text(purpose)}' "
+            f"holds the control character U+{ord(char):04X}"
+        )
+
+
 class ApplyContext:
     """The `ctx` passed to Engine.apply: deferred draws, logged with their purpose,
     and the commitments and openings that the entry being applied carries."""
@@ -386,13 +400,14 @@ class ApplyContext:
         computes it (it arrives in `known` under the key), everyone else learns it when
         x is opened (`private_value`).
         """
-        if self._stream is None or self._producing is None:
-            raise EntropyPending(purpose)
+        # Checked before the draw waits for entropy: a failure refuses the requesting entry,
+        # whose author made it, not the entry that would have rolled.
         sealed = self._sealed.get(secret)
         if sealed is None or sealed.seq != self._requesting:
             raise PbemError(f"a private draw needs {secret} committed in the requesting entry")
-        if "\n" in purpose:
-            raise PbemError("a draw's purpose must be one line")
+        _check_purpose(purpose)
+        if self._stream is None or self._producing is None:
+            raise EntropyPending(purpose)
         if any(drawn != secret for drawn in self._drawn_secrets()):
             # One secret per requesting entry and no public draws beside it, so that a
             # reader of the RNG log knows which stream each line comes from.
@@ -409,10 +424,9 @@ class ApplyContext:
         return self._private_values.get(key)
 
     def roll(self, lo: int, hi: int, purpose: str) -> int:
+        _check_purpose(purpose)  # (before waiting: see private_roll)
         if self._stream is None or self._producing is None:
             raise EntropyPending(purpose)
-        if "\n" in purpose:
-            raise PbemError("a draw's purpose must be one line")
         secrets = self._secrets if self._scanned == len(self.records) else self._drawn_secrets()
         if secrets and any(drawn is not None for drawn in secrets):
             raise PbemError("an entry's draws are all public or all private (protocol notes)")
@@ -589,6 +603,7 @@ class Adjudicator(
                     raise PbemError(f"{engine.name} needs a {role!r} role")
             if genesis.by not in roles:
                 raise PbemError(f"signer {genesis.by!r} is not one of the roles")
+            role_key_bytes(roles)  # every role's key line canonical, before any is used
             check_signature(roles[genesis.by], genesis.canonical, genesis.signature)
             files = data_source(engine, body["data"])
             data = load_data_cached(engine, files, tables)
@@ -656,6 +671,12 @@ class Adjudicator(
         """Role -> public-key line, the genesis's own map: read, never changed or handed out."""
         roles: Mapping[str, str] = self.genesis.body["roles"]
         return roles
+
+    @cached_property
+    def _role_raw(self) -> dict[str, bytes]:
+        """Role -> its raw 32-byte public key: what keys are compared by, never their lines
+        (protocol section 8; the lines were checked canonical by `start`)."""
+        return role_key_bytes(self._role_keys)
 
     @cached_property
     def _game_raw(self) -> bytes:
@@ -726,9 +747,26 @@ class Adjudicator(
 
     @property
     def self_witnessed(self) -> bool:
-        """True when one key holds every role, so its own reveals seed its dice."""
-        keys = {" ".join(line.split()[:2]) for line in self.roles.values()}
-        return len(keys) == 1
+        """True when some role's dice are seeded by reveals of its own key: a one-role game,
+        or a role whose witness (`witness_roles`) holds the same key, however its key line
+        is written. Keys are compared as raw bytes (protocol section 8)."""
+        keys = self._role_raw
+        return any(keys[witness] == keys[author] for author, witness in self._entropy_roles.items())
+
+    def witness_roles(self) -> list[str]:
+        """The witnesses, in join order: the roles whose reveals seed draws requested by
+        another role. Fixed by the genesis: each role's dice are rolled by the next entry of
+        the first other role in join order (`_entropy_role`), and no other entry may roll
+        them. Empty in a one-role game. Roles, not keys: when a witness holds the key of a
+        role it witnesses, the game is `self_witnessed`."""
+        witnesses = {w for author, w in self._entropy_roles.items() if w != author}
+        return [role for role in self._join_order if role in witnesses]
+
+    def witnesses(self) -> list[tuple[str, str]]:
+        """(role, the role whose next entry rolls its dice), in join order, for every role
+        whose dice another role rolls (`witness_roles` are the second ones)."""
+        pairs = self._entropy_roles
+        return [(r, pairs[r]) for r in self._join_order if r in pairs and pairs[r] != r]
 
     @property
     def waiting_for_entropy(self) -> bool:
@@ -1297,6 +1335,18 @@ def _copy_state(state: Any) -> Any:
 
 def _turn(state: State) -> JSON:
     return state.get("turn") if isinstance(state, dict) else None
+
+
+def role_key_bytes(roles: Mapping[str, str]) -> dict[str, bytes]:
+    """Role -> raw public key of a genesis's roles; PbemError naming the role whose key line
+    is not a canonical Ed25519 public-key line (protocol section 8: keys compared as keys)."""
+    found: dict[str, bytes] = {}
+    for role, line in roles.items():
+        try:
+            found[role] = key_bytes(line)
+        except PbemError as exc:
+            raise PbemError(f"role {role!r}: {exc}") from None
+    return found
 
 
 def _genesis_body(genesis: Entry) -> dict[str, Any]:

@@ -8,6 +8,7 @@ log (game, seq, prev, reveal, turn order) is the adjudicator's job.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar, overload
 
@@ -51,6 +52,89 @@ class _kept(Generic[T]):
         return value
 
 
+# Text from the log is untrusted (protocol section 8): no string of an entry, key or value,
+# holds a control character (Unicode category Cc: C0, DEL, C1, which include every line
+# break but the two below), a line or paragraph separator, or a bidi embedding, override or
+# isolate (what reorders a line on screen, "Trojan Source").
+UNTRUSTED = "\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+_UNTRUSTED = re.compile(f"[{UNTRUSTED}]")
+
+
+class UntrustedTextError(PbemError):
+    """An entry whose text holds a character of UNTRUSTED: refused when it is made and
+    when it is read (protocol section 8). `entry` is the refused entry, for a reader that
+    reports damage first (a changed byte can make both a bad signature and bad text)."""
+
+    def __init__(self, message: str, entry: Entry) -> None:
+        super().__init__(message)
+        self.entry = entry
+
+
+def _visible(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def escape_text(text: str) -> str:
+    """`text` with every character an entry may not hold written as a Python escape
+    (`\\x0a`, `\\u202e`): one line, nothing that reorders it, safe in a save header."""
+    return _UNTRUSTED.sub(_visible, text)
+
+
+def refused_character(text: str) -> str | None:
+    """The first character of `text` that no text in an entry may hold, or None."""
+    found = _UNTRUSTED.search(text)
+    return None if found is None else found.group()
+
+
+def untrusted_character(value: JSON) -> tuple[str, str] | None:
+    """The first refused character in any string of `value` (keys included), with where
+    it is: ("body/title", "\\n"); None when there is none."""
+    # Iterative (a stack; an object's keys before its values): any depth the JSON parser
+    # accepts is walked.
+    stack: list[tuple[JSON, str]] = [(value, "")]
+    while stack:
+        item, path = stack.pop()
+        if isinstance(item, str):
+            found = _UNTRUSTED.search(item)
+            if found is not None:
+                return path or "/", found.group()
+        elif isinstance(item, dict):
+            inner: list[tuple[JSON, str]] = []
+            for key, child in item.items():
+                where = f"{path}/{escape_text(key)}" if path else escape_text(key)
+                found = _UNTRUSTED.search(key)
+                if found is not None:
+                    return f"a key at {path or '/'} ({where})", found.group()
+                inner.append((child, where))
+            stack.extend(reversed(inner))
+        elif isinstance(item, list):
+            stack.extend(
+                (child, f"{path}/{index}" if path else str(index))
+                for index, child in reversed(list(enumerate(item)))
+            )
+    return None
+
+
+def _check_text(entry: Entry) -> Entry:
+    """`entry`, unless its text holds a character of UNTRUSTED (protocol section 8)."""
+    canonical = entry.canonical
+    # Canonical JSON writes every C0 control as an escape (a backslash), and DEL raw: an
+    # ASCII entry without either holds none of them (the common case, one C-level pass).
+    if canonical.isascii() and b"\\" not in canonical and b"\x7f" not in canonical:
+        return entry
+    found = untrusted_character(entry.data)
+    if found is None:
+        return entry
+    where, char = found
+    raise UntrustedTextError(
+        f"entry {entry.seq} by {escape_text(entry.by)} refused: {where} holds the control "
+        f"character U+{ord(char):04X}; text in an entry holds no control characters, line "
+        "separators or bidi controls (protocol section 8: text from the log is untrusted)",
+        entry,
+    )
+
+
 def entry_id(canonical: bytes) -> str:
     return hashlib.sha256(canonical).hexdigest()
 
@@ -86,7 +170,7 @@ class Entry(
         """Parse and shape-check an entry received from outside."""
         data = parse_canonical(canonical)
         _check_shape(data)
-        return _with_fields(Entry(canonical, signature, data, entry_id(canonical)))
+        return _check_text(_with_fields(Entry(canonical, signature, data, entry_id(canonical))))
 
     @staticmethod
     def build(fields: dict[str, JSON], signature: bytes = b"") -> Entry:
@@ -94,7 +178,7 @@ class Entry(
         _check_shape(fields)
         canonical = canonical_bytes(fields)
         entry = Entry(canonical, signature, parse_canonical(canonical), entry_id(canonical))
-        return _with_fields(entry)
+        return _check_text(_with_fields(entry))
 
     def with_signature(self, signature: bytes) -> Entry:
         return Entry(self.canonical, signature, self.data, self.id)

@@ -12,7 +12,6 @@ equal; the comment is a label chosen by the owner and is not part of the identit
 from __future__ import annotations
 
 import base64
-import binascii
 import hashlib
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -24,7 +23,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
 )
 
 from pbem.core.record import Record
-from pbem.crypto.wire import Reader, WireError, string
+from pbem.crypto.keyline import KEY_TYPE, parse_key_line, raw_from_blob
+from pbem.crypto.wire import string
 from pbem.errors import KeyError_
 
 if TYPE_CHECKING:
@@ -44,14 +44,11 @@ __all__ = [
     "write_private_key",
 ]
 
-KEY_TYPE = "ssh-ed25519"  # (pbem.crypto.openssh.KEY_TYPE)
+# KEY_TYPE, "ssh-ed25519", comes from pbem.crypto.keyline (= pbem.crypto.openssh.KEY_TYPE).
 
 
 class PassphraseNeeded(KeyError_):
     """The private key is encrypted and no passphrase was given: ask the user for one."""
-
-
-_LINE_USAGE = "a public-key line must look like 'ssh-ed25519 AAAA... [comment]'"
 
 
 class PublicKey(Record, fields=("raw", "comment"), uncompared=("comment",)):
@@ -74,31 +71,16 @@ class PublicKey(Record, fields=("raw", "comment"), uncompared=("comment",)):
     @classmethod
     def from_blob(cls, blob: bytes, comment: str = "") -> PublicKey:
         """The key in an SSH wire-encoded public-key blob (string type, string key)."""
-        r = Reader(blob)
-        try:
-            key_type = r.text("key type")
-            if key_type != KEY_TYPE:
-                raise KeyError_(f"key type {key_type} is not supported: pbem needs an Ed25519 key")
-            raw = r.string("Ed25519 key")
-            r.end("public key")
-        except WireError as exc:
-            raise KeyError_(f"public key is damaged: {exc}") from None
-        return cls(raw, comment)
+        return cls(raw_from_blob(blob), comment)
 
     @classmethod
     def parse_line(cls, line: str) -> PublicKey:
-        """Parse 'ssh-ed25519 BASE64 [comment]', as in a .pub file or an allowed_signers entry."""
-        parts = line.strip().split(None, 2)
-        if len(parts) < 2:
-            raise KeyError_(_LINE_USAGE)
-        if parts[0] != KEY_TYPE:
-            raise KeyError_(f"key type {parts[0][:40]} is not supported: pbem needs an Ed25519 key")
-        try:
-            blob = base64.b64decode(parts[1], validate=True)
-        except binascii.Error:
-            raise KeyError_("public-key line has damaged base64") from None
-        comment = parts[2].strip() if len(parts) == 3 else ""
-        return cls.from_blob(blob, comment)
+        """Parse 'ssh-ed25519 BASE64 [comment]', as in a .pub file or an allowed_signers entry.
+
+        Only the canonical line of a key is accepted (pbem.crypto.keyline): its base64
+        must re-encode to exactly the same text."""
+        raw, comment = parse_key_line(line)
+        return cls(raw, comment)
 
     def blob(self) -> bytes:
         """The SSH wire encoding: string("ssh-ed25519") + string(raw key)."""

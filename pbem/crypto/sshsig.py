@@ -4,6 +4,13 @@ Using SSHSIG rather than bare Ed25519 is what lets anyone check an entry without
 our tool: `ssh-keygen -Y verify -f allowed_signers -I <id> -n pbem-entry -s entry.sig`.
 The namespace keeps a pbem signature from being replayed as, say, a git or file
 signature by the same key, and the reverse.
+
+One encoding (protocol section 8): only the blob `sign` writes is accepted, byte for
+byte: version 1, the signer's Ed25519 key blob, namespace `pbem-entry`, an empty
+`reserved` field, hash `sha512`, and a signature field of exactly `ssh-ed25519` and 64
+bytes, with nothing after any field. OpenSSH signs an empty `reserved` whatever the
+blob holds (`ssh-keygen -Y verify` ignores the field), so anyone could otherwise rewrap
+a signature into a second copy of an entry with other bytes.
 """
 
 from __future__ import annotations
@@ -63,7 +70,9 @@ class _Parsed:
                 raise SignatureError(f"SSH signature version {version} is not supported")
             public_blob = r.string("public key")
             self.namespace = r.text("namespace")
-            r.string("reserved")  # reserved for extensions; signed over, so no need to check
+            # Reserved for extensions, and NOT covered by the signature: OpenSSH signs an
+            # empty field whatever the blob holds. `verify` accepts only an empty one.
+            self.reserved = r.string("reserved")
             self.hash_alg = r.text("hash algorithm")
             sig = Reader(r.string("signature"))
             r.end("signature")
@@ -113,10 +122,10 @@ _LAYOUTS: dict[tuple[bytes, str], tuple[bytes, bytes]] = {}
 
 def verify(public: PublicKey, message: bytes, blob: bytes, namespace: str = NAMESPACE) -> None:
     """Check that `blob` is `public`'s SSHSIG of `message` in `namespace`, else SignatureError."""
-    # Fast path: a blob that is byte for byte the one layout `sign` writes for this key and
-    # namespace (an empty reserved field, sha512, an Ed25519 signature of 64 bytes) passes
-    # every check of the general parse below, so only the signature itself is left to check.
-    # Any other blob, well-formed or not, takes the general path and its exact messages.
+    # A blob that is byte for byte the one layout `sign` writes for this key and namespace
+    # (an empty reserved field, sha512, an Ed25519 signature of 64 bytes) is the only one
+    # accepted (one encoding, see the module doc): only the signature itself is left to
+    # check. Any other blob is refused, after the parse below has found what to say.
     head, signed = _layout(public, namespace)
     if len(blob) == len(head) + 64 and blob.startswith(head):
         if not public.verify_raw(blob[-64:], signed + hashlib.sha512(message).digest()):
@@ -139,6 +148,15 @@ def verify(public: PublicKey, message: bytes, blob: bytes, namespace: str = NAME
         )
     if parsed.sig_type != KEY_TYPE or len(parsed.sig) != 64:
         raise SignatureError("signature is not an Ed25519 signature")
+    if parsed.reserved:
+        raise SignatureError(
+            "SSH signature altered or re-encoded: its reserved field is not empty (no "
+            "signature covers that field, so only its one encoding, empty, is accepted)"
+        )
+    # Every field is as `sign` writes it, so the blob is `head` and 64 bytes, which took the
+    # first path above; kept so that no other encoding can ever pass.
+    if blob != head + parsed.sig:
+        raise SignatureError("SSH signature altered or re-encoded: not its one encoding")
     if not public.verify_raw(parsed.sig, _signed_data(message, namespace)):
         raise SignatureError(f"bad signature by {public.fingerprint()}: data or signature altered")
 

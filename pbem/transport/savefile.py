@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import hashlib
 import re
+from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 
 from pbem.core.adjudicator import Adjudicator
-from pbem.core.log import GENESIS, JOIN, Entry
+from pbem.core.log import GENESIS, JOIN, Entry, escape_text
 from pbem.core.record import MutableRecord
 from pbem.errors import PbemError
 from pbem.transport.armor import BEGIN, END, armor, marker_kind
@@ -32,7 +33,9 @@ def human_line(entry: Entry) -> str:
         what = str(entry.body["decision"])
     else:
         what = entry.kind
-    return f"game {game} seq {entry.seq} by {entry.by}: {what}"
+    # (An entry's text holds no line break (Entry refuses it); escaped all the same, as
+    # every free text written to a save: no line of a save comes raw from a player.)
+    return escape_text(f"game {game} seq {entry.seq} by {entry.by}: {what}")
 
 
 def move_file(entries: Iterable[Entry]) -> str:
@@ -42,16 +45,20 @@ def move_file(entries: Iterable[Entry]) -> str:
 
 
 def save_text(game: Adjudicator, title: str, fingerprints: dict[str, str]) -> str:
+    """A save of `game`. Its free text (the title, role names, the result) is written with
+    `escape_text`, so no value can break its line and forge another header line, an RNG
+    record or a marker (protocol section 8)."""
     outcome = game.outcome()
     result = outcome.text if outcome is not None else "unfinished"
     witness = "self-witnessed" if game.self_witnessed else "witnessed by another role"
+    roles = ", ".join(f"{role} {fp}" for role, fp in fingerprints.items())
     lines = [
         SAVE_MAGIC,
-        f"title: {title}",
+        f"title: {escape_text(title)}",
         f"rules: {game.engine.name} {game.engine.version}",
         f"game: {game.id}",
-        "roles: " + ", ".join(f"{role} {fp}" for role, fp in fingerprints.items()),
-        f"result: {result}",
+        f"roles: {escape_text(roles)}",
+        f"result: {escape_text(result)}",
         f"entries: {len(game.entries)}",
         f"dice: {witness}",
         "",
@@ -297,12 +304,19 @@ class SaveHeader:
         return None
 
 
-class SaveSection(MutableRecord, fields=("line", "header", "first", "count", "has_log")):
+class SaveSection(
+    MutableRecord,
+    fields=("line", "header", "first", "count", "has_log", "stray_record", "foreign_break"),
+):
     """One save in a text: from its `PBEM SAVE v1` line to its `RNG LOG` line.
 
     `first` is the index, among every armored entry of the text in text order, of the
-    section's first entry, `count` how many armored entries the section holds. A record
-    (pbem.core.record), as @dataclass would make it.
+    section's first entry, `count` how many armored entries the section holds,
+    `stray_record` the line number of the first line before its `RNG LOG` line that reads
+    as an RNG record, `foreign_break` the line number and character of the first line
+    break other than a newline from its first line to the next save or the end of the
+    text, its RNG log included (None: there is none). A record (pbem.core.record), as
+    @dataclass would make it.
     """
 
     line: int
@@ -310,6 +324,8 @@ class SaveSection(MutableRecord, fields=("line", "header", "first", "count", "ha
     first: int
     count: int
     has_log: bool
+    stray_record: int | None
+    foreign_break: tuple[int, str] | None
 
     def __init__(
         self,
@@ -318,12 +334,44 @@ class SaveSection(MutableRecord, fields=("line", "header", "first", "count", "ha
         first: int = 0,
         count: int = 0,
         has_log: bool = False,
+        stray_record: int | None = None,
+        foreign_break: tuple[int, str] | None = None,
     ) -> None:
         self.line = line
         self.header = SaveHeader() if header is None else header
         self.first = first
         self.count = count
         self.has_log = has_log
+        self.stray_record = stray_record
+        self.foreign_break = foreign_break
+
+
+# "rng <digit>" anywhere in a line: the cheap test before `holds_record`.
+_RECORD_ANYWHERE = re.compile(r"rng\s+[0-9]", re.IGNORECASE)
+
+
+def holds_record(raw: str) -> bool:
+    """Whether a line reads as an RNG record, decoration undone."""
+    return _RECORD_ANYWHERE.search(raw) is not None and _RECORD.match(_clean(raw)) is not None
+
+
+# A line break of str.splitlines() (and of many a reader) that is not a newline, nor the
+# CR of a CRLF: read at newlines, a line holding one is one line; read otherwise, several.
+FOREIGN_BREAK = re.compile("[\x0b\x0c\x1c-\x1e\x85\u2028\u2029]|\r(?!\n)")
+
+
+def breaks_line(raw: str) -> bool:
+    """Whether a line (its own "\\n" or "\\r\\n" ending aside) holds a FOREIGN_BREAK."""
+    return FOREIGN_BREAK.search(raw) is not None
+
+
+def plain_header_line(raw: str) -> bool:
+    """Whether a header line is as `save_text` writes it: a `key: value` line with no line
+    break inside and no decoration, or the blank line that ends the header."""
+    line = raw.rstrip("\r\n")
+    if not line:
+        return True
+    return _HEADER_FIELD.match(line) is not None and not breaks_line(line)
 
 
 def save_sections(text: str) -> list[SaveSection]:
@@ -336,6 +384,7 @@ def save_sections(text: str) -> list[SaveSection]:
     if "SAVE" not in text and "save" not in text:
         return []
     sections: list[SaveSection] = []
+    starts: list[int] = []  # where each section's first line starts
     current: SaveSection | None = None
     blocks = 0
     in_armor = False
@@ -362,6 +411,8 @@ def save_sections(text: str) -> list[SaveSection]:
             if current is not None:
                 current.header.done = True
             continue
+        if current is not None and current.stray_record is None and holds_record(raw):
+            current.stray_record = text.count("\n", 0, start) + 1
         if current is not None and not current.header.done:
             current.header.feed(raw)
             continue
@@ -370,6 +421,7 @@ def save_sections(text: str) -> list[SaveSection]:
                 current.count = blocks - current.first
             current = SaveSection(text.count("\n", 0, start) + 1, first=blocks)
             sections.append(current)
+            starts.append(start)
         elif current is not None and "log" in raw.lower() and is_rng_header(raw):
             current.count = blocks - current.first
             current.has_log = True
@@ -378,6 +430,12 @@ def save_sections(text: str) -> list[SaveSection]:
                 break  # no other save follows: the rest (its RNG log) need not be read
     if current is not None:
         current.count = blocks - current.first
+    if starts:
+        found = FOREIGN_BREAK.search(text, starts[0])
+        if found is not None:
+            at = found.start()
+            section = sections[bisect_right(starts, at) - 1]
+            section.foreign_break = (text.count("\n", 0, at) + 1, found.group())
     return sections
 
 
@@ -438,6 +496,8 @@ def printed_rng_digest(lines: Iterator[str]) -> RngDigest | None:
     digest = RngDigest()
     trailing = False
     for raw in lines:
+        if breaks_line(raw):
+            return None  # (the general reading splits it where this one would not)
         line = _clean(raw)
         if not line:
             continue

@@ -167,9 +167,11 @@ def test_move_body_shape(table: Table, body: dict[str, object], fragment: str) -
     assert_refused(table.game, table.make("a", "move", body), fragment)
 
 
-@pytest.mark.parametrize("text", ["roll  twice", " roll", "roll ", "roll\ttwice"])
+@pytest.mark.parametrize("text", ["roll  twice", " roll", "roll "])
 def test_non_canonical_decision_text_refused(table: Table, text: str) -> None:
     # the toy engine parses these, but formats them differently: not the canonical text
+    # ("roll\ttwice" is refused before that, as a control character: tests/hardening/
+    # test_untrusted_text.py)
     assert_refused(table.game, table.move_entry("a", text), "not in canonical form")
 
 

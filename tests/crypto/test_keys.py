@@ -222,6 +222,17 @@ def test_parse_line_refuses_trailing_bytes_in_blob() -> None:
     assert "trailing" in one_line(exc)
 
 
+def test_parse_line_accepts_only_the_canonical_base64() -> None:
+    # One key, one text (up to the comment): protocol section 8, keys compared as keys.
+    public = generate("me").public
+    kind, b64, comment = public.openssh_line().split()
+    for other in (b64 + "=", b64 + "==", b64 + "====", b64[:-4] + "=" + b64[-4:]):
+        with pytest.raises(KeyError_) as exc:
+            PublicKey.parse_line(f"{kind} {other} {comment}")
+        assert "base64" in one_line(exc)
+    assert PublicKey.parse_line(f"{kind}  {b64}\t{comment}") == public
+
+
 def test_fingerprint_format() -> None:
     public = generate("me").public
     fp = public.fingerprint()

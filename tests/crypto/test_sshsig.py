@@ -10,7 +10,7 @@ import pytest
 
 from pbem.crypto import sshsig
 from pbem.crypto.keys import PrivateKey, generate, load_private_key, write_private_key
-from pbem.crypto.wire import string, u32
+from pbem.crypto.wire import Reader, string, u32
 from pbem.errors import SignatureError
 
 needs_ssh_keygen = pytest.mark.skipif(shutil.which("ssh-keygen") is None, reason="no ssh-keygen")
@@ -104,6 +104,59 @@ def test_malformed_blobs(alice: PrivateKey) -> None:
     assert "version" in refused(alice, MESSAGE, blob[:6] + u32(2) + blob[10:])
     with pytest.raises(SignatureError):
         sshsig.signer(blob[:20])
+
+
+def _fields(blob: bytes) -> list[bytes]:
+    """The six fields after magic and version: key, namespace, reserved, hash, signature."""
+    r = Reader(blob[10:])
+    return [r.string(str(i)) for i in range(5)] + [r.rest()]
+
+
+def _join(version: bytes, fields: list[bytes]) -> bytes:
+    *strings, rest = fields
+    return b"SSHSIG" + version + b"".join(string(f) for f in strings) + rest
+
+
+def test_only_the_one_encoding_of_a_signature_is_accepted(alice: PrivateKey) -> None:
+    # Protocol section 8: every other encoding of a valid signature is refused, however
+    # it was made, so that one entry never has two sets of bytes (tests/hardening/
+    # test_signature_encoding.py plays the attack).
+    blob = sshsig.sign(alice, MESSAGE)
+    key, namespace, reserved, hash_alg, inner, rest = _fields(blob)
+    assert (reserved, rest) == (b"", b"")
+    version = u32(1)
+    for extra in (b"x", b"\0", b"\0" * 4, b"SSHSIG"):
+        variant = _join(version, [key, namespace, extra, hash_alg, inner, b""])
+        assert "reserved" in refused(alice, MESSAGE, variant)
+    sig = Reader(inner)
+    sig_type, raw = sig.string("type"), sig.string("raw")
+    variants = [
+        _join(version, [key, namespace, reserved, hash_alg, inner, b"\0"]),  # trailing
+        _join(version, [key + b"\0", namespace, reserved, hash_alg, inner, b""]),
+        _join(version, [key, namespace, reserved, hash_alg, inner + b"\0", b""]),
+        _join(version, [key, namespace, reserved, hash_alg, string(sig_type) + raw, b""]),
+        _join(
+            version,
+            [key, namespace, reserved, hash_alg, string(sig_type) + string(raw + b"\0"), b""],
+        ),
+        _join(version, [key, namespace + b"\0", reserved, hash_alg, inner, b""]),
+        _join(version, [key, namespace, reserved, b"SHA512", inner, b""]),
+        _join(u32(0), [key, namespace, reserved, hash_alg, inner, b""]),
+    ]
+    for variant in variants:
+        assert variant != blob
+        refused(alice, MESSAGE, variant)
+    sshsig.verify(
+        alice.public, MESSAGE, _join(version, [key, namespace, reserved, hash_alg, inner, b""])
+    )
+
+
+def test_the_other_ed25519_encoding_of_s_is_refused(alice: PrivateKey) -> None:
+    # S + L is the same scalar: the underlying Ed25519 check refuses S >= L (RFC 8032).
+    order = 2**252 + 27742317777372353535851937790883648493
+    blob = sshsig.sign(alice, MESSAGE)
+    s = int.from_bytes(blob[-32:], "little") + order  # (S < L < 2**253: fits in 32 bytes)
+    assert "bad signature" in refused(alice, MESSAGE, blob[:-32] + s.to_bytes(32, "little"))
 
 
 def test_armor_round_trip(alice: PrivateKey) -> None:

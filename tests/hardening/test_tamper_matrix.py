@@ -409,7 +409,12 @@ def test_a_changed_character_anywhere_is_detected_unless_human_text(
         if data.draw(st.booleans(), "anywhere"):
             position = data.draw(st.integers(0, len(game.text) - 1), "position")
         else:  # lines other than payload, which are rarer
-            rows = [n for n, kind in enumerate(kinds) if kind != "payload"]
+            # (not the empty "line" after the final newline: it has no character to change)
+            rows = [
+                n
+                for n, kind in enumerate(kinds)
+                if kind != "payload" and starts[n] < len(game.text)
+            ]
             row = data.draw(st.sampled_from(rows), "line")
             end = starts[row + 1] if row + 1 < len(starts) else len(game.text)
             position = data.draw(st.integers(starts[row], max(starts[row], end - 1)), "column")
