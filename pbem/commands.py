@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
+from pbem.render import escape
 from pbem.reporting import print_report, report_error, verify_file
 
 if TYPE_CHECKING:
@@ -23,8 +24,14 @@ if TYPE_CHECKING:
 
 
 def _fail(message: str) -> NoReturn:
-    click.echo(f"error: {message}", err=True)
+    click.echo(f"error: {escape.terminal_line(message)}", err=True)
     sys.exit(1)
+
+
+def _say(text: str, err: bool = False, nl: bool = True) -> None:
+    """Print text that may hold text from a game's log or from mail, escaped for a
+    terminal (pbem.render.escape): nothing in it reaches the terminal as a control."""
+    click.echo(escape.terminal(text), err=err, nl=nl)
 
 
 def _passphrase(name: str) -> bytes | None:
@@ -50,22 +57,27 @@ def _write_entries(entries: list[Entry], output: str | None) -> None:
     _emit(move_file(entries), output, f"wrote {count} to {output}")
 
 
-def _emit(text: str, output: str | None, note: str | None = None) -> None:
-    """Print `text`, or write it to `output` and say so."""
+def _emit(text: str, output: str | None, note: str | None = None, private: bool = False) -> None:
+    """Print `text` (escaped for the terminal), or write it to `output` and say so.
+
+    `private`: the text shows a role's own view (its hand, its sealed values), so the
+    file is created owner-only (0600) whatever the umask, and an existing file is made so.
+    """
     if output:
-        _write_file(Path(output), text)
-        click.echo(note or f"wrote {output}")
+        _write_file(Path(output), text, private)
+        _say(note or f"wrote {output}")
     else:
-        click.echo(text, nl=False)
+        _say(text, nl=False)
 
 
-def _write_file(path: Path, text: str) -> None:
+def _write_file(path: Path, text: str, private: bool = False) -> None:
     """Write atomically: a crash leaves the old file or the new one, never half of it.
 
     The text goes to a temporary file of its own beside `path` (two runs never share
     one), reaches the disk, and is renamed over `path` in one step. The file gets the
-    mode a plain write would give it (the umask's), or keeps the mode it had. A symlink
-    is followed; a device or a pipe (`-o /dev/null`) is written into, never replaced.
+    mode a plain write would give it (the umask's), or keeps the mode it had; a private
+    file is 0600 in both cases. A symlink is followed; a device or a pipe
+    (`-o /dev/null`) is written into, never replaced.
     """
     import stat
 
@@ -77,14 +89,14 @@ def _write_file(path: Path, text: str) -> None:
     except FileNotFoundError:
         mask = os.umask(0o077)
         os.umask(mask)
-        write_atomically(path, text.encode("utf-8"), 0o666 & ~mask)
+        write_atomically(path, text.encode("utf-8"), 0o600 if private else 0o666 & ~mask)
         return
     if not stat.S_ISREG(status.st_mode):
         # /dev/null, a pipe, a terminal: write into it; renaming over it would replace it
         with path.open("w", encoding="utf-8") as out:
             out.write(text)
         return
-    write_atomically(path, text.encode("utf-8"), status.st_mode & 0o7777)
+    write_atomically(path, text.encode("utf-8"), 0o600 if private else status.st_mode & 0o7777)
 
 
 def _read_input(source: str) -> bytes:
@@ -197,7 +209,7 @@ def key_new(ctx: click.Context, name: str, protect: bool) -> None:
 @click.pass_context
 def key_import(ctx: click.Context, name: str, path: str) -> None:
     """Import an OpenSSH private key or an opponent's public-key line as NAME."""
-    click.echo(_client(ctx).import_key(name, Path(path)))
+    _say(_client(ctx).import_key(name, Path(path)))
 
 
 @key.command("list")
@@ -206,7 +218,7 @@ def key_list(ctx: click.Context) -> None:
     """List keys: name, fingerprint, and whether the private half is here."""
     for row in _client(ctx).store.list_keys():
         kind = "private" if row["private_path"] else "public"
-        click.echo(f"{row['name']}\t{row['fingerprint']}\t{kind}")
+        _say(f"{row['name']}\t{row['fingerprint']}\t{kind}")
 
 
 # --- games ----------------------------------------------------------------------------------
@@ -276,8 +288,15 @@ def new(
 @click.option("-o", "--output", help="Write the move file here instead of stdout.")
 @click.pass_context
 def join(ctx: click.Context, game: str, output: str | None) -> None:
-    """Join GAME with every role whose key you hold."""
-    _write_entries(_client(ctx).join(game), output)
+    """Join GAME with every role whose key you hold (accepting its invitation first, if
+    `pbem mail fetch` is holding one)."""
+    client = _client(ctx)
+    if not any(row["id"].startswith(game.strip().lower()) for row in client.store.games()):
+        from pbem.mail.fetch import accept_invitation, find_invitation
+
+        if find_invitation(client, game) is not None:
+            _say(escape.terminal_line(accept_invitation(client, game)), err=True)
+    _write_entries(client.join(game), output)
 
 
 @main.command()
@@ -289,11 +308,16 @@ def show(ctx: click.Context, game: str | None, role: str | None) -> None:
     client = _client(ctx)
     if game is None:
         for row in client.store.games():
-            click.echo(f"{row['id'][:12]}\t{row['rules']}\t{row['title']}")
+            title = escape.terminal_line(row["title"])
+            _say(f"{row['id'][:12]}\t{escape.terminal_line(row['rules'])}\t{title}")
+        from pbem.mail.fetch import invitation_lines
+
+        for line in invitation_lines(client):  # held by `pbem mail fetch`
+            _say(escape.terminal_line(line))
         return
     from pbem.render.show import show_text
 
-    click.echo(show_text(client, client.game(game), role))
+    _say(show_text(client, client.game(game), role))
 
 
 @main.command()
@@ -338,7 +362,7 @@ def apply(ctx: click.Context, source: str, data: tuple[str, ...]) -> None:
     if not entries:
         _fail(f"no PBEM entries found in {source}")
     for result in _client(ctx).apply_entries(entries, _data_files(data)):
-        click.echo(f"{result.status}: {result.entry.describe()}")
+        _say(f"{result.status}: {escape.terminal_line(result.entry.describe())}")
 
 
 @main.command()
@@ -381,7 +405,7 @@ def verify(sources: tuple[str, ...], data: tuple[str, ...], jobs: int | None) ->
     if workers == 1:
         for ok, line in map(_verify_one, tasks):
             failed += not ok
-            click.echo(line)
+            _say(line)
     else:
         from concurrent.futures import ProcessPoolExecutor
 
@@ -392,7 +416,7 @@ def verify(sources: tuple[str, ...], data: tuple[str, ...], jobs: int | None) ->
         with ProcessPoolExecutor(max_workers=workers) as pool:
             for ok, line in pool.map(_verify_one, tasks):  # in input order, as they finish
                 failed += not ok
-                click.echo(line)
+                _say(line)
     if failed:
         _fail(f"{failed} of {len(tasks)} files failed verification")
 
@@ -461,7 +485,7 @@ def replay(ctx: click.Context, source: str, step: bool, data: tuple[str, ...]) -
 
     game = _load_any(ctx, source, data)
     for line in history_lines(game):
-        click.echo(line)
+        _say(line)
         if step and line.startswith("seq "):
             click.pause()
 
@@ -554,7 +578,8 @@ def render(
         if role in mine:  # our own sealed values, from our own store
             known = client.known(adjudicator.id, str(role))
     text = render_summary(adjudicator, None if role in (None, "public") else role, fmt, known)
-    _emit(text, output)
+    # A view of one of our own roles may show its hand and sealed values: owner-only.
+    _emit(text, output, private=known is not None)
 
 
 @main.command()

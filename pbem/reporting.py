@@ -30,14 +30,17 @@ def verify_file(source: str, files: dict[str, bytes], echo: Echo, fail: Fail) ->
 
 
 def print_report(report: Report, echo: Echo, fail: Fail) -> None:
-    """A verification's lines, then OK, or the failure (exit 1)."""
-    echo("\n".join(report.lines))
+    """A verification's lines, then OK, or the failure (exit 1); escaped for a terminal,
+    since they quote the file's own text (titles, roles, decisions)."""
+    from pbem.render.escape import terminal, terminal_line
+
+    echo(terminal("\n".join(report.lines)))
     if not report.ok:
         failure = report.failure or "verification failed"
         first, _, rest = failure.partition("\n")
         if rest:
-            echo(failure)  # an equivocation proof goes to stdout in full
-        fail(first)
+            echo(terminal(failure))  # an equivocation proof goes to stdout in full
+        fail(terminal_line(first))
     echo("OK: every check holds")
 
 
@@ -45,11 +48,13 @@ def report_error(exc: BaseException, echo: Echo, fail: Fail) -> None:
     """Turn an error a command let through into its one-line message and exit 1; return
     (for the caller to raise it again) when it is not one pbem reports."""
     from pbem.errors import EquivocationError, PbemError
+    from pbem.render.escape import terminal, terminal_line
 
+    # An error may quote an entry's or a mail's text: escaped for the terminal.
     if isinstance(exc, EquivocationError):
-        echo(exc.proof)  # the proof in full, for the referee
-        fail(str(exc))
+        echo(terminal(exc.proof))  # the proof in full, for the referee
+        fail(terminal(str(exc)))
     if isinstance(exc, PbemError):
-        fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+        fail(terminal_line(str(exc).splitlines()[0] if str(exc) else type(exc).__name__))
     if isinstance(exc, OSError):
-        fail(f"{exc.filename or 'file'}: {exc.strerror or exc}")
+        fail(terminal_line(f"{exc.filename or 'file'}: {exc.strerror or exc}"))

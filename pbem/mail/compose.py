@@ -19,6 +19,7 @@ from email.utils import format_datetime, make_msgid
 from pbem.core.adjudicator import Action, Adjudicator
 from pbem.core.log import JOIN, MOVE, Entry
 from pbem.errors import PbemError
+from pbem.render import escape
 from pbem.transport.savefile import human_line, move_file
 
 SUBJECT_TAG = "[pbem]"
@@ -36,8 +37,10 @@ def game_title(game: Adjudicator) -> str:
 
 
 def subject(game: Adjudicator, entries: Sequence[Entry]) -> str:
-    """`[pbem] <title> <first 8 hex of the game id> #<seq of the last entry sent>`."""
-    return f"{SUBJECT_TAG} {game_title(game)} {game.id[:8]} #{entries[-1].seq}"
+    """`[pbem] <title> <first 8 hex of the game id> #<seq of the last entry sent>`, the
+    title on one line and escaped (it comes from the log; a header is read in terminals)."""
+    title = escape.terminal_line(game_title(game))
+    return f"{SUBJECT_TAG} {title} {game.id[:8]} #{entries[-1].seq}"
 
 
 def bracketed(message_id: str) -> str:
@@ -109,7 +112,8 @@ def _state_line(game: Adjudicator) -> str:
 
 
 def body_text(game: Adjudicator, entries: Sequence[Entry]) -> str:
-    """The summary, a line on how to apply, then the move file."""
+    """The summary, a line on how to apply, then the move file; escaped for a terminal
+    (text mail is often read in one), which leaves the armor as it is."""
     first, last = entries[0].seq, entries[-1].seq
     span = f"entry {first}" if first == last else f"entries {first} to {last}"
     title = game_title(game)
@@ -127,7 +131,7 @@ def body_text(game: Adjudicator, entries: Sequence[Entry]) -> str:
         "",
         move_file(entries),
     ]
-    return "\n".join(lines) + "\n"
+    return escape.terminal("\n".join(lines) + "\n")
 
 
 def _address(address: str, name: str | None = None) -> Address:

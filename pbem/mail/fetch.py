@@ -8,12 +8,25 @@ anything (damaged or tampered entry, bad signature, unknown game or key, illegal
 equivocation) is refused as a whole: the transaction rolls back and nothing of it
 stays, while every other message is processed as usual.
 
+A message bigger than MAX_MESSAGE_BYTES, with more MIME parts or header fields than
+pbem.transport.mime allows, or with more than MAX_ENTRIES entries is refused with one
+line, before its entries are checked, and the fetch goes on with the next message.
+
+An invitation (the genesis of a game this store does not have, signed by someone else
+and naming one of this store's keys) is not stored: it is checked, kept in the inbox
+with the entries of its game that came with it or after it, and listed on every fetch
+until the player accepts it (`pbem join GAME`, or `pbem mail fetch --accept GAME`) or
+declines it (`--decline GAME`). A genesis signed by one of this store's own keys (a game
+the player made on another device) is stored at once, as before.
+
 Only the mailbox readers (pbem.mail.sources) and the command (fetch_command) touch
 mail; everything here can be tested with bytes in memory.
 """
 
 from __future__ import annotations
 
+import contextlib
+import email.errors
 import email.policy
 import hashlib
 from collections.abc import Callable, Iterable
@@ -25,6 +38,8 @@ from typing import TYPE_CHECKING, Any
 from pbem.core.log import GENESIS, Entry
 from pbem.errors import EquivocationError, PbemError
 from pbem.ledger import find_equivocation
+from pbem.mail import MAX_MESSAGE_BYTES
+from pbem.render import escape
 from pbem.transport.movefile import read_entries
 
 if TYPE_CHECKING:
@@ -34,8 +49,13 @@ if TYPE_CHECKING:
 APPLIED = "applied"
 HAD = "already had"
 WAITING = "waiting"
+INVITED = "invitation"
 REFUSED = "refused"
 NO_ENTRIES = "no pbem entries"
+
+MAX_ENTRIES = 5000  # entries in one message (MAX_MESSAGE_BYTES: see pbem.mail)
+_HEADER_BYTES = 64 * 1024  # the headers read for a message's report line
+_HEADER_CHARS = 2048  # of a header's value, decoded (RFC 2047) for that line
 
 Seq = tuple[str, int]  # (game id, seq)
 
@@ -76,6 +96,7 @@ class MessageReport:
     key: str
     message_id: str | None
     subject: str
+    sender: str = ""  # the From header, on one line (shown with an invitation)
     refusal: str | None = None
     proof: str | None = None  # an equivocation proof, in full
     found: int = 0  # entries in the message
@@ -85,6 +106,8 @@ class MessageReport:
     waiting_for: dict[str, int] = field(default_factory=dict)  # game -> the missing seq
     also: list[Seq] = field(default_factory=list)  # held entries of earlier mail applied now
     problems: list[str] = field(default_factory=list)  # held entries refused when due
+    pending: list[Seq] = field(default_factory=list)  # held for an invitation not accepted
+    invitations: dict[str, str] = field(default_factory=dict)  # game -> what it is
 
     @property
     def label(self) -> str:
@@ -100,16 +123,20 @@ class MessageReport:
             return APPLIED
         if self.held:
             return WAITING
+        if self.pending:
+            return INVITED
         return HAD
 
     @property
     def fully_used(self) -> bool:
         """Every entry of the message is in the store (applied now or had already)."""
-        return self.status in (APPLIED, HAD) and not self.held
+        return self.status in (APPLIED, HAD) and not self.held and not self.pending
 
     def line(self) -> str:
+        """The report line, escaped for a terminal: the Message-ID, the Subject and the
+        reasons quote the sender's text."""
         subject = f' "{self.subject}"' if self.subject else ""
-        return f"{self.label}{subject}: {self.outcome()}"
+        return escape.terminal_line(f"{self.label}{subject}: {self.outcome()}")
 
     def outcome(self) -> str:
         status = self.status
@@ -140,12 +167,31 @@ class MessageReport:
                 parts.append(
                     f"waiting for entry {missing} of game {_short(game)} (holding {_ranges(seqs)})"
                 )
+        for game, what in self.invitations.items():
+            sender = f" (mail from {self.sender})" if self.sender else ""
+            parts.append(
+                f"invitation to {what}{sender}, not stored: accept it with "
+                f"`pbem join {_short(game)}`, or `pbem mail fetch --decline {_short(game)}`"
+            )
+        for game, seqs in _by_game(self.pending).items():
+            if game not in self.invitations:
+                parts.append(
+                    f"holding {_ranges(seqs)} of game {_short(game)} until its invitation "
+                    "is accepted"
+                )
         parts += self.problems
         return "; ".join(parts)
 
 
 def message_headers(raw: bytes) -> tuple[str | None, str]:
     """(Message-ID, Subject) of a raw message, leniently: (None, "") when absent."""
+    message_id, subject, _sender = message_header_fields(raw)
+    return message_id, subject
+
+
+def message_header_fields(raw: bytes) -> tuple[str | None, str, str]:
+    """(Message-ID, Subject, From) of a raw message, each on one line, RFC 2047 decoded,
+    not escaped (that is done where they are printed)."""
     # Every fetch reads every message of the mailbox again (nothing is marked read), and
     # the email package's header parsing is most of what a message already applied costs:
     # the result is kept per message, by the SHA-256 of its bytes, for the process.
@@ -159,24 +205,49 @@ def message_headers(raw: bytes) -> tuple[str | None, str]:
     return found
 
 
-_HEADERS: dict[bytes, tuple[str | None, str]] = {}
+_HEADERS: dict[bytes, tuple[str | None, str, str]] = {}
 
 
-def _parse_headers(raw: bytes) -> tuple[str | None, str]:
+def _parse_headers(raw: bytes) -> tuple[str | None, str, str]:
+    """Read with `compat32` (the raw values, a cost in proportion to their length) from the
+    message's first _HEADER_BYTES, and only the first _HEADER_CHARS of each value decoded:
+    the `default` policy's decoding of a long run of encoded words grows faster than it."""
     try:
-        headers = BytesHeaderParser(policy=email.policy.default).parsebytes(raw)
-        message_id = headers.get("Message-ID")
-        subject = headers.get("Subject")
-        mid = _one_line(str(message_id)) if message_id else None
-        return (mid or None), _one_line(str(subject or ""))[:120]
+        headers = BytesHeaderParser(policy=email.policy.compat32).parsebytes(raw[:_HEADER_BYTES])
+        values = {name.lower(): value for name, value in reversed(list(headers.raw_items()))}
     except (LookupError, ValueError, TypeError, IndexError):
-        return None, ""
+        return None, "", ""
+    mid = _header_text(values.get("message-id"))
+    subject = _header_text(values.get("subject"))[:120]
+    sender = _header_text(values.get("from"))[:200]
+    return (mid or None), subject, sender
+
+
+def _header_text(value: object) -> str:
+    """A raw header value as a reader sees it (RFC 2047 words decoded), on one line."""
+    if not isinstance(value, str):
+        return ""
+    value = value[:_HEADER_CHARS]
+    # Read as unstructured text whatever the field (no address parsing to fail on); words
+    # that cannot be decoded leave the raw text, made readable below.
+    with contextlib.suppress(
+        LookupError, ValueError, TypeError, IndexError, email.errors.MessageError
+    ):
+        value = str(email.policy.default.header_factory("x-pbem-text", value))
+    value = value.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    return _one_line(value)
 
 
 def parse_message(raw: bytes) -> list[Entry]:
     """Every entry of a message; damage raises a PbemError naming the entry block."""
+    found = read_entries(raw)
+    if len(found) > MAX_ENTRIES:
+        raise PbemError(
+            f"the message holds {len(found)} entries, more than the {MAX_ENTRIES} a mail may "
+            "carry (save it and use `pbem apply FILE`)"
+        )
     entries = []
-    for number, (canonical, signature) in enumerate(read_entries(raw), start=1):
+    for number, (canonical, signature) in enumerate(found, start=1):
         try:
             entries.append(Entry.from_wire(canonical, signature))
         except PbemError as exc:
@@ -202,13 +273,21 @@ class Fetcher:
         return any(r.status == REFUSED or r.problems for r in self.reports)
 
     def process(self, key: str, raw: bytes) -> MessageReport:
-        message_id, subject = message_headers(raw)
-        report = MessageReport(key, message_id, subject)
+        message_id, subject, sender = message_header_fields(raw)
+        report = MessageReport(key, message_id, subject, sender)
         self.reports.append(report)
+        if len(raw) > MAX_MESSAGE_BYTES:
+            report.refusal = (
+                f"the message is over {MAX_MESSAGE_BYTES // (1024 * 1024)} MiB, more than a "
+                "mail of moves may have (save it and use `pbem apply FILE`)"
+            )
+            report.found = 1
+            return report
         known = self.store.mail_message(message_id) if message_id else None
-        if known is not None:
+        if known is not None and self.store.has_game(str(known["game"])):
             # Read (or sent) before and recorded: its entries are in the store, and any it
             # held wait in the inbox, so it is not parsed and checked again on every fetch.
+            # (A message with an invitation not accepted yet is read again, and listed.)
             game_id = str(known["game"])
             report.found = 1
             report.had = [(game_id, s) for s in range(known["first_seq"], known["last_seq"] + 1)]
@@ -250,6 +329,8 @@ class Fetcher:
         """The transaction rolled back: forget what the report said was done."""
         for done in (report.applied, report.had, report.held, report.also, report.problems):
             done.clear()
+        report.pending.clear()
+        report.invitations.clear()
         report.waiting_for.clear()
         report.refusal = _one_line(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
 
@@ -257,16 +338,23 @@ class Fetcher:
 
     def _apply_message(self, report: MessageReport, entries: list[Entry]) -> None:
         games: dict[str, Adjudicator] = {}
+        invited: dict[str, Adjudicator | None] = {}  # games of invitations not accepted
         for entry in sorted(entries, key=lambda e: (e.kind != GENESIS, e.seq)):
             if entry.kind == GENESIS:
-                self._genesis(report, entry, games)
+                self._genesis(report, entry, games, invited)
                 continue
             game_id = str(entry.game)
             if game_id not in games:
                 if not self.store.has_game(game_id):
-                    raise PbemError(
-                        f"{entry.describe()} belongs to game {_short(game_id)}, unknown here"
-                    )
+                    if game_id not in invited:
+                        invited[game_id] = self._pending_invitation(game_id)
+                    pending = invited[game_id]
+                    if pending is None:
+                        raise PbemError(
+                            f"{entry.describe()} belongs to game {_short(game_id)}, unknown here"
+                        )
+                    self._hold_for_invitation(report, pending, entry)
+                    continue
                 games[game_id] = self.client.game(game_id)
             game = games[game_id]
             if entry.seq > len(game.entries):
@@ -280,7 +368,13 @@ class Fetcher:
             report.waiting_for[game_id] = len(games[game_id].entries)
         self._record(report)
 
-    def _genesis(self, report: MessageReport, entry: Entry, games: dict[str, Adjudicator]) -> None:
+    def _genesis(
+        self,
+        report: MessageReport,
+        entry: Entry,
+        games: dict[str, Adjudicator],
+        invited: dict[str, Adjudicator | None],
+    ) -> None:
         game_id = entry.id
         if self.store.has_game(game_id):
             self._note(report.had, report, (game_id, 0))
@@ -291,8 +385,38 @@ class Fetcher:
             raise PbemError(
                 f"unknown game {_short(game_id)}: its genesis names none of this store's keys"
             )
-        games[game_id] = self.client.start_from(entry, {})
-        report.applied.append((game_id, 0))
+        signer = roles.get(entry.by) if isinstance(roles, dict) else None
+        if signer is not None and self._invited(str(signer)):
+            # Signed by one of this store's own keys: a game the player made elsewhere.
+            games[game_id] = self.client.start_from(entry, {})
+            report.applied.append((game_id, 0))
+            return
+        # Somebody else's invitation: checked as a stored game would be (signature,
+        # rules, data), then held until the player accepts it.
+        game = self._checked_invitation(entry)
+        self.store.buffer_entry(game_id, 0, entry.id, entry.canonical, entry.signature)
+        invited[game_id] = game
+        report.pending.append((game_id, 0))
+        report.invitations[game_id] = describe_invitation(self.client, game)
+
+    def _checked_invitation(self, genesis: Entry) -> Adjudicator:
+        from pbem.ledger import replay
+
+        return replay([genesis])
+
+    def _pending_invitation(self, game_id: str) -> Adjudicator | None:
+        """The game of an invitation held in the inbox and not accepted yet, if any."""
+        for row in self.store.buffered(game_id):
+            if int(row["seq"]) == 0 and str(row["id"]) == game_id:
+                return self._checked_invitation(Entry.from_wire(row["canonical"], row["signature"]))
+        return None
+
+    def _hold_for_invitation(self, report: MessageReport, game: Adjudicator, entry: Entry) -> None:
+        """An entry of an invited game: checked as far as it can be (a role of the game,
+        its signature), then held with the invitation."""
+        self._check_author(game, entry)
+        self.store.buffer_entry(game.id, entry.seq, entry.id, entry.canonical, entry.signature)
+        report.pending.append((game.id, entry.seq))
 
     def _invited(self, public_line: str) -> bool:
         """An invitation names a key whose private half is in this store."""
@@ -429,6 +553,12 @@ class Fetcher:
             return
         mine = report.applied + report.had
         if not mine:
+            # A message holding an invitation is recorded with its genesis only: the
+            # root of the game's thread once it is accepted. Until then it is read again
+            # (see process), and so is any message with other held entries of the game,
+            # until they are in the store.
+            mine = [seq for seq in report.pending if seq[1] == 0]
+        if not mine:
             return
         game_id = mine[0][0]
         seqs = [seq for game, seq in mine if game == game_id]
@@ -447,6 +577,103 @@ def _refuse_held(report: MessageReport, item: Seq, reason: str) -> None:
         report.held.remove(item)
     if report.refusal is None:
         report.refusal = reason
+
+
+# --- invitations ------------------------------------------------------------------------------
+
+
+def describe_invitation(client: Client, game: Adjudicator) -> str:
+    """'game <id> of <rules> "<title>" by <role> <fingerprint>, for your role <role>'
+    (unescaped: it quotes the genesis's title)."""
+    from pbem.ledger import fingerprint
+
+    genesis = game.genesis
+    title = str(genesis.body.get("title") or game.engine.title)
+    creator = f"{genesis.by} {fingerprint(game.roles[genesis.by])}"
+    yours = [role for role, line in game.roles.items() if _owned(client, line)]
+    plural = "s" if len(yours) != 1 else ""
+    return (
+        f'game {_short(game.id)} of {game.engine.name} "{title}" by {creator}, '
+        f"for your role{plural} {', '.join(yours)}"
+    )
+
+
+def _owned(client: Client, public_line: str) -> bool:
+    try:
+        return client.owns_private_key(public_line)
+    except PbemError:
+        return False
+
+
+def pending_invitations(client: Client) -> list[Entry]:
+    """The genesis of every invitation held in the inbox and not accepted, by game id."""
+    store = client.store
+    found = []
+    for canonical, signature in store.buffered_geneses():
+        try:
+            genesis = Entry.from_wire(canonical, signature)
+        except PbemError:
+            continue  # held by an older pbem and no longer readable: never accepted
+        if not store.has_game(genesis.id):
+            found.append(genesis)
+    return found
+
+
+def invitation_lines(client: Client) -> list[str]:
+    """One line per pending invitation, for `pbem show` (unescaped)."""
+    from pbem.ledger import replay
+
+    lines = []
+    for genesis in pending_invitations(client):
+        try:
+            what = describe_invitation(client, replay([genesis]))
+        except PbemError as exc:
+            what = f"game {_short(genesis.id)} (cannot be played here: {_one_line(str(exc))})"
+        lines.append(f"invitation to {what}: `pbem join {_short(genesis.id)}` to accept")
+    return lines
+
+
+def find_invitation(client: Client, prefix: str) -> Entry | None:
+    """The one pending invitation whose game id starts with `prefix`, or None."""
+    wanted = prefix.strip().lower()
+    if not wanted:
+        return None
+    found = [g for g in pending_invitations(client) if g.id.startswith(wanted)]
+    if len(found) > 1:
+        raise PbemError(f"game id {prefix!r} is ambiguous: {len(found)} invitations match")
+    return found[0] if found else None
+
+
+def accept_invitation(client: Client, prefix: str) -> str:
+    """Store the invited game and the entries held with it (one transaction); a line
+    saying what was stored (unescaped)."""
+    genesis = find_invitation(client, prefix)
+    if genesis is None:
+        raise PbemError(f"no invitation to a game {prefix!r} is waiting (see `pbem mail fetch`)")
+    fetcher = Fetcher(client)
+    report = MessageReport("accept", None, "")
+    with client.changing():
+        game = client.start_from(genesis, {})
+        fetcher._drain(report, game)  # the held entries whose turn has come, in order
+    what = describe_invitation(client, game)
+    stored = [0, *(seq for game_id, seq in report.also if game_id == game.id)]
+    line = f"accepted the invitation to {what}: stored entries {_ranges(stored)}"
+    return "; ".join([line, *report.problems])
+
+
+def decline_invitation(client: Client, prefix: str) -> str:
+    """Forget an invitation and the entries held with it; a line saying so (unescaped)."""
+    genesis = find_invitation(client, prefix)
+    if genesis is None:
+        raise PbemError(f"no invitation to a game {prefix!r} is waiting (see `pbem mail fetch`)")
+    store = client.store
+    with store.transaction():
+        for seq in sorted({int(row["seq"]) for row in store.buffered(genesis.id)}):
+            store.drop_buffered(genesis.id, seq)
+    return (
+        f"declined the invitation to game {_short(genesis.id)}: forgotten (a mail that "
+        "still holds it lists it again)"
+    )
 
 
 def fetch_messages(client: Client, messages: Iterable[tuple[str, bytes]]) -> list[MessageReport]:

@@ -27,6 +27,20 @@ import click
     is_flag=True,
     help="Delete the messages all of whose entries are now in the store.",
 )
+@click.option(
+    "--accept",
+    "accept",
+    multiple=True,
+    metavar="GAME",
+    help="Then accept the invitation to GAME (store it and the entries held with it).",
+)
+@click.option(
+    "--decline",
+    "decline",
+    multiple=True,
+    metavar="GAME",
+    help="Then forget the invitation to GAME and the entries held with it.",
+)
 @click.pass_context
 def fetch(
     ctx: click.Context,
@@ -35,17 +49,22 @@ def fetch(
     maildir: str | None,
     mbox: str | None,
     delete_applied: bool,
+    accept: tuple[str, ...],
+    decline: tuple[str, ...],
 ) -> None:
     """Apply the moves found in your mail; one line per message.
 
     Messages are read without changing them (IMAP: no flag is set). Entries that
     arrive before an earlier one wait in the store until it comes. A message with
-    anything wrong in it is refused as a whole and changes nothing. Exit status 1
-    when any message was refused.
+    anything wrong in it is refused as a whole and changes nothing; so is a message
+    too big or too complex for a mail of moves. An invitation to a game from someone
+    else is listed, not stored, until you accept it (`pbem join GAME` or --accept).
+    Exit status 1 when any message was refused.
     """
     from pbem.commands import _client
-    from pbem.mail.fetch import Fetcher
+    from pbem.mail.fetch import Fetcher, accept_invitation, decline_invitation
     from pbem.mail.sources import MailSourceError, open_source
+    from pbem.render.escape import terminal, terminal_line
 
     if sum([use_imap, maildir is not None, mbox is not None]) > 1:
         raise MailSourceError("choose one of --imap, --maildir and --mbox")
@@ -83,9 +102,15 @@ def fetch(
         if delete_applied and used:
             source.delete(used)
             click.echo(f"deleted {len(used)} message{'' if len(used) == 1 else 's'}")
+    # After the mail: an invitation that came in this fetch can be accepted at once, with
+    # the entries of its game that came with it or after it.
+    for game in decline:
+        click.echo(terminal_line(decline_invitation(client, game)))
+    for game in accept:
+        click.echo(terminal_line(accept_invitation(client, game)))
     for report in fetcher.reports:
         if report.proof:
-            click.echo(f"\n{report.label}:\n{report.proof}")
+            click.echo(terminal(f"\n{report.label}:\n{report.proof}"))
     if not fetcher.reports:
         click.echo(f"no messages in {source.name}")
     if fetcher.refused:

@@ -18,6 +18,7 @@ from types import TracebackType
 from typing import Protocol, Self
 
 from pbem.errors import PbemError
+from pbem.mail import MAX_MESSAGE_BYTES
 from pbem.mail.config import ServerConfig
 
 TIMEOUT = 60.0  # seconds for any one network operation
@@ -254,8 +255,10 @@ class ImapSource(_Closing):
                 yield str(uid), raw
 
     def _fetch(self, uid: str) -> bytes | None:
-        # BODY.PEEK[] returns the whole message and, unlike BODY[], sets no \Seen flag.
-        for part in self._command("FETCH", uid, "(BODY.PEEK[])"):
+        # BODY.PEEK[] returns the message and, unlike BODY[], sets no \Seen flag; <0.N>
+        # stops at one byte past the size a fetch accepts, which refuses the message.
+        limit = MAX_MESSAGE_BYTES + 1
+        for part in self._command("FETCH", uid, f"(BODY.PEEK[]<0.{limit}>)"):
             if isinstance(part, tuple) and len(part) == 2 and isinstance(part[1], bytes):
                 return part[1]
         return None  # expunged meanwhile

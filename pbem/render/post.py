@@ -7,11 +7,13 @@ fenced block (Markdown), which forums show verbatim and the armor reader looks t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from pbem.core.adjudicator import Adjudicator
 from pbem.core.log import Entry
 from pbem.errors import PbemError
+from pbem.render import escape
 from pbem.render.summary import render_summary
 from pbem.transport.savefile import move_file
 
@@ -41,5 +43,12 @@ def render_post(game: Adjudicator, role: str | None, fmt: str, entries: Sequence
     seqs = f"#{first}" if first == last else f"#{first}-#{last}"
     how = f"Entries {seqs} for pbem (copy the block, then `pbem apply FILE`):"
     if fmt == "bbcode":
+        # No bracket in the block's human lines can end the [code] block (the armor
+        # itself has none); the human lines are never read back.
+        block = "\n".join(escape.bbcode(line) for line in block.split("\n"))
         return f"{summary}\n\n{how}\n[code]\n{block}\n[/code]\n"
-    return f"{summary}\n\n{how}\n\n```\n{block}\n```\n"
+    # A fence longer than any run of backticks in the block: nothing in it can close it.
+    block = escape.terminal(block)
+    longest = max((len(run) for run in re.findall(r"`+", block)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{summary}\n\n{how}\n\n{fence}\n{block}\n{fence}\n"

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from pbem.core.adjudicator import Adjudicator
 from pbem.ledger import fingerprint
+from pbem.render import escape
 
 if TYPE_CHECKING:
     from pbem.client import Client
@@ -37,7 +38,7 @@ def show_text(client: Client, game: Adjudicator, role: str | None = None) -> str
             lines.append(f"`pbem ack {game.id[:12]}` to roll them.")
         else:
             lines.append(f"`pbem join {game.id[:12]}` to join.")
-    return "\n".join(lines) + "\n"
+    return escape.terminal("\n".join(lines) + "\n")
 
 
 def history_lines(game: Adjudicator) -> list[str]:
@@ -53,4 +54,4 @@ def history_lines(game: Adjudicator) -> list[str]:
             lines.append(f"    - {event.text}")
     outcome = game.outcome()
     lines.append(f"result: {outcome.text if outcome else 'unfinished'}")
-    return lines
+    return [escape.terminal_line(line) for line in lines]

@@ -6,17 +6,19 @@ events with their reasons, every roll with its purpose) and the outcome.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import jinja2
+import markupsafe
 
 import pbem
 from pbem.core.adjudicator import Action, Adjudicator
 from pbem.core.canonical import JSON
 from pbem.errors import PbemError
+from pbem.render import escape
 
 FORMATS = {"text": "txt", "markdown": "md", "bbcode": "bbcode"}
 # BBCode has no tables: its summary shows the game's text state inside [code].
@@ -32,17 +34,57 @@ def templates_dir() -> Path:
     raise PbemError("pbem's templates are missing from this installation")
 
 
-@lru_cache(maxsize=1)
-def _environment() -> jinja2.Environment:
-    """One environment per process: it keeps its compiled templates between summaries."""
-    return jinja2.Environment(
+# How each output format escapes every value a template prints (protocol section 8:
+# text from the log is untrusted): `{{ x }}` is written through the medium's escaper,
+# whatever x is; only a value an escaper already made (`markdown_code`) passes as it is.
+_ESCAPERS: dict[str, Callable[[object], str]] = {
+    "txt": escape.terminal_line,
+    "md": escape.markdown,
+    "bbcode": escape.bbcode,
+    "html": escape.terminal,  # then jinja2's autoescape
+}
+
+
+class _Escaped(str):
+    """Text already escaped for its medium: the finalizer leaves it alone."""
+
+
+def _md_code(value: object) -> _Escaped:
+    return _Escaped(escape.markdown_code(value))
+
+
+def _finalizer(ext: str) -> Callable[[object], object]:
+    escaper = _ESCAPERS[ext]
+
+    def finalize(value: object) -> object:
+        if isinstance(value, _Escaped):
+            return str(value)
+        if ext == "html" and isinstance(value, markupsafe.Markup):
+            return value  # markup a filter made (tojson): autoescape leaves it alone
+        return escaper(value)
+
+    return finalize
+
+
+@lru_cache(maxsize=8)
+def _environment(ext: str = "txt") -> jinja2.Environment:
+    """One environment per format and process: it keeps its compiled templates between
+    summaries, and escapes every printed value for that format (included templates too)."""
+    env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(templates_dir())),
-        autoescape=False,  # text and Markdown; HTML output, when it comes, autoescapes
+        # *.html.j2 autoescapes (after the finalizer); text, Markdown and BBCode are
+        # escaped by the finalizer alone.
+        autoescape=jinja2.select_autoescape(
+            ["html.j2", "htm.j2", "xml.j2"], default_for_string=False, default=False
+        ),
+        finalize=_finalizer(ext),
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
         undefined=jinja2.StrictUndefined,
     )
+    env.filters["md_code"] = _md_code
+    return env
 
 
 def turn_actions(game: Adjudicator, turn: Any) -> list[Action]:
@@ -70,8 +112,8 @@ def render_summary(
             view = engine.view(game.state, role)
     turn = view.get("turn") if isinstance(view, dict) else None
     outcome = game.outcome()
-    env = _environment()
     ext = FORMATS[fmt]
+    env = _environment(ext)
     state_template = f"{engine.name}/state.{STATE_FORMAT[ext]}.j2"
     has_state = (templates_dir() / state_template).is_file()
     template = env.get_template(f"summary.{ext}.j2")

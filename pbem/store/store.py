@@ -294,6 +294,13 @@ class Store:
     def buffered(self, game_id: str) -> list[dict[str, Any]]:
         return list(self.db.table("inbox").rows_where("game = ?", [game_id], order_by="seq"))
 
+    def buffered_geneses(self) -> list[tuple[bytes, bytes]]:
+        """(canonical, signature) of every genesis held in the inbox (invitations), by game."""
+        rows = self.db.execute(
+            "SELECT canonical, signature FROM inbox WHERE seq = 0 AND id = game ORDER BY game"
+        ).fetchall()
+        return [(bytes(canonical), bytes(signature)) for canonical, signature in rows]
+
     def drop_buffered(self, game_id: str, seq: int) -> None:
         """Forget every buffered entry of `game_id` at `seq` (applied, or superseded)."""
         self._write("DELETE FROM inbox WHERE game = ? AND seq = ?", game_id, seq)

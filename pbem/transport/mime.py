@@ -2,28 +2,100 @@
 
 Imported only when a move file is a mail (see movefile.extract_text): the email package
 is the largest part of a cold `pbem verify`.
+
+A mail is untrusted input, and the email package's cost per part and per header is far
+above its cost per byte of body: a message may have at most MAX_PARTS MIME parts
+(nested and forwarded messages count), MAX_HEADER_FIELDS header fields in all, and no
+field longer than MAX_FIELD_CHARS (reading a Content-Type's parameters costs more than
+in proportion to its length), or it is refused as soon as the parser meets the part or
+field too many, having done no more work than that.
+The message is parsed with the `compat32` policy, whose header lookups are plain string
+operations (the `default` policy parses every Content-Type it is asked about, at a cost
+that grows faster than the header's length); text parts are decoded by their charset
+as `default` would.
 """
 
 from __future__ import annotations
 
-import email
 import email.policy
-from email.message import EmailMessage, Message
+from email.feedparser import BytesFeedParser, FeedParser
+from email.message import Message
 
 from pbem.errors import PbemError
 from pbem.transport.armor import has_marker
 from pbem.transport.htmltext import html_to_text
 
+MAX_PARTS = 100  # MIME parts of one message, the message itself, nested and forwarded ones
+MAX_HEADER_FIELDS = 1000  # header fields of one message, all its parts together
+MAX_FIELD_CHARS = 8 * 1024  # one header field, folded lines and all
+
+
+class MailTooComplex(PbemError):
+    """A message with more parts or header fields than a mail of moves ever has."""
+
+
+class _Budget:
+    """Counts what the parser makes; refuses the part or header field one past the cap."""
+
+    def __init__(self) -> None:
+        self.parts = 0
+        self.fields = 0
+
+    def part(self, policy: email.policy.Policy = email.policy.compat32) -> Message:
+        self.parts += 1
+        if self.parts > MAX_PARTS:
+            raise MailTooComplex(f"cannot read this mail: more than {MAX_PARTS} MIME parts")
+        return _Part(self, policy)
+
+    def field(self, value: str) -> None:
+        self.fields += 1
+        if self.fields > MAX_HEADER_FIELDS:
+            raise MailTooComplex(
+                f"cannot read this mail: more than {MAX_HEADER_FIELDS} header fields"
+            )
+        if len(value) > MAX_FIELD_CHARS:
+            raise MailTooComplex(
+                f"cannot read this mail: a header field is longer than {MAX_FIELD_CHARS} characters"
+            )
+
+
+class _Part(Message):
+    def __init__(self, budget: _Budget, policy: email.policy.Policy) -> None:
+        super().__init__(policy=policy)
+        self._budget = budget
+
+    def set_raw(self, name: str, value: str) -> None:  # the parser's way to add a field
+        self._budget.field(value)
+        super().set_raw(name, value)
+
+
+def _parse(data: bytes | str) -> Message:
+    budget = _Budget()
+    if isinstance(data, bytes):
+        binary = BytesFeedParser(_factory=budget.part, policy=email.policy.compat32)
+        budget.parts = 0  # the parser made one message to try the factory
+        binary.feed(data)
+        return binary.close()
+    parser = FeedParser(_factory=budget.part, policy=email.policy.compat32)
+    budget.parts = 0
+    parser.feed(data)
+    return parser.close()
+
 
 def _part_text(part: Message) -> str:
-    try:
-        content = part.get_content() if isinstance(part, EmailMessage) else None
-        if isinstance(content, str):
-            return content
-    except (LookupError, ValueError):
-        pass  # unknown charset or broken encoding: fall back to lenient UTF-8 below
+    """A text part's payload decoded as the `default` policy's get_content does: by its
+    charset (ASCII when it names none), undecodable bytes replaced; lenient UTF-8 when
+    the charset is unknown or cannot decode it."""
     payload = part.get_payload(decode=True)
-    return payload.decode("utf-8", errors="replace") if isinstance(payload, bytes) else ""
+    if not isinstance(payload, bytes):
+        return ""
+    charset = part.get_param("charset", "ASCII")
+    if not isinstance(charset, str):
+        charset = "ASCII"
+    try:
+        return payload.decode(charset, errors="replace")
+    except (LookupError, ValueError, TypeError):  # unknown, or a codec like idna that refuses
+        return payload.decode("utf-8", errors="replace")
 
 
 def _texts(part: Message) -> list[str]:
@@ -61,15 +133,11 @@ def _message_text(message: Message) -> str:
 
 def mail_text(data: bytes | str) -> str:
     """The decoded text parts of a raw RFC 5322 message (HTML parts converted)."""
-    policy = email.policy.default
     # The standard library's mail parser, and the walk over its parts, recurse once per
-    # level of nested parts: a message nested hundreds deep is refused, not a crash.
+    # level of nested parts: a message nested hundreds deep is refused, not a crash
+    # (MAX_PARTS already bounds the depth).
     try:
-        if isinstance(data, bytes):
-            message = email.message_from_bytes(data, policy=policy)
-        else:
-            message = email.message_from_string(data, policy=policy)
-        return _message_text(message)
+        return _message_text(_parse(data))
     except RecursionError:
         raise PbemError(
             "cannot read this mail: its MIME parts or forwarded messages are nested too deep"

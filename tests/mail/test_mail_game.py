@@ -73,9 +73,12 @@ def test_two_players_play_a_whole_game_by_email(tmp_path: Path, rules: str) -> N
             report = receiver.cli("mail", "fetch")
             assert "refused" not in report and "waiting" not in report
 
-        # the invitation (genesis and the creator's join), then the second player's join
+        # the invitation (genesis and the creator's join), then the second player's join:
+        # fetch holds an invitation from someone else until the player accepts it, which
+        # `pbem join` does
         hand_over(players[first], players[second])
-        players[second].client.join(game)
+        assert not players[second].client.store.has_game(game)
+        players[second].cli("join", short)
         hand_over(players[second], players[first])
 
         rng = random.Random(7)
