@@ -13,10 +13,8 @@ wrote them, the CLI as a user meets it.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
-import sys
 from pathlib import Path
 
 import pytest
@@ -36,14 +34,8 @@ from pbem.store import Store
 from pbem.transport.armor import armor
 from pbem.transport.savefile import save_text
 from pbem.verify import verify_path, verify_text
+from tests.support.independent import reader
 from tests.support.players import Duo, Table, store_dump
-
-_READER = Path(__file__).resolve().parents[1] / "independent" / "section7_reader.py"
-_spec = importlib.util.spec_from_file_location("section7_reader_untrusted", _READER)
-assert _spec is not None and _spec.loader is not None
-reader = importlib.util.module_from_spec(_spec)
-sys.modules[_spec.name] = reader
-_spec.loader.exec_module(reader)
 
 # Every kind of character refused, and where it would do harm.
 REFUSED = {

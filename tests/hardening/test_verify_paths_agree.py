@@ -15,9 +15,7 @@ named cases show the streamed reader's former gaps, on the CLI too.
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
 from functools import cache
 from pathlib import Path
 
@@ -32,16 +30,9 @@ from pbem.cli import main
 from pbem.transport.armor import BEGIN, END
 from pbem.transport.savefile import SAVE_MAGIC, save_text
 from pbem.verify import Report, verify_path, verify_text
+from tests.support.independent import reader
 from tests.support.peek import Peek
 from tests.support.players import Table
-
-_READER = Path(__file__).resolve().parents[1] / "independent" / "section7_reader.py"
-_spec = importlib.util.spec_from_file_location("section7_reader_agree", _READER)
-assert _spec is not None and _spec.loader is not None
-reader = importlib.util.module_from_spec(_spec)
-sys.modules[_spec.name] = reader
-_spec.loader.exec_module(reader)
-
 
 # --- saves ----------------------------------------------------------------------------------
 
