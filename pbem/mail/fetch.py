@@ -35,7 +35,7 @@ from email.parser import BytesHeaderParser
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from pbem.core.log import GENESIS, Entry
+from pbem.core.log import GENESIS, Entry, UntrustedTextError
 from pbem.errors import EquivocationError, PbemError
 from pbem.ledger import find_equivocation
 from pbem.mail import MAX_MESSAGE_BYTES
@@ -250,6 +250,8 @@ def parse_message(raw: bytes) -> list[Entry]:
     for number, (canonical, signature) in enumerate(found, start=1):
         try:
             entries.append(Entry.from_wire(canonical, signature))
+        except UntrustedTextError as exc:  # well formed, but text no entry may hold
+            raise PbemError(f"{exc} (entry block {number} of the message)") from None
         except PbemError as exc:
             raise PbemError(f"entry block {number} is damaged: {exc}") from None
     return entries

@@ -249,6 +249,34 @@ def test_apply_refuses_a_signed_move_with_a_bidi_override(tmp_path: Path) -> Non
     assert store_dump(duo.b.store) == before
 
 
+def test_mail_fetch_refuses_a_signed_move_with_a_bidi_override_as_text_not_damage(
+    tmp_path: Path,
+) -> None:
+    """The same entry by mail: the message is refused with the entry named and the rule,
+    not called damaged (its bytes and signature are intact)."""
+    duo = Duo(tmp_path)
+    head = duo.a.game(duo.game_id).head
+    fields: dict[str, JSON] = {
+        "v": 1, "kind": "move", "game": duo.game_id, "seq": head.seq + 1, "prev": head.id,
+        "by": "a", "reveal": head.id, "body": {"decision": "roll\u202e ecalp on"},
+    }  # fmt: skip
+    maildir = tmp_path / "maildir"
+    for sub in ("new", "cur", "tmp"):
+        (maildir / sub).mkdir(parents=True)
+    mail = "From: a@example.org\nTo: b@example.org\nSubject: move\nMessage-ID: <m1@x>\n\n" + armor(
+        *forge(duo.key("a"), fields)
+    )
+    (maildir / "new" / "m1").write_text(mail, encoding="utf-8")
+    before = store_dump(duo.b.store)
+    result = run("--home", str(tmp_path / "b"), "mail", "fetch", "--maildir", str(maildir))
+    assert result.exit_code != 0
+    assert "entry 3 by a refused: body/decision holds the control character U+202E" in (
+        result.output
+    )
+    assert "damaged" not in result.output
+    assert store_dump(duo.b.store) == before
+
+
 def test_mail_send_refuses_a_stored_game_with_a_forged_title(tmp_path: Path) -> None:
     """An older pbem applied an opponent's genesis with a forged title: `pbem mail send`
     used to crash with a traceback on it; now loading the game refuses it, one line."""
