@@ -1,0 +1,1 @@
+"""Board geometry for the rules and for the pictures: area graphs, hex grids, layouts, SVG."""

@@ -1,0 +1,59 @@
+"""The map of a game, as SVG, for one role's view: found in pbem/games/<game>/svg.py.
+
+Each game with a map has a module `pbem.games.<game>.svg` with
+
+    def board_svg(view, *, role=None, highlight=None, scale=1.0, layout=None) -> str
+    def highlight_of(game) -> Highlight     # what changed in the last turn (Adjudicator)
+
+`view` is what `Engine.view` (or `view_known` for the owner's own page) gives for
+`role`; the picture is drawn from it alone, so it can never show what the role may not
+know. `layout` is a user's layout file (TOML bytes) in place of the shipped stand-in.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from pbem.errors import PbemError
+from pbem.maps.svg import Highlight
+
+if TYPE_CHECKING:
+    from pbem.core.adjudicator import Adjudicator
+
+
+def _module(rules: str) -> ModuleType:
+    try:
+        return importlib.import_module(f"pbem.games.{rules.replace('-', '_')}.svg")
+    except ModuleNotFoundError:
+        raise PbemError(f"{rules} has no map to draw") from None
+
+
+def has_map(rules: str) -> bool:
+    try:
+        _module(rules)
+    except PbemError:
+        return False
+    return True
+
+
+def board_svg(
+    rules: str,
+    view: Any,
+    *,
+    role: str | None = None,
+    highlight: Highlight | None = None,
+    scale: float = 1.0,
+    layout: bytes | None = None,
+) -> str:
+    module = _module(rules)
+    svg: str = module.board_svg(view, role=role, highlight=highlight, scale=scale, layout=layout)
+    return svg
+
+
+def highlight_of(game: Adjudicator) -> Highlight:
+    """What changed in the game's last turn (an empty Highlight if the game draws none)."""
+    module = _module(game.engine.name)
+    found = getattr(module, "highlight_of", None)
+    return found(game) if found is not None else Highlight()
