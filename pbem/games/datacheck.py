@@ -318,16 +318,3 @@ def check_pairs(
             continue
         seen[key] = where
     return seen
-
-
-def reachable(start: set[str], adjacent: Mapping[str, Iterable[str]], inside: set[str]) -> set[str]:
-    """Every node of `inside` reachable from `start` through nodes of `inside`."""
-    reached = set(start) & inside
-    todo = list(reached)
-    while todo:
-        here = todo.pop()
-        for there in adjacent[here]:
-            if there in inside and there not in reached:
-                reached.add(there)
-                todo.append(there)
-    return reached

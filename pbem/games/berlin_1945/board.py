@@ -1,6 +1,10 @@
 """Queries over the loaded data (`data.load_data`): zones, rings, adjacency for a side,
 stacking limits, directions of movement and cards. Pure functions of the data; unknown
 zones, sides or cards are refused with KeyError / ValueError naming them.
+
+Adjacency is a `pbem.maps.areas.AreaGraph` of the zones (`area_graph`), built from the
+data's borders, with the rings as its groups; the German player's graph adds the Mitte
+sectors' mutual adjacency (rulebook 5.1).
 """
 
 from __future__ import annotations
@@ -14,8 +18,8 @@ from pbem.games.berlin_1945.rulebook import (
     SECTORS,
     SIDES,
     UNLIMITED,
-    zone_order,
 )
+from pbem.maps.areas import AreaGraph
 
 
 def checked_side(side: str) -> str:
@@ -43,18 +47,43 @@ def ring_depth(data: Mapping[str, Any], zone_id: str) -> int:
     return int(zone(data, zone_id)["depth"])
 
 
+# Graphs by the identity of the data they index (never changed once loaded) and the side;
+# the data object is kept so that a reused id is not mistaken for it.
+_GRAPHS: dict[tuple[int, str | None], tuple[Mapping[str, Any], AreaGraph]] = {}
+_GRAPHS_KEPT = 16
+
+
+def area_graph(data: Mapping[str, Any], side: str | None = None) -> AreaGraph:
+    """The zones and their borders as a graph in map order (Areas A-F, Districts 1-18,
+    Sectors I-V), the rings as its groups; for `side` when given (rulebook 5.1: for the
+    German player every Mitte sector is adjacent to every other)."""
+    if side is not None:
+        checked_side(side)
+    key = (id(data), side)
+    cached = _GRAPHS.get(key)
+    if cached is not None and cached[0] is data:
+        return cached[1]
+    borders = [tuple(pair) for pair in data["borders"]]
+    if side == "german" and data["rules"].get("german-mitte-all-adjacent"):
+        known = {frozenset(pair) for pair in borders}
+        borders += [
+            (a, b)
+            for i, a in enumerate(SECTORS)
+            for b in SECTORS[i + 1 :]
+            if frozenset((a, b)) not in known
+        ]
+    graph = AreaGraph(data["zone_ids"], borders, groups=data["rings"])
+    if len(_GRAPHS) >= _GRAPHS_KEPT:
+        _GRAPHS.clear()
+    _GRAPHS[key] = (data, graph)
+    return graph
+
+
 def neighbours(data: Mapping[str, Any], zone_id: str, side: str | None = None) -> list[str]:
     """The zones adjacent to `zone_id`, for `side` when given (rulebook 5.1: for the German
     player every Mitte sector is adjacent to every other)."""
-    found = set(zone(data, zone_id)["neighbours"])
-    if (
-        side is not None
-        and checked_side(side) == "german"
-        and zone_id in SECTORS
-        and data["rules"].get("german-mitte-all-adjacent")
-    ):
-        found |= set(SECTORS) - {zone_id}
-    return sorted(found, key=zone_order)
+    zone(data, zone_id)
+    return list(area_graph(data, side).neighbours(zone_id))
 
 
 def adjacent(data: Mapping[str, Any], a: str, b: str, side: str) -> bool:

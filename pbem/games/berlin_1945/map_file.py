@@ -33,7 +33,8 @@ from pbem.games.berlin_1945.rulebook import (
     zone_order,
     zone_pair,
 )
-from pbem.games.datacheck import DataChecker, check_pairs, parse_toml, reachable, read_pairs
+from pbem.games.datacheck import DataChecker, check_pairs, parse_toml, read_pairs
+from pbem.maps.areas import AreaGraph
 
 MAP_FILE = "map.toml"
 
@@ -81,23 +82,18 @@ def load_map(raw: bytes, file_name: str = MAP_FILE) -> dict[str, Any]:
     apart_at = _sound_pairs(check, zones, apart)
     check.stop_if_any()
 
-    # Stage 3: the graph.
-    adjacent: dict[str, set[str]] = {z: set() for z in ZONE_IDS}
-    for a, b in border_at:
-        adjacent[a].add(b)
-        adjacent[b].add(a)
-    _check_graph(check, zones, adjacent, border_at, apart_at)
+    # Stage 3: the graph, in map order (the order of ZONE_IDS).
+    graph = AreaGraph(ZONE_IDS, border_at)
+    _check_graph(check, zones, graph, border_at, apart_at)
     check.stop_if_any()
 
     return {
         **header,
         "rules": rules,
         "zone_ids": list(ZONE_IDS),
-        "zones": {
-            z: {**zones[z], "neighbours": sorted(adjacent[z], key=zone_order)} for z in ZONE_IDS
-        },
+        "zones": {z: {**zones[z], "neighbours": list(graph.neighbours(z))} for z in ZONE_IDS},
         "rings": {r: [z for z in ZONE_IDS if zones[z]["ring"] == r] for r in RINGS},
-        "borders": [list(p) for p in sorted(border_at, key=_pair_order)],
+        "borders": [list(p) for p in graph.borders],
         "not_adjacent": [list(p) for p in sorted(apart_at, key=_pair_order)],
     }
 
@@ -335,7 +331,7 @@ def _sound_pairs(
 def _check_graph(
     check: DataChecker,
     zones: dict[str, dict[str, Any]],
-    adjacent: dict[str, set[str]],
+    graph: AreaGraph,
     border_at: dict[tuple[str, str], str],
     apart_at: dict[tuple[str, str], str],
 ) -> None:
@@ -368,13 +364,13 @@ def _check_graph(
                 "a border joins zones of one ring or of neighbouring rings (rulebook 1)",
             )
     for area in AREAS:
-        if not any(zones[z]["ring"] == "outer" for z in adjacent[area]):
+        if not any(zones[z]["ring"] == "outer" for z in graph.neighbours(area)):
             check.add(
                 f"zone[{area}]",
                 "touches no district of the outer ring: the Soviets enter Berlin from the "
                 "areas (rulebook 2.1, 4)",
             )
-    reached = reachable({REICHSTAG}, adjacent, set(ZONE_IDS))
+    reached = graph.region({REICHSTAG})
     if len(reached) != len(ZONE_IDS):
         check.add(
             "border",

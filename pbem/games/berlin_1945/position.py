@@ -32,7 +32,8 @@ def is_area(state: State, zone: str) -> bool:
 
 
 def adjacent(state: State, a: str, b: str, side: str) -> bool:
-    return b in tables.of(state).adj[side].get(a, ())
+    graph = tables.of(state).graph[side]
+    return a in graph and graph.adjacent(a, b)
 
 
 def limit(state: State, zone: str, side: str) -> int | None:

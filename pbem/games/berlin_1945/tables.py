@@ -17,7 +17,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.core.engine import State
+from pbem.games.berlin_1945.board import area_graph
 from pbem.games.berlin_1945.rulebook import REICHSTAG, RING_INDEX, ROLES, UNIT_TYPES, UNLIMITED
+from pbem.maps.areas import AreaGraph
 
 Card = dict[str, Any]
 
@@ -46,6 +48,7 @@ class Tables:
     ring: Mapping[str, int]  # 0 the outer edge .. 4 the Mitte
     limit: Mapping[str, Mapping[str, int | None]]  # zone -> side -> stacking limit (None: any)
     adj: Mapping[str, Mapping[str, tuple[str, ...]]]  # side -> zone -> neighbours (rule 5.1)
+    graph: Mapping[str, AreaGraph]  # side -> the zones as a graph, the same adjacency
     units: Mapping[str, Unit]
     cards: Mapping[str, Card]  # "german-3" -> deck, number, name, symbols, effects
     decks: Mapping[str, tuple[int, ...]]  # side -> card numbers
@@ -55,15 +58,8 @@ class Tables:
 def build(data: Mapping[str, Any]) -> str:
     """The tables text of loaded data (`data.load_data`), canonical JSON."""
     zones = list(data["zone_ids"])
-    mitte = [z for z in zones if data["zones"][z]["ring"] == "mitte"]
-    adj: dict[str, dict[str, list[str]]] = {}
-    for side in ROLES:
-        adj[side] = {}
-        for z in zones:
-            near = list(data["zones"][z]["neighbours"])
-            if side == "german" and z in mitte:  # rulebook 5.1: all sectors adjacent
-                near += [m for m in mitte if m != z and m not in near]
-            adj[side][z] = sorted(near, key=zones.index)
+    # rulebook 5.1: for the German player all Mitte sectors are adjacent (`board.area_graph`)
+    adj = {side: {z: list(area_graph(data, side).neighbours(z)) for z in zones} for side in ROLES}
     units = {
         u["id"]: {
             "side": u["side"],
@@ -116,6 +112,10 @@ def parse(text: str) -> Tables:
         ring=raw["ring"],
         limit=raw["limit"],
         adj={side: {z: tuple(n) for z, n in by.items()} for side, by in raw["adj"].items()},
+        graph={
+            side: AreaGraph.from_neighbours(by, order=raw["zones"])
+            for side, by in raw["adj"].items()
+        },
         units={uid: Unit(**u) for uid, u in raw["units"].items()},
         cards=raw["cards"],
         decks={side: tuple(numbers) for side, numbers in raw["decks"].items()},

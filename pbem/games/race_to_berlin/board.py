@@ -22,6 +22,7 @@ from pbem.games.race_to_berlin.state import (
     State,
     area_name,
     berlin_allowed,
+    graph,
     room_for,
     update_area,
 )
@@ -95,7 +96,7 @@ def markers_used(state: State, changes: Mapping[str, str] | None = None) -> dict
     areas = state["areas"]
     changes = changes or {}
     used = {p: 0 for p in ROLES}
-    for a, b in state["map"]["borders"]:
+    for a, b in graph(state).borders:
         ca = changes[a] if a in changes else areas[a]["control"]
         cb = changes[b] if b in changes else areas[b]["control"]
         if ca != cb:
@@ -111,23 +112,17 @@ def marker_change(state: State, changes: Mapping[str, str]) -> dict[str, int]:
     """How many more front line markers each player needs after `changes` (area -> its new
     control): only the borders of the changed areas can change (`markers_used` of the
     whole map gives the same difference, at the cost of every border)."""
-    areas, static = state["areas"], state["map"]["areas"]
+    areas = state["areas"]
     delta = {p: 0 for p in ROLES}
-    seen: set[tuple[str, str]] = set()
-    for a in changes:
-        for b in static[a]["neighbours"]:
-            pair = (a, b) if a < b else (b, a)
-            if pair in seen:
-                continue
-            seen.add(pair)
-            old_a, old_b = areas[a]["control"], areas[b]["control"]
-            new_a, new_b = changes.get(a, old_a), changes.get(b, old_b)
-            for ca, cb, sign in ((old_a, old_b, -1), (new_a, new_b, 1)):
-                if ca != cb:
-                    if ca in delta:
-                        delta[ca] += sign
-                    if cb in delta:
-                        delta[cb] += sign
+    for a, b in graph(state).borders_around(changes):
+        old_a, old_b = areas[a]["control"], areas[b]["control"]
+        new_a, new_b = changes.get(a, old_a), changes.get(b, old_b)
+        for ca, cb, sign in ((old_a, old_b, -1), (new_a, new_b, 1)):
+            if ca != cb:
+                if ca in delta:
+                    delta[ca] += sign
+                if cb in delta:
+                    delta[cb] += sign
     return delta
 
 
@@ -188,10 +183,6 @@ def set_control(state: State, area: str, new: str, ctx: Context, reason: str) ->
 def front_line_areas(state: State, facing: str, of: str = GERMAN) -> list[str]:
     """Areas of `of` adjacent to an area of `facing` (e.g. German areas on the Eastern Front)."""
     areas = state["areas"]
-    out = []
-    for a in state["map"]["area_ids"]:
-        if areas[a]["control"] != of:
-            continue
-        if any(areas[n]["control"] == facing for n in state["map"]["areas"][a]["neighbours"]):
-            out.append(a)
-    return out
+    return graph(state).bordering(
+        lambda a: areas[a]["control"] == of, lambda n: areas[n]["control"] == facing
+    )

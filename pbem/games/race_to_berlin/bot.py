@@ -14,7 +14,7 @@ remove blocks rather than shuffle pieces forever.
 from __future__ import annotations
 
 import random
-from collections import deque
+from collections.abc import Mapping
 from typing import Any
 
 from pbem.games.race_to_berlin.choices import attacks as legal_attacks
@@ -40,6 +40,7 @@ from pbem.games.race_to_berlin.state import (
     WEST,
     blocks_in,
     force_units_in,
+    graph,
     on_board,
     other,
     own_block_in,
@@ -81,30 +82,9 @@ def win_chance(attack: float, defence: float) -> float:
     return total / 1296
 
 
-_DISTANCES: dict[int, tuple[Any, dict[str, int]]] = {}
-
-
-def _distances(graph: dict[str, Any]) -> dict[str, int]:
-    dist = {"B1": 0}
-    queue = deque(["B1"])
-    while queue:
-        here = queue.popleft()
-        for there in graph[here]["neighbours"]:
-            if there not in dist:
-                dist[there] = dist[here] + 1
-                queue.append(there)
-    return dist
-
-
-def to_berlin(state: dict[str, Any]) -> dict[str, int]:
-    """Steps from every area to B1 (cached per map object; the map never changes)."""
-    areas = state["map"]["areas"]
-    cached = _DISTANCES.get(id(areas))
-    if cached is None or cached[0] is not areas:
-        cached = (areas, _distances(areas))
-        _DISTANCES.clear()
-        _DISTANCES[id(areas)] = cached
-    return cached[1]
+def to_berlin(state: dict[str, Any]) -> Mapping[str, int]:
+    """Steps from every area to B1 (computed once per map: the graph keeps them)."""
+    return graph(state).distances_from("B1")
 
 
 def _defence_estimate(state: dict[str, Any], frm: str, target: str) -> float:
@@ -112,7 +92,7 @@ def _defence_estimate(state: dict[str, Any], frm: str, target: str) -> float:
     static = state["map"]["areas"][target]
     control = areas[target]["control"]
     defence = float(static["terrain"])
-    if target in state["map"]["areas"][frm]["rivers"]:
+    if graph(state).is_river(frm, target):
         defence += 1
     fort = areas[target]["fortification"]
     if fort is not None:
@@ -131,7 +111,7 @@ def _defence_estimate(state: dict[str, Any], frm: str, target: str) -> float:
         return defence + (b["value"] if b["revealed"] else 3.5)
     helpers = [
         b
-        for n in static["neighbours"]
+        for n in graph(state).neighbours(target)
         for b in blocks_in(state, n)
         if b["force"] == control and not b["exhausted"]
     ]
@@ -185,7 +165,7 @@ def _place(state: dict[str, Any], role: str, options: list[Any], rng: random.Ran
         control = areas[d.area]["control"]
         enemies = [
             n
-            for n in state["map"]["areas"][d.area]["neighbours"]
+            for n in graph(state).neighbours(d.area)
             if (areas[n]["control"] == GERMAN) != (control == GERMAN)
         ]
         value = d.value or 3
@@ -239,9 +219,7 @@ def _move_gain(state: dict[str, Any], d: Move) -> int:
     mine = areas[d.frm]["control"]
 
     def front(area: str) -> int:
-        return sum(
-            1 for n in state["map"]["areas"][area]["neighbours"] if areas[n]["control"] != mine
-        )
+        return sum(1 for n in graph(state).neighbours(area) if areas[n]["control"] != mine)
 
     return front(d.to) - front(d.frm)
 
@@ -320,11 +298,7 @@ def _place_reserve(state: dict[str, Any], role: str, options: list[Any], rng: ra
 
     def threat(d: PlaceReserve) -> float:
         return (
-            sum(
-                1
-                for n in state["map"]["areas"][d.area]["neighbours"]
-                if areas[n]["control"] == SOVIET
-            )
+            sum(1 for n in graph(state).neighbours(d.area) if areas[n]["control"] == SOVIET)
             + rng.random()
         )
 

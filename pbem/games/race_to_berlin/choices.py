@@ -49,6 +49,7 @@ from pbem.games.race_to_berlin.state import (
     controlled_units_in,
     force_player,
     force_units_in,
+    graph,
     on_board,
     room_for,
 )
@@ -87,7 +88,7 @@ def attacks(state: State, role: str) -> list[Attack]:
         frm = block["area"]
         value = known_value(block)
         cube_options = (2,) if block["force"] == GERMAN else (1, 2)
-        for target in state["map"]["areas"][frm]["neighbours"]:
+        for target in graph(state).neighbours(frm):
             for cubes in cube_options:
                 exhausting = value is not None and block["cubes"] + cubes == value
                 d = Attack(target, frm, cubes, exhausting)
@@ -111,7 +112,7 @@ def moves(state: State, role: str) -> list[Move]:
         block = blocks.get(frm)
         if not groups and block is None:
             continue
-        for to in state["map"]["areas"][frm]["neighbours"]:
+        for to in graph(state).neighbours(frm):
             here = controls[to]["control"]
             candidates: list[Move] = []
             for force, units in groups.items():

@@ -52,6 +52,7 @@ from pbem.games.race_to_berlin.state import (
     block_by_label,
     blocks_in,
     force_units_in,
+    graph,
     illegal,
     in_berlin,
     is_active,
@@ -287,7 +288,7 @@ def support_options(state: State) -> list[Support]:
             return [Support()]
         return [Support(combat["defence_area"], True)]
     options = [Support()]
-    for area in state["map"]["areas"][combat["target"]]["neighbours"]:
+    for area in graph(state).neighbours(combat["target"]):
         if area == combat["defence_area"]:
             continue
         for b in blocks_in(state, area):
@@ -473,7 +474,7 @@ def compute_strengths(state: State, ctx: Context) -> None:
     terrain = state["map"]["areas"][target]["terrain"]
     if terrain:
         defence.append({"reason": f"difficult terrain +{terrain}", "value": terrain})
-    if target in state["map"]["areas"][combat["from"]]["rivers"]:
+    if graph(state).is_river(combat["from"], target):
         defence.append({"reason": "river +1", "value": 1})
     combat["attack"] = {"modifiers": attack, "base": sum(m["value"] for m in attack)}
     combat["defence"] = {"modifiers": defence, "base": sum(m["value"] for m in defence)}

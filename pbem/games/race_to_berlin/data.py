@@ -13,8 +13,10 @@ file not given). Checking a file collects every problem of a stage into one
 DataError, each naming the file, the item and what is wrong.
 
 Area ids are strings everywhere ("17", "B1"). The helpers at the end
-(`neighbours`, `is_river`, `initial_control`, `front_borders`, `supplied_areas`)
-are pure functions over the loaded data for the rules engine.
+(`area_graph`, `neighbours`, `is_river`, `initial_control`, `front_borders`,
+`supplied_areas`) are pure functions over the loaded data for the rules engine; the
+board's geometry is a `pbem.maps.areas.AreaGraph` built from the data's own neighbour
+and river lists (`area_graph`, which also serves the engine's static map).
 """
 
 from __future__ import annotations
@@ -29,10 +31,10 @@ from pbem.games.datacheck import (
     check_pairs,
     given_or_shipped,
     parse_toml,
-    reachable,
     read_pairs,
     shipped_files,
 )
+from pbem.maps.areas import RIVER, AreaGraph
 
 MAP_FILE = "map.toml"
 TOKENS_FILE = "tokens.toml"
@@ -151,31 +153,29 @@ def load_map(raw: bytes, file_name: str = MAP_FILE) -> dict[str, Any]:
     _check_units(check, areas, units)
     check.stop_if_any()
 
-    # Stage 3: the graph (needs sound areas and borders).
+    # Stage 3: the graph (needs sound areas and borders), in map order.
     area_ids = sorted(areas, key=_order)
-    pairs = sorted((tuple(sorted(b["between"], key=_order)) for b in borders), key=_pair_order)
-    rivers = {frozenset(b["between"]) for b in borders if b["river"]}
-    adjacent: dict[str, set[str]] = {a: set() for a in area_ids}
-    for a, b in pairs:
-        adjacent[a].add(b)
-        adjacent[b].add(a)
-    _check_graph(check, areas, adjacent)
+    graph = AreaGraph(
+        area_ids,
+        [b["between"] for b in borders],
+        features={frozenset(b["between"]): [RIVER] for b in borders if b["river"]},
+    )
+    _check_graph(check, areas, graph)
     check.stop_if_any()
 
     result_areas: dict[str, Any] = {}
     for area_id in area_ids:
-        area = areas[area_id]
-        around = sorted(adjacent[area_id], key=_order)
+        around = list(graph.neighbours(area_id))
         result_areas[area_id] = {
-            **area,
+            **areas[area_id],
             "neighbours": around,
-            "rivers": [n for n in around if frozenset((area_id, n)) in rivers],
+            "rivers": [n for n in around if graph.is_river(area_id, n)],
         }
     data: dict[str, Any] = {
         "title": title,
         "area_ids": area_ids,
         "areas": result_areas,
-        "borders": [{"areas": [a, b], "river": frozenset((a, b)) in rivers} for a, b in pairs],
+        "borders": [{"areas": [a, b], "river": graph.is_river(a, b)} for a, b in graph.borders],
         "berlin": list(BERLIN),
         "berlin_access": list(BERLIN_ACCESS),
         "edges": {e: [a for a in area_ids if e in areas[a]["edges"]] for e in EDGES},
@@ -198,10 +198,6 @@ def load_map(raw: bytes, file_name: str = MAP_FILE) -> dict[str, Any]:
     _check_front(check, data["initial_front"])
     check.stop_if_any()
     return data
-
-
-def _pair_order(pair: tuple[str, ...]) -> tuple[tuple[int, int, str], ...]:
-    return tuple(_order(a) for a in pair)
 
 
 def _read_header(check: DataChecker, doc: dict[str, Any]) -> str:
@@ -551,13 +547,12 @@ def _check_reserve(
         )
 
 
-def _check_graph(
-    check: DataChecker, areas: dict[str, dict[str, Any]], adjacent: dict[str, set[str]]
-) -> None:
+def _check_graph(check: DataChecker, areas: dict[str, dict[str, Any]], graph: AreaGraph) -> None:
     # rulebook 4.5: every sub-area borders the other four and 31 and 32, and nothing else.
     for sub in BERLIN:
         wanted = (set(BERLIN) - {sub}) | set(BERLIN_ACCESS)
-        missing, extra = wanted - adjacent[sub], adjacent[sub] - wanted
+        around = set(graph.neighbours(sub))
+        missing, extra = wanted - around, around - wanted
         if missing or extra:
             check.add(
                 f"area[{sub}]",
@@ -565,8 +560,7 @@ def _check_graph(
                 f"(rulebook 4.5); missing {_names(missing)}, extra {_names(extra)}",
             )
     # The whole map is one piece.
-    start = min(areas, key=_order)
-    reached = reachable({start}, adjacent, set(areas))
+    reached = graph.region(graph.areas[:1])
     if len(reached) != len(areas):
         check.add("border", f"the map is not connected: {_names(set(areas) - reached)} cut off")
         return
@@ -574,10 +568,9 @@ def _check_graph(
     # through West areas, every Soviet area from the eastern edge, every German area from an
     # eagle area or B1 -- nothing starts isolated.
     control = {a: areas[a]["control"] for a in areas}
-    pseudo = {"areas": {a: {**areas[a], "neighbours": sorted(adjacent[a])} for a in areas}}
     for force in CONTROLS:
         own = {a for a in areas if control[a] == force}
-        cut = own - set(supplied_areas(control, pseudo, force))
+        cut = own - _supplied(graph, areas, control, force)
         if not own and force != "german":
             check.add("area", f"no {FORCE_NAMES[force]} area at start")
         if cut:
@@ -725,26 +718,45 @@ def load_data(files: Mapping[str, bytes]) -> dict[str, Any]:
 # --- Helpers for the rules engine ----------------------------------------------------------------
 
 
-def _area(data: Mapping[str, Any], area: str) -> dict[str, Any]:
-    try:
-        record: dict[str, Any] = data["areas"][area]
-    except KeyError:
-        raise KeyError(f"unknown area {area!r}") from None
-    return record
+# Graphs of the maps in use, by the identity of the map data they index (loaded data, or
+# a game's static map: never changed once built); the data object is kept to make sure
+# an id is not reused by another object.
+_GRAPHS: dict[int, tuple[Mapping[str, Any], AreaGraph]] = {}
+_GRAPHS_KEPT = 8
+
+
+def area_graph(data: Mapping[str, Any]) -> AreaGraph:
+    """The area graph of loaded data or of an engine's static map (`area_ids`, and each
+    area's `neighbours` and `rivers`), built once per map object."""
+    cached = _GRAPHS.get(id(data))
+    if cached is not None and cached[0] is data:
+        return cached[1]
+    areas = data["areas"]
+    graph = AreaGraph.from_neighbours(
+        {a: areas[a]["neighbours"] for a in data["area_ids"]},
+        features={frozenset((a, n)): [RIVER] for a in data["area_ids"] for n in areas[a]["rivers"]},
+        groups={
+            "berlin": [a for a in data["area_ids"] if areas[a]["berlin"]],
+            **{
+                f"{edge}-edge": [a for a in data["area_ids"] if edge in areas[a]["edges"]]
+                for edge in EDGES
+            },
+        },
+    )
+    if len(_GRAPHS) >= _GRAPHS_KEPT:
+        _GRAPHS.clear()
+    _GRAPHS[id(data)] = (data, graph)
+    return graph
 
 
 def neighbours(data: Mapping[str, Any], area: str) -> list[str]:
     """The areas sharing a border with `area`, in map order."""
-    return list(_area(data, area)["neighbours"])
+    return list(area_graph(data).neighbours(area))
 
 
 def is_river(data: Mapping[str, Any], a: str, b: str) -> bool:
     """Whether the border between `a` and `b` is a river (rulebook 4.2.1.2: +1 defence)."""
-    record = _area(data, a)
-    _area(data, b)
-    if b not in record["neighbours"]:
-        raise ValueError(f"areas {a} and {b} share no border")
-    return b in record["rivers"]
+    return area_graph(data).is_river(a, b)
 
 
 def initial_control(data: Mapping[str, Any]) -> dict[str, str]:
@@ -776,12 +788,7 @@ def front_borders(
     if force not in CONTROLS:
         raise ValueError(f"unknown force {force!r} (expected {', '.join(CONTROLS)})")
     _check_control(control, data)
-    result = []
-    for border in data["borders"]:
-        a, b = border["areas"]
-        if (control[a] == force) != (control[b] == force):
-            result.append((a, b))
-    return result
+    return area_graph(data).cut(lambda a: control[a] == force)
 
 
 def supplied_areas(control: Mapping[str, str], data: Mapping[str, Any], force: str) -> list[str]:
@@ -794,11 +801,15 @@ def supplied_areas(control: Mapping[str, str], data: Mapping[str, Any], force: s
     if force not in CONTROLS:
         raise ValueError(f"unknown force {force!r} (expected {', '.join(CONTROLS)})")
     _check_control(control, data)
-    areas = data["areas"]
+    return sorted(_supplied(area_graph(data), data["areas"], control, force), key=_order)
+
+
+def _supplied(
+    graph: AreaGraph, areas: Mapping[str, Any], control: Mapping[str, str], force: str
+) -> set[str]:
     own = {a for a in areas if control[a] == force}
     if force == "german":
         bases = {a for a in own if areas[a]["eagle"]}
     else:
         bases = {a for a in own if set(areas[a]["edges"]) & set(SUPPLY_EDGES[force])}
-    adjacent = {a: areas[a]["neighbours"] for a in areas}
-    return sorted(reachable(bases, adjacent, own), key=_order)
+    return graph.region(bases, own)

@@ -55,7 +55,9 @@ from pbem.games.race_to_berlin.data import (
     PLAYER_FORCES,
     STACK_LIMIT,
     SUPPLY_EDGES,
+    area_graph,
 )
+from pbem.maps.areas import AreaGraph
 
 State = dict[str, Any]
 
@@ -353,12 +355,17 @@ def area_name(state: State, area: str) -> str:
     return f"{area} ({state['map']['areas'][area]['name']})"
 
 
+def graph(state: State) -> AreaGraph:
+    """The board as an area graph, built once from the static map (`data.area_graph`)."""
+    return area_graph(state["map"])
+
+
 def neighbours(state: State, area: str) -> list[str]:
-    return list(state["map"]["areas"][area]["neighbours"])
+    return list(graph(state).neighbours(area))
 
 
 def adjacent(state: State, a: str, b: str) -> bool:
-    return b in state["map"]["areas"][a]["neighbours"]
+    return graph(state).adjacent(a, b)
 
 
 def control(state: State, area: str) -> str:

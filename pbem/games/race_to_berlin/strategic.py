@@ -31,6 +31,7 @@ from pbem.games.race_to_berlin.state import (
     area_name,
     control_of,
     controlled_units_in,
+    graph,
     illegal,
     is_german,
     room_for,
@@ -60,18 +61,9 @@ def _sources(state: State, unit: str, friendly: set[str]) -> set[str]:
 
 
 def _spread(state: State, start: set[str], inside: set[str], control: str) -> set[str]:
-    static = state["map"]["areas"]
-    reached = set(start)
-    todo = list(start)
-    while todo:
-        here = todo.pop()
-        for there in static[here]["neighbours"]:
-            if there in inside and there not in reached:
-                if berlin_problem(control, here, there, "enter") is not None:
-                    continue
-                reached.add(there)
-                todo.append(there)
-    return reached
+    return graph(state).region(
+        start, inside, lambda here, there: berlin_problem(control, here, there, "enter") is None
+    )
 
 
 def destinations(state: State, unit: str) -> list[str]:

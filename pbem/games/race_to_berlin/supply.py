@@ -17,7 +17,7 @@ German, emptied of German pieces (recorded as `stranded`).
 
 from __future__ import annotations
 
-from collections import deque
+from collections.abc import Mapping
 from typing import Any
 
 from pbem.core.engine import Context
@@ -31,8 +31,8 @@ from pbem.games.race_to_berlin.state import (
     area_name,
     blocks_in,
     force_units_in,
+    graph,
     is_active,
-    natural,
     other,
     update_area,
 )
@@ -50,15 +50,10 @@ def sources(state: State, control_: str) -> set[str]:
 
 def _trace(state: State, control_: str) -> tuple[frozenset[str], tuple[str, ...]]:
     """(the areas of `control_` with a supply line, those without, in map order)."""
-    areas, static = state["areas"], state["map"]["areas"]
-    reached = sources(state, control_)
-    todo = list(reached)
-    while todo:
-        here = todo.pop()
-        for there in static[here]["neighbours"]:
-            if there not in reached and areas[there]["control"] == control_:
-                reached.add(there)
-                todo.append(there)
+    areas = state["areas"]
+    reached = graph(state).region(
+        sources(state, control_), lambda a: areas[a]["control"] == control_
+    )
     cut = tuple(
         a for a in state["map"]["area_ids"] if areas[a]["control"] == control_ and a not in reached
     )
@@ -97,19 +92,9 @@ def unsupplied(state: State, control_: str) -> list[str]:
     return list(_lines(state)[control_][1])
 
 
-def distances_to_supply(state: State, control_: str) -> dict[str, int]:
+def distances_to_supply(state: State, control_: str) -> Mapping[str, int]:
     """Steps from every area to the nearest supplied area of `control_` (any path)."""
-    static = state["map"]["areas"]
-    start = supplied(state, control_)
-    dist = {a: 0 for a in start}
-    queue = deque(start)
-    while queue:
-        here = queue.popleft()
-        for there in static[here]["neighbours"]:
-            if there not in dist:
-                dist[there] = dist[here] + 1
-                queue.append(there)
-    return dist
+    return graph(state).distances(supplied(state, control_))
 
 
 def has_active_block(state: State, area: str, control_: str) -> bool:
@@ -166,34 +151,13 @@ def _settle_german(state: State, ctx: Context, cutter: str | None, final: bool) 
 
 def _groups(state: State, areas: list[str]) -> list[list[str]]:
     """Connected groups of `areas`, in map order."""
-    left = set(areas)
-    static = state["map"]["areas"]
-    out = []
-    for a in sorted(areas, key=natural):
-        if a not in left:
-            continue
-        group, todo = {a}, [a]
-        left.discard(a)
-        while todo:
-            here = todo.pop()
-            for there in static[here]["neighbours"]:
-                if there in left:
-                    left.discard(there)
-                    group.add(there)
-                    todo.append(there)
-        out.append(sorted(group, key=natural))
-    return out
+    return graph(state).components(areas)
 
 
 def surrounding(state: State, group: list[str]) -> list[str]:
     """The Allied forces with an area next to `group`."""
-    static, areas = state["map"]["areas"], state["areas"]
-    found = {
-        areas[n]["control"]
-        for a in group
-        for n in static[a]["neighbours"]
-        if areas[n]["control"] in ALLIED
-    }
+    areas = state["areas"]
+    found = {areas[n]["control"] for n in graph(state).touching(group)}
     return [f for f in ALLIED if f in found]
 
 
