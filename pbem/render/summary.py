@@ -87,8 +87,24 @@ def _environment(ext: str = "txt") -> jinja2.Environment:
     return env
 
 
-def turn_actions(game: Adjudicator, turn: Any) -> list[Action]:
-    return [a for a in game.actions if a.turn == turn and a.turn is not None]
+def decided_in(actions: list[Action]) -> list[Any]:
+    """The turn each action was decided in. An action's `turn` is that of the state it
+    left, so the action that ends turn 3 says 4: each action counts in the turn of the
+    action before it (the first in its own)."""
+    turns, before = [], None
+    for action in actions:
+        turns.append(action.turn if before is None else before)
+        before = action.turn
+    return turns
+
+
+def turn_actions(game: Adjudicator, turn: Any) -> tuple[Any, list[Action]]:
+    """(the turn shown, its actions): those decided in `turn`, or, when none is yet (a
+    turn has just begun), those of the last turn that has some."""
+    actions = [a for a in game.actions if a.turn is not None]
+    turns = decided_in(actions)
+    shown = turn if turn in turns or not turns else turns[-1]
+    return shown, [a for a, t in zip(actions, turns, strict=True) if t == shown]
 
 
 def render_summary(
@@ -117,6 +133,9 @@ def render_summary(
     state_template = f"{engine.name}/state.{STATE_FORMAT[ext]}.j2"
     has_state = (templates_dir() / state_template).is_file()
     template = env.get_template(f"summary.{ext}.j2")
+    actions_turn, actions = (
+        turn_actions(game, turn) if turn is not None else (None, game.actions[-10:])
+    )
     return template.render(
         title=str(game.genesis.body.get("title") or engine.title),
         game_id=game.id,
@@ -124,8 +143,9 @@ def render_summary(
         role=role or "public",
         turn=turn,
         view=view,
-        state_template=state_template if has_state else None,
-        actions=turn_actions(game, turn) if turn is not None else game.actions[-10:],
+        state_template=state_template if has_state and view is not None else None,
+        actions=actions,
+        actions_turn=actions_turn,
         prompts=game.prompts(),
         outcome=outcome,
         self_witnessed=game.self_witnessed,

@@ -11,7 +11,8 @@ Chance: six-sided dice only. White dice are d6; red dice are D3s, rolled as a
 d6 and halved rounding up. Every roll goes through `ctx.roll` with its purpose,
 and only after the decision that asks for it has been validated completely.
 
-Information: perfect; nothing is hidden. `view` returns the whole state.
+Information: perfect; nothing is hidden. `view` returns the whole state, with the
+gamesheet in words beside it for the summaries (`view.sheet_view`).
 
 The engine is a `StepGame` (pbem.kit): three named steps, "roll_event" and
 "modify_event" (the campaign phase, `campaign`) and "allocate" (the German phase,
@@ -48,6 +49,7 @@ from pbem.games.barbarossa.decisions import (
     format_decision,
     parse_decision,
 )
+from pbem.games.barbarossa.view import sheet_view
 from pbem.games.datacheck import given_or_shipped, shipped_files
 from pbem.kit.steps import Handler, Step, StepGame, asks
 
@@ -172,9 +174,8 @@ class BarbarossaEngine(StepGame):
 
     def view(self, state: State, role: str | None) -> State:
         # Perfect information: every role, and the public, sees everything, in a copy of
-        # its own (a view shares nothing with the state it shows).
-        view: State = copy_json(state)
-        return view
+        # its own (a view shares nothing with the state it shows), with the sheet in words.
+        return sheet_view(state)
 
     # --- data ---------------------------------------------------------------------------
 

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from pbem.core.canonical import copy_json
 from pbem.games.barbarossa.rules import ENGINE, GERMAN
 from pbem.testing import ScriptedContext, Table
 
@@ -53,7 +54,7 @@ def german_phase(
     """
     if state is None:
         state = ENGINE.setup(ENGINE.load_data({}), {})
-    state = ENGINE.view(state, None)
+    state = copy_json(state)
     if supply is not None:
         state["cubes"]["supply"] = supply
     if command is not None:
