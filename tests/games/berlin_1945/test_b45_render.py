@@ -16,6 +16,7 @@ import pytest
 
 import pbem.games  # noqa: F401  (registers berlin-1945)
 from pbem.core.canonical import JSON
+from pbem.games.berlin_1945.hands import drawn_cards
 from pbem.games.berlin_1945.rules import ENGINE
 from pbem.render.summary import render_summary
 from pbem.testing import SignedTable, leaks
@@ -37,8 +38,11 @@ def _check(table: SignedTable) -> None:
         text = render_summary(table.game, viewer, "text", table.known(viewer))
         assert "#" not in _line(text, f"{other} hand:"), "the other side's cards are shown"
         own = [s for s in state["hands"][viewer]["slots"].values() if s["status"] == "hand"]
-        if own:
-            assert _line(text, f"{viewer} hand:").count("#") == len(own)
+        # a card drawn and not yet committed is in the hand too, shown to its owner at once
+        drawn = drawn_cards(state, viewer, table.known(viewer))
+        line = _line(text, f"{viewer} hand:")
+        assert line.count("#") == len(own) + len(drawn)
+        assert line.count("(just drawn)") == len(drawn)
         plan = state.get("plan")
         if viewer == "german" and plan and not plan["revealed"]:
             assert _line(text, "Soviet plan").endswith(": sealed")
