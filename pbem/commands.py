@@ -70,7 +70,7 @@ def _emit(text: str, output: str | None, note: str | None = None, private: bool 
         _say(text, nl=False)
 
 
-def _write_file(path: Path, text: str, private: bool = False) -> None:
+def _write_file(path: Path, text: str | bytes, private: bool = False) -> None:
     """Write atomically: a crash leaves the old file or the new one, never half of it.
 
     The text goes to a temporary file of its own beside `path` (two runs never share
@@ -83,20 +83,21 @@ def _write_file(path: Path, text: str, private: bool = False) -> None:
 
     from pbem.files import write_atomically
 
+    data = text.encode("utf-8") if isinstance(text, str) else text  # bytes: a PNG
     path = Path(os.path.realpath(path))  # through a symlink: write its target, keep the link
     try:
         status = path.stat()
     except FileNotFoundError:
         mask = os.umask(0o077)
         os.umask(mask)
-        write_atomically(path, text.encode("utf-8"), 0o600 if private else 0o666 & ~mask)
+        write_atomically(path, data, 0o600 if private else 0o666 & ~mask)
         return
     if not stat.S_ISREG(status.st_mode):
         # /dev/null, a pipe, a terminal: write into it; renaming over it would replace it
-        with path.open("w", encoding="utf-8") as out:
-            out.write(text)
+        with path.open("wb") as out:
+            out.write(data)
         return
-    write_atomically(path, text.encode("utf-8"), 0o600 if private else status.st_mode & 0o7777)
+    write_atomically(path, data, 0o600 if private else status.st_mode & 0o7777)
 
 
 def _read_input(source: str) -> bytes:
@@ -302,10 +303,22 @@ def join(ctx: click.Context, game: str, output: str | None) -> None:
 @main.command()
 @click.argument("game", required=False)
 @click.option("--role", help="Show the game as this role sees it.")
+@click.option("--history", is_flag=True, help="Also print everything that happened this turn.")
+@click.option(
+    "--open",
+    "open_page",
+    is_flag=True,
+    help="Write the role's HTML turn page under the store's home and open it in a browser.",
+)
 @click.pass_context
-def show(ctx: click.Context, game: str | None, role: str | None) -> None:
-    """Show a game: state, whose turn, what is asked, the last results (no GAME: list)."""
+def show(
+    ctx: click.Context, game: str | None, role: str | None, history: bool, open_page: bool
+) -> None:
+    """Show a game: the board, whose turn, what is asked with the choices, the last
+    result (no GAME: list the games)."""
     client = _client(ctx)
+    if game is None and open_page:
+        _fail("--open needs a GAME")
     if game is None:
         for row in client.store.games():
             title = escape.terminal_line(row["title"])
@@ -317,7 +330,33 @@ def show(ctx: click.Context, game: str | None, role: str | None) -> None:
         return
     from pbem.render.show import show_text
 
-    _say(show_text(client, client.game(game), role))
+    if open_page:
+        _open_page(client, client.game(game), role)
+        return
+    _say(show_text(client, client.game(game), role, history))
+
+
+def _open_page(client: Client, game: Adjudicator, role: str | None) -> None:
+    """The role's turn page in a private file under the store's home, opened in the
+    system browser; without a browser, the path to open (never a failure)."""
+    import webbrowser
+
+    from pbem.render.page import render_page
+    from pbem.render.show import asked_of
+
+    mine = client.my_roles(game)
+    viewer = role or (mine[0] if mine else None)
+    known = client.known(game.id, viewer) if viewer in mine else None
+    html = render_page(game, viewer, known=known, asked=asked_of(client, game, viewer))
+    folder = client.store.home / "pages"
+    folder.mkdir(mode=0o700, exist_ok=True)
+    path = folder / f"{game.id[:12]}-{viewer or 'public'}.html"
+    _write_file(path, html, private=True)  # it may show the role's hand: owner-only
+    try:
+        opened = webbrowser.open(path.resolve().as_uri())
+    except webbrowser.Error:
+        opened = False
+    _say(f"wrote {path}" + ("" if opened else " (no browser found: open it yourself)"))
 
 
 @main.command()
@@ -534,9 +573,15 @@ def export(ctx: click.Context, game: str, output: str | None, since: int | None)
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["text", "markdown", "bbcode"]),
+    type=click.Choice(["text", "markdown", "bbcode", "svg", "html", "png"]),
     default="text",
-    help="text: a summary; markdown/bbcode: a forum post with the entries to apply.",
+    help="text: a summary; markdown/bbcode: a forum post with the entries to apply; "
+    "svg: the map; html: the one-file turn page; png: the map drawn by a headless Chromium.",
+)
+@click.option(
+    "--layout",
+    type=click.Path(dir_okay=False),
+    help="A layout file (TOML) to draw the map with, in place of the shipped one.",
 )
 @click.option(
     "--since",
@@ -552,10 +597,11 @@ def render(
     role: str | None,
     fmt: str,
     since: int | None,
+    layout: str | None,
     output: str | None,
 ) -> None:
-    """Render a turn summary of GAME for one role, or a forum post, from a stored game or
-    a save file."""
+    """Render a turn summary of GAME for one role, a forum post, its map or its turn page,
+    from a stored game or a save file."""
     from pbem.render.post import POST_FORMATS, last_move, render_post
     from pbem.render.summary import render_summary
 
@@ -577,9 +623,71 @@ def render(
             role = mine[0]
         if role in mine:  # our own sealed values, from our own store
             known = client.known(adjudicator.id, str(role))
-    text = render_summary(adjudicator, None if role in (None, "public") else role, fmt, known)
+    viewer = None if role in (None, "public") else role
+    if fmt in ("svg", "html", "png"):
+        _render_picture(client, adjudicator, viewer, fmt, known, layout, output)
+        return
+    if layout is not None:
+        _fail("--layout is for --format svg, html or png")
+    text = render_summary(adjudicator, viewer, fmt, known)
     # A view of one of our own roles may show its hand and sealed values: owner-only.
     _emit(text, output, private=known is not None)
+
+
+def _render_picture(
+    client: Client | None,
+    game: Adjudicator,
+    role: str | None,
+    fmt: str,
+    known: dict[str, Any] | None,
+    layout: str | None,
+    output: str | None,
+) -> None:
+    """`render --format svg|html|png`: the map, or the turn page, of `role`'s view."""
+    from pbem.render.page import render_page, render_svg
+
+    if fmt == "png" and not output:
+        _fail("--format png writes a file: give -o FILE")
+    shape = _read_input(layout) if layout is not None else None
+    private = bool(known)  # our own role's view may show its hand: owner-only
+    if fmt == "html":
+        asked = None
+        if client is not None and role is not None:
+            from pbem.render.show import asked_of
+
+            asked = asked_of(client, game, role)
+        html = render_page(game, role, known=known, asked=asked, layout=shape)
+        _emit(html, output, private=private)
+        return
+    svg = render_svg(game, role, known=known, layout=shape)
+    if fmt == "svg":
+        _emit(svg, output, private=private)
+        return
+    from pbem.render.png import svg_to_png
+
+    _write_file(Path(str(output)), svg_to_png(svg), private)
+    _say(f"wrote {output}")
+
+
+@main.command()
+@click.argument("game")
+@click.option("--role", help="Whose view (default: your role; 'public' for nobody's hand).")
+@click.pass_context
+def cards(ctx: click.Context, game: str, role: str | None) -> None:
+    """List the cards of GAME's decks with their texts, from a stored game or a save: the
+    ones your role holds (from your own store only) and the ones played are marked."""
+    from pbem.render.cards import cards_text
+
+    client = None if Path(game).exists() else _client(ctx)
+    adjudicator = _load_any(ctx, game, ())
+    known = None
+    if client is not None:
+        mine = client.my_roles(adjudicator)
+        if role is None and mine:
+            role = mine[0]
+        if role in mine:  # our own sealed cards, from our own store
+            known = client.known(adjudicator.id, str(role))
+    _say(cards_text(adjudicator, None if role in (None, "public") else role, known), nl=False)
 
 
 @main.command()

@@ -21,6 +21,7 @@ bench/) need nothing from tests/.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import random
 from collections.abc import Iterable, Mapping
@@ -368,6 +369,45 @@ def leaks(
         ):
             found.append(f"the view for {viewer or 'the public'} shows {owner}'s secrets")
     return found
+
+
+def page_leaks(
+    game: Adjudicator,
+    owner: str,
+    known: Mapping[str, JSON],
+    viewers: Iterable[str | None],
+) -> list[str]:
+    """Like `leaks`, for what is drawn from the views: the SVG map and the HTML turn page
+    of each other viewer, rendered by a store whose state holds `owner`'s secrets, once
+    with `known` and once with `other_secrets(known)`, must be byte-identical. (The page
+    embeds the map, so one page per secret set is rendered and its SVG compared too.)"""
+    from pbem.render.page import render_page  # only here: pbem.testing imports no jinja2
+
+    if game.state is None:
+        return []
+    prompts = game.prompts()  # what is asked comes from the public state, as in any store
+    pages: dict[str | None, list[str]] = {}
+    for secrets in (known, other_secrets(known)):
+        shadow = copy.copy(game)
+        shadow.state = game.engine.with_secrets(game.state, owner, secrets)
+        shadow.prompts = lambda: prompts  # type: ignore[method-assign]
+        for viewer in viewers:
+            if viewer != owner:
+                pages.setdefault(viewer, []).append(render_page(shadow, viewer))
+    found = []
+    for viewer, (mine, other) in pages.items():
+        who = viewer or "the public"
+        if _svg_of(mine) != _svg_of(other):
+            found.append(f"the map for {who} shows {owner}'s secrets")
+        elif mine != other:
+            found.append(f"the turn page for {who} shows {owner}'s secrets")
+    return found
+
+
+def _svg_of(page: str) -> str:
+    """The inline SVG map of a turn page ('' when the game draws none)."""
+    start = page.find("<svg")
+    return page[start : page.find("</svg>", start) + 6] if start >= 0 else ""
 
 
 # --- signed entries on the real adjudicator ---------------------------------------------

@@ -10,8 +10,10 @@ The leak check is differential, so it can fail: every few entries, for each
 role that holds secrets, the views and the rendered summaries of every other
 role and of the public are computed from a state that holds the owner's
 secrets (as a store holding them would), once with the real values and once
-with other values (`pbem.testing.other_secrets`), and must be byte-identical.
-tests/kit/test_kit_leaks.py shows it catching a planted leak.
+with other values (`pbem.testing.other_secrets`), and must be byte-identical; so
+must their SVG maps and HTML turn pages (`pbem.testing.page_leaks`, in the games of
+PAGE_SEEDS). tests/kit/test_kit_leaks.py shows it catching a planted leak, and
+tests/render/test_page_leaks.py one in a map.
 """
 
 from __future__ import annotations
@@ -27,13 +29,16 @@ from pbem.core.canonical import canonical_bytes
 from pbem.core.engine import get_engine, registered
 from pbem.ledger import replay
 from pbem.render.summary import render_summary
-from pbem.testing import leaks, other_secrets
+from pbem.testing import leaks, other_secrets, page_leaks
 from tests.support.players import Table
 
 GAMES = registered()
 SEEDS = range(12)
 LEAK_EVERY = 5  # entries between two leak checks of the views
 RENDER_EVERY = 40  # entries between two leak checks of the rendered summaries
+# The maps and pages are checked with the summaries, in these seeds' games only: a page
+# costs several summaries (its SVG), and four games a title find what twelve would.
+PAGE_SEEDS = range(4)
 
 
 @pytest.mark.parametrize("rules", GAMES)
@@ -51,12 +56,13 @@ def test_random_play_reaches_an_outcome_and_replays_identically(rules: str, seed
             for prompt in prompts:
                 assert engine.choices(game.state, prompt.role), f"{prompt.role} has no choice"
         if len(game.entries) % LEAK_EVERY == 0:
-            _check_leaks(table, render=len(game.entries) % RENDER_EVERY == 0)
+            render = len(game.entries) % RENDER_EVERY == 0
+            _check_leaks(table, render=render, pages=render and seed in PAGE_SEEDS)
         table.step(rng)
         assert len(game.entries) < 20000
     assert game.prompts() == []
     assert game.unopened() == [], "every commitment is opened by the end of the game"
-    _check_leaks(table, render=True)
+    _check_leaks(table, render=True, pages=seed in PAGE_SEEDS)
 
     again = replay(game.entries, {})
     assert canonical_bytes(again.state) == canonical_bytes(game.state)
@@ -74,7 +80,7 @@ def test_a_game_with_only_the_required_roles_is_self_witnessed(rules: str) -> No
     assert table.game.self_witnessed == (len(engine.required_roles) == 1)
 
 
-def _check_leaks(table: Table, render: bool) -> None:
+def _check_leaks(table: Table, render: bool, pages: bool = False) -> None:
     """No output for another role or the public changes with one role's secrets."""
     game = table.game
     if game.state is None:
@@ -96,6 +102,9 @@ def _check_leaks(table: Table, render: bool) -> None:
                 for secrets in (known, other_secrets(known))
             }
             assert len(texts) == 1, f"the summary for {viewer} shows {owner}'s secrets"
+        if pages:
+            found = page_leaks(game, owner, known, viewers)
+            assert not found, f"entry {game.head.seq}: {found[0]}"
 
 
 def _summary(game: Adjudicator, state: object, viewer: str | None) -> str:

@@ -1,43 +1,125 @@
-"""The text of `pbem show` (state, whose turn, what is asked, choices) and `pbem replay`."""
+"""The text of `pbem show` (the board, whose turn, what is asked, the choices, the last
+results; the turn's history with `--history`) and of `pbem replay`."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pbem.core.adjudicator import Adjudicator
+from pbem.core.adjudicator import Action, Adjudicator
 from pbem.ledger import fingerprint
 from pbem.render import escape
 
 if TYPE_CHECKING:
     from pbem.client import Client
+    from pbem.render.page import Asked
 
 
-def show_text(client: Client, game: Adjudicator, role: str | None = None) -> str:
-    from pbem.render.summary import render_summary
+def asked_of(client: Client, game: Adjudicator, role: str | None = None) -> Asked | None:
+    """What a role of this store is asked now, with its numbered choices: `role` if it is
+    ours and asked, else (no role named) the first of ours that is asked."""
+    from pbem.render.page import Asked
+
+    mine = client.my_roles(game)
+    asked = [r for r in mine if game.asked(r)]
+    if role is not None:
+        asked = [r for r in asked if r == role]
+    if game.outcome() is not None or not asked:
+        return None
+    acting = asked[0]
+    short = game.id[:12]
+    notes = []
+    if game.waiting_for_entropy:
+        notes.append(f"Your next entry rolls the waiting dice (as {acting}).")
+    state = client.state_for(game, acting)
+    if state is not None:
+        state = game.engine.with_secrets(state, acting, client.known(game.id, acting))
+    if state is not None and any(p.role == acting for p in game.engine.prompts(state)):
+        choices = tuple(game.engine.format(d) for d in game.engine.choices(state, acting))
+        return Asked(acting, tuple(notes), choices)
+    if game.started:
+        return Asked(acting, tuple(notes), hint=f"`pbem ack {short}` to roll them.")
+    return Asked(acting, tuple(notes), hint=f"`pbem join {short}` to join.")
+
+
+def action_lines(action: Action) -> list[str]:
+    """One action as the text summary writes it: who, what, every roll with its purpose
+    (a private draw's value is not shown), every event."""
+    rolled = f" (dice rolled at seq {action.resolved_at})" if action.resolved_at is not None else ""
+    lines = [f"  seq {action.seq} {action.by}: {action.text}{rolled}"]
+    for record in action.rng:
+        value = record.value if record.value is not None else "(private draw)"
+        lines.append(f"    roll {record.purpose}: {value} (range {record.lo}..{record.hi})")
+    lines += [f"    - {event.text}" for event in action.events]
+    return [escape.terminal_line(line) for line in lines]
+
+
+def show_text(
+    client: Client, game: Adjudicator, role: str | None = None, history: bool = False
+) -> str:
+    """The board first, then whose turn and what this store's role is asked with its
+    numbered choices, then the last results (the whole turn's with `history`)."""
+    from pbem.render.page import role_view, state_text
+    from pbem.render.summary import turn_actions
 
     mine = client.my_roles(game)
     viewer = role or (mine[0] if mine else None)
+    if viewer is not None and viewer not in game.roles:
+        from pbem.errors import PbemError
+
+        raise PbemError(f"this game has no role {viewer!r}")
     known = client.known(game.id, viewer) if viewer in mine else None
-    lines = [render_summary(game, viewer, "text", known).rstrip(), ""]
+    engine = game.engine
+    title = str(game.genesis.body.get("title") or engine.title)
+    lines = [
+        escape.terminal_line(
+            f"{title} -- game {game.id[:12]} ({engine.name} {engine.version}),"
+            f" view of {viewer or 'public'}"
+        )
+    ]
+    if game.self_witnessed:
+        lines.append("Dice are SELF-WITNESSED: no second role supplies entropy in this game.")
+    view = role_view(game, viewer, known)
+    board = state_text(game, view)
+    if board:
+        lines += ["", board]
+    lines.append("")
+    outcome = game.outcome()
+    if outcome is not None:
+        lines.append(escape.terminal_line(f"Result: {outcome.text}"))
+        score = ", ".join(f"{r} {s}" for r, s in outcome.score.items())
+        lines.append(escape.terminal_line(f"Score: {score}"))
+    else:
+        waiting = "; ".join(f"{p.role} ({p.text})" for p in game.prompts()) or "nobody"
+        lines.append(escape.terminal_line(f"Waiting for: {waiting}"))
     for name, line in game.roles.items():
         you = " (you)" if name in mine else ""
         lines.append(f"role {name}{you}: {fingerprint(line)}")
-    asked = [r for r in mine if game.asked(r)]
-    if game.outcome() is None and asked:
-        acting = asked[0]
-        state = client.state_for(game, acting)
-        if game.waiting_for_entropy:
-            lines.append(f"Your next entry rolls the waiting dice (as {acting}).")
-        if state is not None:
-            state = game.engine.with_secrets(state, acting, client.known(game.id, acting))
-        if state is not None and any(p.role == acting for p in game.engine.prompts(state)):
-            lines.append(f"Your choices as {acting} (`pbem move GAME N` or the text):")
-            for number, decision in enumerate(game.engine.choices(state, acting), start=1):
-                lines.append(f"  {number}. {game.engine.format(decision)}")
-        elif game.started:
-            lines.append(f"`pbem ack {game.id[:12]}` to roll them.")
-        else:
-            lines.append(f"`pbem join {game.id[:12]}` to join.")
+    asked = asked_of(client, game)
+    if asked is not None:
+        lines += asked.notes
+        if asked.choices:
+            lines.append(f"Your choices as {asked.role} (`pbem move GAME N` or the text):")
+            lines += [
+                escape.terminal_line(f"  {n}. {text}")
+                for n, text in enumerate(asked.choices, start=1)
+            ]
+        if asked.hint:
+            lines.append(asked.hint)
+    turn = view.get("turn") if isinstance(view, dict) else None
+    shown, actions = turn_actions(game, turn) if turn is not None else (None, game.actions)
+    of_turn = f" in turn {shown}" if shown is not None else ""
+    if history:
+        lines += ["", f"What happened{of_turn}:"]
+        for action in actions:
+            lines += action_lines(action)
+        if not actions:
+            lines.append("  nothing yet")
+    elif game.actions:
+        lines += ["", "Last result:", *action_lines(game.actions[-1])]
+        if len(actions) > 1:
+            lines.append(
+                f"(`pbem show {game.id[:12]} --history`: all {len(actions)} actions{of_turn})"
+            )
     return escape.terminal("\n".join(lines) + "\n")
 
 

@@ -1,0 +1,150 @@
+"""The turn page: one self-contained HTML file per role (templates/page.html.j2).
+
+It holds, for one role (or the public): the map inline as SVG with its text alternative
+(pbem.render.facts), whose turn it is and what is asked (with the numbered choices when
+the page's own role is asked), the turn's events with every roll and its purpose, the
+score and what wins, the role's own hand or sealed values on its own page, and the
+armored entries of the last move to copy into `pbem apply`.
+
+Everything is inline and nothing is fetched: no script, no external style, font or
+image, and a Content-Security-Policy that forbids them all, so a page opened from a mail
+or a disk can never call out (and text from the log can never run: jinja2's autoescape
+writes it as text, after pbem.render.escape made its controls visible).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import markupsafe
+
+from pbem.core.adjudicator import Adjudicator
+from pbem.core.canonical import JSON
+from pbem.core.log import Entry
+from pbem.errors import PbemError
+from pbem.render import facts, maps
+from pbem.render.summary import _environment, templates_dir, turn_actions
+
+
+@dataclass(frozen=True)
+class Asked:
+    """What a role of this store is asked now, as `pbem show` and the page list it."""
+
+    role: str
+    notes: tuple[str, ...] = ()  # "your next entry rolls the waiting dice"
+    choices: tuple[str, ...] = ()  # numbered from 1, as `pbem move GAME N` takes them
+    hint: str = ""  # how to answer
+
+
+def role_view(game: Adjudicator, role: str | None, known: Mapping[str, JSON] | None) -> Any:
+    """What `role` sees (None: the public); with `known`, its own sealed values too."""
+    if game.state is None:
+        return None
+    if role is not None and known:
+        return game.engine.view_known(game.state, role, known)
+    return game.engine.view(game.state, role)
+
+
+def _check_role(game: Adjudicator, role: str | None) -> None:
+    if role is not None and role not in game.roles:
+        raise PbemError(f"this game has no role {role!r}")
+
+
+def render_svg(
+    game: Adjudicator,
+    role: str | None,
+    *,
+    known: Mapping[str, JSON] | None = None,
+    layout: bytes | None = None,
+    scale: float = 1.0,
+) -> str:
+    """The map of `game` as `role` sees it, with the last turn's changes marked."""
+    _check_role(game, role)
+    if not maps.has_map(game.engine.name):
+        raise PbemError(f"{game.engine.name} has no map to draw yet")
+    view = role_view(game, role, known)
+    if view is None:
+        raise PbemError("play has not started: there is no map to draw yet")
+    return maps.board_svg(
+        game.engine.name,
+        view,
+        role=role,
+        highlight=maps.highlight_of(game),
+        scale=scale,
+        layout=layout,
+    )
+
+
+def state_text(game: Adjudicator, view: Any) -> str:
+    """The game's own text state (its gamesheet or board), as the text summary shows it."""
+    name = f"{game.engine.name}/state.txt.j2"
+    if view is None or not (templates_dir() / name).is_file():
+        return ""
+    return _environment("txt").get_template(name).render(view=view).strip("\n")
+
+
+def render_page(
+    game: Adjudicator,
+    role: str | None,
+    *,
+    known: Mapping[str, JSON] | None = None,
+    asked: Asked | None = None,
+    layout: bytes | None = None,
+    entries: Sequence[Entry] | None = None,
+) -> str:
+    """The HTML turn page of `game` for `role` (None: the public).
+
+    `known`: that role's own sealed values, from its own store (never anyone else's);
+    `asked`: what this store's role is asked, with its choices (only shown when it is
+    the page's role); `entries`: the entries to copy (default: the last move)."""
+    from pbem.render.post import last_move
+    from pbem.transport.savefile import move_file
+
+    _check_role(game, role)
+    engine = game.engine
+    view = role_view(game, role, known)
+    turn = view.get("turn") if isinstance(view, dict) else None
+    shown_turn, actions = (
+        turn_actions(game, turn) if turn is not None else (None, game.actions[-10:])
+    )
+    svg = None
+    if view is not None and maps.has_map(engine.name):
+        # Markup: the SVG is built by pbem.maps.svg, which escapes every value itself.
+        svg = markupsafe.Markup(
+            maps.board_svg(
+                engine.name, view, role=role, highlight=maps.highlight_of(game), layout=layout
+            )
+        )
+    if entries is None:
+        entries = last_move(game)
+    block = move_file(entries).rstrip("\n") if entries else ""
+    seqs = ""
+    if entries:
+        first, last = entries[0].seq, entries[-1].seq
+        seqs = f"#{first}" if first == last else f"#{first}-#{last}"
+    # The role's own secrets as its own view shows them (its hand, its sealed blocks):
+    # never the raw store values, which hold draw secrets no page needs.
+    own = facts.own_facts(engine.name, view, role) if role is not None and known else ()
+    template = _environment("html").get_template("page.html.j2")
+    return template.render(
+        title=str(game.genesis.body.get("title") or engine.title),
+        game_id=game.id,
+        rules=f"{engine.name} {engine.version}",
+        role=role or "public",
+        turn=turn,
+        actions_turn=shown_turn,
+        actions=actions,
+        prompts=game.prompts(),
+        outcome=game.outcome(),
+        self_witnessed=game.self_witnessed,
+        asked=asked if asked is not None and asked.role == role else None,
+        svg=svg,
+        has_view=view is not None,
+        facts=facts.map_facts(engine.name, view),
+        state=state_text(game, view),
+        own=own,
+        entries=block,
+        entry_seqs=seqs,
+    )

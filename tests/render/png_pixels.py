@@ -1,0 +1,95 @@
+"""Read a PNG's pixels with zlib and struct alone (no imaging library in the project).
+
+Enough of PNG for browser screenshots: 8-bit RGB or RGBA, not interlaced. The filters
+that need no left neighbour's result (None, Up) and Sub are undone on whole rows at once
+(bytewise addition on Python integers); Average and Paeth byte by byte.
+"""
+
+from __future__ import annotations
+
+import struct
+import zlib
+from collections import Counter
+from dataclasses import dataclass
+
+SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+@dataclass(frozen=True)
+class Pixels:
+    width: int
+    height: int
+    bpp: int  # bytes per pixel: 3 (RGB) or 4 (RGBA)
+    rows: list[bytes]
+
+    def colours(self, every: int = 1) -> Counter[bytes]:
+        """How many pixels of each RGB colour (on every `every`-th row)."""
+        counts: Counter[bytes] = Counter()
+        for row in self.rows[::every]:
+            if self.bpp == 3:
+                counts.update(row[i : i + 3] for i in range(0, len(row), 3))
+            else:
+                counts.update(row[i : i + 3] for i in range(0, len(row), 4))
+        return counts
+
+
+def read_png(data: bytes) -> Pixels:
+    assert data[:8] == SIGNATURE, "not a PNG"
+    pos, idat, head = 8, [], None
+    while pos < len(data):
+        (length,) = struct.unpack(">I", data[pos : pos + 4])
+        kind, body = data[pos + 4 : pos + 8], data[pos + 8 : pos + 8 + length]
+        pos += 12 + length
+        if kind == b"IHDR":
+            head = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            idat.append(body)
+    assert head is not None, "PNG without IHDR"
+    width, height, depth, colour, _compression, _filter, interlace = head
+    assert depth == 8 and colour in (2, 6) and interlace == 0, f"unsupported PNG {head}"
+    bpp = 3 if colour == 2 else 4
+    raw = zlib.decompress(b"".join(idat))
+    return Pixels(width, height, bpp, _unfilter(raw, width * bpp, height, bpp))
+
+
+def _unfilter(raw: bytes, size: int, height: int, bpp: int) -> list[bytes]:
+    high = int.from_bytes(b"\x80" * size, "big")
+    low = high ^ int.from_bytes(b"\xff" * size, "big")
+
+    def add(a: int, b: int) -> int:  # every byte (a + b) mod 256, no carry between bytes
+        return ((a & low) + (b & low)) ^ ((a ^ b) & high)
+
+    prev, rows = bytes(size), []
+    for r in range(height):
+        start = r * (size + 1)
+        kind, line = raw[start], raw[start + 1 : start + 1 + size]
+        if kind == 0:
+            cur = line
+        elif kind == 2:  # Up
+            up = add(int.from_bytes(line, "big"), int.from_bytes(prev, "big"))
+            cur = up.to_bytes(size, "big")
+        elif kind == 1:  # Sub: a prefix sum per channel, in doubling steps
+            x, k = int.from_bytes(line, "big"), bpp
+            while k < size:
+                x = add(x, x >> (8 * k))
+                k *= 2
+            cur = x.to_bytes(size, "big")
+        else:
+            cur = _slow(kind, bytearray(line), prev, bpp)
+        rows.append(cur)
+        prev = cur
+    return rows
+
+
+def _slow(kind: int, out: bytearray, prev: bytes, bpp: int) -> bytes:
+    for i in range(len(out)):
+        a = out[i - bpp] if i >= bpp else 0
+        b = prev[i]
+        if kind == 3:  # Average
+            out[i] = (out[i] + ((a + b) >> 1)) & 255
+            continue
+        c = prev[i - bpp] if i >= bpp else 0  # Paeth
+        p = a + b - c
+        pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+        out[i] = (out[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+    return bytes(out)
