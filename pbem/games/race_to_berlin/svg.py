@@ -11,9 +11,9 @@ results from the adjudicator's actions.
 Where things come from: the pieces (control, units, blocks, eagles, fortifications) only
 from the view, which the engine has already stripped of every sealed value the viewer
 may not see, so a block the viewer does not know shows its back whatever its value. The
-static map (borders, rivers, board edges) is not in the view; it is read from the
-shipped map.toml and used only when the view's areas are the shipped ones (same ids and
-names); a game on another map gets its areas drawn without borders, and the legend says
+static map's board edges are not in the view; they are read from the shipped map.toml
+and used only when the view's areas are the shipped ones (same ids and names); a game on
+another map gets its borders and rivers from the view's areas and no edges, and the legend says
 so. Positions come from data/layout.toml, a stand-in (the legend says so), or from the
 caller's layout file.
 """
@@ -84,12 +84,26 @@ def _fingerprint(area: Mapping[str, Any]) -> tuple[str, int, str | None]:
 
 
 def _static_for(board: Sequence[Mapping[str, Any]]) -> StaticMap | None:
-    """The shipped map if the view's areas are its areas (ids, names, terrain, eagles),
-    else None: the game was set up with another map.toml, whose borders the view lacks."""
+    """The shipped map if the view's areas are its areas (ids, names, terrain, eagles);
+    else the borders and rivers the view's areas list (their `neighbours` and `rivers`),
+    without the board edges only the shipped map places; None for a view without them."""
     shipped = _shipped_map()
     if {a["id"]: _fingerprint(a) for a in board} == shipped.areas:
         return shipped
-    return None
+    if not all("neighbours" in a and "rivers" in a for a in board):
+        return None
+    order = {a["id"]: n for n, a in enumerate(board)}
+    borders = tuple(
+        (a["id"], b, b in a["rivers"])
+        for a in board
+        for b in a["neighbours"]
+        if b in order and order[a["id"]] < order[b]
+    )
+    return StaticMap(
+        areas={a["id"]: _fingerprint(a) for a in board},
+        borders=borders,
+        edges={a["id"]: () for a in board},
+    )
 
 
 @lru_cache(maxsize=1)
@@ -146,7 +160,7 @@ def board_svg(
         _draw_area(d, area, boxes[area["id"]])
     if highlight is not None:
         _draw_highlight(d, highlight, boxes)
-    draw_panel(d, view, role, place, static is not None, width)
+    draw_panel(d, view, role, place, static is _shipped_map(), width)
     return d.to_string()
 
 

@@ -25,13 +25,13 @@ def draw_panel(
     view: Mapping[str, Any],
     role: str | None,
     layout: Layout,
-    borders_known: bool,
+    edges_known: bool,
     width: float,
 ) -> None:
     top = layout.height + 8
     d.add("line", x1=10, y1=top, x2=width - 10, y2=top, stroke="#999", stroke_width=1)
     col = (width - 40) / 4
-    _panel_title(d, view, role, layout, borders_known, 20, top + 22)
+    _panel_title(d, view, role, layout, edges_known, 20, top + 22)
     _panel_legend(d, 20 + col, top + 22)
     _panel_players(d, view, role, 20 + 2 * col, top + 22)
     _panel_off_board(d, view, 20 + 3 * col, top + 22)
@@ -42,7 +42,7 @@ def _panel_title(
     view: Mapping[str, Any],
     role: str | None,
     layout: Layout,
-    borders_known: bool,
+    edges_known: bool,
     x: float,
     y: float,
 ) -> None:
@@ -71,9 +71,9 @@ def _panel_title(
         notes.append("chosen for pbem (the rulebook does not reproduce the board).")
     else:
         notes.append(f"Layout: {layout.title or 'a user layout'} ({layout.provenance})")
-    if not borders_known:
-        notes.append("Borders, rivers and board edges not drawn: this game's")
-        notes.append("map is not the shipped map.toml.")
+    if not edges_known:
+        notes.append("Board edges not drawn: this game's map is not")
+        notes.append("the shipped map.toml.")
     for i, line in enumerate(notes):
         d.text(
             x,
