@@ -174,12 +174,28 @@ def _rings(d: Drawing, layout: Layout) -> None:
             )  # fmt: skip
 
 
-def _borders(d: Drawing, boxes: Mapping[str, Box]) -> None:
+def _borders(d: Drawing, boxes: Mapping[str, Box], view: Mapping[str, Any]) -> None:
     """Adjacency (rulebook 5.1): a line between the centres of two zones that share a border;
-    the boxes drawn over them leave the stretch between the two."""
+    the boxes drawn over them leave the stretch between the two. The borders are the game's
+    own (the view's zones list their neighbours), so a game on a player's own map.toml is
+    drawn with its borders; a view without them falls back to the shipped map."""
     with d.group(class_="borders", stroke="#7d8a99", stroke_width=2):
-        for a, b in _map()["borders"]:
-            d.add("line", x1=boxes[a].x, y1=boxes[a].y, x2=boxes[b].x, y2=boxes[b].y)
+        for a, b in _border_pairs(view):
+            if a in boxes and b in boxes:
+                d.add("line", x1=boxes[a].x, y1=boxes[a].y, x2=boxes[b].x, y2=boxes[b].y)
+
+
+def _border_pairs(view: Mapping[str, Any]) -> list[tuple[str, str]]:
+    zones = view.get("zones")
+    if not zones or not all("neighbours" in z for z in zones):
+        return [(str(a), str(b)) for a, b in _map()["borders"]]
+    order = {z["id"]: n for n, z in enumerate(zones)}
+    return [
+        (z["id"], n["id"])
+        for z in zones
+        for n in z["neighbours"]
+        if n["id"] in order and order[z["id"]] < order[n["id"]]
+    ]
 
 
 def _title(zone: str) -> tuple[str, str]:
@@ -466,7 +482,7 @@ def board_svg(
     d = Drawing(plan.width + PANEL_WIDTH, height, title=title, scale=scale)
     d.add("rect", x=0, y=0, width=plan.width, height=height, fill="#f7f9fb")
     _rings(d, plan)
-    _borders(d, boxes)
+    _borders(d, boxes, view)
     for zone in ZONE_IDS:
         _zone(d, view, zone, boxes[zone], units[zone])
     _planned(d, view, boxes)

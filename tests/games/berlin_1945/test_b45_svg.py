@@ -325,3 +325,19 @@ def test_scale_and_the_registry() -> None:
     assert half.get("viewBox") == plain.get("viewBox")
     assert maps.has_map("berlin-1945")
     assert maps.highlight_of(demo()) == svg.highlight_of(demo())
+
+
+def test_the_borders_are_the_games_own() -> None:
+    """A game on a player's own map.toml is drawn with its borders, read from the view's
+    zones, not with the shipped ones (here: one border taken out of the view)."""
+    view = view_of("end", None)
+    root = parse(svg.board_svg(view))
+    lines = [e for g in groups(root, "borders") for e in g.iter(f"{NS}line")]
+    assert len(lines) == len(svg._map()["borders"])
+    first = view["zones"][0]
+    gone = first["neighbours"].pop(0)["id"]
+    for zone in view["zones"]:
+        if zone["id"] == gone:
+            zone["neighbours"] = [n for n in zone["neighbours"] if n["id"] != first["id"]]
+    fewer = [e for g in groups(parse(svg.board_svg(view)), "borders") for e in g.iter(f"{NS}line")]
+    assert len(fewer) == len(lines) - 1
