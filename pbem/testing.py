@@ -439,6 +439,7 @@ class SignedTable:
         options: Mapping[str, JSON] | None = None,
         nonce: str = "",
         data: Mapping[str, bytes] | None = None,
+        version: str | None = None,
     ) -> None:
         self.engine: Engine = engine_by_name(rules)
         self.roles = roles
@@ -457,7 +458,7 @@ class SignedTable:
         files = {**self.engine.default_data(), **(data or {})}
         body: dict[str, JSON] = {
             "rules": self.engine.name,
-            "rules_version": self.engine.version,
+            "rules_version": version or self.engine.version,  # (an earlier one: its rules)
             "data": {n: data_digest(c) for n, c in files.items()},
             "options": dict(options or {}),
             "roles": {role: self.keys[role].public.openssh_line() for role in roles},
@@ -474,6 +475,7 @@ class SignedTable:
         check = check_signature if signed else no_signature_check
         extra = {data_digest(c): c for c in files.values()}
         self.game = Adjudicator.start(self.genesis, engine_by_name, data_source(extra), check)
+        self.engine = self.game.engine  # the engine of the genesis's version
 
     # chains
 

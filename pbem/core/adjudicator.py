@@ -589,11 +589,14 @@ class Adjudicator(
         try:
             body = _genesis_body(genesis)
             engine = engines(str(body["rules"]))
-            if body["rules_version"] != engine.version:
-                raise PbemError(
-                    f"rules {engine.name} version {body['rules_version']} is not supported "
-                    f"(this pbem has {engine.version})"
-                )
+            version = str(body["rules_version"])
+            if version != engine.version:
+                if version not in engine.earlier_versions:
+                    raise PbemError(
+                        f"rules {engine.name} version {version} is not supported "
+                        f"(this pbem has {engine.version})"
+                    )
+                engine = engine.for_version(version)  # a game of earlier rules keeps them
             roles: dict[str, str] = body["roles"]
             for role in roles:
                 if role not in engine.roles:

@@ -144,6 +144,17 @@ class Engine(ABC):
     roles: tuple[str, ...]  # every role that may appear in a game, in display order
     required_roles: tuple[str, ...]  # roles a game cannot start without
     data_files: tuple[str, ...]  # default data file names, shipped in the game package
+    # Versions of the rules still played and verified: a game made under one of them keeps
+    # its rules (saves are promises), through the engine `for_version` gives.
+    earlier_versions: tuple[str, ...] = ()
+
+    def for_version(self, version: str) -> Engine:
+        """The engine that plays `version` of the rules: this one for `self.version`; for one
+        of `earlier_versions`, an engine that keeps that version's behaviour (a game that
+        fixes a rule overrides this, e.g. returning a copy with the fix switched off)."""
+        if version == self.version:
+            return self
+        raise ValueError(f"{self.name} does not play version {version}")
 
     @abstractmethod
     def default_data(self) -> dict[str, bytes]:
