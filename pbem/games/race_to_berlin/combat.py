@@ -145,7 +145,8 @@ def attack_problem(
     if block["revealed"]:
         strength = block["value"] * (2 if d.cubes == 2 and force != GERMAN else 1)
         for enemy in blocks_in(state, d.target):
-            if enemy["revealed"] and enemy["value"] > strength:
+            # a block turned face down (exhausted, 4.1) shows no value: no limit
+            if enemy["revealed"] and not enemy["exhausted"] and enemy["value"] > strength:
                 return illegal(
                     f"the revealed {block['value']}-block in {d.frm} (attacking with "
                     f"{strength}) cannot attack the revealed {enemy['value']}-block in "
