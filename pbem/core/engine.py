@@ -156,6 +156,22 @@ class Engine(ABC):
             return self
         raise ValueError(f"{self.name} does not play version {version}")
 
+    def earlier(self, version: str, **changes: Any) -> Engine:
+        """A copy of this engine that plays `version`, with `changes` to its attributes (the
+        switches of the fixes it predates): made once per version, so that two games of one
+        version have the same engine and compare equal."""
+        kept: dict[str, Engine] = self.__dict__.setdefault("_earlier_engines", {})
+        if version not in kept:
+            import copy
+
+            old = copy.copy(self)
+            old.__dict__["_earlier_engines"] = {}
+            old.version = version
+            for name, value in changes.items():
+                setattr(old, name, value)
+            kept[version] = old
+        return kept[version]
+
     @abstractmethod
     def default_data(self) -> dict[str, bytes]:
         """The shipped data files by name (bytes exactly as hashed into genesis)."""

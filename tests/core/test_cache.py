@@ -117,7 +117,10 @@ def test_a_genesis_verifies_alike_from_the_cache(
     monkeypatch.setattr(ledger, "is_loaded", lambda name: False)  # (as in a new process)
     ledger.cold_engine_by_name(title)  # its facts cached
     cold = verify_path(moves, None, ledger.cold_engine_by_name)
-    assert isinstance(cold.game and cold.game.engine, ledger.CachedEngine)
+    assert cold.game is not None
+    if parse_entries(save)[0].body["rules_version"] == ledger.engine_by_name(title).version:
+        assert isinstance(cold.game.engine, ledger.CachedEngine)
+    # (a game of earlier rules is played by the engine of that version: imported)
     assert (cold.ok, cold.lines, cold.failure) == (plain.ok, plain.lines, plain.failure)
     whole = verify_path(ROOT / "saves" / f"{title}-demo.pbem", None, ledger.cold_engine_by_name)
     assert whole.ok and whole.lines == verify_path(ROOT / "saves" / f"{title}-demo.pbem").lines

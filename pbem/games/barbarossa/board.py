@@ -35,6 +35,12 @@ R_PHASE = "rulebook: The Game Turn"
 R_END = "rulebook: Ending the Game"
 
 
+def fixed(state: State) -> bool:
+    """Whether the game plays the rules fixes of version 1.1 (a 1.0 state has no "rules"):
+    at most one black cube and one blue cube on the event die (docs/barbarossa.md)."""
+    return state.get("rules") is not None
+
+
 def illegal(message: str, rule: str) -> IllegalOrderError:
     """A refusal quoting the rule it applies: "illegal: ... (rulebook: Re-supplying)"."""
     return IllegalOrderError(f"illegal: {message} ({rule})" if rule else f"illegal: {message}")

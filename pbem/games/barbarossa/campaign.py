@@ -20,6 +20,7 @@ from pbem.games.barbarossa.board import (
     R_EVENT,
     R_REROLL,
     R_TIMELINE,
+    fixed,
     illegal,
     mark_timeline,
     new_die,
@@ -59,6 +60,8 @@ def roll_event(state: State, role: str, decision: RollEvent, ctx: Context) -> No
     colours = ["white"] * (whites - reds) + ["red"] * reds
     state["pool"] = [new_die(i + 1, c) for i, c in enumerate(colours)]
     state["event"] = None
+    if fixed(state):
+        state["event_cubes"] = {"black": 0, "blue": 0}
     roll = ctx.roll(1, 6, "event die")
     set_event_die(state, roll, 0)
     ev = state["event_die"]
@@ -76,6 +79,20 @@ def roll_event_choices(state: State, role: str) -> list[Any]:
 
 
 # --- step "modify_event" ------------------------------------------------------------------------
+# rulebook: Roll on the event chart -- "You may use a black cube or/and a blue cube to either
+# add +1 to the roll or even re-roll the die": from rules 1.1 on, one black cube (+1) and
+# one blue cube (a re-roll) at most on the event die, in either order (docs/barbarossa.md).
+# Rules 1.0 let any number of black cubes and blue cubes be spent on it.
+
+
+def _one_cube(state: State, colour: str, what: str) -> None:
+    """Rules 1.1: refuse a second cube of `colour` on this turn's event die."""
+    if fixed(state) and state["event_cubes"][colour]:
+        raise illegal(
+            f"a {colour} cube was already spent {what} this turn; the event die takes one "
+            "black cube and one blue cube at most",
+            R_EVENT,
+        )
 
 
 def boost_event(state: State, role: str, decision: BoostEvent, ctx: Context) -> None:
@@ -92,6 +109,14 @@ def boost_event(state: State, role: str, decision: BoostEvent, ctx: Context) -> 
         )
     if ev["value"] + decision.cubes > top:
         raise illegal(f"the event chart ends at {top}; the event die shows {ev['value']}", R_EVENT)
+    if fixed(state) and decision.cubes > 1:
+        raise illegal(
+            f"{decision.cubes} black cubes: the event die takes one black cube at most (+1)",
+            R_EVENT,
+        )
+    _one_cube(state, "black", "on the event die")
+    if fixed(state):
+        state["event_cubes"]["black"] += decision.cubes
     cubes["supply"] -= decision.cubes
     set_event_die(state, ev["roll"], ev["modifier"] + decision.cubes)
     new = state["event_die"]
@@ -109,6 +134,9 @@ def reroll_event(state: State, role: str, decision: RerollEvent, ctx: Context) -
     cubes = state["cubes"]
     if cubes["command"] < 1:
         raise illegal("no blue cube to spend", R_REROLL)
+    _one_cube(state, "blue", "to re-roll the event die")
+    if fixed(state):
+        state["event_cubes"]["blue"] += 1
     cubes["command"] -= 1
     lost = state["event_die"]["modifier"]
     ctx.event(
@@ -165,6 +193,8 @@ def accept(state: State, role: str, decision: Accept, ctx: Context) -> None:
     else:
         ctx.event(f"{name}: no effect", event=ev["event"], rule=R_EVENT)
     state["event"] = {"id": ev["event"], "name": ev["name"], "effect": effect}
+    if fixed(state):
+        state["event_cubes"] = None
     # Whites first, then reds; dice are numbered 1..n in this order.
     pool = whites + reds
     for i, die in enumerate(pool, start=1):
@@ -182,7 +212,13 @@ def modify_event_choices(state: State, role: str) -> list[Any]:
     top = state["event_chart"][-1]["high"]
     value = state["event_die"]["value"]
     out: list[Any] = [Accept()]
-    out += [BoostEvent(n) for n in range(1, min(cubes["supply"], top - value) + 1)]
+    most = min(cubes["supply"], top - value)
+    if fixed(state):
+        spent = state["event_cubes"]
+        most = 0 if spent["black"] else min(most, 1)
+        if spent["blue"]:
+            return out + [BoostEvent(n) for n in range(1, most + 1)]
+    out += [BoostEvent(n) for n in range(1, most + 1)]
     if cubes["command"] >= 1:
         out.append(RerollEvent())
     return out

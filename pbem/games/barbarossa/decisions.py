@@ -4,7 +4,8 @@ Canonical forms (what `format_decision` writes; `parse_decision` reads them back
 case-insensitive, with extra spaces and a few aliases allowed):
 
     roll event               campaign phase: mark the timeline, prepare the pool, roll the event die
-    boost event 2            spend 2 black cubes: +2 on the event die (also `boost event +2`)
+    boost event 2            spend 2 black cubes: +2 on the event die (also `boost event +2`;
+                             rules 1.1 take one black cube at most on the event die)
     reroll event             spend 1 blue cube: re-roll the event die (also `re-roll event`)
     accept                   apply the event and roll the dice pool
     reroll 3                 spend 1 blue cube: re-roll die 3 (also `re-roll 3`)

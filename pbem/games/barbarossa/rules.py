@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from pbem.core.canonical import copy_json
-from pbem.core.engine import Outcome, State
+from pbem.core.engine import Engine, Outcome, State
 from pbem.errors import DataError, IllegalOrderError, InvalidOrderError
 from pbem.games.barbarossa import campaign, german
 from pbem.games.barbarossa.board import MAX_DIE_VALUE, R_END, R_PHASE, die_text, illegal
@@ -148,7 +148,12 @@ class BarbarossaEngine(StepGame):
 
     name = "barbarossa"
     title = "Operation Barbarossa"
-    version = "1.0"
+    version = "1.1"
+    # 1.0: before the rules fix of issue 13 (one black and one blue cube at most on the
+    # event die); its games keep its rules (`for_version`). A 1.1 game records "rules":
+    # "1.1" in its state (`board.fixed`), which the fix reads.
+    earlier_versions = ("1.0",)
+    fixes = True
     roles = (GERMAN, REFEREE)
     required_roles = (GERMAN,)
     data_files = (FILE_NAME,)
@@ -159,6 +164,12 @@ class BarbarossaEngine(StepGame):
     over_rule = R_END
     role_names = {GERMAN: "the German player", REFEREE: "the referee"}
     static_keys = STATIC_KEYS
+
+    def for_version(self, version: str) -> Engine:
+        """1.0 keeps the rules as they were: its states never hold "rules"."""
+        if version == "1.0":
+            return self.earlier("1.0", fixes=False)
+        return super().for_version(version)
 
     def refuse(self, message: str, rule: str) -> IllegalOrderError:
         # Barbarossa's rules are cited by their section titles: "(rulebook: Re-supplying)".
@@ -213,7 +224,7 @@ class BarbarossaEngine(StepGame):
                     }
                 )
             paths.append({"id": path["id"], "name": path["name"], "cities": cities})
-        return {
+        state: State = {
             "game": self.name,
             "turn": 1,
             "turns": len(data["timeline"]),
@@ -234,6 +245,10 @@ class BarbarossaEngine(StepGame):
             },
             "event_chart": data["event_chart"],
         }
+        if self.fixes:
+            state["rules"] = self.version
+            state["event_cubes"] = None  # {"black": n, "blue": n} spent on the event die
+        return state
 
     # --- syntax -------------------------------------------------------------------------
 

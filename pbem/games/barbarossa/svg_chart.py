@@ -65,10 +65,17 @@ def draw_chart(d: Drawing, view: View, at: Place, marks: Marks) -> float:
             for j, line in enumerate(textwrap.wrap(row["text"], 36)[:2]):
                 d.text(at.x + 68, y + 33 + 13 * j, line, font_size=11, fill=INK)
         y += 56
-    notes = [
-        "Roll one die. Each black cube spent adds +1 (boost event N);",
-        "a blue cube re-rolls it (reroll event).",
-    ]
+    notes = (
+        [  # rules 1.1: one black cube and one blue cube at most on the event die
+            "Roll one die. One black cube adds +1 (boost event 1);",
+            "one blue cube re-rolls it (reroll event).",
+        ]
+        if view.get("rules") is not None
+        else [
+            "Roll one die. Each black cube spent adds +1 (boost event N);",
+            "a blue cube re-rolls it (reroll event).",
+        ]
+    )
     if die:
         mod = f", +{die['modifier']}" if die["modifier"] else ""
         notes.append(f"Event die: {die['value']} (rolled {die['roll']}{mod}) = {die['name']}")

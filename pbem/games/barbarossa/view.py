@@ -27,6 +27,7 @@ from typing import Any
 
 from pbem.core.canonical import copy_json
 from pbem.core.engine import State
+from pbem.games.barbarossa.board import fixed
 from pbem.games.barbarossa.data import FILE_NAME, d3, load_gamesheet
 from pbem.games.datacheck import shipped_files
 
@@ -148,6 +149,8 @@ def boost_options(state: State) -> list[dict[str, Any]]:
         return []
     top = state["event_chart"][-1]["high"]
     most = min(state["cubes"]["supply"], top - die["value"])
+    if fixed(state):  # rules 1.1: one black cube at most on the event die
+        most = 0 if state["event_cubes"]["black"] else min(most, 1)
     return [
         {"cubes": n, "value": die["value"] + n, "name": event_of(state, die["value"] + n)}
         for n in range(1, most + 1)

@@ -63,7 +63,8 @@ def test_game_setup_four_black_two_blue_five_white_dice(engine: Any, helpers: An
 
 
 def test_game_setup_roles_and_metadata(engine: Any, fresh: dict[str, Any]) -> None:
-    assert engine.name == "barbarossa" and engine.version == "1.0"
+    assert engine.name == "barbarossa" and engine.version == "1.1"
+    assert engine.earlier_versions == ("1.0",)  # docs/barbarossa.md: the event die's cubes
     assert engine.roles == ("german", "referee") and engine.required_roles == ("german",)
     assert engine.data_files == ("gamesheet.toml",)
     assert engine.choices(fresh, "referee") == []
@@ -143,7 +144,10 @@ def test_roll_on_the_event_chart_black_cube_adds_one(helpers: Any, fresh: Any) -
     assert len(state["pool"]) == 6
 
 
-def test_roll_on_the_event_chart_above_six_still_maps(helpers: Any, fresh: Any) -> None:
+def test_roll_on_the_event_chart_above_six_still_maps(engine: Any, helpers: Any) -> None:
+    # rules 1.0 (still played by its games) let five black cubes raise the event die to 11
+    old = engine.for_version("1.0")
+    fresh = old.setup(old.load_data({}), {})
     fresh["cubes"]["supply"] = 5
     state, _ = helpers.play(fresh, "roll event", [6])
     state, _ = helpers.play(state, "boost event +5")
