@@ -263,6 +263,8 @@ def combat_mode(state: State, role: str, number: int, bang: bool = False) -> str
             return "after"
         if e["when"] == "combat" and e["effect"] == "remove_unit":
             return "before"
+        if e["effect"] == "cancel_card" and "!" in e.get("symbols", []):
+            return "answer"  # 7.4.1: cancels a ! card the opponent played in this combat
     if bang:
         raise illegal(
             f"card {number} ({card['name']}) has no ! mode played in combat", "2.3, 7.4.1"
@@ -331,10 +333,19 @@ def combat_strength_mods(
     mods: list[tuple[str, int, str]] = []
     combat = {"played": played, "bang": bang or {}}
     modes = {role: played_modes(state, role, combat) for role in played}
-    cancelled = {other(role) for role in modes for _n, mode in modes[role] if mode == "!"}
+    # 7.4.1: a ! card answering the opponent's ! cards (1.1) cancels them
+    answered = {other(role) for role in modes for _n, mode in modes[role] if mode == "answer"}
+    cancelled = {
+        other(role)
+        for role in modes
+        for _n, mode in modes[role]
+        if mode == "!" and role not in answered
+    }
     for role in ROLES:
         for n, mode in modes[role]:
             card = card_of(state, role, n)
+            if mode == "!" and role in answered:
+                mods.append((role, 0, f"{card['name']} cancelled"))
             if mode != "C":
                 continue
             if role in cancelled:
@@ -347,6 +358,19 @@ def combat_strength_mods(
     for marker in state["markers"].get(zone, []):
         mods.append((marker["side"], int(marker["amount"]), f"{marker['kind']} marker"))
     return mods
+
+
+def after_card_numbers(state: State, role: str) -> list[int]:
+    """The cards of `role`'s deck with a ! mode acting once a combat is over."""
+    return sorted(
+        int(c["number"])
+        for key, c in tables.of(state).cards.items()
+        if key.startswith(f"{role}-")
+        and any(
+            e["mode"] == "!" and e["when"] == "after-combat" and e["effect"] == "remove_unit"
+            for e in c["effects"]
+        )
+    )
 
 
 def after_combat(state: State, ctx: Context) -> list[str]:

@@ -19,10 +19,13 @@ from pbem.errors import PbemError
 from pbem.games.berlin_1945 import tables
 from pbem.games.berlin_1945.cards import (
     MOVEMENT_EFFECTS,
+    after_card_numbers,
     check_before,
     combat_mode,
     movement_effects,
+    played_modes,
 )
+from pbem.games.berlin_1945.combat import profile as unit_profile
 from pbem.games.berlin_1945.decisions import (
     Cancel,
     Cards,
@@ -42,12 +45,15 @@ from pbem.games.berlin_1945.decisions import (
     RetreatOrder,
 )
 from pbem.games.berlin_1945.flow import reichstag_targets
+from pbem.games.berlin_1945.german import has_room
 from pbem.games.berlin_1945.hands import hand_cards, in_hand
 from pbem.games.berlin_1945.moves import check_order, is_withdrawal
-from pbem.games.berlin_1945.orders import check_rebuild
+from pbem.games.berlin_1945.orders import check_phase_end, check_rebuild
 from pbem.games.berlin_1945.plan import Draft, allocate, order_at, rebuildable, snapshot
 from pbem.games.berlin_1945.position import is_area, units_at
 from pbem.games.berlin_1945.reaction import check_cancel_card, check_undo
+from pbem.games.berlin_1945.soviet import blocked
+from pbem.games.berlin_1945.state import fixed
 
 # --- the simple steps --------------------------------------------------------------------------
 
@@ -116,6 +122,8 @@ def legal_move(state: State, side: str, frm: str, groups: list[tuple[str, list[s
     try:
         kinds = check_order(state, side, frm, groups)
     except PbemError:
+        return False
+    if side == "german" and not has_room(state, groups):
         return False
     return not (
         side == "german"
@@ -207,6 +215,11 @@ def card_plays(state: State, role: str, card: int) -> list[Play]:
         effects = movement_effects(state, role, card)
     except PbemError:
         return []
+    if fixed(state) and any(e["when"] == "movement-end" for e in effects):
+        try:
+            check_phase_end(state, role, card)
+        except PbemError:
+            return []
     out = []
     zones: list[str] = []
     for zone in [None, *tables.of(state).zones]:
@@ -283,7 +296,8 @@ def soviet_orders(state: State) -> tuple[list[Any], list[Any], list[Any]]:
         if kind == "rebuild":
             if not all(plan["status"][str(j)] != "todo" for j in range(1, i)):
                 continue
-            cancel.append(Cancel(i, pay))
+            if droppable(state, i):
+                cancel.append(Cancel(i, pay))
             if pay:
                 zone = plan["value"]["rebuild"]
                 for unit in rebuildable(state, "soviet")[:1]:
@@ -291,7 +305,8 @@ def soviet_orders(state: State) -> tuple[list[Any], list[Any], list[Any]]:
                         execute.append(Execute(i, ((unit,),), pay))
             continue
         assert order is not None
-        cancel.append(Cancel(i, pay) if kind == "extra" else Cancel(i))
+        if droppable(state, i):
+            cancel.append(Cancel(i, pay) if kind == "extra" else Cancel(i))
         try:
             check_order(state, "soviet", order["frm"], allocate(state, order))
             if kind == "basic" or pay:
@@ -300,6 +315,12 @@ def soviet_orders(state: State) -> tuple[list[Any], list[Any], list[Any]]:
             if kind == "basic" and retreat_possible(state, order):
                 retreat.append(RetreatOrder(i))
     return execute, retreat, cancel
+
+
+def droppable(state: State, index: int) -> bool:
+    """Whether planned order `index` may be cancelled: in version 1.1 only when it cannot be
+    carried out now (7.3)."""
+    return not fixed(state) or blocked(state, index) is not None
 
 
 def retreat_possible(state: State, order: dict[str, Any]) -> bool:
@@ -314,11 +335,12 @@ def retreat_possible(state: State, order: dict[str, Any]) -> bool:
 def soviet_end(state: State) -> list[Any]:
     """Ending the phase, unless an additional order must be resolved first (6.1)."""
     plan = state["plan"]
-    blocked = bool(soviet_pay(state)) and any(
+    first = bool(soviet_pay(state)) and any(
         s == "todo" and order_at(plan["value"], int(i))[0] != "basic"
         for i, s in plan["status"].items()
     )
-    return [] if blocked else [EndMovement()]
+    legal = any(s == "todo" and not droppable(state, int(i)) for i, s in plan["status"].items())
+    return [] if first or legal else [EndMovement()]
 
 
 def soviet_rebuilds(state: State) -> list[Any]:
@@ -364,11 +386,31 @@ def combat_card_modes(
                     check_before(state, role, n, zone)
             except PbemError:
                 continue
+            if mode == "answer" or (mode == "after" and fixed(state)):
+                continue  # 7.4.1 (1.1): played in answer, or once the combat is over
             if mode == "C":
                 c_cards.append(n)
             elif not any(b == n for b, _x in bang):
                 bang.append((n, as_bang))
     return c_cards, bang
+
+
+def answer_choices(state: State, role: str) -> list[Any]:
+    combat = state["combat"]
+    soviet_bang = any(m == "!" for _n, m in played_modes(state, "soviet", combat))
+    out: list[Any] = [Cards(())]
+    for n in sorted(set(hand_cards(state, role).values())):
+        for as_bang in (False, True):
+            try:
+                mode = combat_mode(state, role, n, as_bang)
+                if mode == "before":
+                    check_before(state, role, n, combat["zone"])
+            except PbemError:
+                continue
+            if mode == "before" or (mode == "answer" and soviet_bang):
+                out.append(Cards((n,), (n,) if as_bang else ()))
+                break
+    return out
 
 
 def combat_choices(state: State, role: str) -> list[Any]:
@@ -387,13 +429,20 @@ def combat_choices(state: State, role: str) -> list[Any]:
         for b, as_bang in bang:
             out.append(Cards((b,), (b,) if as_bang else ()))
         return out
+    if sub == "answer":  # 7.4.1 (1.1): the German's ! cards in answer
+        return answer_choices(state, role)
+    if sub == "after":  # 7.4.1 (1.1): the ! cards acting once the combat is over
+        return [Cards(())] + [
+            Cards((n,))
+            for n in sorted(set(hand_cards(state, role).values()))
+            if n in after_card_numbers(state, role)
+        ]
     side, n = combat["queue"][0]
     here = units_at(state, combat["zone"], side)
-    units = tables.of(state).units
     seen = set()
     out = []
     for combo in itertools.combinations(here, n):
-        profile = tuple(sorted(units[u].type for u in combo))
+        profile = tuple(sorted(unit_profile(state, u) for u in combo))
         if profile not in seen:
             seen.add(profile)
             out.append(Casualties(tuple(sorted(combo))))

@@ -14,7 +14,7 @@ from pbem.games.berlin_1945 import position, tables
 from pbem.games.berlin_1945.cards import combat_strength_mods
 from pbem.games.berlin_1945.position import strength_of, units_at, update_control
 from pbem.games.berlin_1945.rulebook import NAMES, ROLES
-from pbem.games.berlin_1945.state import other
+from pbem.games.berlin_1945.state import fixed, other
 
 BANDS = {1: "less than double", 2: "double or more", 3: "triple or more"}
 
@@ -77,10 +77,20 @@ def loss_order(result: dict[str, Any]) -> list[list[Any]]:
     return [[side, result["losses"][side]] for side in order if result["losses"][side] > 0]
 
 
+def profile(state: State, uid: str) -> tuple[Any, ...]:
+    """What a casualty choice can tell apart in a unit (7.4.4): its type; from 1.1 also what
+    differs in play between units of one type: the yellow dot (5.5.4), the card that brings
+    it in (8.2: Wenck, Volkssturm, Charlemagne, Steiner), and the Reichstag garrison's
+    freeze while it holds (5.2)."""
+    unit = tables.of(state).units[uid]
+    if not fixed(state):
+        return (unit.type,)
+    return (unit.type, unit.yellow, unit.card or 0, unit.frozen and not state["flags"]["mitte"])
+
+
 def one_profile(state: State, uids: list[str]) -> bool:
-    """Whether every unit of `uids` is of one type: then the choice of casualties is none."""
-    units = tables.of(state).units
-    return len({units[u].type for u in uids}) == 1
+    """Whether every unit of `uids` has one profile: then the choice of casualties is none."""
+    return len({profile(state, u) for u in uids}) == 1
 
 
 def remove_units(state: State, uids: list[str], ctx: Context, why: str) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 
 from pbem.core.engine import Context, State
 from pbem.games.berlin_1945 import tables
-from pbem.games.berlin_1945.cards import after_combat
+from pbem.games.berlin_1945.cards import after_card_numbers, after_combat
 from pbem.games.berlin_1945.combat import loss_order, one_profile, remove_units
 from pbem.games.berlin_1945.hands import hand_size, over_limit
 from pbem.games.berlin_1945.position import (
@@ -22,7 +22,7 @@ from pbem.games.berlin_1945.position import (
     update_control,
 )
 from pbem.games.berlin_1945.rulebook import NAMES, REICHSTAG, ROLES, TURNS
-from pbem.games.berlin_1945.state import new_move_record
+from pbem.games.berlin_1945.state import fixed, new_move_record, other
 
 # --- the card draw (7.1) ---------------------------------------------------------------------
 
@@ -161,8 +161,28 @@ def next_casualties(state: State, ctx: Context) -> None:
     end_combat(state, ctx)
 
 
+def after_cards_asked(state: State, side: str) -> bool:
+    """7.4.1 (1.1): whether `side` is asked for its after-combat ! cards: the combat is
+    over, it holds cards, its deck has one not yet played, and the zone holds enemy units
+    (public facts only: the question tells the opponent nothing of the hand)."""
+    zone = state["combat"]["zone"]
+    if not hand_size(state, side) or not units_at(state, zone, other(side)):
+        return False
+    played = state["played"][side]
+    return any(n not in played for n in after_card_numbers(state, side))
+
+
 def end_combat(state: State, ctx: Context) -> None:
     combat = state["combat"]
+    if fixed(state) and not combat.get("after_asked"):
+        # 7.4.1: a ! card acting "once the combat is over" is declared with the outcome
+        # known, the German first, then the Soviet; then they act together
+        combat["after_asked"] = True
+        combat["after_left"] = [r for r in ROLES if after_cards_asked(state, r)]
+        if combat["after_left"]:
+            combat["sub"] = "after"
+            combat["asked"] = combat["after_left"][0]
+            return
     after_combat(state, ctx)
     update_control(state, combat["zone"])
     if german_auto_victory(state, ctx):

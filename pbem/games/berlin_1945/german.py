@@ -4,6 +4,8 @@ phase (the Soviet may then react)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from pbem.core.engine import Context, State
 from pbem.games.berlin_1945 import flow
 from pbem.games.berlin_1945.decisions import Discard, EndMovement, Move, Rebuild
@@ -11,14 +13,19 @@ from pbem.games.berlin_1945.hands import discard, in_hand
 from pbem.games.berlin_1945.moves import carry_out, check_order, is_withdrawal
 from pbem.games.berlin_1945.orders import check_rebuild, log_move, log_rebuild, place_rebuilt
 from pbem.games.berlin_1945.rulebook import NAMES
-from pbem.games.berlin_1945.state import illegal
+from pbem.games.berlin_1945.state import fixed, illegal
 
 
 def do_move(state: State, role: str, d: Move, ctx: Context) -> None:
     record = state["move"]
     if record["ended"]:
-        raise illegal("the Rebuild order ends the Movement phase", "6")
-    base = state["german_max"] + record["bonus"]
+        raise illegal(
+            "a Rebuild order or an 'at the end of your Movement phase' card ends the "
+            "Movement phase",
+            "6, 8.2",
+        )
+    lapse = lapses(state, d.dests)
+    base = state["german_max"] + record["bonus"] - (1 if lapse else 0)
     extra = False
     if record["orders"] >= base:
         if record["extra"] != "bought":
@@ -37,6 +44,12 @@ def do_move(state: State, role: str, d: Move, ctx: Context) -> None:
     second = any(u in record["moved"] and u in double for _to, us in groups for u in us)
     log_move(state, d.frm, groups, extra, record["double_card"] if second else None)
     carry_out(state, "german", d.frm, groups)
+    if fixed(state) and record["double"] is not None:
+        # 5.4, card #24 "twice in a row": the group's second move is the next order, or never
+        record["double"] = None
+        if lapse:
+            record["bonus"] -= 1
+            ctx.event("Panzergrenadiers: the group did not move again at once (rulebook 5.4)")
     if extra:
         record["extra"] = "used"
     else:
@@ -49,6 +62,23 @@ def do_move(state: State, role: str, d: Move, ctx: Context) -> None:
         + "; ".join(f"{', '.join(u)} to {to}" for to, u in groups)
         + (" (additional order)" if extra else f" (order {record['orders']} of {base})"),
     )
+
+
+def lapses(state: State, dests: Sequence[tuple[str, Sequence[str]]]) -> bool:
+    """5.4, card #24: a group "moves twice in a row" (version 1.1). While its second move is
+    due, any other order ends it, and the order the card gave with it."""
+    record = state["move"]
+    double = record["double"]
+    if not fixed(state) or not double:
+        return False
+    return not any(u in record["moved"] and u in double for _to, us in dests for u in us)
+
+
+def has_room(state: State, dests: Sequence[tuple[str, Sequence[str]]]) -> bool:
+    """Whether one more German Movement order fits (5.4), `dests` being its groups."""
+    record = state["move"]
+    base = state["german_max"] + record["bonus"] - (1 if lapses(state, dests) else 0)
+    return record["orders"] < base or record["extra"] == "bought"
 
 
 def do_discard(state: State, role: str, d: Discard, ctx: Context) -> None:

@@ -4,11 +4,12 @@ stacking, once per turn per unit, and carrying an order out."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from pbem.core.engine import State
 from pbem.games.berlin_1945 import position, tables
-from pbem.games.berlin_1945.rulebook import COVER, NAMES
-from pbem.games.berlin_1945.state import illegal, other
+from pbem.games.berlin_1945.rulebook import COVER, NAMES, RULEBOOK_CARDS
+from pbem.games.berlin_1945.state import fixed, illegal, other
 
 Groups = Sequence[tuple[str, Sequence[str]]]
 
@@ -57,6 +58,9 @@ def check_order(state: State, side: str, frm: str, groups: Groups) -> list[str]:
             moving.append(uid)
     if len(set(moving)) != len(moving):
         raise illegal("a unit moves once", "5")
+    if side == "german" and record and fixed(state):
+        second = any(u in moved and u in double for u in moving)  # #24 alters the rule
+        check_destinations(record["log"], frm, [to for to, _u in groups], second)
     enemy = frm in state["at"][other(side)]
     kinds = []
     for to, uids in groups:
@@ -89,12 +93,46 @@ def check_order(state: State, side: str, frm: str, groups: Groups) -> list[str]:
     return kinds
 
 
+def check_destinations(log: list[dict[str, Any]], frm: str, dests: list[str], second: bool) -> None:
+    """5, 7.3 (1.1): "units in the same starting zone can move to a maximum of two
+    destination zones", over all the side's orders of the turn (the German orders of this
+    phase in `log`; the Soviet plan is checked the same way by `plan.Draft`). The second
+    move of #24 Panzergrenadiers is the card's and is not counted."""
+    if second:
+        return
+    before = {
+        to
+        for e in log
+        if e["kind"] == "move" and e["frm"] == frm and "card" not in e
+        for to, _u in e["groups"]
+    }
+    if len(before | set(dests)) > 2:
+        raise illegal(
+            f"units of {frm} already moved to {', '.join(sorted(before))} this turn: the units "
+            "of one starting zone move to at most two destination zones",
+            "5, 7.3",
+        )
+
+
+# 8.2, card #23 Steiner!: "This unit is not considered to withdraw if it subsequently moves
+# toward the Mitte." The loader sets `never_withdraws` on exactly the unit this card deploys
+# (counters_file, cards_file), so the card's number names it here.
+NEVER_WITHDRAWS = frozenset(
+    n
+    for (deck, n), spec in RULEBOOK_CARDS.items()
+    if deck == "german" and spec.get("units", {}).get("never_withdraws")
+)
+
+
 def is_withdrawal(state: State, kinds: list[str], groups: Groups) -> bool:
     """5.5.4: a German order counts against the two Withdrawals unless its withdrawing
-    groups are made only of yellow-dot units."""
+    groups are made only of yellow-dot units; Steiner never withdraws toward the Mitte (8.2,
+    card #23), so a group is judged without him. Steiner has the yellow dot too: his card
+    changes no count the yellow dot does not already spare (docs/berlin-1945.md)."""
     units = tables.of(state).units
     for kind, (_to, uids) in zip(kinds, groups, strict=True):
-        if kind == "withdraw" and not all(units[u].yellow for u in uids):
+        movers = [u for u in uids if units[u].card not in NEVER_WITHDRAWS]
+        if kind == "withdraw" and movers and not all(units[u].yellow for u in movers):
             return True
     return False
 

@@ -11,10 +11,10 @@ from pbem.games.berlin_1945 import flow, position, tables
 from pbem.games.berlin_1945.cards import MOVEMENT_EFFECTS, card_of, movement_effects
 from pbem.games.berlin_1945.decisions import Play
 from pbem.games.berlin_1945.hands import play_opened
-from pbem.games.berlin_1945.plan import rebuildable
+from pbem.games.berlin_1945.plan import order_at, rebuildable
 from pbem.games.berlin_1945.position import is_area, limit, units_at, update_control
 from pbem.games.berlin_1945.rulebook import NAMES
-from pbem.games.berlin_1945.state import illegal
+from pbem.games.berlin_1945.state import fixed, illegal
 
 # --- the log of a Movement phase (for reaction cards, 2.3, 6.1) ------------------------------
 
@@ -38,6 +38,10 @@ def log_move(
     }
     if card is not None:
         entry["card"] = card
+    if fixed(state) and tables.of(state).units[groups[0][1][0]].side == "soviet":
+        # version 1.1: the first-entry flags before a Soviet order, so that undoing it
+        # undoes the first entries it made (5.2-5.4, `undo.undo_order`)
+        entry["flags"] = dict(state["flags"])
     state["move"]["log"].append(entry)
 
 
@@ -87,6 +91,9 @@ def play_card(state: State, role: str, d: Play, ctx: Context) -> None:
     if d.order is not None or d.target is not None:
         raise illegal("reaction cards are played as the opponent's Movement phase ends", "2.3")
     effects = movement_effects(state, role, d.card)
+    ending = fixed(state) and any(e["when"] == "movement-end" for e in effects)
+    if ending:
+        check_phase_end(state, role, d.card)
     calls = [(e, zone) for e in effects for zone in effect_zones(e, d)]
     for e, zone in calls:
         MOVEMENT_EFFECTS[e["effect"]](state, role, e, zone, ctx, False)
@@ -95,9 +102,28 @@ def play_card(state: State, role: str, d: Play, ctx: Context) -> None:
     ctx.event(f"{NAMES[role]} plays card #{d.card} {card_of(state, role, d.card)['name']}")
     for e, zone in calls:
         MOVEMENT_EFFECTS[e["effect"]](state, role, e, zone, ctx, True)
+    if ending:
+        state["move"]["ended"] = True  # 8.2: the movements are over; no order follows
     if any(e["effect"] == "remove_unit" for e in effects):
         # 9.2 holds "at any time during any turn", not only after combats
         flow.german_auto_victory(state, ctx)
+
+
+def check_phase_end(state: State, role: str, card: int) -> None:
+    """2.3, 8.2 (1.1): a card played "at the end of your Movement phase" comes once the
+    side has given its Movement orders: the German gives none after it (as after a Rebuild
+    order, 6); the Soviet plays it once no planned Movement order waits to be executed."""
+    if role != "soviet":
+        return
+    plan = state["plan"]
+    for index, status in plan["status"].items():
+        kind, _o = order_at(plan["value"], int(index))
+        if status == "todo" and kind != "rebuild":
+            raise illegal(
+                f"card {card} is played at the end of your Movement phase: execute, convert "
+                f"or cancel order {index} first",
+                "2.3, 8.2",
+            )
 
 
 def effect_zones(effect: dict[str, Any], d: Play) -> list[str | None]:

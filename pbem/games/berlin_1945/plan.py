@@ -21,10 +21,10 @@ from pbem.errors import IllegalOrderError, PbemError
 from pbem.games.berlin_1945 import tables
 from pbem.games.berlin_1945.decisions import Plan, PlanOrder
 from pbem.games.berlin_1945.hands import held_labels, in_hand
-from pbem.games.berlin_1945.moves import carry_out, check_order
+from pbem.games.berlin_1945.moves import carry_out, check_destinations, check_order
 from pbem.games.berlin_1945.position import is_area, units_at
 from pbem.games.berlin_1945.rulebook import BASIC_SOVIET, COVER, ROLES
-from pbem.games.berlin_1945.state import new_move_record
+from pbem.games.berlin_1945.state import fixed, new_move_record
 
 CARD_ORDERS = {13: 2, 22: 1}  # Zhukov, Konev (5.4)
 Order = dict[str, Any]
@@ -96,28 +96,35 @@ class Draft:
         temp["move"] = new_move_record()
         self.state = temp
         self.starts: set[str] = set()
+        self.log: list[dict[str, Any]] = []  # the orders so far, for two destinations a zone
 
     def add(self, order: Order) -> None:
         """Carry out one more planned order, or refuse it (PbemError)."""
         frm = order["frm"]
-        if frm in self.starts:
+        if not fixed(self.state) and frm in self.starts:
             raise PbemError(
                 f"two orders from {frm}: units of one zone move with one order to at "
                 "most two destinations (rulebook 5, 7.3)"
             )
         try:
+            if fixed(self.state):  # 1.1: two destinations a zone, as for the German
+                check_destinations(self.log, frm, [to for to, _c in order["dests"]], False)
             groups = allocate(self.state, order)
             check_order(self.state, "soviet", frm, groups)
         except PbemError as exc:
             raise PbemError(f"order {frm} -> {order['dests']}: {exc}") from exc
         carry_out(self.state, "soviet", frm, groups)
         self.starts.add(frm)
+        self.log.append({"kind": "move", "frm": frm, "groups": [[to, []] for to, _u in groups]})
 
     def fits(self, order: Order) -> bool:
         """Whether `order` would be legal next (the draft is unchanged)."""
-        if order["frm"] in self.starts:
+        if not fixed(self.state) and order["frm"] in self.starts:
             return False
         try:
+            if fixed(self.state):
+                dests = [to for to, _c in order["dests"]]
+                check_destinations(self.log, order["frm"], dests, False)
             check_order(self.state, "soviet", order["frm"], allocate(self.state, order))
         except PbemError:
             return False

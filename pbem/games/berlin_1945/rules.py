@@ -23,9 +23,9 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any
 
 from pbem.core.canonical import JSON, copy_json
-from pbem.core.engine import FRESH, Context, Outcome, State
+from pbem.core.engine import FRESH, Context, Engine, Outcome, State
 from pbem.errors import DataError, InvalidOrderError, PbemError
-from pbem.games.berlin_1945 import data, tables
+from pbem.games.berlin_1945 import data, flow, tables
 from pbem.games.berlin_1945.decisions import (
     DECISION_TYPES,
     Cards,
@@ -48,7 +48,7 @@ from pbem.games.berlin_1945.hands import (
 )
 from pbem.games.berlin_1945.plan import check_plan_legal, plan_label, plan_to_json, snapshot
 from pbem.games.berlin_1945.rulebook import NAMES, ROLES
-from pbem.games.berlin_1945.state import illegal, initial_state
+from pbem.games.berlin_1945.state import fixed, illegal, initial_state
 from pbem.games.berlin_1945.steps import STEPS
 from pbem.games.berlin_1945.view import view
 from pbem.kit import pieces
@@ -62,7 +62,11 @@ class Berlin1945Engine(StepGame):
 
     name = "berlin-1945"
     title = "Berlin 1945: The Fall of the Reichstag"
-    version = "1.0"
+    version = "1.1"
+    # 1.0: before the rules fixes of issue 13; its games keep its rules (`for_version`).
+    # A 1.1 game records "rules": "1.1" in its state (`state.fixed`), which the fixes read.
+    earlier_versions = ("1.0",)
+    fixes = True
     roles = ROLES
     required_roles = ROLES
     data_files = data.DATA_FILES
@@ -72,6 +76,12 @@ class Berlin1945Engine(StepGame):
     over_rule = "9"
     static_keys = ("tables",)
     role_names = NAMES
+
+    def for_version(self, version: str) -> Engine:
+        """1.0 keeps the rules as they were: its states never hold "rules"."""
+        if version == "1.0":
+            return self.earlier("1.0", fixes=False)
+        return super().for_version(version)
 
     def default_data(self) -> dict[str, bytes]:
         return data.default_data()
@@ -85,7 +95,10 @@ class Berlin1945Engine(StepGame):
             raise DataError(f"berlin-1945 has no options (got {', '.join(sorted(options))})")
         if data is None:
             data = self.load_data({})
-        return initial_state(data)
+        state = initial_state(data)
+        if self.fixes:
+            state["rules"] = self.version
+        return state
 
     def clone(self, state: State) -> State:
         """A copy to change, made part by part (`COPY`): a part is copied down to the level
@@ -132,6 +145,19 @@ class Berlin1945Engine(StepGame):
     def before(self, state: State, role: str, decision: Any, ctx: Context) -> None:
         commit_pending(state, role, ctx)
 
+    def after(self, state: State, role: str, decision: Any, ctx: Context) -> None:
+        """9.2: the automatic German victory holds "at any time during any turn", so every
+        entry (the one place each change of strength in Berlin goes through: a Rebuild, a
+        reinforcement card, a cancelled order or card, a removal) ends with the check (1.1).
+        Not while a combat's casualties or after-combat cards are being chosen: that combat
+        is not over yet (its end checks)."""
+        if not fixed(state) or state["step"] in ("reveal", "over"):
+            return
+        combat = state["combat"]
+        if combat is not None and combat["sub"] in ("casualties", "after"):
+            return
+        flow.german_auto_victory(state, ctx)
+
     def with_secrets(self, state: State, role: str, known: Mapping[str, JSON]) -> State:
         """`role`'s own cards and plan filled in, the cards it drew (not yet committed)
         computed from its own private draws. The parts it fills are new; every other part
@@ -157,8 +183,11 @@ class Berlin1945Engine(StepGame):
                 check_plan_legal(state, snapshot(state), plan)
             except PbemError as exc:
                 raise illegal(f"the plan is illegal: {exc}", "7.2") from exc
-            if plan["card"] is not None and slot_of(state, role, int(plan["card"])) is None:
-                raise illegal(f"card #{plan['card']} is not in your hand", "5.4")
+            # a card drawn this turn counts (2.3, 7.1-7.2): the plan's entry commits its slot
+            drawn = state["hands"][role].get("drawn", {}).values()
+            card = plan["card"]
+            if card is not None and slot_of(state, role, int(card)) is None and card not in drawn:
+                raise illegal(f"card #{card} is not in your hand", "5.4")
             values[plan_label(state["turn"])] = plan
             return Plan(sealed=True), values
         if isinstance(decision, (Play, Cards)):

@@ -35,7 +35,7 @@ from pbem.games.berlin_1945.plan import (
 )
 from pbem.games.berlin_1945.position import units_at
 from pbem.games.berlin_1945.rulebook import BASIC_SOVIET
-from pbem.games.berlin_1945.state import illegal
+from pbem.games.berlin_1945.state import fixed, illegal
 from pbem.kit import pieces
 from pbem.kit.pieces import Piece
 
@@ -302,8 +302,47 @@ def do_retreat(state: State, role: str, d: RetreatOrder, ctx: Context) -> None:
     )
 
 
+def blocked(state: State, index: int) -> str | None:
+    """7.3: why planned order `index` cannot be carried out now, None if it can. The Soviet
+    "must stick to what they planned": only an order the German moves (or a card) made
+    illegal may be cancelled or converted, and the additional order with fewer than two
+    cards in hand (6.1)."""
+    kind, order = order_at(state["plan"]["value"], index)
+    if kind != "basic" and hand_size(state, "soviet") < 2:
+        return "fewer than two cards in hand"
+    if order is None:
+        zone = state["plan"]["value"]["rebuild"]
+        why = "no removed Soviet unit can be rebuilt"
+        for unit in rebuildable(state, "soviet"):
+            try:
+                check_rebuild(state, "soviet", unit, zone)
+            except IllegalOrderError as exc:
+                why = str(exc)
+                continue
+            return None
+        return why
+    try:
+        check_order(state, "soviet", order["frm"], allocate(state, order))
+    except PbemError as exc:
+        return str(exc)
+    return None
+
+
+def must_execute(state: State, index: int) -> None:
+    """Version 1.1: a planned order still legal is executed, never dropped (7.3)."""
+    if fixed(state) and blocked(state, index) is None:
+        raise illegal(
+            f"order {index} of the plan is legal now and must be executed ('execute {index}'): "
+            "the Soviet sticks to what he planned; only orders the German movement made "
+            "illegal are cancelled",
+            "7.3",
+        )
+
+
 def do_cancel(state: State, role: str, d: Cancel, ctx: Context) -> None:
     kind, _order = _todo(state, d.index)
+    if kind != "rebuild" or all_basic_done(state):
+        must_execute(state, d.index)
     if kind == "basic":
         if d.slots:
             raise illegal("only the additional order is paid with discards", "6.1")
@@ -360,6 +399,7 @@ def do_end(state: State, role: str, d: EndMovement, ctx: Context) -> None:
                 "discarding two cards",
                 "6.1",
             )
+        must_execute(state, int(index))
         plan["status"][index] = "cancelled"
     ctx.event("Soviet movement ends")
     flow.reaction_window(state, "german", "combat", ctx)

@@ -18,6 +18,7 @@ Plain JSON; what never changes is one static text, the rest is small so that the
     combat, react        the combat being fought; the reaction window after a Movement phase
     markers, played      markers by zone; cards played by each side
     result               None, or the winner, level and reason once the game is decided
+    rules                "1.1" in a game of version 1.1 (its rules fixes, `fixed`); absent in 1.0
 """
 
 from __future__ import annotations
@@ -34,6 +35,11 @@ from pbem.kit import decks
 
 def illegal(message: str, rule: str) -> IllegalOrderError:
     return IllegalOrderError(f"illegal: {message} (rulebook {rule})")
+
+
+def fixed(state: State) -> bool:
+    """Whether the game plays the rules fixes of version 1.1 (a 1.0 state has no "rules")."""
+    return state.get("rules") is not None
 
 
 def other(role: str) -> str:

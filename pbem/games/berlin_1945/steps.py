@@ -112,6 +112,16 @@ def combat_prompt(state: State, role: str) -> str:
             f"combat in {combat['zone']}: play cards "
             "('cards play N', 'N!' for a ! mode, or 'no cards')"
         )
+    if combat["sub"] == "answer":
+        return (
+            f"combat in {combat['zone']}: answer the Soviet cards with ! cards "
+            "('cards play N', 'N!') or 'no cards'"
+        )
+    if combat["sub"] == "after":
+        return (
+            f"the combat in {combat['zone']} is over: play ! cards acting now "
+            "('cards play N') or 'no cards'"
+        )
     return f"combat in {combat['zone']}: choose {combat['queue'][0][1]} casualties"
 
 

@@ -53,6 +53,23 @@ def undo_order(state: State, entry: Entry) -> None:
         if ctrl is not None:
             state["control"][zone] = ctrl
     state["move"]["undone"].append(entry["n"])
+    if "flags" in entry:
+        restore_flags(state)
+
+
+def restore_flags(state: State) -> None:
+    """Version 1.1: an undone Soviet order undoes everything it caused, its first entries
+    too (5.2 the Reichstag garrison, 5.3 the German limit in V, 5.4 the German orders).
+    The flags go back to what they were before this phase's first Soviet order, and every
+    order still standing enters its destinations again, in the order they were given."""
+    log = state["move"]["log"]
+    undone = state["move"]["undone"]
+    first = next(e for e in log if "flags" in e)
+    state["flags"] = dict(first["flags"])
+    for e in log:
+        if "flags" in e and e["n"] not in undone:
+            for to, _units in e["groups"]:
+                position.note_soviet_entry(state, to)
 
 
 def orders_of_card(state: State, number: int) -> list[Entry]:

@@ -37,6 +37,12 @@ def setup(seed: int = 0) -> tuple[Table, Pool]:
     return t, Pool(t.state)
 
 
+def pass_after(t: Table) -> None:
+    """7.4.1: once the combat is over, each side asked passes its after-combat ! cards."""
+    while t.state["step"] == "combat" and t.state["combat"]["sub"] == "after":
+        say(t, t.asked(), "no cards")
+
+
 def removed(t: Table, uids: list[str]) -> int:
     return sum(status(t, u) == "removed" for u in uids)
 
@@ -164,12 +170,14 @@ def test_rulebook_9_2_automatic_german_victory_after_a_combat_from_turn_5() -> N
     t.state["plan"] = None
     pool.take("wehrmacht", 6, "8")
     pool.take("soviet-regular", 3, "8")
+    pool.take("soviet-regular", 4, "A")  # 6 to 7 before the combat (9.2 holds at any time)
     say(t, "soviet", "plan none")
     say(t, "german", "end movement")
     say(t, "soviet", "open")
     say(t, "soviet", "end movement")
     say(t, "german", "no cards")
     say(t, "soviet", "no cards", rolls=[9])
+    pass_after(t)
     assert t.state["result"]["winner"] == "german" and t.state["result"]["level"] == "automatic"
     assert t.state["step"] == "reveal"
     say(t, "german", "open")
@@ -196,6 +204,7 @@ def test_rulebook_9_1_soviet_victory_at_the_end_of_turn_12() -> None:
     # the combat in V: 4 against 1 -> German removed, then the end of turn 12 (no 7.5 check)
     say(t, "german", "no cards")
     say(t, "soviet", "no cards", rolls=[7])
+    pass_after(t)
     assert t.state["result"]["winner"] == "soviet", t.state["result"]
 
 

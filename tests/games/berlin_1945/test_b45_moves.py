@@ -66,14 +66,17 @@ def test_rulebook_5_example_3_two_start_zones_need_two_orders() -> None:
     t, pool = soviet_plan_turn()
     pool.take("soviet-regular", 2, "15")
     pool.take("soviet-regular", 2, "16")
-    with pytest.raises(IllegalOrderError, match="two orders from 15"):
-        say(t, "soviet", "plan 15 -> 8:1; 15 -> 16:1")
+    pool.take("soviet-regular", 1, "15")
+    # 5, 7.3: the units of one zone move to at most two destinations (1.1: in all the
+    # turn's orders, for both sides alike; test_b45_timing has the German side)
+    with pytest.raises(IllegalOrderError, match="at most two destination zones"):
+        say(t, "soviet", "plan 15 -> 8:1, 16:1; 15 -> 14:1")
     say(t, "soviet", "plan 15 -> 8:all; 16 -> 8:all")
     say(t, "german", "end movement")
     say(t, "soviet", "open")
     say(t, "soviet", "execute 2")
     say(t, "soviet", "execute 1")
-    assert len(units_in(t, "8")) == 4
+    assert len(units_in(t, "8")) == 5
 
 
 # --- 5.1 adjacency ---------------------------------------------------------------------------
