@@ -106,3 +106,16 @@ def block(game: Table, label: str) -> dict[str, Any]:
 
 def units_at(game: Table, area: str) -> list[str]:
     return [u for u, rec in game.state["units"].items() if rec["area"] == area]
+
+
+# Combat dice for `ScriptedContext`: the attacker's die first (a 6 wins, a 1 loses).
+WIN = [6, 1, 1, 1]
+LOSE = [1, 1, 6, 1]
+
+
+def no_reserves(game: Table) -> None:
+    """Mark every Reserves token used, so that no player is asked about one."""
+    for role in ("west", "soviet"):
+        for token in game.state["tokens"][role]:
+            if token["kind"] == "reserves":
+                token["used"] = True

@@ -10,22 +10,15 @@ from pbem.games.race_to_berlin.decisions import Support
 from pbem.games.race_to_berlin.rules import ENGINE
 from pbem.testing import ScriptedContext, Table
 from tests.games.race_to_berlin.rtb_support import (
+    WIN,
     action_game,
     block,
+    no_reserves,
     put_block,
     put_unit,
     set_area,
     units_at,
 )
-
-WIN = [6, 1, 1, 1]
-
-
-def no_reserves(g: Table) -> None:
-    for role in ("west", "soviet"):
-        for token in g.state["tokens"][role]:
-            if token["kind"] == "reserves":
-                token["used"] = True
 
 
 def at_berlin(first: str = "west") -> Table:

@@ -13,24 +13,17 @@ from pbem.games.race_to_berlin.decisions import Advance, Counterattack, Retreat
 from pbem.games.race_to_berlin.rules import ENGINE
 from pbem.testing import ScriptedContext, Table
 from tests.games.race_to_berlin.rtb_support import (
+    LOSE,
+    WIN,
     action_game,
     block,
     clear_area,
+    no_reserves,
     put_block,
     put_unit,
     set_area,
     units_at,
 )
-
-WIN = [6, 1, 1, 1]
-LOSE = [1, 1, 6, 1]
-
-
-def no_reserves(g: Table) -> None:
-    for role in ("west", "soviet"):
-        for token in g.state["tokens"][role]:
-            if token["kind"] == "reserves":
-                token["used"] = True
 
 
 def use_all(g: Table, role: str, kind: str) -> None:

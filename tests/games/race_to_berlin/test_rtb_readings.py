@@ -14,24 +14,16 @@ from pbem.games.race_to_berlin.board import markers_used
 from pbem.games.race_to_berlin.flow import supply_base_penalty
 from pbem.testing import ScriptedContext, Table
 from tests.games.race_to_berlin.rtb_support import (
+    WIN,
     action_game,
     block,
     clear_area,
+    no_reserves,
     put_block,
     put_unit,
     set_area,
     units_at,
 )
-
-WIN = [6, 1, 1, 1]
-
-
-def no_reserves(g: Table) -> None:
-    for role in ("west", "soviet"):
-        for token in g.state["tokens"][role]:
-            if token["kind"] == "reserves":
-                token["used"] = True
-
 
 # --- cube penalties come from the pool only (4.2.1.2 step 9, 4.4, 5) --------------------------
 

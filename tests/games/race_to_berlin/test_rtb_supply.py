@@ -15,23 +15,16 @@ from pbem.games.race_to_berlin.rules import ENGINE
 from pbem.games.race_to_berlin.supply import supplied, unsupplied
 from pbem.testing import ScriptedContext, Table
 from tests.games.race_to_berlin.rtb_support import (
+    WIN,
     action_game,
     block,
     clear_area,
+    no_reserves,
     put_block,
     put_unit,
     set_area,
     units_at,
 )
-
-WIN = [6, 1, 1, 1]
-
-
-def no_reserves(g: Table) -> None:
-    for role in ("west", "soviet"):
-        for token in g.state["tokens"][role]:
-            if token["kind"] == "reserves":
-                token["used"] = True
 
 
 def west_owns(g: Table, *areas: str) -> None:
