@@ -41,6 +41,82 @@ def asked_of(client: Client, game: Adjudicator, role: str | None = None) -> Aske
     return Asked(acting, tuple(notes), hint=f"`pbem join {short}` to join.")
 
 
+def joins(game: Adjudicator) -> tuple[list[str], list[str]]:
+    """Before play starts: the roles that have joined and those still to join, in the
+    join order (roles join one at a time in that order; both empty once play starts)."""
+    if game.started:
+        return [], []
+    order = game.join_order()
+    nxt = game.next_signer()
+    at = order.index(nxt) if nxt in order else len(order)
+    return order[:at], order[at:]
+
+
+def joins_lines(client: Client, game: Adjudicator) -> list[str]:
+    """For a game whose roles have not all joined: who has, who must, and how."""
+    joined, to_join = joins(game)
+    if not to_join:
+        return []
+    short = game.id[:12]
+    mine = client.my_roles(game)
+    lines = [
+        "Play starts when every role has joined:"
+        f" joined {', '.join(joined) or 'nobody yet'}; to join {', '.join(to_join)}."
+    ]
+    if to_join[0] not in mine:  # (ours: asked_of says `pbem join`)
+        lines.append(
+            f"Waiting for {to_join[0]} to join: in their store, `pbem apply` the start file,"
+            f" then `pbem join {short}`."
+        )
+    return [escape.terminal_line(line) for line in lines]
+
+
+def game_list_lines(client: Client) -> list[str]:
+    """`pbem show` with no game: one line per stored game, tab-separated: id prefix,
+    rules, title, whose turn it is, and what is asked of this store's roles."""
+    from pbem.errors import PbemError
+
+    lines = []
+    for row in client.store.games():
+        short = str(row["id"])[:12]
+        head = [short, str(row["rules"]), str(row["title"])]
+        try:
+            game = client.game(row["id"])
+            head += list(_turn_and_asked(client, game))
+        except PbemError as exc:
+            head.append(f"cannot be read: {exc}")
+        lines.append("\t".join(escape.terminal_line(field) for field in head))
+    return lines
+
+
+def _turn_and_asked(client: Client, game: Adjudicator) -> tuple[str, str]:
+    short = game.id[:12]
+    outcome = game.outcome()
+    _, to_join = joins(game)
+    if outcome is not None:
+        turn = f"over: {outcome.text}"
+    elif to_join:
+        turn = f"waiting for joins: {', '.join(to_join)}"
+    else:
+        prompts = game.prompts()
+        turn = "turn of " + ("; ".join(f"{p.role} ({p.text})" for p in prompts) or "nobody")
+    mine = client.my_roles(game)
+    if not mine:
+        return turn, "you hold no role"
+    you = f"you are {', '.join(mine)}"
+    asked = asked_of(client, game)
+    if outcome is not None:
+        return turn, f"{you}: the game is over"
+    if asked is None:
+        return turn, f"{you}: nothing asked of you now"
+    if to_join:
+        return turn, f"{you}: join as {asked.role} with `pbem join {short}`"
+    if asked.choices:
+        count = f"{len(asked.choices)} choice{'s' if len(asked.choices) != 1 else ''}"
+        return turn, f"{you}: your move as {asked.role} ({count}: `pbem show {short}`)"
+    return turn, f"{you}: acknowledge as {asked.role} with `pbem ack {short}`"
+
+
 def action_lines(action: Action) -> list[str]:
     """One action as the text summary writes it: who, what, every roll with its purpose
     (a private draw's value is not shown), every event."""
@@ -91,6 +167,7 @@ def show_text(
     else:
         waiting = "; ".join(f"{p.role} ({p.text})" for p in game.prompts()) or "nobody"
         lines.append(escape.terminal_line(f"Waiting for: {waiting}"))
+        lines += joins_lines(client, game)
     for name, line in game.roles.items():
         you = " (you)" if name in mine else ""
         lines.append(f"role {name}{you}: {fingerprint(line)}")
