@@ -28,6 +28,7 @@ from pbem.errors import EquivocationError, PbemError, StoreError
 from pbem.ledger import DISK_TABLES, data_source, engine_by_name, find_equivocation
 from pbem.store import Store
 from pbem.store.journal import Journal, journal_path, slot_of
+from pbem.store.store import GAME_CHANGED
 from pbem.store.vault import Vault, is_sealed
 
 if TYPE_CHECKING:
@@ -99,6 +100,32 @@ class Applied:
     status: str  # "applied", "already had"
 
 
+@dataclass(frozen=True)
+class MovePlan:
+    """A move made ready to sign (`Client.plan_move`), or checked without signing
+    (`Client.dry_run_move`): `game` is the game it applies to (after `dry_run_move`, a
+    fork that holds the unsigned entry)."""
+
+    game: Adjudicator
+    role: str
+    fields: dict[str, JSON]
+    sealed: list[tuple[str, str, JSON]]
+    private: str | None  # the owner's own decision text when sealing hid part of it
+
+    @property
+    def line(self) -> str:
+        """The human line of the entry: seq, role, decision, and what only its owner sees."""
+        body = self.fields["body"]
+        assert isinstance(body, dict)
+        text = f"entry {self.fields['seq']} by {self.role}: {body['decision']}"
+        if self.private is not None:
+            text += f" (sealed: only you see {self.private!r})"
+        elif self.sealed:
+            count = len(self.sealed)
+            text += f" (sealed: {count} value{'s' if count != 1 else ''} only you know)"
+        return text
+
+
 class Client:
     def __init__(self, store: Store, passphrase: Passphrase | None = None) -> None:
         self.store = store
@@ -165,8 +192,14 @@ class Client:
             raise refused
         return key
 
-    def import_key(self, name: str, path: Path) -> str:
-        """Import an OpenSSH private key (kept where it is) or a public-key line."""
+    def import_key(self, name: str, path: Path, public_only: bool = False) -> str:
+        """Import an OpenSSH private key (kept where it is) or a public-key line; with
+        `public_only`, only the public half of a private key file.
+
+        Returns the fingerprint line under `name`; `store.key(name)["private_path"]` tells
+        which kind was imported. A private key file whose public half the store already
+        holds under another name is refused: it is most likely the player's own key given
+        where an opponent's public key was meant."""
         from pbem.crypto.keys import PassphraseNeeded, PublicKey, load_private_key
 
         _check_key_name(name)
@@ -177,13 +210,72 @@ class Client:
             except PassphraseNeeded:
                 key = load_private_key(data, self._passphrase(name))
             public = key.public
-            private_path = str(path.resolve())
+            private_path = "" if public_only else str(path.resolve())
+            for row in self.store.list_keys():
+                if row["name"] != name and PublicKey.parse_line(row["public"]).raw == public.raw:
+                    raise StoreError(
+                        f"{path} is a private key whose public half is already in this store "
+                        f"as {row['name']!r} ({public.fingerprint()}); to add an opponent, "
+                        "import their public-key line (their .pub file)"
+                    )
         else:
             public = PublicKey.parse_line(data.decode("utf-8", errors="replace"))
             private_path = ""
         with self.changing():
             self.store.add_key(name, public.openssh_line(), public.fingerprint(), private_path)
-        return str(public.fingerprint_line())
+        return str(PublicKey(public.raw, name).fingerprint_line())
+
+    def games_using_key(self, name: str) -> list[tuple[str, str]]:
+        """(game id, role) for every stored game whose genesis gives a role the key `name`."""
+        from pbem.crypto.keys import PublicKey
+
+        wanted = PublicKey.parse_line(self.store.key(name)["public"]).raw
+        found = []
+        for game in self.store.games():
+            rows = self.store.entries(game["id"])
+            if not rows:
+                continue
+            genesis = Entry.from_wire(rows[0]["canonical"], rows[0]["signature"])
+            for role, line in dict(genesis.body.get("roles", {})).items():
+                if PublicKey.parse_line(str(line)).raw == wanted:
+                    found.append((str(game["id"]), str(role)))
+        return found
+
+    def remove_key(self, name: str, force: bool = False, delete_file: bool = False) -> list[str]:
+        """Forget the key `name` (the store's row); with `delete_file`, also delete its files
+        when `pbem key new` made them under the store's keys/ folder, and never otherwise.
+
+        Refused while a stored game gives one of its roles this key, unless `force`.
+        Returns what was done, one line each."""
+        row = self.store.key(name)
+        used = self.games_using_key(name)
+        if used and not force:
+            games = ", ".join(f"{role} in game {gid[:12]}" for gid, role in used)
+            raise PbemError(
+                f"key {name!r} plays {games}; without it you cannot sign there "
+                "(--force removes it anyway)"
+            )
+        private = Path(row["private_path"]) if row["private_path"] else None
+        made_here = private is not None and private == self.store.keys_dir / name
+        if delete_file and private is None:
+            raise PbemError(f"key {name!r} has no private key file: drop --delete-file")
+        if delete_file and not made_here:
+            raise PbemError(
+                f"{private} was not made by `pbem key new`: pbem never deletes it "
+                "(drop --delete-file to forget only the store's row)"
+            )
+        with self.changing():
+            self.store.remove_key(name)
+        done = [f"removed key {name!r} from this store"]
+        if private is not None and delete_file:
+            for path in (private.with_name(private.name + ".pub"), private):
+                path.unlink(missing_ok=True)
+            done.append(f"deleted {private} and {private.name}.pub")
+        elif private is not None:
+            done.append(f"kept the private key file {private}")
+            if made_here:
+                done[-1] += " (--delete-file removes it)"
+        return done
 
     def _private_key_for(self, public_line: str) -> PrivateKey:
         return self._key_and_path(public_line)[0]
@@ -384,6 +476,8 @@ class Client:
         game = self.game(prefix)
         with self.changing():
             made = self._join_all(game)
+        if not made and not self.my_roles(game):
+            raise PbemError(_no_key_for(game.roles, self.store.list_keys()))
         if not made:
             raise PbemError("nothing to join: none of your roles is waiting to join")
         return made
@@ -483,6 +577,26 @@ class Client:
 
     def move(self, prefix: str, text: str, role: str | None = None) -> Entry:
         """Sign a decision (game syntax, or the number of a listed choice)."""
+        return self.sign_move(self.plan_move(prefix, text, role))
+
+    def sign_move(self, plan: MovePlan) -> Entry:
+        """Sign, check, journal and store the entry `plan_move` prepared."""
+        return self._append(plan.game, plan.fields, plan.role, plan.sealed)
+
+    def dry_run_move(self, prefix: str, text: str, role: str | None = None) -> MovePlan:
+        """Check a decision exactly as `move` would, signing, storing and writing nothing.
+
+        The unsigned entry is applied to a fork of the game whose signature check is
+        off: every other check (position, reveal, turn, rules, commitments) is the one a
+        signed entry meets. Refused: EntryRefused, as `move` would be."""
+        plan = self.plan_move(prefix, text, role)
+        trial = plan.game.fork()
+        trial.check_signature = lambda *_args: None
+        trial.apply(Entry.build(plan.fields))
+        return MovePlan(trial, plan.role, plan.fields, plan.sealed, plan.private)
+
+    def plan_move(self, prefix: str, text: str, role: str | None = None) -> MovePlan:
+        """Everything `move` does before signing: parse, seal, the entry's fields."""
         game = self.game(prefix)
         role = self.acting_role(game, role)
         state = self.state_for(game, role)
@@ -518,7 +632,8 @@ class Client:
             body["open"] = [self._opening(game, role, label) for label in due]
         fields = self._next_fields(game, MOVE, role)
         fields["body"] = body
-        return self._append(game, fields, role, sealed)
+        own = engine.format(decision) if values else None
+        return MovePlan(game, role, fields, sealed, own if own != body["decision"] else None)
 
     def _opening(self, game: Adjudicator, role: str, label: str) -> JSON:
         raw = self._open_secret(game, role, SEALED + label)
@@ -565,6 +680,10 @@ class Client:
         index = game.next_reveal_index(role)
         entry = self._sign(fields, game.roles[role])
         with self.changing():
+            # Another pbem command on this store may have stored this seq since the replay:
+            # refuse before the journal records an entry that will never be stored.
+            if self.store.has_entry(game.id, entry.seq):
+                raise StoreError(GAME_CHANGED)
             game.apply(entry)  # our own entry passes the same checks as anyone's
             # On disk beside the key before the store keeps it or anyone sees it.
             self._journal(game, role).record(entry, slot_of(entry, index))
@@ -600,6 +719,7 @@ class Client:
                     )
                 if game_id not in games:
                     games[game_id] = self._replay(game_id)
+                _check_no_gap(games[game_id], entry)
                 results.append(Applied(entry, self.apply_one(games[game_id], entry)))
         return results
 
@@ -647,6 +767,22 @@ def _signature_check():  # type: ignore[no-untyped-def]
     return check_signature
 
 
+def _check_no_gap(game: Adjudicator, entry: Entry) -> None:
+    """Refuse an entry that comes after entries this store has not received, saying
+    which ones are missing and how to get them."""
+    have = len(game.entries)
+    if entry.seq <= have:
+        return
+    missing = f"entry {have}" if entry.seq == have + 1 else f"entries {have} to {entry.seq - 1}"
+    raise PbemError(
+        f"{entry.describe()} does not follow the head: this store's log of game "
+        f"{game.id[:12]} ends at entry {have - 1}, so {missing} "
+        f"{'is' if entry.seq == have + 1 else 'are'} missing; apply the move files sent "
+        f"before this one, or ask the other side for `pbem export {game.id[:12]} --since "
+        f"{have}`"
+    )
+
+
 def _by_digest(files: Mapping[str, bytes]) -> dict[str, bytes]:
     return {data_digest(content): content for content in files.values()}
 
@@ -659,6 +795,20 @@ def _write_public_line(private_path: Path, line: str) -> None:
     data = (line + "\n").encode()
     if not pub.exists() or pub.read_bytes() != data:
         write_atomically(pub, data, 0o644)
+
+
+def _no_key_for(roles: Mapping[str, str], keys: list[dict[str, Any]]) -> str:
+    """Why a join found no role of ours: the keys the game expects and the ones we hold."""
+    from pbem.crypto.keys import PublicKey
+
+    expected = ", ".join(
+        f"{role} {PublicKey.parse_line(line).fingerprint()}" for role, line in roles.items()
+    )
+    held = [f"{k['name']} {k['fingerprint']}" for k in keys if k["private_path"]]
+    return (
+        f"this store holds the private key of no role in this game: it expects {expected}; "
+        f"your private keys: {', '.join(held) if held else 'none'} (see `pbem key list`)"
+    )
 
 
 def _check_key_name(name: str) -> None:

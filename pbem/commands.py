@@ -186,7 +186,7 @@ _add_mail_group()
 
 @main.group()
 def key() -> None:
-    """Make, import and list Ed25519 keys."""
+    """Make, import, list and remove Ed25519 keys."""
 
 
 @key.command("new")
@@ -201,16 +201,47 @@ def key_new(ctx: click.Context, name: str, protect: bool) -> None:
             os.environ.get("PBEM_PASSPHRASE")
             or click.prompt("passphrase", hide_input=True, confirmation_prompt=True)
         ).encode()
-    click.echo(_client(ctx).new_key(name, phrase))
+    client = _client(ctx)
+    click.echo(client.new_key(name, phrase))
+    # Standard output keeps the fingerprint line alone; what to send goes to stderr.
+    row = client.store.key(name)
+    _say(f"send your opponent {row['private_path']}.pub, this line: {row['public']}", err=True)
 
 
 @key.command("import")
 @click.argument("name")
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.option(
+    "--public",
+    "public_only",
+    is_flag=True,
+    help="From a private key file, import only its public half.",
+)
 @click.pass_context
-def key_import(ctx: click.Context, name: str, path: str) -> None:
-    """Import an OpenSSH private key or an opponent's public-key line as NAME."""
-    _say(_client(ctx).import_key(name, Path(path)))
+def key_import(ctx: click.Context, name: str, path: str, public_only: bool) -> None:
+    """Import an OpenSSH private key (your own, for signing) or an opponent's public-key
+    line as NAME."""
+    client = _client(ctx)
+    _say(client.import_key(name, Path(path), public_only))
+    if client.store.key(name)["private_path"]:
+        _say(f"imported {name}: your own key, for signing (the file stays at {path})", err=True)
+    else:
+        _say(f"imported {name}: an opponent's public key", err=True)
+
+
+@key.command("rm")
+@click.argument("name")
+@click.option("--force", is_flag=True, help="Remove it even if a stored game uses it.")
+@click.option(
+    "--delete-file",
+    is_flag=True,
+    help="Also delete the key files `pbem key new` made under the store's keys/ folder.",
+)
+@click.pass_context
+def key_rm(ctx: click.Context, name: str, force: bool, delete_file: bool) -> None:
+    """Forget the key NAME (the store's row; a key file it did not make is never deleted)."""
+    for line in _client(ctx).remove_key(name, force, delete_file):
+        _say(line, err=True)
 
 
 @key.command("list")
@@ -255,7 +286,7 @@ def rules() -> None:
     metavar="NAME=FILE",
     help="Use your own data file instead of the shipped one.",
 )
-@click.option("-o", "--output", help="Write the move file here instead of stdout.")
+@click.option("-o", "--output", help="Write the move file here (else: to stderr).")
 @click.pass_context
 def new(
     ctx: click.Context,
@@ -266,7 +297,8 @@ def new(
     data: tuple[str, ...],
     output: str | None,
 ) -> None:
-    """Start a game of RULES: sign its genesis and join your roles."""
+    """Start a game of RULES: sign its genesis and join your roles. Prints the game id
+    alone on stdout (`G=$(pbem new ...)`); everything else goes to stderr."""
     client = _client(ctx)
     roles = {}
     for spec in keys:
@@ -280,8 +312,18 @@ def new(
             _fail("you hold the private key of none of these roles")
         creator = owned[0]
     game_id, entries = client.new_game(rules_name, creator, roles, title, _data_files(data))
+    # Standard output holds the game id alone (`G=$(pbem new ...)`); the rest, the move
+    # file too unless -o names a file for it, goes to standard error.
     click.echo(f"game {game_id}", err=True)
-    _write_entries(entries, output)
+    from pbem.transport.savefile import move_file
+
+    if output:
+        _write_file(Path(output), move_file(entries))
+        count = f"{len(entries)} entr{'y' if len(entries) == 1 else 'ies'}"
+        _say(f"wrote {count} to {output}", err=True)
+    else:
+        _say(move_file(entries), err=True, nl=False)
+    click.echo(game_id)
 
 
 @main.command()
@@ -320,9 +362,13 @@ def show(
     if game is None and open_page:
         _fail("--open needs a GAME")
     if game is None:
-        for row in client.store.games():
-            title = escape.terminal_line(row["title"])
-            _say(f"{row['id'][:12]}\t{escape.terminal_line(row['rules'])}\t{title}")
+        from pbem.render.show import game_list_lines
+
+        listed = game_list_lines(client)
+        for line in listed:
+            _say(line)
+        if not listed:
+            _say(escape.terminal_line(f"no games in the store at {client.store.home.resolve()}"))
         from pbem.mail.fetch import invitation_lines
 
         for line in invitation_lines(client):  # held by `pbem mail fetch`
@@ -363,14 +409,92 @@ def _open_page(client: Client, game: Adjudicator, role: str | None) -> None:
 @click.argument("game")
 @click.argument("decision", nargs=-1, required=True)
 @click.option("--role", help="The role to move as (default: the one asked).")
-@click.option("-o", "--output", help="Write the move file here instead of stdout.")
+@click.option(
+    "-o",
+    "--output",
+    help="Write the move file here instead of stdout. A file holding entries of this game "
+    "that your opponent may not have yet (no later entry of theirs follows them) is "
+    "not overwritten: pbem refuses, and signs nothing, unless --force.",
+)
+@click.option(
+    "--force", is_flag=True, help="Overwrite the -o file even if it holds unanswered entries."
+)
+@click.option(
+    "--dry-run",
+    is_flag=True,
+    help="Check the decision exactly as a move would and print what would be signed; "
+    "sign, store and write nothing (exit 1 if it is illegal).",
+)
 @click.pass_context
 def move(
-    ctx: click.Context, game: str, decision: tuple[str, ...], role: str | None, output: str | None
+    ctx: click.Context,
+    game: str,
+    decision: tuple[str, ...],
+    role: str | None,
+    output: str | None,
+    force: bool,
+    dry_run: bool,
 ) -> None:
-    """Make a decision in GAME: its text syntax, or the number of a listed choice."""
-    entry = _client(ctx).move(game, " ".join(decision), role)
+    """Make a decision in GAME: its text syntax, or the number of a listed choice.
+
+    Says what was signed (with your own sealed values, which only you see) and whether
+    it is still your turn."""
+    client = _client(ctx)
+    text = " ".join(decision)
+    if dry_run:
+        plan = client.dry_run_move(game, text, role)
+        _say(escape.terminal_line(f"would sign {plan.line}{_after_move(plan.game, plan.role)}"))
+        _say("nothing signed, stored or written (--dry-run)")
+        return
+    plan = client.plan_move(game, text, role)
+    if output and not force:
+        _refuse_overwrite(plan.game, plan.role, Path(output))  # before signing
+    entry = client.sign_move(plan)
     _write_entries([entry], output)
+    line = f"signed {plan.line}{_after_move(plan.game, plan.role)}"
+    _say(escape.terminal_line(line), err=not output)  # stdout holds the move file without -o
+
+
+def _after_move(game: Adjudicator, role: str) -> str:
+    """What the game asks after a move of `role` (`game` holds the move)."""
+    if game.outcome() is not None:
+        return "; the game is over"
+    if game.waiting_for_entropy and game.head.by == role:
+        return "; it waits for dice, rolled by the next entry of another role"
+    if game.asked(role):
+        return "; still your turn"
+    return ""
+
+
+def _refuse_overwrite(game: Adjudicator, role: str, path: Path) -> None:
+    """Fail if `path` holds entries of `game` that the other side may not have: not in
+    this store's log, or in it with no later entry of another role (which shows that
+    they were received), counting the move `role` is about to sign."""
+    from pbem.errors import PbemError
+    from pbem.verify import parse_entries
+
+    if not path.is_file():
+        return
+    try:
+        found = parse_entries(path.read_bytes())
+    except (OSError, PbemError):
+        return
+    log = game.entries
+    unseen = []
+    for entry in found:
+        if (entry.id if entry.seq == 0 else entry.game) != game.id:
+            continue
+        answered = entry.seq < len(log) and log[entry.seq].id == entry.id
+        later = [e.by for e in log[entry.seq + 1 :]] + [role]
+        answered = answered and any(by != entry.by for by in later)
+        if not answered:
+            unseen.append(entry)
+    if unseen:
+        what = ", ".join(e.describe() for e in unseen)
+        _fail(
+            f"{path} holds {what}, which the other side may not have yet: "
+            "send it first, or use another -o file (--force overwrites it)"
+        )
 
 
 @main.command()

@@ -59,16 +59,36 @@ class MailConfigError(PbemError):
 
 @dataclass(frozen=True)
 class ServerConfig:
-    """An SMTP or IMAP server; `password` is None when no login is configured."""
+    """An SMTP or IMAP server; `password` is None when no login is configured.
+
+    The password is looked up only when it is read (at login): a command that does not
+    talk to this server (a fetch from a Maildir, `mail send --dry-run`) never needs it.
+    """
 
     kind: str  # "smtp" or "imap"
     host: str
     port: int
     security: str  # "starttls" or "ssl"
     user: str | None
-    password: str | None
     ca_file: Path | None
     folder: str = "INBOX"  # IMAP only
+    password_env: str = ""  # the environment variable that holds the password
+    file_password: str | None = None  # `password` of the (owner-only) file, if any
+    config_path: Path = Path(CONFIG_NAME)
+
+    @property
+    def password(self) -> str | None:
+        """The login password (environment first, then file); None without a user."""
+        if self.user is None:
+            return None
+        if os.environ.get(self.password_env):
+            return os.environ[self.password_env]
+        if self.file_password is None:
+            raise MailConfigError(
+                f"no password for {self.kind} user {self.user}: set {self.password_env} in "
+                f"the environment (or password in {self.config_path}, readable by you only)"
+            )
+        return self.file_password
 
 
 @dataclass(frozen=True)
@@ -184,23 +204,18 @@ def _server(path: Path, data: dict[str, Any], kind: str) -> ServerConfig | None:
         port=port,
         security=security,
         user=user,
-        password=_password(path, table, kind, user) if user else None,
         ca_file=Path(ca).expanduser() if ca else None,
         folder=folder,
+        password_env=_opt_str(path, table, "password_env", where)
+        or f"PBEM_{kind.upper()}_PASSWORD",
+        file_password=_file_password(path, table, kind),
+        config_path=path,
     )
 
 
-def _password(path: Path, table: dict[str, Any], kind: str, user: str) -> str:
-    env = _opt_str(path, table, "password_env", f"[{kind}] ") or f"PBEM_{kind.upper()}_PASSWORD"
-    if os.environ.get(env):
-        return os.environ[env]
+def _file_password(path: Path, table: dict[str, Any], kind: str) -> str | None:
     value = table.get("password")
-    if value is None:
-        raise MailConfigError(
-            f"no password for {kind} user {user}: set {env} in the environment "
-            f"(or password in {path}, readable by you only)"
-        )
-    if not isinstance(value, str):
+    if value is not None and not isinstance(value, str):
         raise MailConfigError(f"{path}: [{kind}] password must be a string")
     return value
 

@@ -98,13 +98,14 @@ def send(
 
     Returns only when the server has accepted it for every recipient.
     """
+    password = server.password  # looked up now: a missing one fails before connecting
     context = tls_context(server)
     client = _connect(server, context, timeout)
     where = f"{server.host}:{server.port}"
     try:
         if server.user is not None:
             try:
-                client.login(server.user, server.password or "")
+                client.login(server.user, password or "")
             except smtplib.SMTPAuthenticationError as exc:
                 raise SendError(
                     f"the SMTP server {where} refused the login of {server.user}: {_reason(exc)}"

@@ -15,6 +15,7 @@ Every command that changes the store does it inside one transaction.
 from __future__ import annotations
 
 import os
+import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -23,6 +24,18 @@ from typing import Any
 import sqlite_utils
 
 from pbem.errors import StoreError
+
+# What the loser of two pbem commands racing on one store says (never a raw SQLite error).
+GAME_CHANGED = (
+    "the game changed while this command ran (another pbem command stored its entry "
+    "first): nothing was stored; try again"
+)
+STORE_BUSY = "the store is busy (another pbem command is writing to it): try again"
+
+
+def _busy(exc: sqlite3.OperationalError) -> bool:
+    text = str(exc).lower()
+    return "locked" in text or "busy" in text
 
 
 def default_home() -> Path:
@@ -111,17 +124,39 @@ class Store:
 
         Writes go through `_write` (plain SQL on the connection) because sqlite-utils'
         own insert/upsert commit by themselves, which would split a transaction.
+        Another pbem command on the same store is one line: the store was busy, or it
+        stored the same row first (GAME_CHANGED); either way nothing changed.
         """
         conn = self.db.conn
         if conn.in_transaction:
             raise StoreError("nested store transaction")
-        conn.execute("BEGIN IMMEDIATE")
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            if _busy(exc):
+                raise StoreError(STORE_BUSY) from exc
+            raise
         try:
             yield
+        except sqlite3.IntegrityError as exc:
+            conn.rollback()
+            raise StoreError(GAME_CHANGED) from exc
+        except sqlite3.OperationalError as exc:
+            conn.rollback()
+            if _busy(exc):
+                raise StoreError(STORE_BUSY) from exc
+            raise
         except BaseException:
             conn.rollback()
             raise
-        conn.commit()
+        try:
+            conn.commit()
+        except sqlite3.OperationalError as exc:
+            if conn.in_transaction:
+                conn.rollback()
+            if _busy(exc):
+                raise StoreError(STORE_BUSY) from exc
+            raise
 
     def _write(self, sql: str, *params: object) -> None:
         if not self.db.conn.in_transaction:
@@ -147,6 +182,11 @@ class Store:
             raise StoreError(f"no key named {name!r} (see `pbem key list`)")
         return rows[0]
 
+    def remove_key(self, name: str) -> None:
+        """Forget the key `name`: its row only, never a file."""
+        self.key(name)
+        self._write("DELETE FROM keys WHERE name = ?", name)
+
     def list_keys(self) -> list[dict[str, Any]]:
         return list(self.db.table("keys").rows_where(order_by="name"))
 
@@ -167,7 +207,8 @@ class Store:
             raise StoreError(f"{prefix!r} is not a game id (hex digits)")
         ids = [g["id"] for g in self.db.table("games").rows_where("id LIKE ?", [prefix + "%"])]
         if not ids:
-            raise StoreError(f"no game {prefix!r} in this store (see `pbem show`)")
+            where = self.home.resolve()
+            raise StoreError(f"no game {prefix!r} in the store at {where} (see `pbem show`)")
         if len(ids) > 1:
             raise StoreError(f"game id {prefix!r} is ambiguous: {len(ids)} games match")
         return str(ids[0])
@@ -186,6 +227,9 @@ class Store:
             canonical,
             sig,
         )
+
+    def has_entry(self, game_id: str, seq: int) -> bool:
+        return bool(self.db.table("entries").count_where("game = ? AND seq = ?", [game_id, seq]))
 
     def entries(self, game_id: str, from_seq: int = 0) -> list[dict[str, Any]]:
         return list(

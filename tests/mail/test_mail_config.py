@@ -91,7 +91,10 @@ def test_a_password_others_can_read_is_refused_even_unused(
 def test_password_from_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # A world-readable file is fine when it holds no password.
     write(tmp_path, '[smtp]\nhost = "s"\nuser = "alice"\n', 0o644)
-    refused(tmp_path, "no password for smtp user alice", "PBEM_SMTP_PASSWORD")
+    config = load_config(tmp_path)  # asked for only when it is used (to log in)
+    assert config.smtp is not None
+    with pytest.raises(MailConfigError, match="no password for smtp user alice.*PBEM_SMTP_"):
+        _ = config.smtp.password
     monkeypatch.setenv("PBEM_SMTP_PASSWORD", "from-env")
     config = load_config(tmp_path)
     assert config.smtp is not None and config.smtp.password == "from-env"
@@ -105,7 +108,10 @@ def test_password_env_names_another_variable(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     write(tmp_path, '[imap]\nhost = "i"\nuser = "bob"\npassword_env = "MY_IMAP_PW"\n', 0o644)
-    refused(tmp_path, "MY_IMAP_PW")
+    unset = load_config(tmp_path).imap
+    assert unset is not None
+    with pytest.raises(MailConfigError, match="MY_IMAP_PW"):
+        _ = unset.password
     monkeypatch.setenv("MY_IMAP_PW", "hunter2")
     config = load_config(tmp_path)
     assert config.imap is not None and config.imap.password == "hunter2"

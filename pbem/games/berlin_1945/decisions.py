@@ -421,4 +421,4 @@ def format_decision(d: object) -> str:  # noqa: C901 - one case per decision typ
         return "casualties " + ", ".join(d.units)
     if isinstance(d, RemoveUnit):
         return f"remove {d.unit or 'none'}"
-    raise InvalidOrderError(f"not a Berlin 1945 decision: {d!r}")
+    raise InvalidOrderError(f"not a Berlin 1945 decision: a {type(d).__name__}")

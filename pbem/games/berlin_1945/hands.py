@@ -160,7 +160,8 @@ def play_opened(state: State, role: str, cards: tuple[int, ...], ctx: Context) -
         if not label.startswith(prefix):
             continue
         if not isinstance(value, int) or isinstance(value, bool) or value not in cards:
-            raise illegal(f"{label} opens as {value!r}, not a card played now", "2.3")
+            shown = value if isinstance(value, int) and not isinstance(value, bool) else "no card"
+            raise illegal(f"{label} opens as {shown}, not a card played now", "2.3")
         if value in found:
             raise illegal(f"card {value} is played once", "2.3")
         found[value] = writable(state, role, label[len(prefix) :])

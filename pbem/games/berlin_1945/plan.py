@@ -19,7 +19,7 @@ from pbem.core.canonical import JSON
 from pbem.core.engine import State
 from pbem.errors import IllegalOrderError, PbemError
 from pbem.games.berlin_1945 import tables
-from pbem.games.berlin_1945.decisions import Plan, PlanOrder
+from pbem.games.berlin_1945.decisions import Plan, PlanOrder, zone_text
 from pbem.games.berlin_1945.hands import held_labels, in_hand
 from pbem.games.berlin_1945.moves import carry_out, check_destinations, check_order
 from pbem.games.berlin_1945.position import is_area, units_at
@@ -46,6 +46,12 @@ def plan_to_json(plan: Plan) -> dict[str, JSON]:
     }
 
 
+def order_text(order: Order) -> str:
+    """A planned order as the plan syntax writes it ('15 -> 8:2, 16:all'), for messages."""
+    dests = ", ".join(f"{zone_text(str(z))}:{'all' if c is None else c}" for z, c in order["dests"])
+    return f"{zone_text(str(order['frm']))} -> {dests}"
+
+
 def _order_from_json(value: Any) -> Order:
     return {
         "frm": str(value["frm"]),
@@ -63,8 +69,10 @@ def plan_from_json(value: Any) -> dict[str, Any]:
             "rebuild": None if rebuild is None else str(rebuild),
             "card": None if card is None else int(card),
         }
-    except (KeyError, TypeError, ValueError) as exc:
-        raise IllegalOrderError(f"the opened plan is malformed: {exc}") from exc
+    except KeyError as exc:
+        raise IllegalOrderError(f"the opened plan is malformed: it has no {exc.args[0]}") from exc
+    except (TypeError, ValueError) as exc:
+        raise IllegalOrderError("the opened plan is malformed: a part has the wrong form") from exc
 
 
 # --- legality at planning time ------------------------------------------------------------------
@@ -112,7 +120,7 @@ class Draft:
             groups = allocate(self.state, order)
             check_order(self.state, "soviet", frm, groups)
         except PbemError as exc:
-            raise PbemError(f"order {frm} -> {order['dests']}: {exc}") from exc
+            raise PbemError(f"order {order_text(order)}: {exc}") from exc
         carry_out(self.state, "soviet", frm, groups)
         self.starts.add(frm)
         self.log.append({"kind": "move", "frm": frm, "groups": [[to, []] for to, _u in groups]})

@@ -123,7 +123,7 @@ class Berlin1945Engine(StepGame):
 
     def format(self, decision: Any) -> str:
         if not isinstance(decision, DECISION_TYPES):
-            raise InvalidOrderError(f"not a Berlin 1945 decision: {decision!r}")
+            raise InvalidOrderError(f"not a Berlin 1945 decision: a {type(decision).__name__}")
         return format_decision(decision)
 
     # --- hidden information -------------------------------------------------------------------
