@@ -33,6 +33,7 @@ from pbem.games.berlin_1945.rulebook import (
     TURNS,
     ZONE_IDS,
 )
+from pbem.maps.areas import AreaGraph
 from pbem.maps.layout import Layout, LayoutError, Place, load_layout
 from pbem.maps.svg import Drawing, Highlight
 
@@ -189,13 +190,8 @@ def _border_pairs(view: Mapping[str, Any]) -> list[tuple[str, str]]:
     zones = view.get("zones")
     if not zones or not all("neighbours" in z for z in zones):
         return [(str(a), str(b)) for a, b in _map()["borders"]]
-    order = {z["id"]: n for n, z in enumerate(zones)}
-    return [
-        (z["id"], n["id"])
-        for z in zones
-        for n in z["neighbours"]
-        if n["id"] in order and order[z["id"]] < order[n["id"]]
-    ]
+    graph = AreaGraph.from_neighbours({z["id"]: [n["id"] for n in z["neighbours"]] for z in zones})
+    return list(graph.borders)
 
 
 def _title(zone: str) -> tuple[str, str]:

@@ -44,6 +44,7 @@ from pbem.games.race_to_berlin.svg_style import (
     TERRAIN,
     UNIT_FILL,
 )
+from pbem.maps.areas import AreaGraph
 from pbem.maps.layout import Layout, LayoutError, load_layout
 from pbem.maps.svg import Drawing, Highlight
 
@@ -92,13 +93,9 @@ def _static_for(board: Sequence[Mapping[str, Any]]) -> StaticMap | None:
         return shipped
     if not all("neighbours" in a and "rivers" in a for a in board):
         return None
-    order = {a["id"]: n for n, a in enumerate(board)}
-    borders = tuple(
-        (a["id"], b, b in a["rivers"])
-        for a in board
-        for b in a["neighbours"]
-        if b in order and order[a["id"]] < order[b]
-    )
+    graph = AreaGraph.from_neighbours({a["id"]: a["neighbours"] for a in board})
+    rivers = {a["id"]: a["rivers"] for a in board}
+    borders = tuple((a, b, b in rivers[a]) for a, b in graph.borders)
     return StaticMap(
         areas={a["id"]: _fingerprint(a) for a in board},
         borders=borders,
