@@ -15,6 +15,16 @@ from typing import Any
 from pbem.core.engine import Engine, State
 
 
+def bot_orders(rules: str) -> dict[str, str]:
+    """The standing orders a game's bot sets (`STANDING_ORDERS` in games/<game>/bot.py):
+    what the demo's and the handover bench's players answer in advance."""
+    try:
+        module = importlib.import_module(f"pbem.games.{rules.replace('-', '_')}.bot")
+    except ModuleNotFoundError:
+        return {}
+    return dict(getattr(module, "STANDING_ORDERS", {}))
+
+
 def choose(engine: Engine, state: State, role: str, rng: random.Random) -> Any:
     """A legal decision for `role`: the game's bot (games/<name>/bot.py) or a random choice."""
     try:

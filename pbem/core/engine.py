@@ -259,6 +259,28 @@ class Engine(ABC):
         value opens. `verify` of an unfinished game lists them (protocol section 8)."""
         return []
 
+    # --- automatic answers (optional: the defaults ask a person every time) ----------------
+    # A role's own client answers for it, without asking its person, what has one answer
+    # (pbem.answers). Every answer is signed and checked like any other entry: these only
+    # decide *when* a person is asked, never what is legal.
+
+    def only_choice(self, state: State, role: str) -> Any | None:
+        """The decision when `role`'s one legal decision is known for sure (None: a person
+        decides, or the engine cannot tell that there is only one). `state` is the role's
+        own `with_secrets` state."""
+        return None
+
+    def standing_orders(self) -> Mapping[str, Any]:
+        """The standing orders this game accepts, by name (pbem.kit.orders.StandingOrder)."""
+        return {}
+
+    def standing_answer(
+        self, state: State, role: str, orders: Mapping[str, str]
+    ) -> tuple[Any, str] | None:
+        """The decision one of `role`'s standing orders (name -> argument) gives now, with
+        the order's name; None when none of them applies (then a person decides)."""
+        return None
+
     def describe(self) -> str:
         """First line of the module docstring: what the game is."""
         return (self.__doc__ or self.title).strip().splitlines()[0]

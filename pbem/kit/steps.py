@@ -30,6 +30,7 @@ from typing import Any
 from pbem.core.canonical import JSON, copy_json
 from pbem.core.engine import Context, Engine, Prompt, State
 from pbem.errors import IllegalOrderError
+from pbem.kit import orders as kit_orders
 from pbem.kit import pieces as kit_pieces
 
 Handler = Callable[[State, str, Any, Context], None]
@@ -62,6 +63,11 @@ class Step:
     commits: Callable[[State, str, Any], Collection[str]] | None = None
     parse: Callable[[str, State, str], Any] | None = None
     rule: str = ""  # the rule cited when a decision is not possible in this step
+    # Whether `choices` lists every legal decision (the handler refuses all others), so
+    # that a single listed choice is the only one and its owner's client may sign it
+    # without asking (pbem.answers). A callable decides per state. Off by default: a step
+    # that lists "a sensible subset" must never be answered for its player.
+    exhaustive: bool | Callable[[State], bool] = False
 
     @property
     def decisions(self) -> tuple[type, ...]:
@@ -100,6 +106,7 @@ class StepGame(Engine):
     over_rule = ""  # the rule cited when the game is over
     static_keys: tuple[str, ...] = ()  # parts of the state shared between copies, never changed
     role_names: Mapping[str, str] = {}
+    orders: Mapping[str, kit_orders.StandingOrder] = {}  # the standing orders it accepts
 
     # --- the game's syntax (the only part of the interface a game must write) ------------
 
@@ -161,6 +168,27 @@ class StepGame(Engine):
         if step is not None and step.sample is not None and step.asks(state) == role:
             return step.sample(state, role, rng)
         return super().sample_choice(state, role, rng)
+
+    def only_choice(self, state: State, role: str) -> Any | None:
+        step = self.current(state)
+        if step is None or step.asks(state) != role:
+            return None
+        exhaustive = step.exhaustive(state) if callable(step.exhaustive) else step.exhaustive
+        if not exhaustive:
+            return None
+        listed = step.choices(state, role)
+        return listed[0] if len(listed) == 1 else None
+
+    def standing_orders(self) -> Mapping[str, kit_orders.StandingOrder]:
+        return self.orders
+
+    def standing_answer(
+        self, state: State, role: str, orders: Mapping[str, str]
+    ) -> tuple[Any, str] | None:
+        step = self.current(state)
+        if step is None or step.asks(state) != role or not orders:
+            return None
+        return kit_orders.answer(self.orders, self.step_name(state), state, role, orders)
 
     def parse(self, text: str, state: State, role: str) -> Any:
         step = self.current(state)

@@ -143,7 +143,7 @@ def test_an_illegal_berlin_plan_names_the_order_in_the_plan_syntax() -> None:
 
     t, pool = planning()
     pool.take("soviet-regular", 2, "15")
-    for text, shown in (("plan a -> 5", "order a -> 5:all"), ("plan 15 -> 8:5", "order 15 -> 8:5")):
+    for text, shown in (("plan a -> 5", "order a to 5:all"), ("plan 15 to 8:5", "order 15 to 8:5")):
         with pytest.raises(IllegalOrderError) as caught:
             say(t, "soviet", text)
         assert shown in str(caught.value)

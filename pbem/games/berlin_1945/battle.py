@@ -39,7 +39,7 @@ def do_cards(state: State, role: str, d: Cards, ctx: Context) -> None:
         return
     if combat["sub"] != "cards":
         raise illegal("combat cards are chosen before the combat is resolved", "7.4.1")
-    # a two-mode card played in its ! mode ("1!") is not a C card: it leaves the one C card
+    # a two-mode card played in its ! mode ("1 bang") is not a C card: it leaves the one C card
     # of 7.4.1 free (2.3: the chosen mode is the only one applied)
     modes = [combat_mode(state, role, n, n in d.bang) for n in d.cards]
     if modes.count("C") > 1:

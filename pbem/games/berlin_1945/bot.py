@@ -52,3 +52,7 @@ def soviet_plan(state: State, rng: random.Random) -> Plan:
             if draft.fits(order_json(order)):  # the extra order comes after the others
                 return Plan(tuple(chosen), extra=order)
     return Plan(tuple(chosen))
+
+
+# The standing orders a bot player sets (pbem.handovers, bench/handovers.py).
+STANDING_ORDERS = {"react": "none", "cards": "none after"}

@@ -8,7 +8,7 @@ when one of its modes has an implemented effect for that moment:
   extra_orders (rebuild), remove_unit, discard_cards;
 - the combat card step (`cards play ...`): combat_modifier, place_marker in the combat
   zone, cancel_card of C cards, and a ! mode removing units before the strengths
-  (Panzerfaust, `cards play 1!`);
+  (Panzerfaust, `cards play 1 bang`);
 - planning: extra_orders of #13 / #22 (claimed in the plan, see plan.py);
 - the reaction window after the opponent's Movement phase (`play N on K`,
   `play N on card T`): cancel_order and cancel_card, undone by undo.py.

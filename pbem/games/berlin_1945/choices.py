@@ -373,7 +373,7 @@ def soviet_choices(state: State, role: str) -> list[Any]:
 def combat_card_modes(
     state: State, role: str, zone: str
 ) -> tuple[list[int], list[tuple[int, bool]]]:
-    """The held C cards, and the held ! plays as (card, played as 'N!'): a two-mode card
+    """The held C cards, and the held ! plays as (card, played as 'N bang'): a two-mode card
     such as Panzerfaust is offered in both modes (2.3), its ! mode only with a target."""
     held = sorted(set(hand_cards(state, role).values()))
     c_cards: list[int] = []

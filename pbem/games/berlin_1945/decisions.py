@@ -1,27 +1,38 @@
 """Decisions of Berlin 1945 and their typeable syntax (case-insensitive; `format` is canonical).
 
+Every canonical form is shell-safe (rules 1.2): typed unquoted after `pbem move GAME`, it
+reaches pbem word for word.
+
 draw                                  card draw (rulebook 2.3, 7.1)
-discard #3                            hand limit discard (7.1), unseen
-discard #3 for move                   German additional Movement order (5.4)
-plan 15 -> 8:2, 16:2; 3 -> 9:all; extra 4 -> 3:2; rebuild in 12; card 13
+discard slot 3                        hand limit discard (7.1), unseen; `discard slots 3, 5`
+discard slot 3 for move               German additional Movement order (5.4)
+plan 15 to 8:2, 16:2 then 3 to 9:all then extra 4 to 3:2 then rebuild in 12 then card 13
 plan none                             the Soviet's own (sealed) plan (7.2)
 plan                                  the public decision that commits it
 open                                  open the plan (7.3) / every secret (end)
-move 4 -> 3: g1, g2; 9: g3            German Movement order (5)
-rebuild g5 in 12 discard #1, #2       German Rebuild order (6)
-execute 2 [with s1, s2 / s3] [discard #1, #2]   Soviet order execution (7.3)
+move 4 to 3 with g1, g2 and to 9 with g3   German Movement order (5)
+rebuild g5 in 12 discard slots 1, 2   German Rebuild order (6)
+execute 2 [with s1, s2 / s3] [discard slots 1, 2]   Soviet order execution (7.3)
 retreat 2 [with s1, s2 / s3]          a cancelled order executed as a Retreat (7.3)
-cancel 2 [discard #1, #2]             a planned order not executed (7.3)
+cancel 2 [discard slots 1, 2]         a planned order not executed (7.3)
 end movement
 play 24 [in 13]                       an M / ! card (2.3)
 play 5 in 12, 13, 14                  a card placing markers, one a zone
-play 7 on 2 / no reaction             a reaction card cancels the opponent's order 2
+play 7 on 2 | no reaction             a reaction card cancels the opponent's order 2
 reinforce b, e                        Soviet reinforcements (8.1)
 fight 8                               the German chooses the next combat (7.4)
-cards play 7, 12 / no cards           combat cards (7.4.1)
-cards play 1!, 7                      "N!": a two-mode card in its ! mode (2.3)
+cards play 7, 12 | no cards           combat cards (7.4.1)
+cards play 1 bang, 7                  "N bang": a two-mode card in its ! mode (2.3; "bang"
+                                      is how "!" is read aloud)
 casualties s1, s2                     the owner's casualties (7.4.4)
-remove g5 / remove none               Reichstag presence check (7.5)
+remove g5 | remove none               Reichstag presence check (7.5)
+
+Rules 1.0 and 1.1 wrote `->` for `to`, `;` between orders or destinations, a colon before
+a destination's units, `#` before a card slot and `!` after a card in its ! mode
+(`plan 15 -> 8:2; 3 -> 9:all`, `move 4 -> 3: g1; 9: g2`, `discard #3`, `cards play 1!`):
+a shell reads `>` as a redirection, `;` as the end of the command, `#` as a comment and
+`!` (interactive bash) as a history expansion. Their games keep signing that text
+(`format_decision(d, shell_safe=False)`); the parser reads both spellings in every version.
 """
 
 from __future__ import annotations
@@ -132,7 +143,7 @@ class Fight:
 @dataclass(frozen=True)
 class Cards:
     cards: tuple[int, ...] = ()
-    bang: tuple[int, ...] = ()  # those of `cards` played in their ! mode ("1!", 2.3)
+    bang: tuple[int, ...] = ()  # those of `cards` played in their ! mode ("1 bang", 2.3)
 
 
 @dataclass(frozen=True)
@@ -166,6 +177,7 @@ DECISION_TYPES = (
 )
 
 ZONE = r"[a-z0-9]+"
+_TO = re.compile(r"(?<![\w-])to(?![\w-])")  # the word `to`, not a part of a unit id
 
 
 def _bad(text: str, expected: str) -> InvalidOrderError:
@@ -190,12 +202,14 @@ def zone_id(token: str) -> str:
 
 
 def _slots(text: str, whole: str) -> tuple[int, ...]:
+    # "slots 1, 2" (1.2), "#1, #2" (1.0, 1.1), "slot 1, slot 2": each spelling reads alike
+    text = re.sub(r"^slots?\s+", "", text.strip())
     items = [s.strip() for s in text.split(",")]
     out = []
     for item in items:
-        m = re.fullmatch(r"#?(\d+)", item)
+        m = re.fullmatch(r"(?:#|slot\s+)?(\d+)", item)
         if not m:
-            raise _bad(whole, "card slots like '#1, #2'")
+            raise _bad(whole, "card slots like 'slots 1, 2'")
         out.append(_int(m.group(1), whole))
     if len(set(out)) != len(out):
         raise _bad(whole, "different card slots")
@@ -218,7 +232,7 @@ def _groups(text: str, whole: str) -> tuple[tuple[str, ...], ...]:
 def _plan_order(text: str, whole: str) -> PlanOrder:
     m = re.fullmatch(rf"({ZONE})\s*->\s*(.+)", text.strip())
     if not m:
-        raise _bad(whole, "orders like '15 -> 8:2, 16:2'")
+        raise _bad(whole, "orders like '15 to 8:2, 16:2'")
     dests: list[Dest] = []
     for part in m.group(2).split(","):
         d = re.fullmatch(rf"\s*({ZONE})\s*(?::\s*(all|\d+))?\s*", part)
@@ -235,9 +249,9 @@ def _plan_order(text: str, whole: str) -> PlanOrder:
     return PlanOrder(zone_id(m.group(1)), tuple(dests))
 
 
-def _format_plan_order(order: PlanOrder) -> str:
+def _format_plan_order(order: PlanOrder, arrow: str) -> str:
     dests = ", ".join(f"{zone_text(z)}:{'all' if c is None else c}" for z, c in order.dests)
-    return f"{zone_text(order.frm)} -> {dests}"
+    return f"{zone_text(order.frm)} {arrow} {dests}"
 
 
 def _parse_plan(body: str, whole: str) -> Plan:
@@ -249,7 +263,7 @@ def _parse_plan(body: str, whole: str) -> Plan:
     extra = None
     rebuild = None
     card = None
-    for part in [p.strip() for p in body.split(";")]:
+    for part in [p.strip() for p in re.split(r";|(?<![\w-])then(?![\w-])", body)]:
         if (extra is not None or rebuild is not None) and not part.startswith("card"):
             raise _bad(whole, "the additional order last (rulebook 6.1)")
         if part.startswith("extra "):
@@ -269,22 +283,24 @@ def _parse_plan(body: str, whole: str) -> Plan:
     return Plan(tuple(orders), extra, rebuild, card)
 
 
-def format_plan(plan: Plan) -> str:
+def format_plan(plan: Plan, shell_safe: bool = True) -> str:
     if plan.sealed:
         return "plan"
-    parts = [_format_plan_order(o) for o in plan.orders]
+    arrow = "to" if shell_safe else "->"
+    parts = [_format_plan_order(o, arrow) for o in plan.orders]
     if plan.extra is not None:
-        parts.append(f"extra {_format_plan_order(plan.extra)}")
+        parts.append(f"extra {_format_plan_order(plan.extra, arrow)}")
     if plan.rebuild is not None:
         parts.append(f"rebuild in {zone_text(plan.rebuild)}")
     if plan.card is not None:
         parts.append(f"card {plan.card}")
-    return "plan " + ("; ".join(parts) if parts else "none")
+    return "plan " + ((" then " if shell_safe else "; ").join(parts) if parts else "none")
 
 
 def parse_decision(text: str) -> object:
     whole = text
     t = " ".join(text.strip().lower().split())
+    t = _TO.sub("->", t)  # "15 to 8:2" (1.2) reads as "15 -> 8:2" (1.0, 1.1)
     t = re.sub(r"\s*->\s*", " -> ", t)
     if t == "draw":
         return Draw()
@@ -300,10 +316,11 @@ def parse_decision(text: str) -> object:
         return _parse_plan(t[5:].strip(), whole)
     if m := re.fullmatch(rf"move ({ZONE}) -> (.+)", t):
         dests = []
-        for part in m.group(2).split(";"):
-            d = re.fullmatch(rf"\s*({ZONE})\s*:\s*(.+)", part)
+        # "3 with g1, g2 and -> 9 with g3" (1.2, `to` read as `->`), "3: g1, g2; 9: g3"
+        for part in re.split(r";|(?<![\w-])and(?![\w-])", m.group(2)):
+            d = re.fullmatch(rf"\s*(?:->\s*)?({ZONE})(?:\s*:\s*|\s+with\s+|\s+)(.+)", part)
             if not d:
-                raise _bad(whole, "'move 4 -> 3: g1, g2; 9: g3'")
+                raise _bad(whole, "'move 4 to 3 with g1, g2 and to 9 with g3'")
             dests.append((zone_id(d.group(1)), _units(d.group(2), whole)))
         if not 1 <= len(dests) <= 2 or len({z for z, _u in dests}) != len(dests):
             raise _bad(whole, "one or two different destinations (rulebook 5)")
@@ -341,9 +358,9 @@ def parse_decision(text: str) -> object:
         nums = []
         bang = []
         for item in m.group(1).split(","):
-            c = re.fullmatch(r"\s*(\d+)\s*(!)?\s*", item)
+            c = re.fullmatch(r"\s*(\d+)\s*(!|bang)?\s*", item)
             if not c:
-                raise _bad(whole, "'cards play 7, 12', 'cards play 1!' or 'no cards'")
+                raise _bad(whole, "'cards play 7, 12', 'cards play 1 bang' or 'no cards'")
             nums.append(_int(c.group(1), whole))
             if c.group(2):
                 bang.append(_int(c.group(1), whole))
@@ -358,20 +375,24 @@ def parse_decision(text: str) -> object:
         return RemoveUnit(m.group(1))
     raise _bad(
         whole,
-        "a Berlin 1945 decision such as 'draw', 'plan ...', 'move 4 -> 3: g1', "
+        "a Berlin 1945 decision such as 'draw', 'plan ...', 'move 4 to 3 with g1', "
         "'execute 1', 'play 24', 'cards play 7', 'no cards', 'casualties s1', 'end movement'",
     )
 
 
-def _fmt_slots(slots: tuple[int, ...]) -> str:
-    return ", ".join(f"#{s}" for s in slots)
+def _fmt_slots(slots: tuple[int, ...], shell_safe: bool) -> str:
+    if not shell_safe:
+        return ", ".join(f"#{s}" for s in slots)
+    return ("slot " if len(slots) == 1 else "slots ") + ", ".join(str(s) for s in slots)
 
 
 def _fmt_groups(groups: tuple[tuple[str, ...], ...]) -> str:
     return " / ".join(", ".join(g) for g in groups)
 
 
-def format_decision(d: object) -> str:  # noqa: C901 - one case per decision type
+def format_decision(d: object, shell_safe: bool = True) -> str:  # noqa: C901 - one case a type
+    """The canonical text of `d`: shell-safe words (rules 1.2), or with `shell_safe` off the
+    text of rules 1.0 and 1.1 (`->`, `;`, `#`, `!`), which their games keep signing."""
     if isinstance(d, Draw):
         return "draw"
     if isinstance(d, Open):
@@ -379,27 +400,32 @@ def format_decision(d: object) -> str:  # noqa: C901 - one case per decision typ
     if isinstance(d, EndMovement):
         return "end movement"
     if isinstance(d, Discard):
-        return f"discard {_fmt_slots(d.slots)}" + (" for move" if d.purpose == "move" else "")
+        slots = _fmt_slots(d.slots, shell_safe)
+        return f"discard {slots}" + (" for move" if d.purpose == "move" else "")
     if isinstance(d, Plan):
-        return format_plan(d)
+        return format_plan(d, shell_safe)
     if isinstance(d, Move):
+        if shell_safe:
+            dests = " and to ".join(f"{zone_text(z)} with {', '.join(u)}" for z, u in d.dests)
+            return f"move {zone_text(d.frm)} to {dests}"
         dests = "; ".join(f"{zone_text(z)}: {', '.join(u)}" for z, u in d.dests)
         return f"move {zone_text(d.frm)} -> {dests}"
     if isinstance(d, Rebuild):
-        tail = f" discard {_fmt_slots(d.slots)}" if d.slots else ""
+        tail = f" discard {_fmt_slots(d.slots, shell_safe)}" if d.slots else ""
         return f"rebuild {d.unit} in {zone_text(d.zone)}{tail}"
     if isinstance(d, Execute):
         text = f"execute {d.index}"
         if d.units is not None:
             text += f" with {_fmt_groups(d.units)}"
         if d.slots:
-            text += f" discard {_fmt_slots(d.slots)}"
+            text += f" discard {_fmt_slots(d.slots, shell_safe)}"
         return text
     if isinstance(d, RetreatOrder):
         text = f"retreat {d.index}"
         return text + (f" with {_fmt_groups(d.units)}" if d.units is not None else "")
     if isinstance(d, Cancel):
-        return f"cancel {d.index}" + (f" discard {_fmt_slots(d.slots)}" if d.slots else "")
+        tail = f" discard {_fmt_slots(d.slots, shell_safe)}" if d.slots else ""
+        return f"cancel {d.index}{tail}"
     if isinstance(d, Play):
         if d.target is not None:
             return f"play {d.card} on card {d.target}"
@@ -416,7 +442,8 @@ def format_decision(d: object) -> str:  # noqa: C901 - one case per decision typ
     if isinstance(d, Cards):
         if not d.cards:
             return "no cards"
-        return "cards play " + ", ".join(f"{n}!" if n in d.bang else str(n) for n in d.cards)
+        bang = " bang" if shell_safe else "!"
+        return "cards play " + ", ".join(f"{n}{bang}" if n in d.bang else str(n) for n in d.cards)
     if isinstance(d, Casualties):
         return "casualties " + ", ".join(d.units)
     if isinstance(d, RemoveUnit):

@@ -47,9 +47,9 @@ def plan_to_json(plan: Plan) -> dict[str, JSON]:
 
 
 def order_text(order: Order) -> str:
-    """A planned order as the plan syntax writes it ('15 -> 8:2, 16:all'), for messages."""
+    """A planned order as the plan syntax writes it ('15 to 8:2, 16:all'), for messages."""
     dests = ", ".join(f"{zone_text(str(z))}:{'all' if c is None else c}" for z, c in order["dests"])
-    return f"{zone_text(str(order['frm']))} -> {dests}"
+    return f"{zone_text(str(order['frm']))} to {dests}"
 
 
 def _order_from_json(value: Any) -> Order:

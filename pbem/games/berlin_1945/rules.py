@@ -48,6 +48,7 @@ from pbem.games.berlin_1945.hands import (
 )
 from pbem.games.berlin_1945.plan import check_plan_legal, plan_label, plan_to_json, snapshot
 from pbem.games.berlin_1945.rulebook import NAMES, ROLES
+from pbem.games.berlin_1945.standing import ORDERS as STANDING_ORDERS
 from pbem.games.berlin_1945.state import fixed, illegal, initial_state
 from pbem.games.berlin_1945.steps import STEPS
 from pbem.games.berlin_1945.view import view
@@ -62,25 +63,32 @@ class Berlin1945Engine(StepGame):
 
     name = "berlin-1945"
     title = "Berlin 1945: The Fall of the Reichstag"
-    version = "1.1"
+    version = "1.2"
     # 1.0: before the rules fixes of issue 13; its games keep its rules (`for_version`).
-    # A 1.1 game records "rules": "1.1" in its state (`state.fixed`), which the fixes read.
-    earlier_versions = ("1.0",)
+    # A game from 1.1 on records "rules" in its state (`state.fixed`), which the fixes read.
+    # 1.1: the rules of 1.2, written as before the shell-safe syntax of issue 14 (`->`, `;`,
+    # `#`, `!`); 1.0 and 1.1 games keep signing that canonical text.
+    earlier_versions = ("1.0", "1.1")
     fixes = True
+    shell_safe = True
     roles = ROLES
     required_roles = ROLES
     data_files = data.DATA_FILES
     decision_types = DECISION_TYPES
     steps = STEPS
+    orders = STANDING_ORDERS
     turn_rule = "7"
     over_rule = "9"
     static_keys = ("tables",)
     role_names = NAMES
 
     def for_version(self, version: str) -> Engine:
-        """1.0 keeps the rules as they were: its states never hold "rules"."""
+        """1.0 keeps the rules as they were: its states never hold "rules"; 1.0 and 1.1 keep
+        their decisions' text (`shell_safe` off)."""
         if version == "1.0":
-            return self.earlier("1.0", fixes=False)
+            return self.earlier("1.0", fixes=False, shell_safe=False)
+        if version == "1.1":
+            return self.earlier("1.1", shell_safe=False)
         return super().for_version(version)
 
     def default_data(self) -> dict[str, bytes]:
@@ -124,7 +132,7 @@ class Berlin1945Engine(StepGame):
     def format(self, decision: Any) -> str:
         if not isinstance(decision, DECISION_TYPES):
             raise InvalidOrderError(f"not a Berlin 1945 decision: a {type(decision).__name__}")
-        return format_decision(decision)
+        return format_decision(decision, self.shell_safe)
 
     # --- hidden information -------------------------------------------------------------------
 

@@ -189,7 +189,8 @@ def pay_extra(state: State, slots: tuple[int, ...], what: str) -> None:
     if hand_size(state, "soviet") >= 2:
         if len(slots) != 2:
             raise illegal(
-                f"name the two cards discarded for the additional order: '{what} discard #a, #b'",
+                f"name the two cards discarded for the additional order: "
+                f"'{what} discard slots A, B'",
                 "6.1",
             )
         for k in slots:

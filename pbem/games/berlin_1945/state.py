@@ -18,7 +18,8 @@ Plain JSON; what never changes is one static text, the rest is small so that the
     combat, react        the combat being fought; the reaction window after a Movement phase
     markers, played      markers by zone; cards played by each side
     result               None, or the winner, level and reason once the game is decided
-    rules                "1.1" in a game of version 1.1 (its rules fixes, `fixed`); absent in 1.0
+    rules                the version ("1.1", "1.2") from 1.1 on (its rules fixes, `fixed`);
+                         absent in 1.0
 """
 
 from __future__ import annotations

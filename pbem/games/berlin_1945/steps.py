@@ -110,12 +110,12 @@ def combat_prompt(state: State, role: str) -> str:
     if combat["sub"] == "cards":
         return (
             f"combat in {combat['zone']}: play cards "
-            "('cards play N', 'N!' for a ! mode, or 'no cards')"
+            "('cards play N', 'N bang' for a ! mode, or 'no cards')"
         )
     if combat["sub"] == "answer":
         return (
             f"combat in {combat['zone']}: answer the Soviet cards with ! cards "
-            "('cards play N', 'N!') or 'no cards'"
+            "('cards play N', 'N bang') or 'no cards'"
         )
     if combat["sub"] == "after":
         return (
@@ -140,13 +140,15 @@ STEPS: dict[str, Step] = {
         choices=lambda s, r: [Draw()],
         opens=no_openings,
         commits=draw_commits,
+        exhaustive=True,
     ),
     "limit": Step(
         asks=in_turn,
-        prompt=text("discard down to 6 cards ('discard #k')"),
+        prompt=text("discard down to 6 cards ('discard slot K')"),
         handlers={Discard: turn.do_discard},
         choices=choices.limit_choices,
         opens=no_openings,
+        exhaustive=True,
     ),
     "reinforce": Step(
         asks=asks("soviet"),
@@ -154,10 +156,11 @@ STEPS: dict[str, Step] = {
         handlers={Reinforce: turn.do_reinforce},
         choices=choices.reinforce_choices,
         opens=no_openings,
+        exhaustive=True,
     ),
     "plan": Step(
         asks=asks("soviet"),
-        prompt=text("turn {turn}: plan your orders in secret ('plan 15 -> 8:2, 16:2; ...')"),
+        prompt=text("turn {turn}: plan your orders in secret ('plan 15 to 8:2, 16:2 then ...')"),
         handlers={Plan: soviet.do_plan},
         choices=choices.plan_choices,
         opens=no_openings,
@@ -165,7 +168,7 @@ STEPS: dict[str, Step] = {
     ),
     "german": Step(
         asks=asks("german"),
-        prompt=text("turn {turn}: German movement ('move 4 -> 3: ...', 'end movement')"),
+        prompt=text("turn {turn}: German movement ('move 4 to 3 with ...', 'end movement')"),
         handlers={
             Move: german.do_move,
             Discard: german.do_discard,
@@ -192,6 +195,7 @@ STEPS: dict[str, Step] = {
         handlers={Open: soviet.do_open},
         choices=lambda s, r: [Open()],
         opens=plan_openings,
+        exhaustive=True,
     ),
     "soviet": Step(
         asks=asks("soviet"),
@@ -225,6 +229,7 @@ STEPS: dict[str, Step] = {
         handlers={RemoveUnit: turn.do_remove},
         choices=choices.reichstag_choices,
         opens=no_openings,
+        exhaustive=True,
     ),
     "reveal": Step(
         asks=in_turn,
@@ -232,5 +237,6 @@ STEPS: dict[str, Step] = {
         handlers={Open: turn.do_reveal},
         choices=lambda s, r: [Open()],
         opens=end_openings,
+        exhaustive=True,
     ),
 }

@@ -322,3 +322,18 @@ _STEPS: dict[str, Any] = {
     "place_reserve": _place_reserve,
     "open": _open,
 }
+
+
+# The standing orders a bot player sets (pbem.handovers, bench/handovers.py): the combat
+# reactions answered in advance, close to what `choose` decides for them.
+STANDING_ORDERS = {
+    "place": "front",
+    "action": "remove when no attack",
+    "support": "best",
+    "tokens": "all",
+    "reserves": "keep if winning",
+    "counterattack": "always",
+    "loss": "strongest",
+    "retreat": "to friends",
+    "advance": "all",
+}

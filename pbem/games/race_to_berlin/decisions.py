@@ -1,13 +1,15 @@
 """Race to Berlin decisions: small frozen dataclasses and their text syntax.
 
 Canonical forms (what `format_decision` writes; `parse_decision` reads them back,
-case-insensitive, with extra spaces and the aliases listed):
+case-insensitive, with extra spaces and the aliases listed). Every canonical form is
+shell-safe (rules 1.1): typed unquoted after `pbem move GAME`, it reaches pbem word for word.
 
     place 4 in 17                  logistics phase, the owner's text (4.1.1)
     place block in 17              the same placement as signed: the value is sealed
-    move 11 -> 12: us-1, us-3 + block   move units and/or the block (4.2.1.1);
-                                   also `move us-1 11 -> 12`, `move block 11 -> 12`,
-                                   `move 2 units + block 11 -> 12`, `move all 11 -> 12`
+    move 11 to 12 with us-1, us-3 + block   move units and/or the block (4.2.1.1);
+                                   also `move 11 to 12 us-1`, `move us-1 from 11 to 12`,
+                                   `move block 11 to 12`, `move 2 units + block 11 to 12`,
+                                   `move all 11 to 12`
     attack 12 from 11 cubes 2      attack action (4.2.1.2 steps 1-3); the client adds
                                    ` exhausting` when the cubes exhaust a sealed block
     remove block in 12             remove own logistics block (4.2.1.3)
@@ -16,14 +18,19 @@ case-insensitive, with extra spaces and the aliases listed):
     reroll | keep                  Reserves token (attacker first, then defender)
     counterattack | no counterattack
     loss de-4                      a German strength loss, chosen by the loser
-    retreat de-4 -> 14, de-9 -> 15, block -> 14    (`block west -> 31` names the owner
+    retreat de-4 to 14, de-9 to 15, block to 14    (`block west to 31` names the owner
                                    when B1's two blocks retreat)
     advance us-1 us-3 + block | no advance
-    strategic us-1 11 -> 20 | end strategic        4.3
+    strategic us-1 from 11 to 20 | end strategic   4.3
     place 6ss in 24                the Eastern Front 6th SS Panzer Army (4.3)
     open blocks                    end of turn: open every block still sealed
 
 Areas are written as on the map ("12", "B1"); unit ids as in the data ("us-1").
+
+Rules 1.0 wrote `->` for `to` and a colon before the pieces (`move 11 -> 12: us-1`,
+`retreat de-4 -> 14`, `strategic us-1 11 -> 20`): a shell reads `>` as a redirection.
+Its games keep signing that text (`format_decision(d, shell_safe=False)`); the parser
+reads both spellings in every version.
 """
 
 from __future__ import annotations
@@ -179,23 +186,28 @@ DECISION_TYPES: tuple[type, ...] = (
 RESERVE_ALIAS = "6ss"
 
 SYNTAX = (
-    "place <value> in <area>, move <from> -> <to>: <units> [+ block], "
+    "place <value> in <area>, move <from> to <to> with <units> [+ block], "
     "attack <area> from <area> cubes <1|2>, remove block in <area>, support in|from <area>, "
     "no support, tokens [logistics] [support], no tokens, reroll, keep, counterattack, "
-    "no counterattack, loss <unit>, retreat <unit> -> <area>, ..., advance <units> [+ block], "
-    "no advance, strategic <unit> <from> -> <to>, end strategic, place 6ss in <area>, open blocks"
+    "no counterattack, loss <unit>, retreat <unit> to <area>, ..., advance <units> [+ block], "
+    "no advance, strategic <unit> from <from> to <to>, end strategic, place 6ss in <area>, "
+    "open blocks"
 )
 
 
 # --- format -----------------------------------------------------------------------------------
 
 
-def format_decision(decision: Any) -> str:
-    """The canonical text of a decision."""
+def format_decision(decision: Any, shell_safe: bool = True) -> str:
+    """The canonical text of a decision: shell-safe words (rules 1.1), or with `shell_safe`
+    off the text of rules 1.0 (`->` and a colon), which the games of 1.0 keep signing."""
+    arrow = "to" if shell_safe else "->"
     match decision:
         case Place(area=area, value=value):
             return f"place {'block' if value is None else value} in {area}"
         case Move(frm=frm, to=to, units=units, block=block):
+            if shell_safe:
+                return f"move {frm} to {to} with {_pieces(units, block)}"
             return f"move {frm} -> {to}: {_pieces(units, block)}"
         case Attack(target=target, frm=frm, cubes=cubes, exhausting=exhausting):
             return f"attack {target} from {frm} cubes {cubes}" + (
@@ -219,14 +231,19 @@ def format_decision(decision: Any) -> str:
         case Loss(unit=unit):
             return f"loss {unit}"
         case Retreat(units=units, blocks=blocks):
-            parts = [f"{u} -> {a}" for u, a in units]
-            parts += [f"block {owner} -> {a}" if owner else f"block -> {a}" for owner, a in blocks]
+            parts = [f"{u} {arrow} {a}" for u, a in units]
+            parts += [
+                f"block {owner} {arrow} {a}" if owner else f"block {arrow} {a}"
+                for owner, a in blocks
+            ]
             return "retreat " + ", ".join(parts)
         case Advance(units=(), block=False):
             return "no advance"
         case Advance(units=units, block=block):
             return "advance " + " ".join([*units, "+ block"] if block else units)
         case Strategic(unit=unit, frm=frm, to=to):
+            if shell_safe:
+                return f"strategic {unit} from {frm} to {to}"
             return f"strategic {unit} {frm} -> {to}"
         case EndStrategic():
             return "end strategic"
@@ -280,7 +297,9 @@ class Lexicon:
 
 _ARROW = re.compile(r"\s*(?:->|→|=>)\s*")
 _PLACE = re.compile(r"^place (?P<what>\S+) (?:in|at|on) (?P<area>\S+)$")
-_MOVE_AREAS_FIRST = re.compile(r"^move (?P<frm>\S+) -> (?P<to>\S+) ?: ?(?P<pieces>.+)$")
+# "move 11 -> 12: us-1" (1.0), "move 11 -> 12 with us-1" and "move 11 -> 12 us-1" (as
+# normalised: a typed `to` is read as `->`)
+_MOVE_AREAS_FIRST = re.compile(r"^move (?P<frm>\S+) -> (?P<to>[^\s:]+)(?::| with)? (?P<pieces>.+)$")
 _MOVE_PIECES_FIRST = re.compile(r"^move (?P<pieces>.+?) (?:from )?(?P<frm>\S+) -> (?P<to>\S+)$")
 _ATTACK = re.compile(
     r"^attack (?P<target>\S+) from (?P<frm>\S+)"
@@ -288,7 +307,7 @@ _ATTACK = re.compile(
 )
 _REMOVE = re.compile(r"^remove (?:block )?(?:in |from )?(?P<area>\S+)$")
 _SUPPORT = re.compile(r"^support (?P<how>in|from) (?P<area>\S+)$")
-_STRATEGIC = re.compile(r"^strategic (?P<unit>\S+) (?:(?P<frm>\S+) )?-> (?P<to>\S+)$")
+_STRATEGIC = re.compile(r"^strategic (?P<unit>\S+) (?:from )?(?:(?P<frm>\S+) )?-> (?P<to>\S+)$")
 
 
 _TO = re.compile(r"(?<![\w-])to(?![\w-])")
@@ -384,8 +403,8 @@ def _parse_move(norm: str, text: str, lex: Lexicon) -> Move:
     m = _MOVE_AREAS_FIRST.match(norm) or _MOVE_PIECES_FIRST.match(norm)
     if not m:
         raise InvalidOrderError(
-            f"cannot read {text!r}: expected 'move <from> -> <to>: <units> [+ block]' "
-            "or 'move <units> <from> -> <to>'"
+            f"cannot read {text!r}: expected 'move <from> to <to> with <units> [+ block]' "
+            "or 'move <units> from <from> to <to>'"
         )
     frm, to = lex.area(m.group("frm"), text), lex.area(m.group("to"), text)
     units, block = _pieces_of(m.group("pieces"), text, lex, frm)
@@ -489,7 +508,7 @@ def _parse_loss(norm: str, text: str, lex: Lexicon) -> Loss:
 
 def _parse_retreat(norm: str, text: str, lex: Lexicon) -> Retreat:
     body = norm[len("retreat") :].strip()
-    expected = "expected 'retreat <unit> -> <area>, ..., block -> <area>'"
+    expected = "expected 'retreat <unit> to <area>, ..., block to <area>'"
     if not body:
         raise InvalidOrderError(f"cannot read {text!r}: {expected}")
     units: list[tuple[str, str]] = []
@@ -506,8 +525,8 @@ def _parse_retreat(norm: str, text: str, lex: Lexicon) -> Retreat:
                 blocks.append((what[1], area))
             else:
                 raise InvalidOrderError(
-                    f"cannot read {text!r}: {part!r} (expected 'block -> <area>' or "
-                    "'block west|soviet -> <area>')"
+                    f"cannot read {text!r}: {part!r} (expected 'block to <area>' or "
+                    "'block west|soviet to <area>')"
                 )
         elif len(what) == 1:
             units.append((lex.unit(what[0], text), area))
@@ -539,7 +558,8 @@ def _parse_strategic(norm: str, text: str, lex: Lexicon) -> Strategic:
     m = _STRATEGIC.match(norm)
     if not m:
         raise InvalidOrderError(
-            f"cannot read {text!r}: expected 'strategic <unit> <from> -> <to>' or 'end strategic'"
+            f"cannot read {text!r}: expected 'strategic <unit> from <from> to <to>' or "
+            "'end strategic'"
         )
     unit = lex.unit(m.group("unit"), text)
     to = lex.area(m.group("to"), text)

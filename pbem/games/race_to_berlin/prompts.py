@@ -27,8 +27,8 @@ def place(state: State, role: str) -> str:
 
 def action(state: State, role: str) -> str:
     return (
-        f"{_head(state)}, Action Phase: {NAMES[role]} acts ('move <from> -> <to>: <units> "
-        "[+ block]', 'attack <area> from <area> cubes <1|2>' or 'remove block in <area>')"
+        f"{_head(state)}, Action Phase: {NAMES[role]} acts ('move <from> to <to> with "
+        "<units> [+ block]', 'attack <area> from <area> cubes <1|2>' or 'remove block in <area>')"
     )
 
 
@@ -74,7 +74,7 @@ def loss(state: State, role: str) -> str:
 def retreat(state: State, role: str) -> str:
     return (
         f"{_attack(state)}: {NAMES[role]} retreats the defenders "
-        "('retreat <unit> -> <area>, ..., block -> <area>')"
+        "('retreat <unit> to <area>, ..., block to <area>')"
     )
 
 
@@ -88,7 +88,7 @@ def advance(state: State, role: str) -> str:
 def strategic(state: State, role: str) -> str:
     return (
         f"{_head(state)}, Strategic Movement Phase: {NAMES[role]} may move one own and one "
-        "German unit ('strategic <unit> <from> -> <to>' or 'end strategic')"
+        "German unit ('strategic <unit> from <from> to <to>' or 'end strategic')"
     )
 
 

@@ -90,7 +90,7 @@ def retreat_problem(state: State, d: Retreat) -> str | None:
     for owner, dest in d.blocks:
         matching = [b for b in here if owner is None or b["owner"] == owner]
         if owner is None and len(matching) > 1:
-            return "two blocks retreat from B1: name the owner ('block west -> ...')"
+            return "two blocks retreat from B1: name the owner ('block west to ...')"
         if not matching:
             return f"there is no {'' if owner is None else owner + ' '}block in {target} to retreat"
         block = matching[0]

@@ -37,7 +37,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pbem.core.canonical import JSON
-from pbem.core.engine import Context, Outcome, State
+from pbem.core.engine import Context, Engine, Outcome, State
 from pbem.errors import DataError, IllegalOrderError, InvalidOrderError
 from pbem.games.race_to_berlin import choices, flow, prompts
 from pbem.games.race_to_berlin import data as rtb_data
@@ -73,6 +73,7 @@ from pbem.games.race_to_berlin.decisions import (
     parse_decision,
 )
 from pbem.games.race_to_berlin.effects import advance, counterattack, loss, retreat
+from pbem.games.race_to_berlin.standing import ORDERS
 from pbem.games.race_to_berlin.state import (
     NAMES,
     ROLES,
@@ -148,6 +149,7 @@ STEPS: dict[str, Step] = {
         handlers={Place: flow.place},
         choices=choices.placements,
         commits=_place_commits,
+        exhaustive=True,
     ),
     # rulebook 4.2: the Action Phase
     "action": Step(
@@ -163,6 +165,7 @@ STEPS: dict[str, Step] = {
         handlers={Support: declare_support},
         choices=choices.supports,
         opens=_support_opens,
+        exhaustive=True,
     ),
     "tokens": Step(
         asks=_combat,
@@ -170,12 +173,14 @@ STEPS: dict[str, Step] = {
         handlers={Tokens: play_tokens},
         choices=choices.tokens,
         opens=_token_opens,
+        exhaustive=True,
     ),
     "reserves": Step(
         asks=_combat,
         prompt=prompts.reserves,
         handlers={Reserves: reserves},
         choices=choices.reserves,
+        exhaustive=True,
     ),
     # rulebook 4.2.1.2 steps 8-9: Counterattack, losses, retreat, advance
     "counterattack": Step(
@@ -183,12 +188,14 @@ STEPS: dict[str, Step] = {
         prompt=prompts.counterattack,
         handlers={Counterattack: counterattack},
         choices=choices.counterattacks,
+        exhaustive=True,
     ),
     "loss": Step(
         asks=_combat,
         prompt=prompts.loss,
         handlers={Loss: loss},
         choices=choices.losses,
+        exhaustive=True,
     ),
     "retreat": Step(
         asks=_combat,
@@ -209,6 +216,7 @@ STEPS: dict[str, Step] = {
         handlers={OpenBlocks: flow.open_blocks},
         choices=choices.openings,
         opens=_end_opens,
+        exhaustive=True,
     ),
     # rulebook 4.3: the Strategic Movement Phase and the 6th SS Panzer Army's transfer
     "strategic": Step(
@@ -222,6 +230,7 @@ STEPS: dict[str, Step] = {
         prompt=prompts.place_reserve,
         handlers={PlaceReserve: flow.place_reserve},
         choices=choices.reserve_placements,
+        exhaustive=True,
     ),
 }
 
@@ -232,16 +241,27 @@ class RaceToBerlinEngine(StepGame):
 
     name = "race-to-berlin"
     title = "Race to Berlin"
-    version = "1.0"
+    version = "1.1"
+    # 1.0: before the shell-safe syntax of issue 14 (`move 11 -> 12: us-1`); its games keep
+    # signing that canonical text (`for_version`); the parser reads both in every version.
+    earlier_versions = ("1.0",)
+    shell_safe = True
     roles = ROLES
     required_roles = ROLES
     data_files = rtb_data.DATA_FILES
 
     steps = STEPS
+    orders = ORDERS
     decision_types = DECISION_TYPES
     turn_rule = "4"
     over_rule = "5"
     role_names = NAMES
+
+    def for_version(self, version: str) -> Engine:
+        """1.0 writes its decisions as 1.0 did (`->`, a colon); its rules are those of 1.1."""
+        if version == "1.0":
+            return self.earlier("1.0", shell_safe=False)
+        return super().for_version(version)
 
     # --- data ---------------------------------------------------------------------------
 
@@ -271,7 +291,7 @@ class RaceToBerlinEngine(StepGame):
     def format(self, decision: Any) -> str:
         if not isinstance(decision, DECISION_TYPES):
             raise InvalidOrderError(f"not a race-to-berlin decision: {decision!r}")
-        return format_decision(decision)
+        return format_decision(decision, self.shell_safe)
 
     # --- hidden information -------------------------------------------------------------
 

@@ -314,7 +314,7 @@ def test_rulebook_2_3_choices_offer_both_panzerfaust_modes() -> None:
     t, _germans, _regulars = panzerfaust()
     options = t.engine.choices(t.private("german"), "german")
     texts = {t.engine.format(o) for o in options}
-    assert {"cards play 1", "cards play 1!", "cards play 1!, 18"} <= texts
+    assert {"cards play 1", "cards play 1 bang", "cards play 1 bang, 18"} <= texts
     assert "cards play 1, 18" not in texts
     for o in options:
         assert t.engine.parse(t.engine.format(o), {}, "german") == o

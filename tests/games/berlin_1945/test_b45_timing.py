@@ -47,8 +47,10 @@ def german_turn(t: Table, turn: int = 1) -> Pool:
 
 
 def test_version_1_1_records_its_rules_and_1_0_is_still_played() -> None:
-    assert ENGINE.version == "1.1" and ENGINE.earlier_versions == ("1.0",)
-    assert START["rules"] == "1.1"
+    # 1.2 (issue 14) is 1.1's rules with shell-safe decision texts: both record "rules"
+    assert ENGINE.version == "1.2" and ENGINE.earlier_versions == ("1.0", "1.1")
+    assert START["rules"] == "1.2"
+    assert ENGINE.for_version("1.1").setup(None, {})["rules"] == "1.1"
     assert OLD.version == "1.0" and "rules" not in OLD.setup(None, {})
 
 
@@ -359,7 +361,7 @@ def test_rulebook_7_4_1_german_cancels_air_superiority_in_answer() -> None:
     say(t, "soviet", "cards play 10")
     assert t.state["combat"]["sub"] == "answer" and t.asked() == "german"
     choices = {t.engine.format(c) for c in t.engine.choices(t.private("german"), "german")}
-    assert {"no cards", "cards play 21", "cards play 1!"} <= choices
+    assert {"no cards", "cards play 21", "cards play 1 bang"} <= choices
     ctx = say(t, "german", "cards play 21", rolls=[9])
     assert ctx.said("Air Superiority cancelled")
     assert ctx.said("German wins 4 to 2")

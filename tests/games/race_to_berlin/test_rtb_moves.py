@@ -160,7 +160,9 @@ def test_4_2_1_1_move_syntax_variants() -> None:
         "1", "2", ("br-2", "ca-1", "us-9"), False
     )
     assert ENGINE.parse("move block 1 -> 2", state, "west") == Move("1", "2", (), True)
-    assert ENGINE.format(want) == "move 1 -> 2: br-2, ca-1 + block"
+    assert ENGINE.format(want) == "move 1 to 2 with br-2, ca-1 + block"
+    # rules 1.0 games keep the text they signed (issue 14: 1.1 writes it shell-safe)
+    assert ENGINE.for_version("1.0").format(want) == "move 1 -> 2: br-2, ca-1 + block"
 
 
 # --- 4.2.1.3 remove ----------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from tests.games.race_to_berlin.rtb_support import (
 
 def test_engine_metadata() -> None:
     assert ENGINE.name == "race-to-berlin" and ENGINE.title == "Race to Berlin"
-    assert ENGINE.version == "1.0"
+    assert ENGINE.version == "1.1" and ENGINE.earlier_versions == ("1.0",)
     assert ENGINE.roles == ("west", "soviet") and ENGINE.required_roles == ("west", "soviet")
     assert ENGINE.data_files == ("map.toml", "tokens.toml")
     assert set(ENGINE.default_data()) == {"map.toml", "tokens.toml"}

@@ -139,4 +139,5 @@ def test_4_3_choices_and_syntax() -> None:
     assert Strategic("us-9", "1", "2") in options  # 2 holds 2 units: room for one
     assert Strategic("us-1", "2", "1") not in options  # 1 holds 3
     assert ENGINE.parse("strategic us-1 -> 3", g.state, "west") == Strategic("us-1", "2", "3")
-    assert ENGINE.format(Strategic("us-1", "2", "3")) == "strategic us-1 2 -> 3"
+    assert ENGINE.format(Strategic("us-1", "2", "3")) == "strategic us-1 from 2 to 3"
+    assert ENGINE.for_version("1.0").format(Strategic("us-1", "2", "3")) == "strategic us-1 2 -> 3"
