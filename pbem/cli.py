@@ -11,7 +11,8 @@ without them:
   from has changed; the first run renders it with click and caches it;
 * `pbem verify FILE`: verified and reported by `verify_file`, the function the click
   command itself uses, with failures turned into the same one-line errors
-  (`pbem.reporting`, which the click commands use too).
+  (`pbem.reporting`, which the click commands use too); `pbem verify --json FILE` (or
+  `FILE --json`) likewise, by the functions of pbem.render.jsonout the command uses.
 
 Anything else, and these two in any other form (another option, a folder, stdin, a
 shell-completion request, an output stream click would have to repair), goes to click.
@@ -107,6 +108,9 @@ def _fast() -> None:
             _echo(text)
             sys.exit(0)
         return
+    as_json = len(args) == 3 and "--json" in args[1:]
+    if as_json:
+        args = [arg for arg in args if arg != "--json"]
     if len(args) != 2 or args[0] != "verify" or args[1].startswith("-"):
         return
     if os.path.isdir(args[1]) or not _plain(sys.stderr):
@@ -114,7 +118,12 @@ def _fast() -> None:
     from pbem.reporting import report_error, verify_file
 
     try:
-        verify_file(args[1], {}, _echo, _fail)
+        if as_json:
+            from pbem.render.jsonout import print_verify, verify_one
+
+            print_verify([verify_one((args[1], None, {}))], _echo, _fail)
+        else:
+            verify_file(args[1], {}, _echo, _fail)
     except (EOFError, KeyboardInterrupt):
         _echo("", err=True)  # as click does before it aborts
         _fail("aborted")

@@ -19,12 +19,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pbem.core import chain
-from pbem.core.adjudicator import Adjudicator, data_digest
+from pbem.core.adjudicator import Adjudicator, EntryRefused, data_digest
 from pbem.core.canonical import JSON
 from pbem.core.commit import Opening, commitment
 from pbem.core.engine import FRESH
 from pbem.core.log import ACK, GENESIS, JOIN, MOVE, VERSION, Entry
-from pbem.errors import EquivocationError, PbemError, StoreError
+from pbem.core.meta import check_note
+from pbem.errors import (
+    EquivocationError,
+    IllegalOrderError,
+    InvalidOrderError,
+    PbemError,
+    StoreError,
+)
 from pbem.ledger import DISK_TABLES, data_source, engine_by_name, find_equivocation
 from pbem.store import Store
 from pbem.store.journal import Journal, journal_path, slot_of
@@ -32,6 +39,7 @@ from pbem.store.store import GAME_CHANGED
 from pbem.store.vault import Vault, is_sealed
 
 if TYPE_CHECKING:
+    from pbem.answers import Answer
     from pbem.crypto.keys import PrivateKey
 
 Passphrase = Callable[[str], bytes | None]
@@ -141,7 +149,8 @@ class Client:
     # --- keys -----------------------------------------------------------------------------
 
     def new_key(self, name: str, passphrase: bytes | None = None) -> str:
-        """Make an Ed25519 OpenSSH key pair under the store's keys/ folder (0600).
+        """Make an Ed25519 OpenSSH key pair under the store's keys/ folder (0600), recorded
+        as `keys/NAME`, relative to the store: the folder can be moved whole.
 
         The key file is written inside the store transaction, before it commits: a crash
         in between leaves a key file that the store does not know. Running the command
@@ -158,7 +167,7 @@ class Client:
         with self.changing():
             made = key or generate(comment=name)
             self.store.add_key(
-                name, made.public.openssh_line(), made.public.fingerprint(), str(path)
+                name, made.public.openssh_line(), made.public.fingerprint(), f"keys/{name}"
             )
             if key is None:
                 write_private_key(path, made, passphrase)
@@ -171,7 +180,7 @@ class Client:
         from pbem.crypto.keys import PassphraseNeeded, load_private_key
 
         refused = StoreError(f"{path} already exists; refusing to overwrite a private key")
-        if any(row["private_path"] == str(path) for row in self.store.list_keys()):
+        if any(self.key_file(row) == path for row in self.store.list_keys()):
             raise refused
         data = path.read_bytes()
         try:
@@ -197,9 +206,10 @@ class Client:
         `public_only`, only the public half of a private key file.
 
         Returns the fingerprint line under `name`; `store.key(name)["private_path"]` tells
-        which kind was imported. A private key file whose public half the store already
-        holds under another name is refused: it is most likely the player's own key given
-        where an opponent's public key was meant."""
+        which kind was imported (absolute, unless the file is inside the store's folder).
+        A private key file whose public half the store already holds under another name is
+        refused: it is most likely the player's own key given where an opponent's public
+        key was meant."""
         from pbem.crypto.keys import PassphraseNeeded, PublicKey, load_private_key
 
         _check_key_name(name)
@@ -210,7 +220,7 @@ class Client:
             except PassphraseNeeded:
                 key = load_private_key(data, self._passphrase(name))
             public = key.public
-            private_path = "" if public_only else str(path.resolve())
+            private_path = "" if public_only else self.store.recorded_key_path(path)
             for row in self.store.list_keys():
                 if row["name"] != name and PublicKey.parse_line(row["public"]).raw == public.raw:
                     raise StoreError(
@@ -255,7 +265,7 @@ class Client:
                 f"key {name!r} plays {games}; without it you cannot sign there "
                 "(--force removes it anyway)"
             )
-        private = Path(row["private_path"]) if row["private_path"] else None
+        private = self.key_file(row)
         made_here = private is not None and private == self.store.keys_dir / name
         if delete_file and private is None:
             raise PbemError(f"key {name!r} has no private key file: drop --delete-file")
@@ -277,6 +287,21 @@ class Client:
                 done[-1] += " (--delete-file removes it)"
         return done
 
+    def key_file(self, row: Mapping[str, Any]) -> Path | None:
+        """Where the private key of a keys row is now (None: a public key only).
+
+        A row written before keys were recorded relative to the store holds an absolute
+        path. When that file is gone but the store's keys/ folder holds one of the same
+        name and public key, the store folder was moved: that one is the key."""
+        recorded = str(row["private_path"] or "")
+        path = self.store.key_path(recorded)
+        if path is None or not Path(recorded).is_absolute() or path.exists():
+            return path
+        moved = self.store.home / "keys" / path.name
+        if moved != path and _holds_key(moved, str(row["public"])):
+            return moved
+        return path
+
     def _private_key_for(self, public_line: str) -> PrivateKey:
         return self._key_and_path(public_line)[0]
 
@@ -292,7 +317,8 @@ class Client:
                 continue
             if PublicKey.parse_line(row["public"]).raw != wanted.raw:
                 continue
-            path = Path(row["private_path"])
+            path = self.key_file(row)
+            assert path is not None  # rows without a private key were skipped above
             try:
                 data = path.read_bytes()
             except OSError as exc:
@@ -305,9 +331,21 @@ class Client:
                 key = load_private_key(data, self._passphrase(row["name"]))
             if key.public.raw != wanted.raw:
                 raise StoreError(f"the key file {path} no longer holds {wanted.fingerprint()}")
+            if path != self.store.key_path(str(row["private_path"])):
+                self._record_moved_key(str(row["name"]), path)
             self._keys[wanted.raw] = (key, path)
             return key, path
         raise StoreError(f"no private key in this store for {wanted.fingerprint()}")
+
+    def _record_moved_key(self, name: str, path: Path) -> None:
+        """Record a key found after the store folder moved relative to the store, so that
+        its row names the file again (inside the transaction already open, if any)."""
+        recorded = self.store.recorded_key_path(path)
+        if self.store.db.conn.in_transaction:
+            self.store.set_key_path(name, recorded)
+            return
+        with self.changing():
+            self.store.set_key_path(name, recorded)
 
     def _journal(self, game: Adjudicator, role: str) -> Journal:
         return Journal(journal_path(self._key_and_path(game.roles[role])[1]))
@@ -595,10 +633,19 @@ class Client:
         trial.apply(Entry.build(plan.fields))
         return MovePlan(trial, plan.role, plan.fields, plan.sealed, plan.private)
 
-    def plan_move(self, prefix: str, text: str, role: str | None = None) -> MovePlan:
+    def plan_move(
+        self, prefix: str, text: str, role: str | None = None, note: str | None = None
+    ) -> MovePlan:
         """Everything `move` does before signing: parse, seal, the entry's fields."""
         game = self.game(prefix)
         role = self.acting_role(game, role)
+        proposed = game.meta.takeback
+        if proposed is not None:
+            raise PbemError(
+                f"{proposed[0]} proposed in entry {proposed[2]} to take back the entries "
+                f"from {proposed[1]} on: answer it first (`pbem takeback {game.id[:12]} "
+                "accept` or `decline`)"
+            )
         state = self.state_for(game, role)
         if state is None:
             raise PbemError("play has not started: every role must join first")
@@ -616,6 +663,8 @@ class Client:
             decision = engine.parse(stripped, state, role)
         public, values = engine.seal(state, role, decision)
         body: dict[str, JSON] = {"decision": engine.format(public)}
+        if note is not None:  # a line to the opponent (pbem.core.meta), checked before signing
+            body["note"] = check_note(note)
         sealed: list[tuple[str, str, JSON]] = []
         if values:
             vault = self._vault(game, role)
@@ -668,6 +717,66 @@ class Client:
         game = self.game(prefix)
         role = self.acting_role(game, role)
         return self._append(game, self._next_fields(game, ACK, role), role)
+
+    # --- resignations and draws (pbem.core.meta: handled by the adjudicator, every game) ---
+
+    def resign(self, prefix: str, role: str | None = None, note: str | None = None) -> Entry:
+        """Sign a resignation: the game ends, the other side wins."""
+        return self._meta_entry(prefix, role, {"resign": True}, "resign", note)
+
+    def offer_draw(self, prefix: str, role: str | None = None, note: str | None = None) -> Entry:
+        """Sign a draw offer of its own (it is still your turn after it); the other side's
+        next entry accepts it (`accept_draw`) or, whatever else it is, declines it."""
+        return self._meta_entry(prefix, role, {"draw": "offer"}, "offer a draw", note)
+
+    def accept_draw(self, prefix: str, role: str | None = None, note: str | None = None) -> Entry:
+        """Sign the acceptance of the other side's open draw offer: the game ends drawn."""
+        return self._meta_entry(prefix, role, {"draw": "accept"}, "accept a draw", note)
+
+    def propose_takeback(
+        self, prefix: str, to: int, role: str | None = None, note: str | None = None
+    ) -> Entry:
+        """Propose taking back the latest entries from `to` on (only those with no dice,
+        sealed value, opening or draw: yours and the other side's); the answer is the
+        other side's (`answer_takeback`), and nothing else can be signed before it."""
+        return self._meta_entry(prefix, role, {"takeback": to}, "propose a take-back", note)
+
+    def answer_takeback(
+        self, prefix: str, accept: bool, role: str | None = None, note: str | None = None
+    ) -> Entry:
+        """Accept (the game returns to the state before the entries taken back) or decline
+        the take-back the other side proposed."""
+        value = "accept" if accept else "decline"
+        return self._meta_entry(prefix, role, {"takeback": value}, f"{value} a take-back", note)
+
+    def _meta_entry(
+        self, prefix: str, role: str | None, body: dict[str, JSON], what: str, note: str | None
+    ) -> Entry:
+        """A move with no decision, signed only by the role that signs next (protocol
+        section 8: one signer at a time); refused with one line saying when it can."""
+        game = self.game(prefix)
+        mine = [r for r in self.my_roles(game) if r in game.sides]
+        if role is not None and role not in mine:
+            raise PbemError(f"you hold no key for a side {role!r} of this game")
+        if not mine:
+            raise PbemError(f"you hold no side of this game, so you cannot {what}")
+        outcome = game.outcome()
+        if outcome is not None:
+            raise PbemError(f"the game is over ({outcome.text}): nothing to {what}")
+        nxt = game.next_signer()
+        if not game.started or nxt not in (mine if role is None else [role]):
+            doing = "; ".join(f"{p.role}: {p.text}" for p in game.prompts()) or "nobody"
+            raise PbemError(
+                f"you can {what} only when you sign the next entry, and {nxt} signs it now "
+                f"({doing}); {what} once their entry reaches you"
+            )
+        if body.get("draw") == "accept" and (game.meta.offer_by in (None, nxt)):
+            raise PbemError("there is no draw offer of the other side to accept")
+        if note is not None:
+            body["note"] = check_note(note)
+        fields = self._next_fields(game, MOVE, str(nxt))
+        fields["body"] = body
+        return self._append(game, fields, str(nxt))
 
     def _append(
         self,
@@ -751,6 +860,106 @@ class Client:
         self._store_entry(game.id, entry)
         return "applied"
 
+    # --- automatic answers and standing orders ----------------------------------------------
+
+    def _order_role(self, game: Adjudicator, role: str | None) -> str:
+        mine = self.my_roles(game)
+        if role is not None:
+            if role not in mine:
+                raise PbemError(f"you hold no key for role {role!r} in this game")
+            return role
+        if len(mine) != 1:
+            held = ", ".join(mine) or "none"
+            raise PbemError(f"say which role's orders with --role (yours here: {held})")
+        return mine[0]
+
+    def orders(self, prefix: str, role: str | None = None) -> tuple[str, dict[str, str]]:
+        """(role, its standing orders in the game: name -> argument)."""
+        game = self.game(prefix)
+        role = self._order_role(game, role)
+        return role, self.store.orders(game.id, role)
+
+    def set_order(self, prefix: str, name: str, argument: str, role: str | None = None) -> str:
+        """Set one of `role`'s standing orders; returns the argument in normal form."""
+        game = self.game(prefix)
+        role = self._order_role(game, role)
+        table = game.engine.standing_orders()
+        if name not in table:
+            known = ", ".join(sorted(table)) or "none"
+            raise PbemError(f"{game.engine.title} has no standing order {name!r} (it has: {known})")
+        normal = str(table[name].read(argument))
+        with self.changing():
+            self.store.set_order(game.id, role, name, normal)
+        return normal
+
+    def clear_orders(self, prefix: str, name: str | None = None, role: str | None = None) -> int:
+        """Forget one standing order of `role`, or all of them; how many were set."""
+        game = self.game(prefix)
+        role = self._order_role(game, role)
+        with self.changing():
+            return self.store.clear_order(game.id, role, name)
+
+    def automatic_answer(
+        self, game: Adjudicator, role: str, use_orders: bool = True
+    ) -> Answer | None:
+        """What `role`'s client would sign now without asking (pbem.answers), or None."""
+        from pbem.answers import automatic
+
+        if not game.started or game.outcome() is not None or not game.asked(role):
+            return None
+        if game.meta.offer_by not in (None, role) or game.meta.takeback is not None:
+            return None  # a draw offer or a take-back to answer: the person's choice
+        state = self.state_for(game, role)
+        state = game.engine.with_secrets(state, role, self.known(game.id, role))
+        orders = self.store.orders(game.id, role) if use_orders else {}
+        return automatic(game.engine, state, role, orders, dice_waiting=game.waiting_for_entropy)
+
+    def answer_automatically(
+        self, prefix: str, use_orders: bool = True, limit: int = 1000
+    ) -> list[tuple[Entry, str]]:
+        """Sign every answer this store's roles give without a person (dice
+        acknowledgements, only choices, standing orders), until a person must decide or
+        the other side must sign. Each is one `move`/`ack`: checked, journalled and
+        stored like a typed one. An answer the rules refuse (it should not happen) is
+        left to the person. Returns (entry, why it needed no person)."""
+        made: list[tuple[Entry, str]] = []
+        for _ in range(limit):
+            game = self.game(prefix)
+            role = game.next_signer() if game.started else None
+            if role is None or role not in self.my_roles(game):
+                break
+            answer = self.automatic_answer(game, role, use_orders)
+            if answer is None:
+                break
+            if answer.is_ack:
+                entry = self.ack(prefix, role)
+            else:
+                try:
+                    plan = self.plan_move(prefix, game.engine.format(answer.decision), role)
+                    entry = self.sign_move(plan)
+                except (EntryRefused, InvalidOrderError, IllegalOrderError):
+                    break
+            made.append((entry, answer.reason))
+        return made
+
+    def unsent(self, prefix: str, since: int | None = None) -> list[Entry]:
+        """This store's entries the other side has not answered: every entry of our roles
+        after the last entry of another role (one mail or move file carries them all;
+        sending one twice is harmless, `apply` says "already had").
+
+        A store that holds every role (a hot seat) has no other side: then only the
+        entries from seq `since` on (those the command just signed), or none."""
+        game = self.game(prefix)
+        mine = set(self.my_roles(game))
+        if mine >= set(game.roles):
+            return [] if since is None else list(game.entries[since:])
+        found: list[Entry] = []
+        for entry in reversed(game.entries):
+            if entry.by not in mine:
+                break
+            found.append(entry)
+        return found[::-1]
+
     def export(self, prefix: str) -> str:
         from pbem.ledger import fingerprint
         from pbem.transport.savefile import save_text
@@ -809,6 +1018,25 @@ def _no_key_for(roles: Mapping[str, str], keys: list[dict[str, Any]]) -> str:
         f"this store holds the private key of no role in this game: it expects {expected}; "
         f"your private keys: {', '.join(held) if held else 'none'} (see `pbem key list`)"
     )
+
+
+def _holds_key(path: Path, public_line: str) -> bool:
+    """Whether the key file `path` is the private half of `public_line`: told by the .pub
+    line beside it, else by reading the file when it needs no passphrase. (Signing checks
+    the key it loads again.)"""
+    from pbem.crypto.keys import PublicKey, load_private_key
+
+    wanted = PublicKey.parse_line(public_line).raw
+    try:
+        pub = path.with_name(path.name + ".pub").read_text("utf-8", errors="replace")
+        if PublicKey.parse_line(pub.strip()).raw == wanted:
+            return True
+    except (OSError, PbemError):
+        pass
+    try:
+        return load_private_key(path.read_bytes(), None).public.raw == wanted
+    except (OSError, PbemError):  # missing, unreadable, or protected by a passphrase
+        return False
 
 
 def _check_key_name(name: str) -> None:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
+from pbem.completion import complete_game, complete_game_or_file
 from pbem.render import escape
 from pbem.reporting import print_report, report_error, verify_file
 
@@ -205,7 +206,7 @@ def key_new(ctx: click.Context, name: str, protect: bool) -> None:
     click.echo(client.new_key(name, phrase))
     # Standard output keeps the fingerprint line alone; what to send goes to stderr.
     row = client.store.key(name)
-    _say(f"send your opponent {row['private_path']}.pub, this line: {row['public']}", err=True)
+    _say(f"send your opponent {client.key_file(row)}.pub, this line: {row['public']}", err=True)
 
 
 @key.command("import")
@@ -247,10 +248,12 @@ def key_rm(ctx: click.Context, name: str, force: bool, delete_file: bool) -> Non
 @key.command("list")
 @click.pass_context
 def key_list(ctx: click.Context) -> None:
-    """List keys: name, fingerprint, and whether the private half is here."""
-    for row in _client(ctx).store.list_keys():
-        kind = "private" if row["private_path"] else "public"
-        _say(f"{row['name']}\t{row['fingerprint']}\t{kind}")
+    """List keys: name, fingerprint, whether the private half is here, and its file."""
+    client = _client(ctx)
+    for row in client.store.list_keys():
+        private = client.key_file(row)
+        kind = "private" if private else "public"
+        _say(f"{row['name']}\t{row['fingerprint']}\t{kind}" + (f"\t{private}" if private else ""))
 
 
 # --- games ----------------------------------------------------------------------------------
@@ -287,6 +290,13 @@ def rules() -> None:
     help="Use your own data file instead of the shipped one.",
 )
 @click.option("-o", "--output", help="Write the move file here (else: to stderr).")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print one JSON document (docs/json.md) on stdout: the game, its roles, the "
+    "entries signed and the move file.",
+)
 @click.pass_context
 def new(
     ctx: click.Context,
@@ -296,6 +306,7 @@ def new(
     title: str,
     data: tuple[str, ...],
     output: str | None,
+    as_json: bool,
 ) -> None:
     """Start a game of RULES: sign its genesis and join your roles. Prints the game id
     alone on stdout (`G=$(pbem new ...)`); everything else goes to stderr."""
@@ -312,6 +323,9 @@ def new(
             _fail("you hold the private key of none of these roles")
         creator = owned[0]
     game_id, entries = client.new_game(rules_name, creator, roles, title, _data_files(data))
+    if as_json:
+        _new_json(game_id, roles, creator, entries, output)
+        return
     # Standard output holds the game id alone (`G=$(pbem new ...)`); the rest, the move
     # file too unless -o names a file for it, goes to standard error.
     click.echo(f"game {game_id}", err=True)
@@ -326,8 +340,25 @@ def new(
     click.echo(game_id)
 
 
+def _new_json(
+    game_id: str,
+    roles: dict[str, str],
+    creator: str,
+    entries: list[Entry],
+    output: str | None,
+) -> None:
+    """`pbem new --json`: the document alone on stdout; the move file goes to -o, else
+    into the document (its `move_text`)."""
+    from pbem.render.jsonout import dumps, new_document
+    from pbem.transport.savefile import move_file
+
+    if output:
+        _write_file(Path(output), move_file(entries))
+    click.echo(dumps(new_document(game_id, roles, creator, entries, output)))
+
+
 @main.command()
-@click.argument("game")
+@click.argument("game", shell_complete=complete_game)
 @click.option("-o", "--output", help="Write the move file here instead of stdout.")
 @click.pass_context
 def join(ctx: click.Context, game: str, output: str | None) -> None:
@@ -343,7 +374,7 @@ def join(ctx: click.Context, game: str, output: str | None) -> None:
 
 
 @main.command()
-@click.argument("game", required=False)
+@click.argument("game", required=False, shell_complete=complete_game)
 @click.option("--role", help="Show the game as this role sees it.")
 @click.option("--history", is_flag=True, help="Also print everything that happened this turn.")
 @click.option(
@@ -352,15 +383,37 @@ def join(ctx: click.Context, game: str, output: str | None) -> None:
     is_flag=True,
     help="Write the role's HTML turn page under the store's home and open it in a browser.",
 )
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print one JSON document (docs/json.md) on stdout: the game as the role sees it, "
+    "or (no GAME) every stored game.",
+)
 @click.pass_context
 def show(
-    ctx: click.Context, game: str | None, role: str | None, history: bool, open_page: bool
+    ctx: click.Context,
+    game: str | None,
+    role: str | None,
+    history: bool,
+    open_page: bool,
+    as_json: bool,
 ) -> None:
     """Show a game: the board, whose turn, what is asked with the choices, the last
     result (no GAME: list the games)."""
     client = _client(ctx)
     if game is None and open_page:
         _fail("--open needs a GAME")
+    if as_json and (open_page or history):
+        _fail("--json cannot be combined with --open or --history")
+    if as_json:
+        from pbem.render.jsonout import dumps, games_document, show_document
+
+        if game is None:
+            click.echo(dumps(games_document(client)))
+        else:
+            click.echo(dumps(show_document(client, client.game(game), role)))
+        return
     if game is None:
         from pbem.render.show import game_list_lines
 
@@ -406,24 +459,39 @@ def _open_page(client: Client, game: Adjudicator, role: str | None) -> None:
 
 
 @main.command()
-@click.argument("game")
+@click.argument("game", shell_complete=complete_game)
 @click.argument("decision", nargs=-1, required=True)
 @click.option("--role", help="The role to move as (default: the one asked).")
 @click.option(
     "-o",
     "--output",
-    help="Write the move file here instead of stdout. A file holding entries of this game "
-    "that your opponent may not have yet (no later entry of theirs follows them) is "
-    "not overwritten: pbem refuses, and signs nothing, unless --force.",
+    help="Write the move file here instead of stdout. It carries every entry of yours the "
+    "other side has not answered yet, the automatic ones too. A file holding other entries "
+    "the other side may not have yet is not overwritten: pbem refuses, and signs nothing, "
+    "unless --force.",
 )
 @click.option(
     "--force", is_flag=True, help="Overwrite the -o file even if it holds unanswered entries."
+)
+@click.option(
+    "--no-auto",
+    is_flag=True,
+    help="Sign only this decision: no automatic answers after it (dice acknowledgements, "
+    "only choices, standing orders).",
 )
 @click.option(
     "--dry-run",
     is_flag=True,
     help="Check the decision exactly as a move would and print what would be signed; "
     "sign, store and write nothing (exit 1 if it is illegal).",
+)
+@click.option("--note", help="A signed note to your opponent, sent with the move (500 chars).")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print one JSON document on stdout (docs/json.md): the entries signed, the "
+    "automatic ones with their reason, the move file (its text without -o), what comes next.",
 )
 @click.pass_context
 def move(
@@ -433,9 +501,17 @@ def move(
     role: str | None,
     output: str | None,
     force: bool,
+    no_auto: bool,
     dry_run: bool,
+    note: str | None = None,
+    as_json: bool = False,
 ) -> None:
     """Make a decision in GAME: its text syntax, or the number of a listed choice.
+
+    Type the decision as plain words, unquoted: `pbem move GAME move 28 to 29 with
+    su-3bf`. Quote a decision that holds characters your shell treats specially (`->`,
+    `;`, `#`, `!`, `*`, `(`...), as games begun under earlier rules versions still list
+    them: `pbem move GAME 'move 28 -> 29: su-3bf'`.
 
     Says what was signed (with your own sealed values, which only you see) and whether
     it is still your turn."""
@@ -446,13 +522,45 @@ def move(
         _say(escape.terminal_line(f"would sign {plan.line}{_after_move(plan.game, plan.role)}"))
         _say("nothing signed, stored or written (--dry-run)")
         return
-    plan = client.plan_move(game, text, role)
+    plan = client.plan_move(game, text, role, note=note)
     if output and not force:
-        _refuse_overwrite(plan.game, plan.role, Path(output))  # before signing
+        _refuse_overwrite(client, game, Path(output), plan.role)  # before signing
     entry = client.sign_move(plan)
-    _write_entries([entry], output)
-    line = f"signed {plan.line}{_after_move(plan.game, plan.role)}"
-    _say(escape.terminal_line(line), err=not output)  # stdout holds the move file without -o
+    answered = [] if no_auto else client.answer_automatically(game)
+    batch = client.unsent(game, since=entry.seq)
+    if as_json:
+        _signed_json(client, game, entry, answered, plan.private, batch, output)
+        return
+    _write_entries(batch, output)
+    err = not output  # stdout holds the move file without -o
+    after = _after_move(client.game(game), plan.role)
+    if not answered:
+        _say(escape.terminal_line(f"signed {plan.line}{after}"), err=err)
+        return
+    _say(escape.terminal_line(f"signed {plan.line}"), err=err)
+    _say_answers(answered, err)
+    if after:
+        _say(escape.terminal_line(f"then{after[1:]}"), err=err)
+
+
+def _signed_json(
+    client: Client,
+    game: str,
+    entry: Entry,
+    answered: list[tuple[Entry, str]],
+    private: str | None,
+    batch: list[Entry],
+    output: str | None,
+) -> None:
+    """`move --json`, `ack --json`: the move file (if -o), then the document on stdout."""
+    from pbem.render.jsonout import dumps, move_document
+    from pbem.transport.savefile import move_file
+
+    if output and batch:
+        _write_file(Path(output), move_file(batch))
+    signed: list[tuple[Entry, str | None]] = [(entry, None), *answered]
+    document = move_document(client, client.game(game), signed, private, batch, output)
+    click.echo(dumps(document))
 
 
 def _after_move(game: Adjudicator, role: str) -> str:
@@ -466,10 +574,20 @@ def _after_move(game: Adjudicator, role: str) -> str:
     return ""
 
 
-def _refuse_overwrite(game: Adjudicator, role: str, path: Path) -> None:
-    """Fail if `path` holds entries of `game` that the other side may not have: not in
-    this store's log, or in it with no later entry of another role (which shows that
-    they were received), counting the move `role` is about to sign."""
+def _say_answers(answered: list[tuple[Entry, str]], err: bool) -> None:
+    """One line per entry signed without asking (pbem.answers)."""
+    for entry, why in answered:
+        what = entry.body.get("decision") if entry.kind == "move" else "acknowledged the dice"
+        line = f"signed automatically entry {entry.seq} by {entry.by}: {what} ({why})"
+        _say(escape.terminal_line(line), err=err)
+
+
+def _refuse_overwrite(client: Client, prefix: str, path: Path, signer: str | None = None) -> None:
+    """Fail if `path` holds entries of this game that the other side may not have and
+    that the new move file will not carry: entries not in this store's log, or in it with
+    no later entry of another role (which shows that they were received), counting the
+    entry `signer` is about to sign. Unanswered entries of ours are carried again
+    (`Client.unsent`); another game's entries are not this game's to keep."""
     from pbem.errors import PbemError
     from pbem.verify import parse_entries
 
@@ -479,15 +597,16 @@ def _refuse_overwrite(game: Adjudicator, role: str, path: Path) -> None:
         found = parse_entries(path.read_bytes())
     except (OSError, PbemError):
         return
+    game = client.game(prefix)
     log = game.entries
+    carried = {entry.id for entry in client.unsent(prefix, since=len(log))}
     unseen = []
     for entry in found:
-        if (entry.id if entry.seq == 0 else entry.game) != game.id:
+        if (entry.id if entry.seq == 0 else entry.game) != game.id or entry.id in carried:
             continue
         answered = entry.seq < len(log) and log[entry.seq].id == entry.id
-        later = [e.by for e in log[entry.seq + 1 :]] + [role]
-        answered = answered and any(by != entry.by for by in later)
-        if not answered:
+        later = [e.by for e in log[entry.seq + 1 :]] + ([signer] if signer else [])
+        if not (answered and any(by != entry.by for by in later)):
             unseen.append(entry)
     if unseen:
         what = ", ".join(e.describe() for e in unseen)
@@ -498,13 +617,47 @@ def _refuse_overwrite(game: Adjudicator, role: str, path: Path) -> None:
 
 
 @main.command()
-@click.argument("game")
+@click.argument("game", shell_complete=complete_game)
 @click.option("--role", help="The role to acknowledge as.")
-@click.option("-o", "--output", help="Write the move file here instead of stdout.")
+@click.option(
+    "-o",
+    "--output",
+    help="Write the move file here instead of stdout (every entry of yours not yet "
+    "answered; refused over a file holding entries the other side may not have yet).",
+)
+@click.option("--force", is_flag=True, help="Overwrite the -o file whatever it holds.")
+@click.option("--no-auto", is_flag=True, help="No automatic answers after the acknowledgement.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print one JSON document on stdout (docs/json.md): the entries signed, the "
+    "automatic ones with their reason, the move file (its text without -o), what comes next.",
+)
 @click.pass_context
-def ack(ctx: click.Context, game: str, role: str | None, output: str | None) -> None:
+def ack(
+    ctx: click.Context,
+    game: str,
+    role: str | None,
+    output: str | None,
+    force: bool,
+    no_auto: bool,
+    as_json: bool,
+) -> None:
     """Acknowledge: an empty entry whose reveal rolls the dice that wait for you."""
-    _write_entries([_client(ctx).ack(game, role)], output)
+    client = _client(ctx)
+    if output and not force:
+        adjudicator = client.game(game)
+        _refuse_overwrite(client, game, Path(output), client.acting_role(adjudicator, role))
+    entry = client.ack(game, role)
+    answered = [] if no_auto else client.answer_automatically(game)
+    batch = client.unsent(game, since=entry.seq)
+    if as_json:
+        _signed_json(client, game, entry, answered, None, batch, output)
+        return
+    _write_entries(batch, output)
+    _say(escape.terminal_line(f"signed {entry.describe()}"), err=not output)
+    _say_answers(answered, not output)
 
 
 @main.command()
@@ -516,16 +669,117 @@ def ack(ctx: click.Context, game: str, role: str | None, output: str | None) -> 
     metavar="NAME=FILE",
     help="A data file the game uses that pbem does not ship.",
 )
+@click.option(
+    "-o",
+    "--output",
+    help="Write the entries to send back here: your automatic answers and every other "
+    "entry of yours not yet answered (refused over a file holding entries the other side "
+    "may not have yet, unless --force).",
+)
+@click.option("--force", is_flag=True, help="Overwrite the -o file whatever it holds.")
+@click.option(
+    "--no-auto",
+    is_flag=True,
+    help="Only apply: sign no automatic answer (dice acknowledgements, only choices, "
+    "standing orders).",
+)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print one JSON document on stdout (docs/json.md): each entry and what became of "
+    "it, and per game the automatic answers, what to send back and what comes next.",
+)
 @click.pass_context
-def apply(ctx: click.Context, source: str, data: tuple[str, ...]) -> None:
-    """Apply the entries in SOURCE (a move file, a raw email, a save, or - for stdin)."""
+def apply(
+    ctx: click.Context,
+    source: str,
+    data: tuple[str, ...],
+    output: str | None,
+    force: bool,
+    no_auto: bool,
+    as_json: bool,
+) -> None:
+    """Apply the entries in SOURCE (a move file, a raw email, a save, or - for stdin),
+    then answer for your roles whatever needs no person (unless --no-auto)."""
     from pbem.verify import parse_entries
 
     entries = parse_entries(_read_input(source))
     if not entries:
         _fail(f"no PBEM entries found in {source}")
-    for result in _client(ctx).apply_entries(entries, _data_files(data)):
-        _say(f"{result.status}: {escape.terminal_line(result.entry.describe())}")
+    client = _client(ctx)
+    games: list[str] = []
+    results = client.apply_entries(entries, _data_files(data))
+    for result in results:
+        if not as_json:
+            _say(f"{result.status}: {escape.terminal_line(result.entry.describe())}")
+        entry = result.entry
+        game_id = entry.id if entry.seq == 0 else str(entry.game)
+        if game_id not in games:
+            games.append(game_id)
+    done = []
+    for game_id in games:
+        if output and not force:
+            _refuse_overwrite(client, game_id, Path(output))
+        since = len(client.game(game_id).entries)
+        answered = [] if no_auto else client.answer_automatically(game_id)
+        game = client.game(game_id)
+        waiting = client.unsent(game_id, since=since) if game.started else []
+        done.append((game, answered, waiting))
+        if as_json:
+            if output and waiting and len(games) == 1:
+                from pbem.transport.savefile import move_file
+
+                _write_file(Path(output), move_file(waiting))
+            continue
+        _say_answers(answered, err=False)
+        if output and waiting and len(games) == 1:
+            _write_entries(waiting, output)
+        elif answered:
+            count = f"{len(waiting)} entr{'y' if len(waiting) == 1 else 'ies'}"
+            _say(
+                f"{count} of yours to send: `pbem outbox {game_id[:12]} -o FILE` "
+                f"or `pbem mail send {game_id[:12]}`"
+            )
+        if answered:
+            _say(escape.terminal_line(whose_turn(client, game_id)))
+    if as_json:
+        from pbem.render.jsonout import apply_document, dumps
+
+        applied = [(result.status, result.entry) for result in results]
+        click.echo(dumps(apply_document(client, applied, done, output)))
+
+
+def whose_turn(client: Client, game_id: str) -> str:
+    """One line: what the game waits for now, from this store's point of view."""
+    game = client.game(game_id)
+    outcome = game.outcome()
+    if outcome is not None:
+        return f"game {game_id[:12]} is over: {outcome.text}"
+    signer = game.next_signer()
+    if signer is None:
+        return f"game {game_id[:12]}: nobody is asked"
+    if signer in client.my_roles(game):
+        asked = "; ".join(p.text for p in game.prompts() if p.role == signer)
+        return f"game {game_id[:12]}: your turn ({signer}): {asked}"
+    return f"game {game_id[:12]}: waits for {signer}"
+
+
+@main.command()
+@click.argument("game", shell_complete=complete_game)
+@click.option("-o", "--output", help="Write the move file here instead of stdout.")
+@click.option("--force", is_flag=True, help="Overwrite the -o file whatever it holds.")
+@click.pass_context
+def outbox(ctx: click.Context, game: str, output: str | None, force: bool) -> None:
+    """Write a move file of every entry of yours in GAME that the other side has not
+    answered yet (sending one twice is harmless: `apply` says "already had")."""
+    client = _client(ctx)
+    waiting = client.unsent(game)
+    if not waiting:
+        _fail("nothing to send: the other side has answered every entry of yours")
+    if output and not force:
+        _refuse_overwrite(client, game, Path(output))
+    _write_entries(waiting, output)
 
 
 @main.command()
@@ -544,7 +798,16 @@ def apply(ctx: click.Context, source: str, data: tuple[str, ...]) -> None:
     help="Verify several files (or every *.pbem of a folder) in N worker processes: "
     "one line per file, in the order given.",
 )
-def verify(sources: tuple[str, ...], data: tuple[str, ...], jobs: int | None) -> None:
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print one JSON document (docs/json.md) on stdout: for each file, ok or its "
+    "failure, its game, entries, outcome, witnesses and what cannot be checked yet.",
+)
+def verify(
+    sources: tuple[str, ...], data: tuple[str, ...], jobs: int | None, as_json: bool
+) -> None:
     """Replay and check a whole game from SOURCE; exit 0 only if every check holds.
 
     Several SOURCEs, a folder (every *.pbem file in it) or --jobs: one result line
@@ -553,6 +816,9 @@ def verify(sources: tuple[str, ...], data: tuple[str, ...], jobs: int | None) ->
     from pbem.verify import verify_text
 
     files = _data_files(data)
+    if as_json:
+        _verify_json(sources, files, jobs)
+        return
     if len(sources) == 1 and jobs is None and not Path(sources[0]).is_dir():
         source = sources[0]
         if source != "-":
@@ -582,6 +848,28 @@ def verify(sources: tuple[str, ...], data: tuple[str, ...], jobs: int | None) ->
                 _say(line)
     if failed:
         _fail(f"{failed} of {len(tasks)} files failed verification")
+
+
+def _verify_json(sources: tuple[str, ...], files: dict[str, bytes], jobs: int | None) -> None:
+    """`pbem verify --json`: one document for every file (pbem.render.jsonout), then, if
+    any failed, the error line `pbem verify` says without --json (exit 1)."""
+    from pbem.render.jsonout import print_verify, verify_one
+
+    paths = _verify_paths(sources)
+    stdin = sys.stdin.buffer.read() if "-" in paths else None
+    tasks = [(path, stdin if path == "-" else None, files) for path in paths]
+    workers = min(jobs or 1, len(tasks))
+    if workers == 1:
+        documents = list(map(verify_one, tasks))
+    else:
+        from concurrent.futures import ProcessPoolExecutor
+
+        import pbem.crypto.sshsig  # noqa: F401  (imported once: forked workers share it)
+        import pbem.games  # noqa: F401
+
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            documents = list(pool.map(verify_one, tasks))
+    print_verify(documents, click.echo, _fail)
 
 
 def _verify_paths(sources: tuple[str, ...]) -> list[str]:
@@ -638,7 +926,7 @@ def _verify_one(task: tuple[str, bytes | None, dict[str, bytes]]) -> tuple[bool,
 
 
 @main.command()
-@click.argument("source")
+@click.argument("source", shell_complete=complete_game_or_file)
 @click.option("--step", is_flag=True, help="Pause after each entry.")
 @click.option("--data", "data", multiple=True, metavar="NAME=FILE")
 @click.pass_context
@@ -666,7 +954,7 @@ def _load_any(ctx: click.Context, source: str, data: tuple[str, ...]) -> Adjudic
 
 
 @main.command()
-@click.argument("game")
+@click.argument("game", shell_complete=complete_game)
 @click.option("-o", "--output", help="Write the save file here instead of stdout.")
 @click.option(
     "--since",
@@ -689,7 +977,7 @@ def export(ctx: click.Context, game: str, output: str | None, since: int | None)
 
 
 @main.command()
-@click.argument("game")
+@click.argument("game", shell_complete=complete_game_or_file)
 @click.option(
     "--role",
     help="Whose view (default: your role; for markdown/bbcode posts: 'public').",
@@ -794,7 +1082,7 @@ def _render_picture(
 
 
 @main.command()
-@click.argument("game")
+@click.argument("game", shell_complete=complete_game_or_file)
 @click.option("--role", help="Whose view (default: your role; 'public' for nobody's hand).")
 @click.pass_context
 def cards(ctx: click.Context, game: str, role: str | None) -> None:
@@ -833,3 +1121,219 @@ def demo(rules_name: str, directory: str, seed: int) -> None:
     click.echo(f"summary: {result.summary}")
     click.echo(f"moves:   {result.moves} ({result.count} move files)")
     click.echo(f"result:  {result.outcome}")
+
+
+# --- resignations and draws, in every game (pbem.core.meta) ---------------------------------
+
+
+def _meta_command(
+    ctx: click.Context, game: str, role: str | None, note: str | None, output: str | None, do: str
+) -> None:
+    """Sign a resignation, a draw offer or its acceptance; write the entry like a move."""
+    client = _client(ctx)
+    entry = getattr(client, do)(game, role, note)
+    _write_meta(client, game, entry, output)
+
+
+def _write_meta(client: Client, game: str, entry: Entry, output: str | None) -> None:
+    """Write a meta entry's move file (with every entry of ours not yet answered) and
+    say what it did."""
+    from pbem.transport.savefile import human_line
+
+    _write_entries(client.unsent(game, since=entry.seq), output)
+    played = client.game(game)
+    outcome = played.outcome()
+    after = f"; {outcome.text}" if outcome is not None else ""
+    if played.meta.takeback is None and "takeback" in entry.body and outcome is None:
+        after = f"; {played.next_signer()} signs next"
+    what = human_line(entry).split(": ", 1)[-1]
+    line = f"signed entry {entry.seq} by {entry.by}: {what}{after}"
+    _say(escape.terminal_line(line), err=not output)
+
+
+@main.command()
+@click.argument("game", shell_complete=complete_game)
+@click.option("--role", help="The side that resigns (default: yours that signs next).")
+@click.option("--note", help="A signed note to your opponent (500 characters at most).")
+@click.option("-o", "--output", help="Write the move file here instead of stdout.")
+@click.pass_context
+def resign(
+    ctx: click.Context, game: str, role: str | None, note: str | None, output: str | None
+) -> None:
+    """Resign GAME: the game ends and the other side wins. Only when you sign next."""
+    _meta_command(ctx, game, role, note, output, "resign")
+
+
+@main.command("offer-draw")
+@click.argument("game", shell_complete=complete_game)
+@click.option("--role", help="The side that offers (default: yours that signs next).")
+@click.option("--note", help="A signed note to your opponent (500 characters at most).")
+@click.option("-o", "--output", help="Write the move file here instead of stdout.")
+@click.pass_context
+def offer_draw(
+    ctx: click.Context, game: str, role: str | None, note: str | None, output: str | None
+) -> None:
+    """Offer a draw in GAME, as an entry of its own when you sign next (then make your
+    move as usual). The other side's next entry accepts it (`pbem accept-draw`) or, by
+    being anything else, declines it."""
+    _meta_command(ctx, game, role, note, output, "offer_draw")
+
+
+@main.command("accept-draw")
+@click.argument("game", shell_complete=complete_game)
+@click.option("--role", help="The side that accepts (default: yours that signs next).")
+@click.option("--note", help="A signed note to your opponent (500 characters at most).")
+@click.option("-o", "--output", help="Write the move file here instead of stdout.")
+@click.pass_context
+def accept_draw(
+    ctx: click.Context, game: str, role: str | None, note: str | None, output: str | None
+) -> None:
+    """Accept the draw the other side offered in GAME: the game ends drawn."""
+    _meta_command(ctx, game, role, note, output, "accept_draw")
+
+
+@main.command()
+@click.argument("game", shell_complete=complete_game)
+@click.argument("action", required=False, type=click.Choice(["set", "clear"]))
+@click.argument("words", nargs=-1)
+@click.option("--role", help="Whose orders (default: your one role in the game).")
+@click.pass_context
+def orders(
+    ctx: click.Context, game: str, action: str | None, words: tuple[str, ...], role: str | None
+) -> None:
+    """List, set or clear your standing orders in GAME.
+
+    \b
+    pbem orders GAME                      what the game accepts, and yours
+    pbem orders GAME set NAME ARGUMENT    e.g. `pbem orders G set support best min 2`
+    pbem orders GAME clear [NAME]         forget one order, or all of yours
+
+    Your client then answers those questions for you, signed like a typed move, when an
+    order fits; when none does, you are asked. Orders stay in your store: the other side
+    sees only the entries they make."""
+    client = _client(ctx)
+    if action == "set":
+        if len(words) < 2:
+            _fail("say which order and what it says: `pbem orders GAME set NAME ARGUMENT`")
+        normal = client.set_order(game, words[0], " ".join(words[1:]), role)
+        _say(f"standing order {words[0]}: {normal}")
+        return
+    if action == "clear":
+        if len(words) > 1:
+            _fail("clear takes one order name, or none for all")
+        count = client.clear_orders(game, words[0] if words else None, role)
+        _say(f"cleared {count} standing order{'s' if count != 1 else ''}")
+        return
+    if words:
+        _fail(f"unexpected {' '.join(words)!r}: use `set NAME ARGUMENT` or `clear [NAME]`")
+    adjudicator = client.game(game)
+    who, current = client.orders(game, role)
+    table = adjudicator.engine.standing_orders()
+    if not table:
+        _say(f"{adjudicator.engine.title} takes no standing orders")
+        return
+    _say(f"standing orders of {who} (`pbem orders {adjudicator.id[:12]} set NAME ARGUMENT`):")
+    for name, order in sorted(table.items()):
+        setting = current.get(name)
+        _say(f"{name}: {setting if setting else '(not set: you are asked)'}")
+        _say(f"    answers {order.question}")
+        for form in order.forms:
+            _say(f"    {name} {form.words}: {form.meaning}")
+
+
+@main.command()
+@click.argument("game", shell_complete=complete_game)
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False),
+    help="The mail configuration (default: $PBEM_MAIL_CONFIG, else mail.toml in the store).",
+)
+@click.option(
+    "--interval",
+    type=click.FloatRange(min=1),
+    default=60,
+    show_default=True,
+    help="Seconds between two looks at the mailbox while the other side decides.",
+)
+@click.option(
+    "--dir",
+    "folder",
+    type=click.Path(file_okay=False),
+    default=".",
+    show_default=True,
+    help="Where move files go when there is no mail configuration.",
+)
+@click.pass_context
+def play(
+    ctx: click.Context, game: str, config_path: str | None, interval: float, folder: str
+) -> None:
+    """Play GAME at the terminal until the game ends or you type q.
+
+    Answers what needs no person (dice acknowledgements, only choices, your standing
+    orders), shows the board and what is asked, and takes your decision (its text, or
+    the number of a choice). Then it sends what the other side has not got and waits:
+    by mail when the store's mail configuration can send and read (it polls the
+    mailbox), else it writes a move file to send by hand and asks for theirs."""
+    import time
+
+    from pbem.play import Mailer, Player
+
+    client = _client(ctx)
+    game_id = client.game(game).id
+    player = Player(
+        client,
+        game_id,
+        say=lambda line: _say(line),
+        ask=_ask_line,
+        mailer=Mailer.configured(client, config_path),
+        sleep=time.sleep,
+        interval=interval,
+        folder=Path(folder),
+    )
+    try:
+        player.run()
+    except KeyboardInterrupt:
+        _say("\nstopped: `pbem play` again to go on")
+
+
+def _ask_line(prompt: str) -> str | None:
+    """One line from the person, None at the end of input."""
+    click.echo(prompt, nl=False)
+    line = sys.stdin.readline()
+    return line.rstrip("\n") if line else None
+
+
+@main.command()
+@click.argument("game", shell_complete=complete_game)
+@click.argument("what", metavar="ENTRY|accept|decline")
+@click.option("--role", help="Your side (default: yours that signs next).")
+@click.option("--note", help="A signed note to your opponent (500 characters at most).")
+@click.option("-o", "--output", help="Write the move file here instead of stdout.")
+@click.pass_context
+def takeback(
+    ctx: click.Context,
+    game: str,
+    what: str,
+    role: str | None,
+    note: str | None,
+    output: str | None,
+) -> None:
+    """Take back entries by agreement, as a signed pair.
+
+    \b
+    pbem takeback GAME 41        propose taking back entries 41 on
+    pbem takeback GAME accept    (the other side) agree: the game returns to before 41
+    pbem takeback GAME decline   (the other side) keep them
+
+    Only when you sign next, and only the latest entries (yours and the other side's)
+    that rolled no dice and sealed, opened or drew nothing: what is undone then changes
+    nothing but the board. Every entry stays in the log."""
+    client = _client(ctx)
+    if what in ("accept", "decline"):
+        entry = client.answer_takeback(game, what == "accept", role, note)
+    elif what.isdigit():
+        entry = client.propose_takeback(game, int(what), role, note)
+    else:
+        _fail(f"{what!r}: give the first entry to take back, or accept, or decline")
+    _write_meta(client, game, entry, output)

@@ -3,7 +3,9 @@
 Each side has its own store (its own keys, chain seeds and copy of the log).
 Every entry is signed by its author, written to a move file on disk, read back
 from that file by the other side and applied to its store, exactly as if it
-had been mailed. At the end both stores must hold the identical log; the save
+had been mailed. Each bot sets its game's standing orders, and its client answers by
+itself what needs no person (pbem.answers): one move file carries every entry of one
+side between two handovers. At the end both stores must hold the identical log; the save
 file and a rendered summary are written beside the move files.
 """
 
@@ -15,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from pbem.bots import choose
+from pbem.bots import bot_orders, choose
 from pbem.client import Client
 from pbem.core.log import Entry
 from pbem.errors import PbemError
@@ -105,6 +107,11 @@ def run_demo(
         if role != creator:
             send(role, client.join(game_id))
 
+    # Each bot sets its game's standing orders; its client then answers by itself what
+    # needs no person (pbem.answers), and one move file carries each handover.
+    for role, client in clients.items():
+        for name, argument in bot_orders(rules).items():
+            client.set_order(game_id, name, argument, role)
     rng = random.Random(seed)
     while True:
         game = clients[creator].game(game_id)
@@ -117,15 +124,19 @@ def run_demo(
             raise PbemError("dead end: nobody is asked for anything and there is no outcome")
         role = prompts[0].role
         client = clients[role]
-        # The author of the next entry sees waiting dice rolled by its own reveal first.
-        state = client.state_for(client.game(game_id), role)
-        state = engine.with_secrets(state, role, client.known(game_id, role))
-        if any(p.role == role for p in engine.prompts(state)):
-            decision = choose(engine, state, role, rng)
-            entry = client.move(game_id, engine.format(decision), role)
-        else:
-            entry = client.ack(game_id, role)
-        send(role, [entry])
+        if not client.answer_automatically(game_id):
+            # The author of the next entry sees waiting dice rolled by its own reveal first.
+            state = client.state_for(client.game(game_id), role)
+            state = engine.with_secrets(state, role, client.known(game_id, role))
+            if any(p.role == role for p in engine.prompts(state)):
+                decision = choose(engine, state, role, rng)
+                client.move(game_id, engine.format(decision), role)
+            else:
+                client.ack(game_id, role)
+            client.answer_automatically(game_id)
+        after = client.game(game_id)
+        if after.outcome() is not None or after.next_signer() != role:
+            send(role, client.unsent(game_id))
 
     saves = {role: client.export(game_id) for role, client in clients.items()}
     if len(set(saves.values())) != 1:

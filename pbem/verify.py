@@ -183,7 +183,8 @@ def _verify_text(
     report.game = game
     report.lines += _summary(game)
     sealed = game.unopened()
-    if sealed and game.outcome() is not None:
+    # (a game ended by a resignation or an agreed draw may leave values sealed: said below)
+    if sealed and game.outcome() is not None and not game.ended_by_agreement:
         first = min(sealed, key=lambda s: s.seq)
         report.failure = (
             f"entry {first.seq} by {first.role}: commitment {first.label} was never opened, "
@@ -271,7 +272,7 @@ def _verify_stream(
         return None
     if header.value("entries") != str(game.entry_count):
         return None
-    if game.unopened() and game.outcome() is not None:
+    if game.unopened() and game.outcome() is not None and not game.ended_by_agreement:
         return None
     report = Report(ok=True, game=game)
     report.lines += _summary(game)
@@ -567,12 +568,13 @@ def _summary(game: Adjudicator) -> list[str]:
         still = len(game.unopened())
         lines.append(f"commitments: {len(game.sealed)} made, {len(game.sealed) - still} opened")
     lines.append(f"result: {outcome.text if outcome else 'unfinished'}")
-    if outcome is None:
+    if outcome is None or game.ended_by_agreement:
         # What a player may never show (a hand, a roll it went silent on) is said, so a
         # referee knows what this verdict does not cover (protocol section 8).
         unchecked = game.unchecked()
+        why = "the game is unfinished" if outcome is None else "the game ended by agreement"
         if unchecked:
-            lines.append(f"cannot be checked yet ({len(unchecked)}): the game is unfinished")
+            lines.append(f"cannot be checked yet ({len(unchecked)}): {why}")
             lines += [f"  {line}" for line in unchecked]
         else:
             lines.append("cannot be checked yet: nothing, every claim so far is checked")

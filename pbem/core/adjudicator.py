@@ -25,6 +25,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pbem.core import chain
+from pbem.core import meta as meta_rules
 from pbem.core.canonical import JSON
 from pbem.core.engine import Engine, Event, Outcome, Prompt, State
 from pbem.core.hashing import hex_bytes, is_lower_hex, sha256
@@ -481,6 +482,7 @@ class Adjudicator(
         "_asked_memo",
         "_opened_memo",
         "_draw_index",
+        "meta",
     ),
     hidden=("_asked_memo", "_opened_memo", "_draw_index"),
     uncompared=("_asked_memo", "_opened_memo", "_draw_index"),
@@ -521,6 +523,8 @@ class Adjudicator(
     # (len(private), secret label -> its draws in log order): derived from `private`,
     # which only ever grows; brought up to date when it has grown
     _draw_index: tuple[int, dict[str, list[PrivateDraw]]]
+    # the open draw offer and an end agreed in the log (resignation, draw): pbem.core.meta
+    meta: meta_rules.MetaState
 
     def __init__(
         self,
@@ -546,6 +550,7 @@ class Adjudicator(
         _asked_memo: tuple[State, list[str]] | None = None,
         _opened_memo: tuple[Mapping[str, Sealed], dict[str, int]] | None = None,
         _draw_index: tuple[int, dict[str, list[PrivateDraw]]] = _NEW,
+        meta: meta_rules.MetaState = meta_rules.NONE,
     ) -> None:
         self.engine = engine
         self.genesis = genesis
@@ -569,6 +574,7 @@ class Adjudicator(
         self._asked_memo = _asked_memo
         self._opened_memo = _opened_memo
         self._draw_index = (0, {}) if _draw_index is _NEW else _draw_index
+        self.meta = meta
 
     # --- starting -------------------------------------------------------------------------
 
@@ -776,7 +782,20 @@ class Adjudicator(
         return self._pending is not None
 
     def outcome(self) -> Outcome | None:
+        """The result: a resignation or an agreed draw (pbem.core.meta), else the engine's."""
+        if self.meta.ended is not None:
+            return self.meta.ended
         return None if self.state is None else self.engine.outcome(self.state)
+
+    @property
+    def ended_by_agreement(self) -> bool:
+        """Whether the game ended by a resignation or an agreed draw, not by its rules."""
+        return self.meta.ended is not None
+
+    @cached_property
+    def sides(self) -> tuple[str, ...]:
+        """The roles that play a side (may resign, offer or accept a draw): pbem.core.meta."""
+        return meta_rules.sides(self.engine.required_roles, self._role_keys)
 
     def prompts(self) -> list[Prompt]:
         """Who is asked for what now, joins and entropy acknowledgements included: at most
@@ -784,6 +803,12 @@ class Adjudicator(
         joiner = self._next_joiner()
         if joiner is not None:
             return [Prompt(joiner, "join the game")]
+        if self.meta.ended is not None:
+            return []
+        if self.meta.takeback is not None:
+            proposer, to, at, whose = self.meta.takeback
+            text = f"{proposer} proposes (entry {at}) taking back your entries from {to}: "
+            return [Prompt(whose, text + "accept or decline")]
         if self._pending is not None:
             author = self._pending.entry.by
             return [
@@ -800,6 +825,10 @@ class Adjudicator(
         joiner = self._next_joiner()
         if joiner is not None:
             return joiner
+        if self.meta.ended is not None:
+            return None
+        if self.meta.takeback is not None:
+            return self.meta.takeback[3]  # the proposal asks the role whose entries go
         if self._pending is not None:
             return self._entropy_role(self._pending.entry.by)
         assert self.state is not None
@@ -851,8 +880,19 @@ class Adjudicator(
         if self.state is None:  # (not started)
             waiting = ", ".join(r for r in roles if r not in self._chains)
             raise PbemError(f"play has not started: waiting for {waiting} to join")
-        if self.engine.outcome(self.state) is not None:  # (self.outcome(), one call less)
-            raise PbemError("the game is over")
+        if self.meta.ended is not None or self.engine.outcome(self.state) is not None:
+            raise PbemError("the game is over")  # (self.outcome(), one call less)
+        body = entry.body
+        has_meta = not meta_rules.FIELDS.isdisjoint(body)
+        if has_meta:
+            meta_rules.check_body(entry.kind, body)
+        takeback = body.get("takeback") if has_meta else None
+        proposed = self.meta.takeback
+        if proposed is not None and not isinstance(takeback, str):
+            raise PbemError(
+                f"{proposed[0]} proposed in entry {proposed[2]} to take back {proposed[3]}'s "
+                f"entries from {proposed[1]} on: {proposed[3]} accepts or declines it first"
+            )
         link = self._checked_reveal(entry)
         state, actions, records = self._resolve_for(entry, link.last)
         pending: _Pending | None = self._pending if state is None else None
@@ -866,14 +906,43 @@ class Adjudicator(
             )
         sealed = self.sealed
         if entry.kind == ACK:
-            if entry.body:
-                raise PbemError("an ack carries no body")
+            if body and (not has_meta or set(body) - {"note", "draw"}):
+                raise PbemError("an ack carries no body but a note or a draw offer")
             if not actions:
                 raise PbemError("out of turn: there are no dice waiting for this ack")
+        elif has_meta and meta_rules.meta_only(body):
+            if isinstance(takeback, int) and actions:
+                raise PbemError("a take-back is proposed with no dice waiting: roll them first")
+            if not actions and not isinstance(takeback, str):
+                # (rolling waiting dice, the signer was the one to sign next; a take-back
+                # answer is asked of its role by the proposal: pbem.core.meta.answer)
+                self._check_asked(state, entry)
         else:
             state, pending, action, sealed = self._play(state, entry, then)
             if action is not None:
                 actions.append(action)
+        new_meta = self.meta
+        if has_meta or self.meta.offer_by is not None:
+            new_meta, said = meta_rules.step(self.meta, entry.seq, entry.by, body, self.sides)
+            if new_meta.ended is not None and self.engine.outcome(state) is not None:
+                raise PbemError(
+                    "the game ended with the dice this entry rolls: acknowledge them instead"
+                )
+            if said:
+                actions.append(Action(entry.seq, entry.by, said, turn=_turn(state)))
+        if isinstance(takeback, int):
+            new_meta, said = meta_rules.propose(new_meta, entry.seq, entry.by, takeback, self.sides)
+            actions.append(Action(entry.seq, entry.by, said, turn=_turn(state)))
+        elif isinstance(takeback, str):
+            new_meta, back, said = meta_rules.answer(new_meta, entry.seq, entry.by, takeback)
+            if back is not None:
+                state = _copy_state(back)
+            actions.append(Action(entry.seq, entry.by, said, turn=_turn(state)))
+        elif len(self.sides) == 2:  # (a take-back needs the other side's agreement)
+            can_undo = meta_rules.reversible(entry.kind, body, bool(records), pending is not None)
+            if can_undo or new_meta.undo:
+                undo = meta_rules.recorded(new_meta, entry.seq, entry.by, self.state, can_undo)
+                new_meta = new_meta.replace(undo=undo)
         # (both empty for most entries: only asked when there is something to find)
         draws = self._private_draws(records, entry.reveal) if records else []
         memo = self._opened_memo
@@ -884,6 +953,7 @@ class Adjudicator(
         else:
             opened_values = self._opened_private_values(sealed)
         # Everything checked: commit.
+        self.meta = new_meta
         self._chains[entry.by] = link
         self.sealed = sealed
         self.state = state
@@ -1145,12 +1215,7 @@ class Adjudicator(
             unknown = set(body) - _MOVE_FIELDS
             raise PbemError(f"unknown move body field(s): {', '.join(sorted(unknown))}")
         text = body["decision"]
-        memo = self._asked_memo
-        asked = memo[1] if memo is not None and memo[0] is state else self.engine.asked_roles(state)
-        if entry.by not in asked:
-            raise PbemError(
-                f"out of turn: the game asks {', '.join(asked) or 'nobody'}, not {entry.by}"
-            )
+        self._check_asked(state, entry)
         sealed, committed_now, opened_now = self._seal_and_open(entry)
         decision = self.engine.parse(text, state, entry.by)
         canonical_text = self.engine.format(decision)
@@ -1186,6 +1251,15 @@ class Adjudicator(
         self._check_one_signer(new_state)
         action = Action(entry.seq, entry.by, text, tuple(ctx.events), turn=_turn(new_state))
         return new_state, None, action, sealed
+
+    def _check_asked(self, state: State, entry: Entry) -> None:
+        """Refuse a move by a role the game does not ask (one signer at a time)."""
+        memo = self._asked_memo
+        asked = memo[1] if memo is not None and memo[0] is state else self.engine.asked_roles(state)
+        if entry.by not in asked:
+            raise PbemError(
+                f"out of turn: the game asks {', '.join(asked) or 'nobody'}, not {entry.by}"
+            )
 
     def _seal_and_open(
         self, entry: Entry
@@ -1322,7 +1396,8 @@ class Adjudicator(
         return state
 
 
-_MOVE_FIELDS = frozenset({"decision", "commit", "open"})
+# `note` and `draw` (an offer) may ride on any move: pbem.core.meta checks them.
+_MOVE_FIELDS = frozenset({"decision", "commit", "open", "note", "draw"})
 
 
 def _copy_state(state: Any) -> Any:

@@ -14,6 +14,7 @@ import click
 SUBCOMMANDS = {
     "send": "pbem.mail.send_command:send",
     "fetch": "pbem.mail.fetch_command:fetch",
+    "watch": "pbem.mail.watch_command:watch",
 }
 
 

@@ -29,7 +29,7 @@ import contextlib
 import email.errors
 import email.policy
 import hashlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from email.parser import BytesHeaderParser
 from functools import partial
@@ -260,9 +260,12 @@ def parse_message(raw: bytes) -> list[Entry]:
 class Fetcher:
     """Applies message after message to one Client's store and keeps a report of each."""
 
-    def __init__(self, client: Client) -> None:
+    def __init__(self, client: Client, extra_data: Mapping[str, bytes] | None = None) -> None:
         self.client = client
         self.store = client.store
+        # The player's own data files (`--data NAME=FILE`), by digest: a game started with
+        # them cannot be checked without them, as with `pbem apply --data`.
+        self.extra = _by_digest(extra_data)
         self.reports: list[MessageReport] = []
         # Entries held in this run, by (game, seq, entry id) -> the messages that carried them.
         self._holders: dict[tuple[str, int, str], list[MessageReport]] = {}
@@ -390,13 +393,17 @@ class Fetcher:
         signer = roles.get(entry.by) if isinstance(roles, dict) else None
         if signer is not None and self._invited(str(signer)):
             # Signed by one of this store's own keys: a game the player made elsewhere.
-            games[game_id] = self.client.start_from(entry, {})
+            games[game_id] = self.client.start_from(entry, self.extra)
             report.applied.append((game_id, 0))
             return
         # Somebody else's invitation: checked as a stored game would be (signature,
         # rules, data), then held until the player accepts it.
         game = self._checked_invitation(entry)
         self.store.buffer_entry(game_id, 0, entry.id, entry.canonical, entry.signature)
+        # Kept with the invitation, so that accepting it later needs no --data again.
+        for name, digest in _data_names(entry).items():
+            if digest in self.extra:
+                self.store.add_data_file(digest, name, self.extra[digest])
         invited[game_id] = game
         report.pending.append((game_id, 0))
         report.invitations[game_id] = describe_invitation(self.client, game)
@@ -404,7 +411,7 @@ class Fetcher:
     def _checked_invitation(self, genesis: Entry) -> Adjudicator:
         from pbem.ledger import replay
 
-        return replay([genesis])
+        return replay([genesis], known_data(self.client, genesis, self.extra))
 
     def _pending_invitation(self, game_id: str) -> Adjudicator | None:
         """The game of an invitation held in the inbox and not accepted yet, if any."""
@@ -628,7 +635,7 @@ def invitation_lines(client: Client) -> list[str]:
     lines = []
     for genesis in pending_invitations(client):
         try:
-            what = describe_invitation(client, replay([genesis]))
+            what = describe_invitation(client, replay([genesis], known_data(client, genesis, {})))
         except PbemError as exc:
             what = f"game {_short(genesis.id)} (cannot be played here: {_one_line(str(exc))})"
         lines.append(f"invitation to {what}: `pbem join {_short(genesis.id)}` to accept")
@@ -646,16 +653,19 @@ def find_invitation(client: Client, prefix: str) -> Entry | None:
     return found[0] if found else None
 
 
-def accept_invitation(client: Client, prefix: str) -> str:
+def accept_invitation(
+    client: Client, prefix: str, extra_data: Mapping[str, bytes] | None = None
+) -> str:
     """Store the invited game and the entries held with it (one transaction); a line
-    saying what was stored (unescaped)."""
+    saying what was stored (unescaped). `extra_data`: the player's own data files, by
+    name, beside those kept with the invitation."""
     genesis = find_invitation(client, prefix)
     if genesis is None:
         raise PbemError(f"no invitation to a game {prefix!r} is waiting (see `pbem mail fetch`)")
-    fetcher = Fetcher(client)
+    fetcher = Fetcher(client, extra_data)
     report = MessageReport("accept", None, "")
     with client.changing():
-        game = client.start_from(genesis, {})
+        game = client.start_from(genesis, known_data(client, genesis, fetcher.extra))
         fetcher._drain(report, game)  # the held entries whose turn has come, in order
     what = describe_invitation(client, game)
     stored = [0, *(seq for game_id, seq in report.also if game_id == game.id)]
@@ -678,9 +688,36 @@ def decline_invitation(client: Client, prefix: str) -> str:
     )
 
 
-def fetch_messages(client: Client, messages: Iterable[tuple[str, bytes]]) -> list[MessageReport]:
+def _by_digest(files: Mapping[str, bytes] | None) -> dict[str, bytes]:
+    from pbem.core.adjudicator import data_digest
+
+    return {data_digest(content): content for content in (files or {}).values()}
+
+
+def _data_names(genesis: Entry) -> dict[str, str]:
+    """The data files a genesis names: file name -> sha256 digest."""
+    named = genesis.body.get("data")
+    return {str(k): str(v) for k, v in named.items()} if isinstance(named, dict) else {}
+
+
+def known_data(client: Client, genesis: Entry, extra: Mapping[str, bytes]) -> dict[str, bytes]:
+    """Data files by digest for a game not stored yet: `extra` (given with --data) and the
+    ones the store kept with its invitation."""
+    found = dict(extra)
+    for digest in _data_names(genesis).values():
+        kept = client.store.data_file(digest)
+        if kept is not None:
+            found.setdefault(digest, kept)
+    return found
+
+
+def fetch_messages(
+    client: Client,
+    messages: Iterable[tuple[str, bytes]],
+    extra_data: Mapping[str, bytes] | None = None,
+) -> list[MessageReport]:
     """Process every (key, raw message) in order; one report per message."""
-    fetcher = Fetcher(client)
+    fetcher = Fetcher(client, extra_data)
     for key, raw in messages:
         fetcher.process(key, raw)
     return fetcher.reports

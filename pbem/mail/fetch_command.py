@@ -4,8 +4,14 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
+
+if TYPE_CHECKING:
+    from pbem.client import Client
+    from pbem.mail.fetch import MessageReport
+    from pbem.mail.sources import Source as MailSource
 
 
 @click.command("fetch")
@@ -41,6 +47,19 @@ import click
     metavar="GAME",
     help="Then forget the invitation to GAME and the entries held with it.",
 )
+@click.option(
+    "--data",
+    "data",
+    multiple=True,
+    metavar="NAME=FILE",
+    help="A data file a game uses that pbem does not ship (as for `pbem apply --data`).",
+)
+@click.option(
+    "--no-auto",
+    is_flag=True,
+    help="Only apply: sign no automatic answer (dice acknowledgements, only choices, "
+    "standing orders).",
+)
 @click.pass_context
 def fetch(
     ctx: click.Context,
@@ -51,6 +70,8 @@ def fetch(
     delete_applied: bool,
     accept: tuple[str, ...],
     decline: tuple[str, ...],
+    data: tuple[str, ...],
+    no_auto: bool,
 ) -> None:
     """Apply the moves found in your mail; one line per message.
 
@@ -61,36 +82,14 @@ def fetch(
     else is listed, not stored, until you accept it (`pbem join GAME` or --accept).
     Exit status 1 when any message was refused.
     """
-    from pbem.commands import _client
+    from pbem.commands import _client, _data_files
     from pbem.mail.fetch import Fetcher, accept_invitation, decline_invitation
-    from pbem.mail.sources import MailSourceError, open_source
     from pbem.render.escape import terminal, terminal_line
 
-    if sum([use_imap, maildir is not None, mbox is not None]) > 1:
-        raise MailSourceError("choose one of --imap, --maildir and --mbox")
     client = _client(ctx)
-    if maildir is not None:
-        source = open_source(maildir=Path(maildir).expanduser())
-    elif mbox is not None:
-        source = open_source(mbox=Path(mbox).expanduser())
-    else:
-        from pbem.mail.config import MailConfigError, load_config
-
-        config = load_config(client.store.home, config_file)
-        if use_imap and config.imap is None:
-            raise MailConfigError(f"{config.path} has no [imap] server")
-        if config.imap is not None:
-            source = open_source(imap=config.imap, writable=delete_applied)
-        elif config.maildir is not None:
-            source = open_source(maildir=config.maildir)
-        elif config.mbox is not None:
-            source = open_source(mbox=config.mbox)
-        else:
-            raise MailConfigError(
-                f"{config.path} names no mailbox: add [imap], [maildir] or [mbox]"
-            )
-
-    fetcher = Fetcher(client)
+    source = open_mailbox(client, config_file, use_imap, maildir, mbox, delete_applied)
+    extra = _data_files(data)
+    fetcher = Fetcher(client, extra)
     with source:
         try:
             for key, raw in source.messages():
@@ -107,7 +106,9 @@ def fetch(
     for game in decline:
         click.echo(terminal_line(decline_invitation(client, game)))
     for game in accept:
-        click.echo(terminal_line(accept_invitation(client, game)))
+        click.echo(terminal_line(accept_invitation(client, game, extra)))
+    if not no_auto:
+        _answer_automatically(client, fetcher.reports)
     for report in fetcher.reports:
         if report.proof:
             click.echo(terminal(f"\n{report.label}:\n{report.proof}"))
@@ -115,3 +116,56 @@ def fetch(
         click.echo(f"no messages in {source.name}")
     if fetcher.refused:
         sys.exit(1)
+
+
+def _answer_automatically(client: Client, reports: list[MessageReport]) -> None:
+    """After the mail: answer for this store's roles what needs no person, in every game
+    that received entries, and say what is now to send (`pbem mail send`)."""
+    from pbem.commands import _say_answers, whose_turn
+    from pbem.render.escape import terminal_line
+
+    games: list[str] = []
+    for report in reports:
+        for game_id, _seq in [*report.applied, *report.also]:
+            if game_id not in games and client.store.has_game(game_id):
+                games.append(game_id)
+    for game_id in games:
+        if not client.game(game_id).started:
+            continue
+        answered = client.answer_automatically(game_id)
+        _say_answers(answered, err=False)
+        if answered:
+            click.echo(f"to send them: pbem mail send {game_id[:12]}")
+            click.echo(terminal_line(whose_turn(client, game_id)))
+
+
+def open_mailbox(
+    client: Client,
+    config_file: str | None = None,
+    use_imap: bool = False,
+    maildir: str | None = None,
+    mbox: str | None = None,
+    writable: bool = False,
+) -> MailSource:
+    """The mailbox to read: a Maildir or mbox named on the command line, else the one the
+    mail configuration names (IMAP first)."""
+    from pbem.mail.sources import MailSourceError, open_source
+
+    if sum([use_imap, maildir is not None, mbox is not None]) > 1:
+        raise MailSourceError("choose one of --imap, --maildir and --mbox")
+    if maildir is not None:
+        return open_source(maildir=Path(maildir).expanduser())
+    if mbox is not None:
+        return open_source(mbox=Path(mbox).expanduser())
+    from pbem.mail.config import MailConfigError, load_config
+
+    config = load_config(client.store.home, config_file)
+    if use_imap and config.imap is None:
+        raise MailConfigError(f"{config.path} has no [imap] server")
+    if config.imap is not None:
+        return open_source(imap=config.imap, writable=writable)
+    if config.maildir is not None:
+        return open_source(maildir=config.maildir)
+    if config.mbox is not None:
+        return open_source(mbox=config.mbox)
+    raise MailConfigError(f"{config.path} names no mailbox: add [imap], [maildir] or [mbox]")

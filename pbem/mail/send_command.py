@@ -8,11 +8,18 @@ accepted it; any failure leaves the store as it was.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
+
+if TYPE_CHECKING:
+    from pbem.client import Client
+
+from pbem.completion import complete_game
 
 
 @click.command("send")
-@click.argument("game")
+@click.argument("game", shell_complete=complete_game)
 @click.option(
     "--to",
     "to",
@@ -32,11 +39,25 @@ def send(
 ) -> None:
     """Mail GAME's entries of yours that were not mailed yet to the opponent, over SMTP."""
     from pbem.commands import _client
+
+    # (a dry run prints the message on stdout: the line goes to stderr)
+    click.echo(send_pending(_client(ctx), game, to, config_path, dry_run), err=dry_run)
+
+
+def send_pending(
+    client: Client,
+    game: str,
+    to: str | None = None,
+    config_path: str | None = None,
+    dry_run: bool = False,
+) -> str:
+    """Mail GAME's entries of this store not mailed yet (the message itself on stdout
+    with `dry_run`); returns the line that says what was sent. Refused in one line when
+    there is nothing to send, no address or no SMTP server."""
     from pbem.errors import PbemError
     from pbem.mail.compose import compose
     from pbem.mail.config import MailConfigError, load_config
 
-    client = _client(ctx)
     store = client.store
     adjudicator = client.game(game)
     game_id = adjudicator.id
@@ -71,8 +92,7 @@ def send(
     span = f"entry {first}" if first == last else f"entries {first} to {last}"
     if dry_run:
         click.echo(message.as_string(), nl=False)
-        click.echo(f"dry run: {span} of game {game_id[:12]} not sent, nothing recorded", err=True)
-        return
+        return f"dry run: {span} of game {game_id[:12]} not sent, nothing recorded"
 
     from pbem.mail.smtp import send as smtp_send
 
@@ -81,4 +101,4 @@ def send(
     with store.transaction():
         store.record_mail(str(message["Message-ID"]), game_id, "out", first, last)
         store.set_peer(game_id, address)
-    click.echo(f"sent {span} of game {game_id[:12]} to {address} ({message['Message-ID']})")
+    return f"sent {span} of game {game_id[:12]} to {address} ({message['Message-ID']})"

@@ -168,6 +168,12 @@ def show_text(
         waiting = "; ".join(f"{p.role} ({p.text})" for p in game.prompts()) or "nobody"
         lines.append(escape.terminal_line(f"Waiting for: {waiting}"))
         lines += joins_lines(client, game)
+        if game.meta.offer_by is not None:  # (pbem.core.meta)
+            lines.append(
+                f"Draw offered by {game.meta.offer_by} in entry {game.meta.offer_seq}: the"
+                f" other side's next entry accepts it (`pbem accept-draw {game.id[:12]}`);"
+                " any other entry of theirs declines it."
+            )
     for name, line in game.roles.items():
         you = " (you)" if name in mine else ""
         lines.append(f"role {name}{you}: {fingerprint(line)}")

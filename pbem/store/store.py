@@ -6,6 +6,10 @@ Layout under the home folder (PBEM_HOME, else $XDG_DATA_HOME/pbem, else
     store.db        SQLite: keys, games, entries, data files, secrets (mode 0600)
     keys/NAME       private keys made by `pbem key new` (mode 0600), NAME.pub beside
 
+A private key file inside the home folder is recorded relative to it (`keys/NAME`), so
+the folder can be moved whole (PBEM_HOME=/elsewhere); one outside it (an imported
+~/.ssh/id_ed25519) is recorded by its absolute path.
+
 Own secrets live only here, and only sealed under the role's private key
 (pbem/store/vault.py): a copy of store.db alone opens nothing. What a key signed is
 recorded beside the key, not here (pbem/store/journal.py).
@@ -117,6 +121,13 @@ class Store:
                 pk=("game", "seq", "id"),
                 if_not_exists=True,
             )
+            # Standing orders (pbem orders): a player's answers to recurring questions,
+            # per game and role; never in the log until an entry they answer is signed.
+            db.table("standing_orders").create(
+                {"game": str, "role": str, "name": str, "argument": str},
+                pk=("game", "role", "name"),
+                if_not_exists=True,
+            )
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
@@ -175,6 +186,26 @@ class Store:
             fingerprint,
             private_path or "",
         )
+
+    def set_key_path(self, name: str, private_path: str) -> None:
+        self.key(name)
+        self._write("UPDATE keys SET private_path = ? WHERE name = ?", private_path, name)
+
+    def recorded_key_path(self, path: Path) -> str:
+        """How the keys table records a private key file: relative to the home folder
+        when inside it (it moves with the folder), else absolute."""
+        full = path.resolve()
+        try:
+            return full.relative_to(self.home.resolve()).as_posix()
+        except ValueError:
+            return str(full)
+
+    def key_path(self, private_path: str) -> Path | None:
+        """The file a recorded `private_path` names (None: a public key only)."""
+        if not private_path:
+            return None
+        path = Path(private_path)
+        return path if path.is_absolute() else self.home / path
 
     def key(self, name: str) -> dict[str, Any]:
         rows = list(self.db.table("keys").rows_where("name = ?", [name]))
@@ -277,6 +308,35 @@ class Store:
             [game_id, role, len(prefix), prefix],
         ).fetchall()
         return [(str(kind), str(value)) for kind, value in rows]
+
+    # --- standing orders ------------------------------------------------------------------
+
+    def set_order(self, game_id: str, role: str, name: str, argument: str) -> None:
+        self._write(
+            "INSERT OR REPLACE INTO standing_orders (game, role, name, argument)"
+            " VALUES (?, ?, ?, ?)",
+            game_id,
+            role,
+            name,
+            argument,
+        )
+
+    def clear_order(self, game_id: str, role: str, name: str | None = None) -> int:
+        """Forget one standing order of `role` (or all, when `name` is None); how many."""
+        where, params = "game = ? AND role = ?", [game_id, role]
+        if name is not None:
+            where, params = where + " AND name = ?", params + [name]
+        count = self.db.table("standing_orders").count_where(where, params)
+        self._write(f"DELETE FROM standing_orders WHERE {where}", *params)
+        return count
+
+    def orders(self, game_id: str, role: str) -> dict[str, str]:
+        """`role`'s standing orders in a game: name -> argument."""
+        rows = self.db.execute(
+            "SELECT name, argument FROM standing_orders WHERE game = ? AND role = ? ORDER BY name",
+            [game_id, role],
+        ).fetchall()
+        return {str(name): str(argument) for name, argument in rows}
 
     # --- mail -----------------------------------------------------------------------------
 

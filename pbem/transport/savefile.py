@@ -31,6 +31,14 @@ def human_line(entry: Entry) -> str:
         what = "joins"
     elif "decision" in entry.body:
         what = str(entry.body["decision"])
+    elif entry.body.get("resign") is True:  # (pbem.core.meta: a move with no decision)
+        what = "resigns"
+    elif entry.body.get("draw") in ("offer", "accept"):
+        what = f"{entry.body['draw']}s a draw"
+    elif entry.body.get("takeback") in ("accept", "decline"):
+        what = f"{entry.body['takeback']}s the take-back"
+    elif isinstance(entry.body.get("takeback"), int):
+        what = f"proposes taking back entries from {entry.body['takeback']}"
     else:
         what = entry.kind
     # (An entry's text holds no line break (Entry refuses it); escaped all the same, as

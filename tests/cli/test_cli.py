@@ -73,7 +73,7 @@ def test_a_referee_game_runs_through_the_cli(tmp_path: Path) -> None:
     refused = run(player, "move", game[:8], "accept")
     assert refused.exit_code == 1
     assert "not your turn" in refused.stderr
-    ok(referee, "apply", str(move))
+    ok(referee, "apply", "--no-auto", str(move))
     ack = tmp_path / "a1.txt"
     ok(referee, "ack", game[:8], "-o", str(ack))
     ok(player, "apply", str(ack))
@@ -215,8 +215,15 @@ def test_apply_reads_a_raw_quoted_printable_email(tmp_path: Path) -> None:
 def test_two_signed_entries_for_one_seq_print_an_equivocation_proof(tmp_path: Path) -> None:
     import shutil
 
+    from pbem.crypto.keys import generate, write_private_key
+
     solo = tmp_path / "solo"
-    ok(solo, "key", "new", "me")
+    # The key file lives outside the store, so the copy below signs with the same file and
+    # journal (a copy of the store's own keys/ folder would copy the journal with it).
+    own = tmp_path / "ssh" / "me"
+    own.parent.mkdir()
+    write_private_key(own, generate("me"))
+    ok(solo, "key", "import", "me", str(own))
     start = tmp_path / "start.txt"
     result = run(solo, "new", "barbarossa", "--key", "german=me", "-o", str(start))
     game = re.search(r"game ([0-9a-f]{64})", result.stderr)
@@ -232,7 +239,7 @@ def test_two_signed_entries_for_one_seq_print_an_equivocation_proof(tmp_path: Pa
     # tests/hardening/test_reveal_reuse.py); a cheater deletes the journal and signs anyway.
     refused = run(twin, "move", game.group(1)[:8], "reroll", "event", "-o", str(b))
     assert refused.exit_code == 1 and "already signed" in refused.stderr
-    (solo / "keys" / "me.pbem-journal").unlink()
+    (own.parent / "me.pbem-journal").unlink()
     ok(twin, "move", game.group(1)[:8], "reroll", "event", "-o", str(b))
     thread = tmp_path / "thread.txt"
     thread.write_text("".join(p.read_text() for p in (start, first, a, b)))

@@ -66,9 +66,11 @@ def test_move_says_still_your_turn(tmp_path: Path) -> None:
     home, game = hotseat(tmp_path, "berlin-1945", "soviet", "german")
     lines = []
     for _ in range(20):
-        result = run(home, "move", game[:8], "1", "--force", "-o", str(tmp_path / "m.txt"))
+        result = run(
+            home, "move", game[:8], "1", "--no-auto", "--force", "-o", str(tmp_path / "m.txt")
+        )
         if result.exit_code != 0:
-            ok(home, "ack", game[:8], "-o", str(tmp_path / "a.txt"))
+            ok(home, "ack", game[:8], "--no-auto", "-o", str(tmp_path / "a.txt"))
             continue
         lines.append(result.stdout)
         if "still your turn" in result.stdout:
@@ -135,9 +137,9 @@ def test_o_refuses_to_overwrite_an_unsent_entry(tmp_path: Path) -> None:
     home, game = hotseat(tmp_path, "berlin-1945", "soviet", "german")
     move_file = tmp_path / "m.txt"
     for _ in range(20):
-        result = run(home, "move", game[:8], "1", "--force", "-o", str(move_file))
+        result = run(home, "move", game[:8], "1", "--no-auto", "--force", "-o", str(move_file))
         if result.exit_code != 0:
-            ok(home, "ack", game[:8], "-o", str(tmp_path / "a.txt"))
+            ok(home, "ack", game[:8], "--no-auto", "-o", str(tmp_path / "a.txt"))
         elif "still your turn" in result.stdout:
             break
     else:
@@ -145,14 +147,14 @@ def test_o_refuses_to_overwrite_an_unsent_entry(tmp_path: Path) -> None:
     held = move_file.read_bytes()
     (unsent,) = parse_entries(held)
     count = entry_count(home)
-    refused = run(home, "move", game[:8], "1", "-o", str(move_file))
+    refused = run(home, "move", game[:8], "1", "--no-auto", "-o", str(move_file))
     assert refused.exit_code == 1
     assert refused.stderr.count("\n") == 1
     assert f"holds {unsent.describe()}, which the other side may not have yet" in refused.stderr
     assert "--force" in refused.stderr
     assert entry_count(home) == count  # the refused move signed nothing
     assert move_file.read_bytes() == held
-    forced = ok(home, "move", game[:8], "1", "-o", str(move_file), "--force")
+    forced = ok(home, "move", game[:8], "1", "--no-auto", "-o", str(move_file), "--force")
     assert "wrote 1 entry" in forced.stdout
     assert [e.seq for e in parse_entries(move_file.read_bytes())] == [unsent.seq + 1]
 

@@ -42,7 +42,7 @@ def test_a_post_pasted_back_applies(tmp_path: Path, fmt: str) -> None:
     for i, text in enumerate(pasted):
         before = entry_count(referee)
         (tmp_path / f"paste{i}.txt").write_text(text)
-        out = ok(referee, "apply", str(tmp_path / f"paste{i}.txt"))
+        out = ok(referee, "apply", "--no-auto", str(tmp_path / f"paste{i}.txt"))
         expected = "applied" if i == 0 else "already had"
         assert f"{expected}: entry 3 by german" in out
         assert entry_count(referee) == before + (1 if i == 0 else 0)

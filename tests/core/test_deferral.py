@@ -120,7 +120,7 @@ def test_ack_when_no_dice_wait_is_out_of_turn(table: Table) -> None:
 
 def test_an_ack_carries_no_body(table: Table) -> None:
     table.move("a", "roll")
-    assert_refused(table.game, table.make("b", "ack", {"note": 1}), "an ack carries no body")
+    assert_refused(table.game, table.make("b", "ack", {"memo": 1}), "an ack carries no body")
 
 
 def test_the_ack_rolls_and_then_the_acker_is_asked(table: Table) -> None:

@@ -156,7 +156,7 @@ def test_unknown_entry_fields_refused_on_the_wire(table: Table) -> None:
     ("body", "fragment"),
     [
         ({}, "needs a decision"),
-        ({"decision": "roll", "note": "x"}, "unknown move body field(s): note"),
+        ({"decision": "roll", "memo": "x"}, "unknown move body field(s): memo"),
         ({"decision": 1}, "needs a decision"),
         ({"decision": ["roll"]}, "needs a decision"),
         ({"decision": "roll", "commit": {}}, "non-empty object"),

@@ -123,7 +123,7 @@ def test_claims_about_sealed_blocks_are_listed(tmp_path: Path) -> None:
     run_demo("race-to-berlin", tmp_path, seed=5)
     entries = parse_entries((tmp_path / "race-to-berlin-demo.pbem").read_text())
     listed = 0
-    for n in range(10, len(entries), 20):
+    for n in range(10, len(entries), 5):
         report = verify_text(move_file(entries[:n]))
         assert report.ok, report.failure
         for line in report.lines:

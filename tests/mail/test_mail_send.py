@@ -159,9 +159,10 @@ def test_later_sends_thread_and_carry_only_new_entries(tmp_path: Path) -> None:
         assert "its dice wait for the next entry of another role" in body
         assert "Now: waiting for referee." in body
 
-        # The referee acknowledges: its mail shows the roll its reveal made.
-        apply_mail(referee, second, tmp_path / "m2.eml")
-        ok(referee, "ack", game[:10], "-o", str(tmp_path / "ack.txt"))
+        # The referee's client acknowledges by itself when it applies the mail (issue 14:
+        # an acknowledgement needs no person); its mail shows the roll its reveal made.
+        applied = apply_mail(referee, second, tmp_path / "m2.eml")
+        assert "signed automatically entry 4 by referee: acknowledged the dice" in applied
         ok(referee, "mail", "send", game[:10])
         ack = server.messages[3]
         assert seqs_in(ack) == [4]
