@@ -117,8 +117,6 @@ def run_demo(
         game = clients[creator].game(game_id)
         if game.outcome() is not None:
             break
-        if len(game.entries) > max_entries:
-            raise PbemError(f"demo stopped after {max_entries} entries without an outcome")
         prompts = game.prompts()
         if not prompts:
             raise PbemError("dead end: nobody is asked for anything and there is no outcome")
@@ -137,6 +135,11 @@ def run_demo(
         after = client.game(game_id)
         if after.outcome() is not None or after.next_signer() != role:
             send(role, client.unsent(game_id))
+            # (only here, with both stores holding the same log)
+            if len(after.entries) > max_entries and after.outcome() is None:
+                raise PbemError(f"demo stopped after {max_entries} entries without an outcome")
+        elif len(after.entries) > 2 * max_entries:  # one side alone, never handing over
+            raise PbemError(f"demo stopped: {role} signed on alone past {max_entries} entries")
 
     saves = {role: client.export(game_id) for role, client in clients.items()}
     if len(set(saves.values())) != 1:
