@@ -576,9 +576,9 @@ def _after_move(game: Adjudicator, role: str) -> str:
 
 def _say_answers(answered: list[tuple[Entry, str]], err: bool) -> None:
     """One line per entry signed without asking (pbem.answers)."""
-    for entry, why in answered:
-        what = entry.body.get("decision") if entry.kind == "move" else "acknowledged the dice"
-        line = f"signed automatically entry {entry.seq} by {entry.by}: {what} ({why})"
+    from pbem.play import answered_lines
+
+    for line in answered_lines(answered):
         _say(escape.terminal_line(line), err=err)
 
 
@@ -742,27 +742,14 @@ def apply(
                 f"or `pbem mail send {game_id[:12]}`"
             )
         if answered:
+            from pbem.play import whose_turn
+
             _say(escape.terminal_line(whose_turn(client, game_id)))
     if as_json:
         from pbem.render.jsonout import apply_document, dumps
 
         applied = [(result.status, result.entry) for result in results]
         click.echo(dumps(apply_document(client, applied, done, output)))
-
-
-def whose_turn(client: Client, game_id: str) -> str:
-    """One line: what the game waits for now, from this store's point of view."""
-    game = client.game(game_id)
-    outcome = game.outcome()
-    if outcome is not None:
-        return f"game {game_id[:12]} is over: {outcome.text}"
-    signer = game.next_signer()
-    if signer is None:
-        return f"game {game_id[:12]}: nobody is asked"
-    if signer in client.my_roles(game):
-        asked = "; ".join(p.text for p in game.prompts() if p.role == signer)
-        return f"game {game_id[:12]}: your turn ({signer}): {asked}"
-    return f"game {game_id[:12]}: waits for {signer}"
 
 
 @main.command()

@@ -51,7 +51,7 @@ class Mailer:
 
     def send(self, game_id: str) -> str | None:
         """Mail the game's entries of ours not mailed yet; None when there are none."""
-        from pbem.mail.send_command import send_pending
+        from pbem.mail.outgoing import send_pending
 
         game = self.client.game(game_id)
         mine = set(self.client.my_roles(game))
@@ -63,7 +63,7 @@ class Mailer:
     def fetch(self) -> list[str]:
         """Apply what the mailbox holds (one line per message not seen before)."""
         from pbem.mail.fetch import Fetcher
-        from pbem.mail.fetch_command import open_mailbox
+        from pbem.mail.mailbox import open_mailbox
 
         fetcher = Fetcher(self.client)
         with open_mailbox(self.client, self.config_path) as source:
@@ -83,6 +83,21 @@ def answered_lines(answered: list[tuple[Entry, str]]) -> list[str]:
         what = entry.body.get("decision") if entry.kind == "move" else "acknowledged the dice"
         lines.append(f"signed automatically entry {entry.seq} by {entry.by}: {what} ({why})")
     return lines
+
+
+def whose_turn(client: Client, game_id: str) -> str:
+    """One line: what the game waits for now, from this store's point of view."""
+    game = client.game(game_id)
+    outcome = game.outcome()
+    if outcome is not None:
+        return f"game {game_id[:12]} is over: {outcome.text}"
+    signer = game.next_signer()
+    if signer is None:
+        return f"game {game_id[:12]}: nobody is asked"
+    if signer in client.my_roles(game):
+        asked = "; ".join(p.text for p in game.prompts() if p.role == signer)
+        return f"game {game_id[:12]}: your turn ({signer}): {asked}"
+    return f"game {game_id[:12]}: waits for {signer}"
 
 
 def _over(client: Client, game_id: str) -> str | None:

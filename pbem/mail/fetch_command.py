@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
@@ -11,7 +10,6 @@ import click
 if TYPE_CHECKING:
     from pbem.client import Client
     from pbem.mail.fetch import MessageReport
-    from pbem.mail.sources import Source as MailSource
 
 
 @click.command("fetch")
@@ -87,6 +85,8 @@ def fetch(
     from pbem.render.escape import terminal, terminal_line
 
     client = _client(ctx)
+    from pbem.mail.mailbox import open_mailbox
+
     source = open_mailbox(client, config_file, use_imap, maildir, mbox, delete_applied)
     extra = _data_files(data)
     fetcher = Fetcher(client, extra)
@@ -121,7 +121,7 @@ def fetch(
 def _answer_automatically(client: Client, reports: list[MessageReport]) -> None:
     """After the mail: answer for this store's roles what needs no person, in every game
     that received entries, and say what is now to send (`pbem mail send`)."""
-    from pbem.commands import _say_answers, whose_turn
+    from pbem.play import answered_lines, whose_turn
     from pbem.render.escape import terminal_line
 
     games: list[str] = []
@@ -133,39 +133,8 @@ def _answer_automatically(client: Client, reports: list[MessageReport]) -> None:
         if not client.game(game_id).started:
             continue
         answered = client.answer_automatically(game_id)
-        _say_answers(answered, err=False)
+        for line in answered_lines(answered):
+            click.echo(terminal_line(line))
         if answered:
             click.echo(f"to send them: pbem mail send {game_id[:12]}")
             click.echo(terminal_line(whose_turn(client, game_id)))
-
-
-def open_mailbox(
-    client: Client,
-    config_file: str | None = None,
-    use_imap: bool = False,
-    maildir: str | None = None,
-    mbox: str | None = None,
-    writable: bool = False,
-) -> MailSource:
-    """The mailbox to read: a Maildir or mbox named on the command line, else the one the
-    mail configuration names (IMAP first)."""
-    from pbem.mail.sources import MailSourceError, open_source
-
-    if sum([use_imap, maildir is not None, mbox is not None]) > 1:
-        raise MailSourceError("choose one of --imap, --maildir and --mbox")
-    if maildir is not None:
-        return open_source(maildir=Path(maildir).expanduser())
-    if mbox is not None:
-        return open_source(mbox=Path(mbox).expanduser())
-    from pbem.mail.config import MailConfigError, load_config
-
-    config = load_config(client.store.home, config_file)
-    if use_imap and config.imap is None:
-        raise MailConfigError(f"{config.path} has no [imap] server")
-    if config.imap is not None:
-        return open_source(imap=config.imap, writable=writable)
-    if config.maildir is not None:
-        return open_source(maildir=config.maildir)
-    if config.mbox is not None:
-        return open_source(mbox=config.mbox)
-    raise MailConfigError(f"{config.path} names no mailbox: add [imap], [maildir] or [mbox]")

@@ -8,12 +8,7 @@ accepted it; any failure leaves the store as it was.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import click
-
-if TYPE_CHECKING:
-    from pbem.client import Client
 
 from pbem.completion import complete_game
 
@@ -39,66 +34,7 @@ def send(
 ) -> None:
     """Mail GAME's entries of yours that were not mailed yet to the opponent, over SMTP."""
     from pbem.commands import _client
+    from pbem.mail.outgoing import send_pending
 
     # (a dry run prints the message on stdout: the line goes to stderr)
     click.echo(send_pending(_client(ctx), game, to, config_path, dry_run), err=dry_run)
-
-
-def send_pending(
-    client: Client,
-    game: str,
-    to: str | None = None,
-    config_path: str | None = None,
-    dry_run: bool = False,
-) -> str:
-    """Mail GAME's entries of this store not mailed yet (the message itself on stdout
-    with `dry_run`); returns the line that says what was sent. Refused in one line when
-    there is nothing to send, no address or no SMTP server."""
-    from pbem.errors import PbemError
-    from pbem.mail.compose import compose
-    from pbem.mail.config import MailConfigError, load_config
-
-    store = client.store
-    adjudicator = client.game(game)
-    game_id = adjudicator.id
-    mine = set(client.my_roles(adjudicator))
-    mailed = store.mailed_seqs(game_id)
-    pending = [e for e in adjudicator.entries if e.by in mine and e.seq not in mailed]
-    if not pending:
-        raise PbemError(
-            f"nothing to send in game {game_id[:12]}: every entry of yours has been mailed "
-            f"(to send one again: `pbem export {game_id[:12]} --since SEQ`)"
-        )
-    address = (to or "").strip() or store.peer(game_id)
-    if not address:
-        raise PbemError(f"no address for game {game_id[:12]}: give --to ADDRESS (it is remembered)")
-
-    config = load_config(store.home, config_path)
-    if config.address is None:
-        raise MailConfigError(f"{config.path}: set address (your From address) to send mail")
-    if config.smtp is None and not dry_run:
-        raise MailConfigError(f"{config.path}: no [smtp] section: nowhere to send mail")
-
-    thread = [str(row["message_id"]) for row in store.mail_thread(game_id)]
-    message = compose(
-        adjudicator,
-        pending,
-        sender=config.address,
-        sender_name=config.name,
-        to=address,
-        thread=thread,
-    )
-    first, last = pending[0].seq, pending[-1].seq
-    span = f"entry {first}" if first == last else f"entries {first} to {last}"
-    if dry_run:
-        click.echo(message.as_string(), nl=False)
-        return f"dry run: {span} of game {game_id[:12]} not sent, nothing recorded"
-
-    from pbem.mail.smtp import send as smtp_send
-
-    assert config.smtp is not None
-    smtp_send(config.smtp, message, config.address, [address])
-    with store.transaction():
-        store.record_mail(str(message["Message-ID"]), game_id, "out", first, last)
-        store.set_peer(game_id, address)
-    return f"sent {span} of game {game_id[:12]} to {address} ({message['Message-ID']})"
