@@ -1,0 +1,770 @@
+"""Race to the Sea 1914: reading and checking the hex map (`data/map.toml`), and the pure
+board questions the rules ask of it.
+
+The rulebook describes the terrain (2.0) but prints no map, so the shipped `map.toml` is a
+stand-in (every item carries a `provenance`); a player who owns the printed map can load
+their own file. `load_map` parses TOML bytes and returns plain JSON data (dicts, lists,
+strings, ints, bools), every problem of the file collected into one DataError.
+
+Hexes are ints of the printed XXYY number (pbem.maps.hexes, grid "odd-q": column 01 at the
+west edge, row 01 at the north edge); in the returned data the `hexes` table is keyed by
+the printed label ("0906", JSON keys are strings) and every other hex is an int. Places
+are referred to by name elsewhere (units.toml, the set-up tables): `hex_of` resolves a
+name, another spelling the rulebook uses ("Dixemude") or "South Entry".
+
+The helpers after the loader take the loaded map: terrain and cover (2.1), assault cover
+across a river (2.1.4 C), movement cost (10.3), elevation (11.4), railroads (2.1.3, 7.3,
+15.6.2.1), the Historic Trench Line (14.1), behind enemy lines (14.4), the map edges
+(14.1 C) and the Allied start area south of the Somme (15.5.1). The geometry is a
+`HexGrid` built once per map object (`grid`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Collection, Iterable, Mapping
+from typing import Any
+
+from pbem.games.datacheck import DataChecker, parse_toml, shipped_files
+from pbem.maps.hexes import HexGrid, hex_id, label, split
+
+PACKAGE = "pbem.games.race_to_the_sea"
+MAP_FILE = "map.toml"
+OFFSET = "odd-q"  # the shared convention of the Race to the Sea data (see module doc)
+
+# --- What the rulebook fixes --------------------------------------------------------------------
+
+SIDES = ("allies", "germans")
+TERRAIN_CHARS = {
+    ".": "clear",  # 2.1.1
+    "f": "forest",  # 2.1.2
+    "t": "town",  # 2.1.5
+    "c": "city",  # 2.1.6
+    "M": "major city",  # 2.1.7
+    "~": "water",  # 2.1.8
+    "X": "entrenchment",  # 2.1.9
+}
+SETTLEMENTS = ("town", "city", "major city")
+PROHIBITED = ("water", "entrenchment")  # 10.3.2
+ELEVATION_CHARS = {"L": "low", "E": "elevated", "H": "high"}  # 2.1.11
+ELEVATIONS = ("low", "elevated", "high")  # 11.4 B: lowest first
+COVERS = ("none", "light", "medium", "heavy")  # weakest first
+# 2.1.1-2.1.7: forest and town Light, city Medium, major city Heavy. Water and entrenchment
+# hexes are never fought in (10.3.2: no unit may enter them); "none" keeps the lookup total.
+COVER = {
+    "clear": "none",
+    "forest": "light",
+    "town": "light",
+    "city": "medium",
+    "major city": "heavy",
+    "water": "none",
+    "entrenchment": "none",
+}
+EDGE_OF = {"allies": "west", "germans": "east"}  # 14.1 C
+GRID_EDGE = {"west": "first-column", "east": "last-column"}
+ANTWERP_HEXES = 3  # 2.1.10
+BEHIND_LINES_HEXES = 10  # 14.4
+SOUTH_ENTRY = "South Entry"  # 15.5.2 C
+SOMME = "Somme"  # 15.5.1
+
+SECTIONS = (
+    "map",
+    "terrain",
+    "elevation",
+    "places",
+    "railroads",
+    "rivers",
+    "trench_line",
+    "entrenchments",
+    "antwerp",
+    "south_entry",
+    "behind_enemy_lines",
+    "edges",
+)
+HEX_TEXT = re.compile(r"^[0-9]{4}\Z")
+
+
+# --- Loading -------------------------------------------------------------------------------------
+
+
+def default_map() -> dict[str, Any]:
+    """The shipped stand-in map, loaded."""
+    return load_map(shipped_files(PACKAGE, [MAP_FILE])[MAP_FILE])
+
+
+def load_map(data: bytes, file_name: str = MAP_FILE) -> dict[str, Any]:
+    """Parse and check a map file; the result is plain JSON data (see the module doc)."""
+    doc = parse_toml(data, file_name)
+    check = DataChecker(file_name)
+    check.sections(doc, SECTIONS)
+    size = _read_grid(check, doc)
+    check.stop_if_any()
+    assert size is not None
+    columns, rows = size
+    plain = HexGrid(range(1, columns + 1), range(1, rows + 1), offset=OFFSET)
+    reader = _Reader(check, plain)
+
+    terrain = reader.letters(doc, "terrain", TERRAIN_CHARS)
+    elevation = reader.letters(doc, "elevation", ELEVATION_CHARS)
+    check.stop_if_any()
+    places, aliases, floodable = reader.places(doc, terrain)
+    railroads = reader.railroads(doc, terrain)
+    rivers = reader.rivers(doc)
+    trench = reader.trench_line(doc, terrain)
+    specials = reader.specials(doc, terrain)
+    check.stop_if_any()
+
+    rail_links = sorted({tuple(sorted(p)) for line in railroads for p in _links(line["hexes"])})
+    on_rail = {h for link in rail_links for h in link}
+    sides = _trench_sides(check, plain, terrain, trench, specials["entrenchments"])
+    check.stop_if_any()
+    _check_against_sides(check, plain, terrain, sides, specials, on_rail)
+    check.stop_if_any()
+
+    names = {h: name for name, h in places.items()}
+    hexes: dict[str, Any] = {}
+    for h in plain:
+        info: dict[str, Any] = {
+            "hex": h,
+            "terrain": terrain[h],
+            "elevation": elevation[h],
+            "railroad": h in on_rail,
+        }
+        if h in names:
+            info["name"] = names[h]
+        if h in sides:
+            info["side"] = sides[h]
+        hexes[label(h)] = info
+    result: dict[str, Any] = {
+        "columns": columns,
+        "rows": rows,
+        "offset": OFFSET,
+        "hexes": hexes,
+        "places": places,
+        "aliases": aliases,
+        "floodable": floodable,
+        "railroads": railroads,
+        "rail_links": [list(link) for link in rail_links],
+        "rivers": rivers,
+        "trench_line": trench,
+        **specials,
+    }
+    _check_somme(check, result)
+    check.stop_if_any()
+    return result
+
+
+def _read_grid(check: DataChecker, doc: dict[str, Any]) -> tuple[int, int] | None:
+    table = check.table(doc, "map")
+    if table is None:
+        return None
+    check.keys(table, "map", ("columns", "rows", "offset", "provenance", "note"))
+    check.provenance(table, "map")
+    columns = check.integer(table, "columns", "map", 2, 99)
+    rows = check.integer(table, "rows", "map", 2, 99)
+    offset = check.choice(table, "offset", "map", (OFFSET,))
+    if columns is None or rows is None or offset is None:
+        return None
+    return columns, rows
+
+
+def _links(hexes: list[int]) -> list[tuple[int, int]]:
+    return list(zip(hexes, hexes[1:], strict=False))
+
+
+class _Reader:
+    """Reads the sections of one file into plain values, recording problems in `check`."""
+
+    def __init__(self, check: DataChecker, plain: HexGrid) -> None:
+        self.check = check
+        self.grid = plain
+
+    # --- small pieces
+
+    def hex(self, value: Any, where: str) -> int | None:
+        if not isinstance(value, str) or not HEX_TEXT.match(value):
+            self.check.add(where, f'expected a hex such as "0906", found {value!r}')
+            return None
+        h = int(value)
+        if h not in self.grid:
+            self.check.add(where, f"hex {value} is not on the map")
+            return None
+        return h
+
+    def pair(self, value: Any, where: str) -> tuple[int, int] | None:
+        if not isinstance(value, list) or len(value) != 2:
+            self.check.add(
+                where, f'expected a pair of hexes such as ["0906", "1007"], found {value!r}'
+            )
+            return None
+        a, b = self.hex(value[0], where), self.hex(value[1], where)
+        if a is None or b is None:
+            return None
+        if not self.grid.adjacent(a, b):
+            self.check.add(where, f"hexes {label(a)} and {label(b)} are not adjacent")
+            return None
+        return a, b
+
+    def head(self, doc: dict[str, Any], key: str, fields: Iterable[str]) -> dict[str, Any] | None:
+        table = self.check.table(doc, key)
+        if table is None:
+            return None
+        self.check.keys(table, key, (*fields, "provenance", "note"))
+        self.check.provenance(table, key)
+        if "note" in table:
+            self.check.text(table, "note", key)
+        return table
+
+    # --- sections
+
+    def letters(self, doc: dict[str, Any], key: str, legend: Mapping[str, str]) -> dict[int, str]:
+        """A grid of one character per hex: `rows` strings, row 01 first."""
+        out: dict[int, str] = {}
+        table = self.head(doc, key, ("rows",))
+        if table is None:
+            return out
+        lines = table.get("rows")
+        n_rows, n_cols = len(self.grid.rows), len(self.grid.columns)
+        if not isinstance(lines, list) or len(lines) != n_rows:
+            self.check.add(f"{key}.rows", f"expected {n_rows} strings (one per row)")
+            return out
+        for r, line in enumerate(lines, start=1):
+            where = f"{key} row {r:02d}"
+            if not isinstance(line, str) or len(line) != n_cols:
+                self.check.add(where, f"expected {n_cols} characters (one per column)")
+                continue
+            for c, char in enumerate(line, start=1):
+                if char not in legend:
+                    known = ", ".join(repr(k) for k in legend)
+                    self.check.add(where, f"column {c:02d}: unknown {char!r} (known: {known})")
+                    continue
+                out[hex_id(c, r)] = legend[char]
+        return out
+
+    def places(
+        self, doc: dict[str, Any], terrain: dict[int, str]
+    ) -> tuple[dict[str, int], dict[str, str], list[int]]:
+        places: dict[str, int] = {}
+        aliases: dict[str, str] = {}
+        floodable: list[int] = []
+        taken: dict[int, str] = {}
+        fields = ("name", "hex", "terrain", "aliases", "floodable", "provenance", "note")
+        for i, item in enumerate(self.check.tables(doc, "places"), start=1):
+            where = f"places #{i}"
+            if not self.check.is_table(item, where):
+                continue
+            name = self.check.text(item, "name", where)
+            where = f"places[{name}]" if name else where
+            self.check.keys(item, where, fields)
+            self.check.provenance(item, where)
+            other = self.check.texts(item, "aliases", where) or []
+            kind = self.check.choice(item, "terrain", where, ("clear", *SETTLEMENTS))
+            flood = self.check.flag(item, "floodable", where)
+            h = self.hex(item.get("hex"), f"{where}.hex")
+            if name is None or h is None:
+                continue
+            for spelling in (name, *other):
+                if spelling in places or spelling in aliases or spelling == SOUTH_ENTRY:
+                    self.check.add(where, f"duplicate name {spelling!r}")
+            if h in taken:
+                self.check.add(where, f"hex {label(h)} is already {taken[h]}")
+            if kind is not None and kind != terrain.get(h):
+                self.check.add(
+                    where, f"terrain {kind!r}, but the terrain grid shows {terrain.get(h)!r}"
+                )
+            taken[h] = name
+            places.setdefault(name, h)
+            for spelling in other:
+                aliases.setdefault(spelling, name)
+            if flood:
+                floodable.append(h)
+        for h in self.grid:
+            if terrain.get(h) in SETTLEMENTS and h not in taken:
+                self.check.add(
+                    "terrain", f"the {terrain[h]} in hex {label(h)} has no [[places]] entry"
+                )
+        return places, aliases, sorted(floodable)
+
+    def railroads(self, doc: dict[str, Any], terrain: dict[int, str]) -> list[dict[str, Any]]:
+        out = []
+        for i, item in enumerate(self.check.tables(doc, "railroads"), start=1):
+            where = f"railroads #{i}"
+            if not self.check.is_table(item, where):
+                continue
+            name = self.check.text(item, "name", where)
+            where = f"railroads[{name}]" if name else where
+            self.check.keys(item, where, ("name", "hexes", "provenance", "note"))
+            self.check.provenance(item, where)
+            raw = item.get("hexes")
+            if not isinstance(raw, list) or len(raw) < 2:
+                self.check.add(where, "hexes must list at least two hexes")
+                continue
+            hexes = [self.hex(v, f"{where}.hexes") for v in raw]
+            if name is None or any(h is None for h in hexes):
+                continue
+            line = [h for h in hexes if h is not None]
+            sound = True
+            for a, b in _links(line):
+                if not self.grid.adjacent(a, b):
+                    self.check.add(where, f"hexes {label(a)} and {label(b)} are not adjacent")
+                    sound = False
+            for h in line:
+                if terrain.get(h) in PROHIBITED:
+                    self.check.add(where, f"hex {label(h)} is {terrain[h]}")
+                    sound = False
+            if sound:
+                out.append({"name": name, "hexes": line})
+        return out
+
+    def rivers(self, doc: dict[str, Any]) -> list[dict[str, Any]]:
+        out = []
+        seen: dict[frozenset[int], str] = {}
+        for i, item in enumerate(self.check.tables(doc, "rivers"), start=1):
+            where = f"rivers #{i}"
+            if not self.check.is_table(item, where):
+                continue
+            name = self.check.text(item, "name", where)
+            where = f"rivers[{name}]" if name else where
+            self.check.keys(item, where, ("name", "hexsides", "provenance", "note"))
+            self.check.provenance(item, where)
+            raw = item.get("hexsides")
+            if not isinstance(raw, list) or not raw:
+                self.check.add(where, "hexsides must list at least one pair of hexes")
+                continue
+            sides = []
+            for value in raw:
+                pair = self.pair(value, f"{where}.hexsides")
+                if pair is None:
+                    continue
+                key = frozenset(pair)
+                if key in seen:
+                    self.check.add(
+                        where, f"hexside {label(pair[0])}-{label(pair[1])} repeats {seen[key]}"
+                    )
+                    continue
+                seen[key] = where
+                sides.append(sorted(pair))
+            if name is not None:
+                out.append({"name": name, "hexsides": sorted(sides)})
+        return out
+
+    def trench_line(self, doc: dict[str, Any], terrain: dict[int, str]) -> list[list[int]]:
+        table = self.head(doc, "trench_line", ("hexsides",))
+        if table is None:
+            return []
+        raw = table.get("hexsides")
+        if not isinstance(raw, list) or not raw:
+            self.check.add("trench_line", "hexsides must list the [west, east] pairs")
+            return []
+        out: list[list[int]] = []
+        seen: set[frozenset[int]] = set()
+        for value in raw:
+            pair = self.pair(value, "trench_line.hexsides")
+            if pair is None:
+                continue
+            if frozenset(pair) in seen:
+                self.check.add(
+                    "trench_line", f"hexside {label(pair[0])}-{label(pair[1])} given twice"
+                )
+                continue
+            seen.add(frozenset(pair))
+            wet = [label(h) for h in pair if terrain.get(h) == "water"]
+            if wet:
+                self.check.add(
+                    "trench_line", f"hexside {label(pair[0])}-{label(pair[1])} touches water"
+                )
+                continue
+            out.append(list(pair))
+        return out
+
+    def specials(self, doc: dict[str, Any], terrain: dict[int, str]) -> dict[str, Any]:
+        """The entrenchments, Antwerp's A hexes, the South Entry, behind enemy lines, edges."""
+        check = self.check
+        out: dict[str, Any] = {}
+
+        table = self.head(doc, "entrenchments", SIDES)
+        trenches: dict[str, int] = {}
+        if table is not None:
+            for side in SIDES:
+                h = self.hex(table.get(side), f"entrenchments.{side}")
+                if h is None:
+                    continue
+                if terrain.get(h) != "entrenchment":
+                    check.add(
+                        f"entrenchments.{side}", f"hex {label(h)} is not an entrenchment ('X')"
+                    )
+                if split(h)[1] != self.grid.rows[-1]:
+                    check.add(
+                        f"entrenchments.{side}",
+                        f"hex {label(h)} is not on the south map edge (2.1.9)",
+                    )
+                trenches[side] = h
+            if len(trenches) == 2 and split(trenches["allies"])[0] >= split(trenches["germans"])[0]:
+                check.add("entrenchments", "the Allied hex must be west of the German one (2.1.9)")
+        marked = sorted(h for h in self.grid if terrain.get(h) == "entrenchment")
+        if len(marked) != 2:
+            check.add(
+                "terrain", f"expected exactly two entrenchment hexes (2.1.9), found {len(marked)}"
+            )
+        out["entrenchments"] = trenches
+
+        table = self.head(doc, "antwerp", ("hexes",))
+        antwerp: list[int] = []
+        if table is not None:
+            antwerp = self.hex_list(table.get("hexes"), "antwerp.hexes", ANTWERP_HEXES)
+            for h in antwerp:
+                if terrain.get(h) != "clear":
+                    check.add("antwerp", f"hex {label(h)} is {terrain.get(h)}, not clear (2.1.10)")
+        out["antwerp"] = antwerp
+
+        table = self.head(doc, "south_entry", ("hex",))
+        entry = self.hex(table.get("hex"), "south_entry.hex") if table is not None else None
+        if entry is not None and terrain.get(entry) in PROHIBITED:
+            check.add("south_entry", f"hex {label(entry)} is {terrain[entry]}")
+        out["south_entry"] = entry
+
+        table = self.head(doc, "behind_enemy_lines", SIDES)
+        behind: dict[str, list[int]] = {}
+        if table is not None:
+            for side in SIDES:
+                where = f"behind_enemy_lines.{side}"
+                behind[side] = self.hex_list(table.get(side), where, BEHIND_LINES_HEXES)
+                for h in behind[side]:
+                    if terrain.get(h) in PROHIBITED:
+                        check.add(where, f"hex {label(h)} is {terrain[h]}")
+            both = set(behind["allies"]) & set(behind["germans"])
+            if both:
+                check.add("behind_enemy_lines", f"hexes on both lists: {_labels(both)}")
+        out["behind_enemy_lines"] = behind
+
+        table = self.head(doc, "edges", SIDES)
+        if table is not None:
+            for side in SIDES:
+                check.exact(table.get(side), EDGE_OF[side], f"edges.{side}", "rulebook 14.1 C")
+        out["edges"] = dict(EDGE_OF)
+        return out
+
+    def hex_list(self, value: Any, where: str, count: int) -> list[int]:
+        if not isinstance(value, list):
+            self.check.add(where, f"expected a list of {count} hexes, found {value!r}")
+            return []
+        hexes = [self.hex(v, where) for v in value]
+        found = sorted({h for h in hexes if h is not None})
+        if None in hexes:
+            return found  # reported by hex()
+        if len(value) != count or len(found) != count:
+            self.check.add(where, f"expected {count} different hexes, found {len(found)}")
+        return found
+
+
+def _labels(hexes: Iterable[int]) -> str:
+    return ", ".join(label(h) for h in sorted(hexes))
+
+
+def _trench_sides(
+    check: DataChecker,
+    plain: HexGrid,
+    terrain: dict[int, str],
+    trench: list[list[int]],
+    trenches: dict[str, int],
+) -> dict[int, str]:
+    """Each land hex's side of the Historic Trench Line (14.1 A): the line must cut the
+    land in two, the Allied entrenchment and the west edge on the west side, the German
+    entrenchment and the east edge on the east, each pair given [west, east]."""
+    cut = {frozenset(p) for p in trench}
+    land = {h for h in plain if terrain[h] != "water"}
+    parts: list[set[int]] = []
+    for h in sorted(land):
+        if not any(h in part for part in parts):
+            parts.append(plain.region([h], land, lambda a, b: frozenset((a, b)) not in cut))
+    if len(parts) != 2:
+        check.add("trench_line", f"must cut the land in two, found {len(parts)} part(s)")
+        return {}
+    if len(trenches) != 2:
+        return {}
+    west = next((p for p in parts if trenches["allies"] in p), None)
+    east = next((p for p in parts if trenches["germans"] in p), None)
+    if west is None or east is None or west is east:
+        check.add(
+            "trench_line", "must separate the Allied entrenchment (west) from the German one (east)"
+        )
+        return {}
+    for edge, part, name in (("first-column", west, "west"), ("last-column", east, "east")):
+        wrong = [h for h in plain.edge_hexes(edge) if h in land and h not in part]
+        if wrong:
+            check.add("trench_line", f"{name} edge hexes on the wrong side: {_labels(wrong)}")
+    for w, e in trench:
+        if w not in west or e not in east:
+            check.add("trench_line", f"pair {label(w)}-{label(e)} must be given [west, east]")
+    return {**{h: "west" for h in west}, **{h: "east" for h in east}}
+
+
+def _check_against_sides(
+    check: DataChecker,
+    plain: HexGrid,
+    terrain: dict[int, str],
+    sides: dict[int, str],
+    specials: dict[str, Any],
+    on_rail: set[int],
+) -> None:
+    # 14.4: the Allies capture hexes behind the German entrenchment (east of the line)
+    wanted = {"allies": "east", "germans": "west"}
+    for side, hexes in specials["behind_enemy_lines"].items():
+        wrong = [h for h in hexes if sides.get(h) != wanted[side]]
+        if wrong:
+            check.add(
+                f"behind_enemy_lines.{side}",
+                f"hexes not {wanted[side]} of the trench line: {_labels(wrong)}",
+            )
+    entry = specials["south_entry"]
+    if entry is not None:
+        if entry not in on_rail:
+            check.add("south_entry", f"hex {label(entry)} is not a railroad hex (15.5.2 C)")
+        if sides.get(entry) != "west":
+            check.add("south_entry", f"hex {label(entry)} is not west of the trench line")
+        if not plain.edges(entry) & {"first-column", "last-row"}:
+            check.add("south_entry", f"hex {label(entry)} is not on the south or west map edge")
+
+
+def _check_somme(check: DataChecker, data: dict[str, Any]) -> None:
+    """15.5.1 places French units "south of the Somme River and west of the Historic
+    Western Front Line": the Somme must cut that side of the line in two."""
+    if not any(r["name"] == SOMME for r in data["rivers"]):
+        check.add("rivers", f"no river named {SOMME!r} (15.5.1)")
+        return
+    west = [h for h in grid(data) if side_of_trench_line(data, h) == "west"]
+    area = allied_start_area(data)
+    if not area or len(area) == len(west):
+        check.add("rivers", "the Somme must divide the land west of the trench line (15.5.1)")
+
+
+# --- The board's geometry ------------------------------------------------------------------------
+
+# Grids of the maps in use, by the identity of the map data (never changed once loaded);
+# the data object is kept to make sure an id is not reused by another object.
+_GRIDS: dict[int, tuple[Mapping[str, Any], HexGrid]] = {}
+_GRIDS_KEPT = 8
+RIVER, TRENCH, RAIL = "river", "trench-line", "railroad"
+
+
+def grid(data: Mapping[str, Any]) -> HexGrid:
+    """The HexGrid of a loaded map: terrain on hexes, "river", "trench-line" and "railroad"
+    on hexsides; built once per map object."""
+    cached = _GRIDS.get(id(data))
+    if cached is not None and cached[0] is data:
+        return cached[1]
+    features: dict[frozenset[int], set[str]] = {}
+    for river in data["rivers"]:
+        for a, b in river["hexsides"]:
+            features.setdefault(frozenset((a, b)), set()).add(RIVER)
+    for a, b in data["trench_line"]:
+        features.setdefault(frozenset((a, b)), set()).add(TRENCH)
+    for a, b in data["rail_links"]:
+        features.setdefault(frozenset((a, b)), set()).add(RAIL)
+    built = HexGrid(
+        range(1, data["columns"] + 1),
+        range(1, data["rows"] + 1),
+        offset=data["offset"],
+        hexsides=features,
+        terrain={info["hex"]: info["terrain"] for info in data["hexes"].values()},
+    )
+    if len(_GRIDS) >= _GRIDS_KEPT:
+        _GRIDS.clear()
+    _GRIDS[id(data)] = (data, built)
+    return built
+
+
+def _info(data: Mapping[str, Any], hex_: int) -> dict[str, Any]:
+    info = data["hexes"].get(label(hex_)) if isinstance(hex_, int) and hex_ >= 0 else None
+    if info is None:
+        raise KeyError(f"hex {hex_} is not on the map")
+    return info
+
+
+def _neighbours(data: Mapping[str, Any], a: int, b: int) -> HexGrid:
+    board = grid(data)
+    _info(data, a), _info(data, b)
+    if not board.adjacent(a, b):
+        raise ValueError(f"hexes {label(a)} and {label(b)} are not adjacent")
+    return board
+
+
+def hex_of(data: Mapping[str, Any], name: str) -> int:
+    """The hex of a named place, another spelling of it, or "South Entry" (15.5.2 C)."""
+    if name == SOUTH_ENTRY:
+        return int(data["south_entry"])
+    name = data["aliases"].get(name, name)
+    if name not in data["places"]:
+        raise KeyError(f"no place named {name!r} on the map")
+    return int(data["places"][name])
+
+
+def name_of(data: Mapping[str, Any], hex_: int) -> str | None:
+    """The name of the place in `hex_`, if any."""
+    name = _info(data, hex_).get("name")
+    return str(name) if name is not None else None
+
+
+def terrain(data: Mapping[str, Any], hex_: int) -> str:
+    """The hex's terrain (2.1): clear, forest, town, city, major city, water, entrenchment."""
+    return str(_info(data, hex_)["terrain"])
+
+
+def cover(data: Mapping[str, Any], hex_: int) -> str:
+    """The Cover Class of a hex (2.1.2, 2.1.5-2.1.7): "none", "light", "medium", "heavy"."""
+    return COVER[terrain(data, hex_)]
+
+
+def is_river(data: Mapping[str, Any], a: int, b: int) -> bool:
+    """Whether a river runs along the hexside between the neighbours `a` and `b` (2.1.4)."""
+    return _neighbours(data, a, b).has(a, b, RIVER)
+
+
+def assault_cover(data: Mapping[str, Any], from_hex: int, to_hex: int) -> str:
+    """The Cover Class of `to_hex` against an Assault Combat from its neighbour `from_hex`:
+    one level more across a river hexside (2.1.4 C); Heavy is the highest class, so a river
+    leaves a major city at Heavy. Firepower Combat ignores the river (2.1.4 C example): use
+    `cover` there."""
+    level = COVERS.index(cover(data, to_hex))
+    if is_river(data, from_hex, to_hex):
+        level = min(level + 1, len(COVERS) - 1)
+    return COVERS[level]
+
+
+def move_cost(data: Mapping[str, Any], a: int, b: int, flooded: Collection[int] = ()) -> int | None:
+    """Hexes of movement allowance to move from `a` into its neighbour `b` (10.3): 1, or 2
+    into a forest or across a river, both together still 2 (10.3.1 C); None where `b` is
+    prohibited: water, entrenchment, a flooded hex (10.3.2, 2.1.8 B)."""
+    board = _neighbours(data, a, b)
+    if terrain(data, b) in PROHIBITED or b in flooded:
+        return None
+    if terrain(data, b) == "forest" or board.has(a, b, RIVER):
+        return 2
+    return 1
+
+
+def path_cost(
+    data: Mapping[str, Any], path: Iterable[int], flooded: Collection[int] = ()
+) -> int | None:
+    """The movement cost of a path of adjacent hexes (the first is where the unit starts);
+    None if a step is prohibited."""
+    hexes = list(path)
+    total = 0
+    for a, b in _links(hexes):
+        cost = move_cost(data, a, b, flooded)
+        if cost is None:
+            return None
+        total += cost
+    return total
+
+
+def elevation(data: Mapping[str, Any], hex_: int) -> str:
+    """ "low", "elevated" or "high" (2.1.11)."""
+    return str(_info(data, hex_)["elevation"])
+
+
+def elevation_rank(data: Mapping[str, Any], hex_: int) -> int:
+    """0 for Low, 1 for Elevated, 2 for High (11.4 B)."""
+    return ELEVATIONS.index(elevation(data, hex_))
+
+
+def higher(data: Mapping[str, Any], a: int, b: int) -> bool:
+    """Whether a unit in `a` is at a Higher Elevation than one in `b` (11.4 A)."""
+    return elevation_rank(data, a) > elevation_rank(data, b)
+
+
+# --- Railroads -----------------------------------------------------------------------------------
+
+
+def is_railroad(data: Mapping[str, Any], hex_: int) -> bool:
+    """Whether the hex holds a railroad track (2.1.3 A)."""
+    return bool(_info(data, hex_)["railroad"])
+
+
+def rail_linked(data: Mapping[str, Any], a: int, b: int) -> bool:
+    """Whether a railroad joins the neighbours `a` and `b` directly: two railroad hexes side
+    by side are connected only if the graphics connect (2.1.3 A)."""
+    return _neighbours(data, a, b).has(a, b, RAIL)
+
+
+def rail_reachable(
+    data: Mapping[str, Any], start: int, through: Callable[[int], bool] | None = None
+) -> set[int]:
+    """The railroad hexes reachable from `start` along connected track, only through hexes
+    `through` accepts (friendly-controlled, not enemy NML: 7.3, 15.6.2.1 A); empty if
+    `start` is no railroad hex or is not accepted."""
+    board = grid(data)
+    if not is_railroad(data, start):
+        return set()
+    inside = (
+        (lambda h: is_railroad(data, h))
+        if through is None
+        else (lambda h: is_railroad(data, h) and through(h))
+    )
+    return board.region([start], inside, lambda a, b: board.has(a, b, RAIL))
+
+
+def rail_connected(
+    data: Mapping[str, Any], a: int, b: int, through: Callable[[int], bool] | None = None
+) -> bool:
+    """Whether connected railroad hexes join `a` and `b` (15.6.2.1 A: Cambrai and
+    Valenciennes back to Mons), only through hexes `through` accepts."""
+    return b in rail_reachable(data, a, through)
+
+
+def rail_components(data: Mapping[str, Any]) -> list[list[int]]:
+    """The separate railroad networks, each in map order."""
+    board = grid(data)
+    left = sorted(info["hex"] for info in data["hexes"].values() if info["railroad"])
+    out: list[list[int]] = []
+    seen: set[int] = set()
+    for h in left:
+        if h not in seen:
+            group = rail_reachable(data, h)
+            seen |= group
+            out.append([x for x in board if x in group])
+    return out
+
+
+# --- Sides, victory hexes and edges --------------------------------------------------------------
+
+
+def side_of_trench_line(data: Mapping[str, Any], hex_: int) -> str | None:
+    """ "west" or "east" of the Historic Trench Line (14.1 A); None for water hexes."""
+    side = _info(data, hex_).get("side")
+    return str(side) if side is not None else None
+
+
+def is_behind_enemy_lines(data: Mapping[str, Any], hex_: int, side: str) -> bool:
+    """Whether `hex_` is one of the ten hexes behind the enemy entrenchment that `side`
+    ("allies" or "germans") scores 2 VP for (14.4)."""
+    if side not in SIDES:
+        raise ValueError(f"unknown side {side!r} (expected allies or germans)")
+    _info(data, hex_)
+    return hex_ in data["behind_enemy_lines"][side]
+
+
+def edge_hexes(data: Mapping[str, Any], side: str) -> list[int]:
+    """The hexes of `side`'s own map edge that a strategic LOC may end in (14.1 C: the
+    Allies the west edge, the Germans the east edge), in map order: prohibited hexes left
+    out, since no one controls them."""
+    if side not in SIDES:
+        raise ValueError(f"unknown side {side!r} (expected allies or germans)")
+    board = grid(data)
+    edge = GRID_EDGE[data["edges"][side]]
+    return [h for h in board.edge_hexes(edge) if terrain(data, h) not in PROHIBITED]
+
+
+def allied_start_area(data: Mapping[str, Any]) -> list[int]:
+    """The hexes "south of the Somme River and west of the Historic Western Front Line"
+    (15.5.1), in map order: the land west of the line reachable from the south map edge
+    without crossing the Somme; prohibited hexes left out."""
+    board = grid(data)
+    somme = {frozenset(p) for r in data["rivers"] if r["name"] == SOMME for p in r["hexsides"]}
+
+    def inside(h: int) -> bool:
+        return side_of_trench_line(data, h) == "west" and terrain(data, h) not in PROHIBITED
+
+    south = [h for h in board.edge_hexes("last-row") if inside(h)]
+    found = board.region(south, inside, lambda a, b: frozenset((a, b)) not in somme)
+    return [h for h in board if h in found]
