@@ -1,0 +1,83 @@
+"""Race to the Sea 1914: victory points and the victory level at the end of Turn 10 (14).
+
+Pure functions of the board, the control changes (`movement.control_of`: 15.3 initial
+control plus the recorded changes, 14.1 B) and the flooded hexes. No identity is needed:
+a hidden False Report controls its hex like a unit (3.1.3 B), so the score is public.
+
+Each side scores the hexes it controls on the opponent's side of the Historic Trench Line
+(14.1 A: the Germans west of it, the Allies east):
+- 1 VP a hex with a strategic LOC to the side's own map edge (14.1 C);
+- instead, 3 VP for the Germans' Dunkirk and Calais (14.2) and the Allies' Ghent and
+  Maubeuge (14.3), no LOC needed;
+- instead, 2 VP for each of the ten hexes behind the enemy entrenchment (14.4), with LOC
+  (14.4: "the same qualifications as in 14.1.B and 14.1.C");
+- nothing for a flooded hex (9.8 C).
+The 3-VP places count only on the opponent's side, as "instead of 1 VP" says; on the
+shipped map they all are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pbem.games.race_to_the_sea import map_data as rm
+from pbem.games.race_to_the_sea.initiative import victory_level
+from pbem.games.race_to_the_sea.movement import SIDES, Control, control_of, strategic_loc_hexes
+
+KEY_HEXES = {"germans": ("Dunkirk", "Calais"), "allies": ("Ghent", "Maubeuge")}  # 14.2, 14.3
+KEY_VP, BEHIND_VP, HEX_VP = 3, 2, 1
+OPPONENT_SIDE = {"germans": "west", "allies": "east"}  # 14.1 A
+
+
+@dataclass(frozen=True)
+class Result:
+    """The end of the game (14.5): the points, the winner (None on a draw), the level."""
+
+    points: dict[str, int]
+    winner: str | None
+    level: str
+
+
+def victory_hexes(
+    board: Mapping[str, Any], control: Control, flooded: Collection[int] = ()
+) -> dict[str, dict[int, int]]:
+    """Per side, the hexes that score and their VP (14.1-14.4, 9.8 C)."""
+    out: dict[str, dict[int, int]] = {}
+    for side in SIDES:
+        keys = {rm.hex_of(board, name) for name in KEY_HEXES[side]}
+        with_loc = strategic_loc_hexes(board, control, side, flooded)
+        scored: dict[int, int] = {}
+        for h in rm.grid(board):
+            if h in flooded or control_of(board, control, h, flooded) != side:
+                continue  # 9.8 C; 14.1 B
+            if rm.side_of_trench_line(board, h) != OPPONENT_SIDE[side]:
+                continue  # 14.1 A
+            if h in keys:
+                scored[h] = KEY_VP  # 14.2, 14.3: no LOC needed
+            elif h not in with_loc:
+                continue  # 14.1 C (and 14.4)
+            elif rm.is_behind_enemy_lines(board, h, side):
+                scored[h] = BEHIND_VP  # 14.4
+            else:
+                scored[h] = HEX_VP  # 14.1 A
+        out[side] = scored
+    return out
+
+
+def victory_points(
+    board: Mapping[str, Any], control: Control, flooded: Collection[int] = ()
+) -> dict[str, int]:
+    """Each side's VP total (14.5 A)."""
+    return {
+        side: sum(hexes.values()) for side, hexes in victory_hexes(board, control, flooded).items()
+    }
+
+
+def result(board: Mapping[str, Any], control: Control, flooded: Collection[int] = ()) -> Result:
+    """The winner, the higher total (14.5 A), and the level of the difference (14.5 B)."""
+    points = victory_points(board, control, flooded)
+    difference = points["allies"] - points["germans"]
+    winner = None if difference == 0 else ("allies" if difference > 0 else "germans")
+    return Result(points, winner, victory_level(difference))
