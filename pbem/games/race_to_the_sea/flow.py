@@ -1,0 +1,785 @@
+"""Race to the Sea 1914: the sequence of play (7) and the handlers of its decisions.
+
+Setup (15: the Allies then the Germans place), then ten turns of: Reinforcements (7.1,
+the side without the Strategic Momentum first), the unseen Initiative discards (7.2, a
+private draw per side), Allied Railroad Movement (7.3), five Action Rounds (7.4 bids as a
+sealed round, 7.5 actions, 7.6 Activated markers off), the End Turn Phase (7.7: Siege of
+Antwerp, Foch, Forced March, Fog of War, the turn marker). After Turn 10 both sides open
+every sealed piece, Allies first, and victory (14) decides.
+
+Not yet here (combat comes next): Firepower, Assault, Planned Operations, Regroup,
+Rebuild, Opening the Dykes, cavalry skirmishes (10.5.3), events, casualties (the hit of
+7.1.B is reported, not applied), the False Report redeployment and overstack cure of
+7.7.4.B and the Planned Operations step 7.7.5.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from pbem.core.engine import Context, State
+from pbem.games.race_to_the_sea import cards as rc
+from pbem.games.race_to_the_sea import initiative
+from pbem.games.race_to_the_sea import map_data as rm
+from pbem.games.race_to_the_sea import movement as mv
+from pbem.games.race_to_the_sea.decisions import (
+    Bid,
+    Discard,
+    Done,
+    EndRail,
+    First,
+    Flip,
+    Hide,
+    March,
+    Move,
+    OpenAll,
+    OpenBid,
+    Pass,
+    Place,
+    Rail,
+    Recon,
+)
+from pbem.games.race_to_the_sea.state import (
+    NAMES,
+    ROUNDS,
+    SIDES,
+    TURNS,
+    add_counter,
+    adjacent_to_enemy,
+    arriving,
+    entry_hexes,
+    first_false_reports,
+    hex_text,
+    hidden_count,
+    identity,
+    illegal,
+    leaving,
+    listed_hexes,
+    new_counter_label,
+    opening,
+    other,
+    own_counters,
+    piece_label,
+    positions,
+    take_control,
+    unit,
+)
+from pbem.kit import decks, pieces
+from pbem.kit.pieces import known_value
+from pbem.kit.sealed import SealedRound
+
+BIDS = SealedRound("bids", lambda s, r: f"bid/{r}/t{s['turn']}/r{s['round']}", "7.4")
+BID_ORDER = ("germans", "allies")  # the Germans commit, the Allies bid in the clear
+
+
+def discard_label(state: State, side: str) -> str:
+    return f"discard/{side}/t{state['turn']}"
+
+
+# --- 15, 7.1: placing units -----------------------------------------------------------------------
+
+
+def start_placing(state: State, ctx: Context | None) -> None:
+    """The next side of `place_order` with something to place; then the next phase."""
+    while state["place_order"]:
+        side = state["place_order"].pop(0)
+        turn = state["turn"]
+        units = arriving(state, side, turn)
+        extra = 0
+        if turn == 0:
+            extra = len(first_false_reports(state, side))  # 15.5.B, 15.6.B
+        elif turn == 1:
+            extra = state["fr_carry"][side]
+        if not units and not extra:
+            continue
+        state["batch"] = {
+            "side": side,
+            "units": units,
+            "extra_false": extra,
+            "false_ids": first_false_reports(state, side) if extra else [],
+            "labels": [],
+            "grl_used": [],
+        }
+        state["step"], state["active"] = "place", side
+        return
+    state["batch"] = None
+    if state["turn"] == 0:
+        start_turn(state, ctx)
+    else:
+        start_discards(state)
+
+
+def place(state: State, role: str, d: Place, ctx: Context) -> None:
+    batch = state["batch"]
+    if d.unit is not None:
+        if d.unit not in batch["units"]:
+            raise illegal(f"{d.unit} is not among the units {role} place now", "7.1, 15")
+        data = unit(state, d.unit)
+        if data["kind"] != "cavalry":
+            raise illegal(
+                f"{d.unit} is placed hidden: its owner's client seals it as "
+                f"'place {data['nationality']} {hex_text(d.hex)}'",
+                "10.4.A",
+            )
+        if d.face is None:
+            raise illegal("say whether the cavalry is placed scouting or deployed", "15.4")
+        if d.hex not in entry_hexes(state, d.unit, role):
+            raise illegal(f"{d.unit} may not be placed in hex {hex_text(d.hex)}", "7.1.B")
+        label = add_counter(state, role, data["nationality"], d.hex, d.unit, True)
+        state["counters"][label]["scouting"] = d.face == "scouting"
+        batch["units"] = [u for u in batch["units"] if u != d.unit]
+        _placed(state, label, d.hex)
+        ctx.event(f"{label}: {d.unit} placed {d.face} in {hex_text(d.hex)}")
+        if d.hex not in listed_hexes(state, d.unit, role):
+            ctx.event("7.1.B: placed in the closest friendly hex: one hit (not applied yet)")
+        return
+    if d.nationality not in _nationalities(role):
+        raise illegal(f"{role} place no {d.nationality} units", "15")
+    need, most = hidden_count(state, batch)
+    if len(batch["labels"]) >= most:
+        raise illegal(f"{role} have no more hidden counters to place now", "7.1, 15")
+    candidates = [
+        u
+        for u in _hidden_candidates(state, batch)
+        if unit(state, u)["nationality"] == d.nationality and d.hex in entry_hexes(state, u, role)
+    ]
+    if not candidates:
+        raise illegal(
+            f"no {d.nationality} unit of this placement may enter hex {hex_text(d.hex)}", "7.1.B"
+        )
+    label = new_counter_label(state)
+    piece = pieces.place(ctx, piece_label(label), role, "10.4.A")
+    pieces.claim(piece, ctx, role, rule="7.1", candidates=candidates)
+    state["pieces"][piece["label"]] = piece
+    add_counter(state, role, d.nationality, d.hex, None, False)
+    batch["labels"].append(label)
+    _placed(state, label, d.hex)
+    ctx.event(f"{label}: a hidden {d.nationality} counter placed in {hex_text(d.hex)}")
+    if all(d.hex not in listed_hexes(state, u, role) for u in candidates):
+        ctx.event("7.1.B: placed in the closest friendly hex: one hit (not applied yet)")
+
+
+def _placed(state: State, label: str, hex_: int) -> None:
+    take_control(state, label, hex_)
+    if rm.name_of(state["board"], hex_) in ("Cambrai", "Valenciennes"):
+        state["batch"]["grl_used"].append(hex_)  # 15.6.2.1 A: one unit each
+
+
+def _nationalities(side: str) -> tuple[str, ...]:
+    return ("french", "british", "belgian") if side == "allies" else ("german",)
+
+
+def _hidden_candidates(state: State, batch: dict[str, Any]) -> list[str]:
+    units = [u for u in batch["units"] if unit(state, u)["kind"] != "cavalry"]
+    return units + list(batch["false_ids"])
+
+
+def placement_done(state: State, role: str, d: Done, ctx: Context) -> None:
+    batch = state["batch"]
+    cavalry = [u for u in batch["units"] if unit(state, u)["kind"] == "cavalry"]
+    if cavalry:
+        raise illegal(f"place {', '.join(cavalry)} first", "7.1")
+    need, most = hidden_count(state, batch)
+    placed = len(batch["labels"])
+    if placed < need:
+        raise illegal(f"{need - placed} more hidden unit(s) to place", "7.1")
+    extra_used = max(placed - need - _optional_false(state, batch), 0)
+    if state["turn"] == 0:
+        state["fr_carry"][role] = batch["extra_false"] - extra_used  # 15.5.B: or with Turn 1
+    elif state["turn"] == 1:
+        state["fr_carry"][role] = 0
+    ctx.event(f"{NAMES[role]} placed {placed} hidden counter(s)")
+    start_placing(state, ctx)
+
+
+def _optional_false(state: State, batch: dict[str, Any]) -> int:
+    return sum(1 for u in batch["units"] if unit(state, u)["kind"] == "false-report")
+
+
+# --- 7.1-7.3: turn start ----------------------------------------------------------------------
+
+
+def start_turn(state: State, ctx: Context | None) -> None:
+    state["turn"] += 1
+    state["round"] = 0
+    state["played"] = {side: [] for side in SIDES}
+    if state["foch"] is not None and state["foch"] == state["turn"] - 1:
+        state["momentum"] = "allies"  # 7.7.2.B: starting with the next turn
+        if ctx is not None:
+            ctx.event("4.1.1.B: the Allies have the Strategic Momentum from now on")
+    siege, belgians = state["siege"], state["belgians"]
+    if siege is not None and belgians is None and state["turn"] == siege + 1:
+        state["belgians"] = state["turn"]  # 15.5.3
+    momentum = state["momentum"]
+    state["place_order"] = [other(momentum), momentum]  # 7.1.A
+    start_placing(state, ctx)
+
+
+def start_discards(state: State) -> None:
+    state["step"], state["active"] = "discard", BID_ORDER[0]
+
+
+def discard(state: State, role: str, d: Discard, ctx: Context) -> None:
+    """7.2.A: the unseen discard, a private draw only its owner can compute."""
+    label = discard_label(state, role)
+    piece = pieces.place(ctx, label, role, "7.2.A")
+    deck = decks.new_deck(state["cards_data"]["initiative"][role])
+    keys = decks.draw_private(deck, ctx, label, 1, lambda i, n: f"7.2.A: {role}'s unseen discard")
+    piece["draw"] = keys[0]
+    piece["pile"] = deck["pile"]
+    piece["bids"] = None
+    state["pieces"][label] = piece
+    state["discards"][role] = label
+    if role == BID_ORDER[0]:
+        state["active"] = BID_ORDER[1]
+        return
+    state["step"], state["active"], state["railed"] = "rail", "allies", []
+
+
+def rail(state: State, role: str, d: Rail, ctx: Context) -> None:
+    """7.3: up to 4 SZ of Allied units by rail; hidden sizes make a claim."""
+    counter = _own(state, role, d.counter, "7.3")
+    if d.counter in state["railed"]:
+        raise illegal(f"{d.counter} already moved by rail this phase", "7.3")
+    if counter["hex"] != d.start:
+        raise illegal(f"{d.counter} is in hex {hex_text(counter['hex'])}", "7.3")
+    pos = positions(state)
+    check = mv.rail_move_problem(state["board"], pos, state["control"], d.counter, d.end)
+    if check.problem is None:
+        check = _merge(check, mv.rail_limit_check(pos, [*state["railed"], d.counter]))
+    if check.problem is not None:
+        raise illegal(check.problem, "7.3")
+    counter["hex"] = d.end
+    state["railed"].append(d.counter)
+    take_control(state, d.counter, d.end)
+    stacking = tuple(c for c in check.claims if c.startswith("10.2"))
+    _claims(state, ctx, role, d.counter, stacking)
+    limit = tuple(c for c in check.claims if not c.startswith("10.2"))
+    _claims(state, ctx, role, d.counter, limit, rail=True)
+    ctx.event(f"{d.counter} by rail from {hex_text(d.start)} to {hex_text(d.end)}")
+
+
+def end_rail(state: State, role: str, d: EndRail, ctx: Context) -> None:
+    start_round(state)
+
+
+def _merge(a: mv.MoveCheck, b: mv.MoveCheck) -> mv.MoveCheck:
+    return mv.MoveCheck(b.problem, a.claims + b.claims)
+
+
+def _claims(
+    state: State,
+    ctx: Context,
+    role: str,
+    counter: str,
+    claims: tuple[str, ...],
+    rail: bool = False,
+) -> None:
+    """Record what hidden sizes must bear out, after the move: at most 6 SZ in the hex
+    the counter stopped in (10.2.A, False Reports free) or 4 SZ moved by rail this phase
+    (7.3.A). The claim names the hidden counters it sums (`members`) and the SZ already
+    public (`known`); `spanning_problems` checks it when those counters are open."""
+    if not claims:
+        return
+    pos = positions(state)
+    if rail:
+        members, limit, rule = list(state["railed"]), mv.RAIL_SZ_LIMIT, "7.3.A"
+    else:
+        hex_ = state["counters"][counter]["hex"]
+        members = [k for k, p in sorted(pos.items()) if p["hex"] == hex_ and p["side"] == role]
+        limit, rule = mv.STACK_LIMIT, "10.2.A"
+    hidden = [k for k in members if pos[k]["sz"] is None]
+    known = sum(pos[k]["sz"] for k in members if pos[k]["sz"] is not None)
+    holder = counter if counter in hidden else hidden[0] if hidden else None
+    if holder is None:
+        return
+    piece = state["pieces"][piece_label(holder)]
+    facts: dict[str, Any] = {"members": hidden, "known": known, "limit": limit}
+    if not rail:
+        facts["mover"] = counter  # 10.2.C: a False Report stops anywhere
+    pieces.claim(piece, ctx, role, rule=rule, text=claims[0], **facts)
+
+
+def spanning_problems(state: State, side: str) -> list[tuple[dict[str, Any], int]]:
+    """The stacking and rail claims of `side` that its counters' identities, as this
+    state knows them, show false: (claim, the SZ it summed to)."""
+    found = []
+    for piece in state["pieces"].values():
+        if piece["owner"] != side:
+            continue
+        for made in piece["claims"]:
+            if "members" not in made:
+                continue
+            values = [known_value(state["pieces"][piece_label(k)]) for k in made["members"]]
+            if any(v is None for v in values):
+                continue
+            mover = made.get("mover")
+            if mover is not None and mover in made["members"]:
+                moved = values[made["members"].index(mover)]
+                if unit(state, str(moved))["kind"] == "false-report":
+                    continue  # 10.2.C: False Reports stack for free
+            total = int(made["known"]) + sum(int(unit(state, str(v))["sz"]) for v in values)
+            if total > int(made["limit"]):
+                found.append((made, total))
+    return found
+
+
+# --- 7.4-7.6: the Action Rounds ---------------------------------------------------------------
+
+
+def start_round(state: State) -> None:
+    state["round"] += 1
+    BIDS.start(state, BID_ORDER)
+    state["step"] = "bid"
+
+
+def playable(state: State, side: str) -> list[int]:
+    """The Bid Numbers `side` may still play this turn as far as the public state knows
+    (the six cards less those played), or its hand where its own state knows it."""
+    hand = state["hands"].get(side)
+    if hand is not None:
+        return sorted(hand)
+    left = Counter(state["cards_data"]["initiative"][side])
+    left.subtract(state["played"][side])
+    return sorted(v for v, n in left.items() if n > 0)
+
+
+def bid(state: State, role: str, d: Bid, ctx: Context) -> None:
+    cards = list(state["cards_data"]["initiative"][role])
+    if d.value is not None and d.value not in playable(state, role):
+        raise illegal(f"{role} hold no {d.value} card this turn", "7.4, 7.2")
+    BIDS.choose(state, role, d.value, ctx, cards=cards, played=list(state["played"][role]))
+    if not BIDS.choosing(state):
+        state["step"] = "open_bid"
+
+
+def open_bid(state: State, role: str, d: OpenBid, ctx: Context) -> None:
+    """8.1-8.5: the kit opened the sealed bid before this handler (its claims checked)."""
+    values = BIDS.finish(state)
+    bids = {side: int(values[side]) for side in SIDES}
+    for side in SIDES:
+        state["played"][side].append(bids[side])
+    outcome = initiative.bid_round(bids, state["momentum"])
+    state["order"] = outcome.order()
+    state["index"] = 0
+    lull = " (a Lull in the Action, 8.3)" if outcome.lull else ""
+    ctx.event(
+        f"round {state['round']}: the Germans bid {bids['germans']}, the Allies "
+        f"{bids['allies']}; {NAMES[outcome.initiative]} have the initiative{lull}"
+    )
+    state["step"] = "act"
+
+
+def acting(state: State) -> str | None:
+    if state["index"] >= len(state["order"]):
+        return None
+    side: str = state["order"][state["index"]]
+    return side
+
+
+def _own(state: State, role: str, label: str, rule: str) -> dict[str, Any]:
+    counter: dict[str, Any] | None = state["counters"].get(label)
+    if counter is None:
+        raise illegal(f"no counter {label} on the map", rule)
+    if counter["side"] != role:
+        raise illegal(f"{label} is not {role}'", rule)
+    return counter
+
+
+def _ready(state: State, role: str, label: str) -> dict[str, Any]:
+    counter = _own(state, role, label, "9.B")
+    if counter["activated"]:
+        raise illegal(f"{label} has already acted this round", "9.B")
+    return counter
+
+
+def move(state: State, role: str, d: Move, ctx: Context) -> None:
+    """9.1: normal movement (10) along the path; hidden sizes make stacking claims."""
+    counter = _ready(state, role, d.counter)
+    if d.path[0] != counter["hex"]:
+        raise illegal(f"{d.counter} is in hex {hex_text(counter['hex'])}", "9.1")
+    check = mv.legal_move(state["board"], positions(state), d.counter, list(d.path))
+    if check.problem is not None:
+        raise illegal(check.problem, "10")
+    counter["hex"] = d.path[-1]
+    take_control(state, d.counter, d.path[-1])
+    _claims(state, ctx, role, d.counter, check.claims)
+    ctx.event(f"{d.counter} moves to {hex_text(d.path[-1])}")
+    _acted(state, d.counter, ctx)
+
+
+def flip(state: State, role: str, d: Flip, ctx: Context) -> None:
+    """9.1.B: a cavalry unit changes sides, using all its MA."""
+    counter = _ready(state, role, d.counter)
+    if not counter["cavalry"]:
+        raise illegal(f"{d.counter} is no cavalry unit", "9.1.B")
+    counter["scouting"] = not counter["scouting"]
+    ctx.event(f"{d.counter} turns to its {'scouting' if counter['scouting'] else 'deployed'} side")
+    if not counter["scouting"]:
+        take_control(state, d.counter, counter["hex"])  # deployed cavalry holds its hex
+    _acted(state, d.counter, ctx)
+
+
+def recon(state: State, role: str, d: Recon, ctx: Context) -> None:
+    """9.7: scouting cavalry reveals one adjacent hidden enemy unit; its owner opens the
+    identity in its next entry (10.4.C), a False Report then leaves the map."""
+    counter = _ready(state, role, d.counter)
+    if not counter["cavalry"] or not counter["scouting"]:
+        raise illegal(f"{d.counter} is not cavalry on its scouting side", "9.7")
+    if counter["hex"] != d.at:
+        raise illegal(f"{d.counter} is in hex {hex_text(counter['hex'])}", "9.7")
+    target = state["counters"].get(d.target)
+    if target is None or target["side"] == role or target["hex"] != d.target_hex:
+        raise illegal(f"no enemy counter {d.target} in hex {hex_text(d.target_hex)}", "9.7")
+    if not rm.grid(state["board"]).adjacent(d.at, d.target_hex):
+        raise illegal(f"hex {hex_text(d.target_hex)} is not adjacent to {d.counter}", "9.7")
+    if target["cavalry"] or target["unit"] is not None:
+        raise illegal(f"{d.target} is not a hidden unit", "9.7")
+    if any(
+        c["cavalry"] and c["scouting"] and c["side"] != role and c["hex"] == d.target_hex
+        for c in state["counters"].values()
+    ):
+        raise illegal(
+            "not yet: a recon into a hex with enemy scouting cavalry needs a skirmish, "
+            "which comes with combat",
+            "10.5.3",
+        )
+    pieces.oblige(state["pieces"][piece_label(d.target)], f"9.7: {d.counter}'s cavalry recon")
+    ctx.event(f"{d.counter} scouts {d.target} in {hex_text(d.target_hex)}")
+    _acted(state, d.counter, ctx)
+
+
+def pass_action(state: State, role: str, d: Pass, ctx: Context) -> None:
+    """An action must be taken while any unit can act (8.4: 'one eligible Action after
+    another'); `pass` is only for a side none of whose units can."""
+    if can_act(state, role):
+        raise illegal(f"{role} have a unit that can still act", "8.4, 9.A")
+    ctx.event(f"{NAMES[role]} have no eligible action")
+    _next_action(state, ctx)
+
+
+def can_act(state: State, side: str) -> bool:
+    pos = positions(state)
+    for label in sorted(state["counters"]):
+        counter = state["counters"][label]
+        if counter["side"] != side or counter["activated"]:
+            continue
+        if counter["cavalry"]:
+            return True  # 9.1.B: it may always flip
+        if mv.reachable(state["board"], pos, label):
+            return True
+    return False
+
+
+def _acted(state: State, label: str, ctx: Context) -> None:
+    state["counters"][label]["activated"] = True  # 4.1.2.B, 9.B
+    _next_action(state, ctx)
+
+
+def _next_action(state: State, ctx: Context) -> None:
+    state["index"] += 1
+    if state["index"] < len(state["order"]):
+        return
+    for counter in state["counters"].values():
+        counter["activated"] = False  # 7.6.A
+    if state["round"] < ROUNDS:
+        start_round(state)
+    else:
+        end_turn(state, ctx)
+
+
+# --- 7.7: End Turn Phase ----------------------------------------------------------------------
+
+
+def end_turn(state: State, ctx: Context) -> None:
+    turn, cards = state["turn"], state["cards_data"]
+    if state["siege"] is None:  # 7.7.1
+        card = decks.draw(state["decks"]["germans"], ctx, "7.7.1: Siege of Antwerp")
+        decks.discard(state["decks"]["germans"], card)
+        if rc.siege_ends(cards, turn, int(card)):
+            state["siege"] = turn
+            ctx.event(f"7.7.1: card {card}: Antwerp has fallen")
+    if state["foch"] is None:  # 7.7.2
+        card = decks.draw(state["decks"]["allies"], ctx, "7.7.2: Foch Takes Command")
+        decks.discard(state["decks"]["allies"], card)
+        if rc.foch_takes_command(cards, turn, int(card)):
+            state["foch"] = turn
+            ctx.event(f"7.7.2: card {card}: Foch takes command")
+    state["step"], state["active"] = "march_first", state["momentum"]
+
+
+def first(state: State, role: str, d: First, ctx: Context) -> None:
+    """7.7.3: the Strategic Momentum side says who marches first; that side draws."""
+    deck = state["decks"][d.side]
+    card = decks.draw(deck, ctx, f"7.7.3: forced march ({d.side} first)")
+    decks.discard(deck, card)
+    counts = rc.forced_march(state["cards_data"], int(card))
+    ctx.event(
+        f"7.7.3: card {card}: the Germans march {counts['germans']}, the Allies {counts['allies']}"
+    )
+    state["march"] = {"order": [d.side, other(d.side)], "left": dict(counts), "moved": []}
+    _next_march(state)
+
+
+def _next_march(state: State) -> None:
+    march = state["march"]
+    while march["order"] and march["left"][march["order"][0]] == 0:
+        march["order"].pop(0)
+    if march["order"]:
+        state["step"], state["active"] = "march", march["order"][0]
+        return
+    state["march"] = None
+    start_fog(state)
+
+
+def forced_march(state: State, role: str, d: March, ctx: Context) -> None:
+    counter = _own(state, role, d.counter, "7.7.3")
+    if d.counter in state["march"]["moved"]:
+        raise illegal(f"{d.counter} has already force-marched", "7.7.3")
+    if d.path[0] != counter["hex"]:
+        raise illegal(f"{d.counter} is in hex {hex_text(counter['hex'])}", "7.7.3")
+    check = mv.forced_march_check(state["board"], positions(state), d.counter, list(d.path))
+    if check.problem is not None:
+        raise illegal(check.problem, "7.7.3")
+    counter["hex"] = d.path[-1]
+    take_control(state, d.counter, d.path[-1])
+    _claims(state, ctx, role, d.counter, check.claims)
+    state["march"]["moved"].append(d.counter)
+    state["march"]["left"][role] -= 1
+    ctx.event(f"{d.counter} force-marches to {hex_text(d.path[-1])}")
+    _next_march(state)
+
+
+def march_done(state: State, role: str, d: Done, ctx: Context) -> None:
+    state["march"]["left"][role] = 0
+    _next_march(state)
+
+
+def rehide_targets(state: State, side: str) -> list[str]:
+    """7.7.4.A: face-up non-cavalry units not adjacent to an enemy unit. A counter whose
+    identity opens in the owner's next entry counts as face up, and a False Report that
+    opening removes counts as gone, so that the owner's client (before the opening) and
+    the rules (after it) agree on the fresh labels."""
+    return [
+        label
+        for label, c in sorted(state["counters"].items())
+        if c["side"] == side
+        and not c["cavalry"]
+        and (c["unit"] is not None or opening(state, label))
+        and not leaving(state, label)
+        and not adjacent_to_enemy(state, label)
+    ]
+
+
+def rehide_groups(state: State, side: str) -> list[list[str]]:
+    """The counters that get fresh labels: every own non-cavalry counter in a hex where a
+    unit is flipped back, so that the opponent cannot tell which new label is which unit
+    (docs/race-to-the-sea.md, "The end-turn Fog of War step"); grouped by hex, each group
+    ordered by nationality then label."""
+    hexes = sorted({state["counters"][label]["hex"] for label in rehide_targets(state, side)})
+    groups = []
+    for hex_ in hexes:
+        group = [
+            label
+            for label, c in state["counters"].items()
+            if c["side"] == side
+            and not c["cavalry"]
+            and c["hex"] == hex_
+            and not leaving(state, label)
+        ]
+        groups.append(sorted(group, key=lambda k: (state["counters"][k]["nationality"], k)))
+    return groups
+
+
+def fresh_labels(state: State, side: str) -> list[str]:
+    count = sum(len(g) for g in rehide_groups(state, side))
+    return [piece_label(new_counter_label(state, i)) for i in range(count)]
+
+
+def rehide_values(state: State, side: str) -> dict[str, str]:
+    """The owner's commitments for `hide`: per hex, its units by nationality then unit id
+    onto the fresh labels (so no new label follows an old one)."""
+    out: dict[str, str] = {}
+    labels = fresh_labels(state, side)
+    i = 0
+    for group in rehide_groups(state, side):
+        ids = sorted(
+            (str(identity(state, k)) for k in group),
+            key=lambda u: (unit(state, u)["nationality"], u),
+        )
+        for unit_id in ids:
+            out[labels[i]] = unit_id
+            i += 1
+    return out
+
+
+def start_fog(state: State) -> None:
+    momentum = state["momentum"]
+    state["fog"] = [s for s in (momentum, other(momentum)) if rehide_targets(state, s)]
+    _next_fog(state)
+
+
+def _next_fog(state: State) -> None:
+    if state["fog"]:
+        state["step"], state["active"] = "fog", state["fog"][0]
+        return
+    advance_turn(state)
+
+
+def hide(state: State, role: str, d: Hide, ctx: Context) -> None:
+    """7.7.4.A: the flipped-back units and their hex-mates take fresh labels, each a fresh
+    commitment (the claim `was` names the labels they came from)."""
+    for group in rehide_groups(state, role):
+        hex_ = state["counters"][group[0]]["hex"]
+        old = {k: state["counters"].pop(k) for k in group}
+        for k in group:
+            nationality = old[k]["nationality"]
+            label = new_counter_label(state)
+            piece = pieces.place(ctx, piece_label(label), role, "7.7.4.A")
+            was = [j for j in group if old[j]["nationality"] == nationality]
+            known = [old[j]["unit"] for j in was]
+            facts: dict[str, Any] = {"rule": "7.7.4.A", "was": was}
+            if all(u is not None for u in known):
+                facts["candidates"] = sorted(known)
+            pieces.claim(piece, ctx, role, **facts)
+            state["pieces"][piece["label"]] = piece
+            add_counter(state, role, nationality, hex_, None, False)
+        ctx.event(f"7.7.4.A: {', '.join(group)} in {hex_text(hex_)} are hidden again")
+    state["fog"].pop(0)
+    _next_fog(state)
+
+
+def advance_turn(state: State) -> None:
+    """7.7.6: the unseen discards must open (each side's next entry), then the next turn or
+    the end of the game."""
+    for side in SIDES:
+        label = state["discards"][side]
+        if label is not None:
+            piece = state["pieces"][label]
+            piece["bids"] = list(state["played"][side])
+            pieces.oblige(piece, "7.7.6: the turn is over: open the unseen discard")
+        state["discards"][side] = None
+    state["hands"] = {side: None for side in SIDES}
+    if state["turn"] >= TURNS:
+        start_final(state)
+        return
+    start_turn(state, None)
+
+
+# --- the end of the game (7.7.6.C) -------------------------------------------------------------
+
+
+def sealed_of(state: State, side: str) -> list[str]:
+    return sorted(p["label"] for p in pieces.sealed(state["pieces"].values(), side))
+
+
+def start_final(state: State) -> None:
+    for side in ("allies", "germans"):
+        if sealed_of(state, side):
+            state["step"], state["active"] = "final", side
+            return
+    state["step"], state["active"] = "over", None
+
+
+def open_all(state: State, role: str, d: OpenAll, ctx: Context, check: Any) -> None:
+    for label in sealed_of(state, role):
+        pieces.reveal(state["pieces"][label], ctx, check)
+    for made, total in spanning_problems(state, role):
+        raise pieces.false_claim(
+            int(made["seq"]), str(made["by"]), f"{made['text']} ({total} SZ)", str(made["rule"])
+        )
+    for label, first_label, unit_id in duplicates(state, role):
+        piece = state["pieces"].get(piece_label(label)) or {}
+        raise pieces.false_claim(
+            int(piece.get("placed_at", 0)),
+            role,
+            f"{label} and {first_label} are both {unit_id}",
+            "15",
+        )
+    ctx.event(f"{NAMES[role]} open every sealed piece")
+    start_final(state)
+
+
+def duplicates(state: State, side: str) -> list[tuple[str, str, str]]:
+    """Counters of `side` on the map with one identity, as this state knows them: (the
+    later label, the earlier, the unit). Each unit has one counter (15)."""
+    seen: dict[str, str] = {}
+    found = []
+    for label in own_counters(state, side):
+        unit_id = identity(state, label)
+        if unit_id is None:
+            continue
+        if unit_id in seen:
+            found.append((label, seen[unit_id], unit_id))
+        else:
+            seen[unit_id] = label
+    return found
+
+
+# --- openings: what an opened piece means -----------------------------------------------------
+
+
+def on_opened(state: State, ctx: Context) -> None:
+    """Runs before every handler: an opened identity turns its counter face up (a False
+    Report leaves the map, 10.4.C, except in the final openings); an opened discard is
+    checked against the turn's five bids (7.2, 7.7.6)."""
+    for label, value in sorted(ctx.opened_now().items()):
+        if label.startswith("unit/"):
+            counter = state["counters"].get(label[len("unit/") :])
+            if counter is None or counter["unit"] is not None:
+                continue
+            counter["unit"] = value
+            kind = unit(state, str(value))["kind"]
+            if kind == "false-report" and state["step"] != "final":
+                del state["counters"][label[len("unit/") :]]
+                ctx.event(f"{label[5:]} was a False Report: it leaves the map (10.4.C)")
+            else:
+                ctx.event(f"{label[5:]} is {value}")
+        elif label.startswith("discard/"):
+            _check_discard(state, ctx, label)
+
+
+def _check_discard(state: State, ctx: Context, label: str) -> None:
+    piece = state["pieces"][label]
+    if piece["bids"] is None:
+        return  # opened before its turn ended (only the final openings do)
+    index = ctx.private_value(piece["draw"])
+    cards = decks.private_cards(
+        {"pile": piece["pile"], "private": [piece["draw"]]}, {piece["draw"]: index}
+    )
+    if not cards:
+        raise illegal(f"the unseen discard {label} does not open to a card", "7.2.A")
+    held = Counter(piece["pile"])
+    held.subtract([cards[0], *piece["bids"]])
+    if any(n != 0 for n in held.values()):
+        raise pieces.false_claim(
+            int(piece["placed_at"]),
+            str(piece["owner"]),
+            f"the discard {cards[0]} and the bids {piece['bids']} are not the six cards",
+            "7.2, 7.4",
+        )
+    ctx.event(f"{label}: the unseen discard was {cards[0]}")
+
+
+def check_claims(piece: dict[str, Any], value: Any) -> None:
+    """The claims checked when a piece opens: a placement's candidates (7.1, 15), a sealed
+    bid held in hand (7.4). Stacking and rail-limit claims are recorded, not yet checked."""
+    for made in piece["claims"]:
+        if "candidates" in made and value not in made["candidates"]:
+            raise pieces.false_claim(
+                int(made["seq"]),
+                str(made["by"]),
+                f"{piece['label']} is {value}, not one of {', '.join(made['candidates'])}",
+                str(made["rule"]),
+            )
+        if "cards" in made:
+            left = Counter(made["cards"])
+            left.subtract(made["played"])
+            if not isinstance(value, int) or left[value] <= 0:
+                raise pieces.false_claim(
+                    int(made["seq"]),
+                    str(made["by"]),
+                    f"the sealed bid {value} is not a card left in hand",
+                    "7.4",
+                )

@@ -1,0 +1,367 @@
+"""Race to the Sea 1914: the engine's state, its setup and what the rules read from it.
+
+The state is plain JSON (docs/race-to-the-sea.md, "Fog of war as hidden pieces"):
+
+    board, units_data, cards_data, markers   the loaded data files, shared by every copy
+                                             (`static_keys`), never changed
+    turn, round, step, active                where the sequence of play (7) stands
+    momentum                                 the Strategic Momentum side (4.1.1)
+    counters      label -> {side, nationality, hex, cavalry, scouting, unit, activated}:
+                  every unit or False Report on the map; `unit` is public for cavalry and
+                  for a revealed counter, None while its identity is a hidden piece
+    pieces        the kit's hidden pieces: `unit/<label>` (a counter's identity), the bids
+                  (`bid/<side>/t<turn>/r<round>`) and the unseen discards
+                  (`discard/<side>/t<turn>`, the secret of a private draw)
+    next_label    the number of the next counter label (c01, c02, ...: never reused)
+    control       the hexes whose control differs from 15.3 (printed label -> side)
+    decks         each side's Combat Results deck (public draws, 6.2)
+    batch         the reinforcements of the phase being placed (7.1, public: the TT)
+    played        the Bid Numbers each side played this turn
+    hands         None in the public state; a role's own hand in its `with_secrets` state
+
+Positions for `movement.py` are built from the counters: a hidden counter is "infantry"
+of unknown SZ (None) in the public state, and its real kind and SZ in its owner's state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pbem.core.engine import State
+from pbem.errors import IllegalOrderError
+from pbem.games.race_to_the_sea import map_data as rm
+from pbem.games.race_to_the_sea import movement as mv
+from pbem.games.race_to_the_sea import units as ru
+from pbem.kit import decks
+from pbem.kit.pieces import known_value
+from pbem.maps.hexes import label as hex_label
+
+SIDES = ("allies", "germans")
+NAMES = {"allies": "the Allies", "germans": "the Germans"}
+TURNS = 10  # 2.2.A
+ROUNDS = 5  # 7.6.B: five Initiative Cards in hand, one Action Round each
+STATIC_KEYS = ("board", "units_data", "cards_data", "markers")
+NATIONALITIES = {"allies": ("french", "british", "belgian"), "germans": ("german",)}
+
+
+def other(side: str) -> str:
+    return mv.other(side)
+
+
+def illegal(message: str, rule: str) -> IllegalOrderError:
+    return IllegalOrderError(f"illegal: {message} (rulebook {rule})")
+
+
+def hex_text(hex_: int) -> str:
+    return hex_label(hex_)
+
+
+# --- setup (15) ---------------------------------------------------------------------------------
+
+
+def initial_state(data: Mapping[str, Any]) -> State:
+    """15.2-15.3: turn 1 ahead, the Germans with the Strategic Momentum (4.1.1.B), every
+    hex controlled as 15.3 says, both Combat Results decks full (6.2)."""
+    cards = data["cards"]
+    return {
+        "board": data["map"],
+        "units_data": data["units"],
+        "cards_data": cards,
+        "markers": data["markers"],
+        "turn": 0,  # 0 while setting up (15), then 1-10
+        "round": 0,
+        "step": "place",
+        "active": "allies",  # 15.5.A: the Allies set up first
+        "momentum": "germans",  # 4.1.1.B
+        "foch": None,  # the turn Foch took command (7.7.2)
+        "siege": None,  # the turn Antwerp fell (7.7.1)
+        "belgians": None,  # the turn the Belgian Army entered (15.6.2.2)
+        "counters": {},
+        "pieces": {},
+        "next_label": 1,
+        "control": {},
+        "decks": {
+            side: decks.new_deck([card["number"] for card in cards["combat"][side]])
+            for side in SIDES
+        },
+        "batch": None,
+        "played": {side: [] for side in SIDES},
+        "discards": {side: None for side in SIDES},
+        "order": [],
+        "index": 0,
+        "railed": [],
+        "march": None,
+        "fog": [],
+        "fr_carry": {side: 0 for side in SIDES},
+        "hands": {side: None for side in SIDES},
+        "place_order": [],
+        "bids": None,
+    }
+
+
+def copy_state(state: State) -> State:
+    """A copy to change: the static data shared, the rest copied (claims lists are
+    replaced, never changed in place, so pieces copy shallowly)."""
+    new = dict(state)
+    new["counters"] = {k: dict(v) for k, v in state["counters"].items()}
+    new["pieces"] = {k: dict(v) for k, v in state["pieces"].items()}
+    new["control"] = dict(state["control"])
+    new["decks"] = {
+        side: {k: list(v) for k, v in deck.items()} for side, deck in state["decks"].items()
+    }
+    new["played"] = {side: list(v) for side, v in state["played"].items()}
+    new["discards"] = dict(state["discards"])
+    new["order"] = list(state["order"])
+    new["railed"] = list(state["railed"])
+    new["fog"] = list(state["fog"])
+    new["fr_carry"] = dict(state["fr_carry"])
+    new["place_order"] = list(state.get("place_order", []))
+    new["hands"] = dict(state["hands"])
+    if state["batch"] is not None:
+        new["batch"] = {
+            k: (list(v) if isinstance(v, list) else v) for k, v in state["batch"].items()
+        }
+    if state["march"] is not None:
+        new["march"] = {
+            k: (dict(v) if isinstance(v, dict) else list(v) if isinstance(v, list) else v)
+            for k, v in state["march"].items()
+        }
+    if "bids" in state and state["bids"] is not None:
+        new["bids"] = {
+            "order": list(state["bids"]["order"]),
+            "labels": dict(state["bids"]["labels"]),
+        }
+    return new
+
+
+# --- counters and identities ----------------------------------------------------------------------
+
+
+def piece_label(counter: str) -> str:
+    return f"unit/{counter}"
+
+
+def new_counter_label(state: State, offset: int = 0) -> str:
+    return f"c{state['next_label'] + offset:02d}"
+
+
+def unit(state: State, unit_id: str) -> dict[str, Any]:
+    found: dict[str, Any] = state["units_data"]["units"][unit_id]
+    return found
+
+
+def identity(state: State, counter: str) -> str | None:
+    """The counter's unit id as this state knows it (public, or its owner's state)."""
+    found = state["counters"][counter]
+    if found["unit"] is not None:
+        return str(found["unit"])
+    piece = state["pieces"].get(piece_label(counter))
+    value = None if piece is None else known_value(piece)
+    return None if value is None else str(value)
+
+
+def is_hidden(state: State, counter: str) -> bool:
+    """Hidden from the public: the identity is a sealed piece (3.3.1, 10.4)."""
+    return state["counters"][counter]["unit"] is None
+
+
+def opening(state: State, label: str) -> bool:
+    """The counter's identity must open in its owner's next entry (a recon, 10.4.C)."""
+    piece = state["pieces"].get(piece_label(label))
+    return piece is not None and bool(piece["due"]) and not piece["revealed"]
+
+
+def leaving(state: State, label: str) -> bool:
+    """A False Report its owner must open in its next entry (as the owner knows it): the
+    opening takes it off the map before that entry's decision applies (10.4.C)."""
+    if not opening(state, label):
+        return False
+    known = identity(state, label)
+    return known is not None and unit(state, known)["kind"] == "false-report"
+
+
+def positions(state: State) -> dict[str, dict[str, Any]]:
+    """The counters as movement.py reads them, with what this state knows."""
+    out: dict[str, dict[str, Any]] = {}
+    for label, counter in state["counters"].items():
+        known = identity(state, label)
+        kind, sz = "infantry", None
+        if counter["cavalry"]:
+            kind = "cavalry"
+        if known is not None:
+            data = unit(state, known)
+            kind = {"false-report": "false"}.get(data["kind"], data["kind"])
+            sz = data["sz"]
+        out[label] = {
+            "side": counter["side"],
+            "hex": counter["hex"],
+            "kind": kind,
+            "scouting": counter["scouting"],
+            "sz": sz,
+        }
+    return out
+
+
+def own_counters(state: State, side: str) -> list[str]:
+    return sorted(k for k, c in state["counters"].items() if c["side"] == side)
+
+
+def add_counter(
+    state: State, side: str, nationality: str, hex_: int, unit_id: str | None, cavalry: bool
+) -> str:
+    label = new_counter_label(state)
+    state["next_label"] += 1
+    state["counters"][label] = {
+        "side": side,
+        "nationality": nationality,
+        "hex": hex_,
+        "cavalry": cavalry,
+        "scouting": False,
+        "unit": unit_id,
+        "activated": False,
+    }
+    return label
+
+
+def adjacent_to_enemy(state: State, counter: str) -> bool:
+    here = state["counters"][counter]
+    g = rm.grid(state["board"])
+    near = set(g.neighbours(here["hex"]))
+    return any(c["side"] != here["side"] and c["hex"] in near for c in state["counters"].values())
+
+
+# --- control (14.1 B, 15.3) -----------------------------------------------------------------------
+
+
+def control_of(state: State, hex_: int) -> str | None:
+    return mv.control_of(state["board"], state["control"], hex_)
+
+
+def take_control(state: State, counter: str, hex_: int) -> None:
+    """14.1 B: the side whose unit occupies a hex controls it (a hidden False Report too,
+    3.1.3 B; scouting cavalry never, 10.5.1). Read: a unit occupies the hex it stops in,
+    not the hexes it passes through."""
+    piece = positions(state)[counter]
+    changed = mv.update_control(state["board"], state["control"], {"id": counter, **piece}, hex_)
+    state["control"] = {hex_text(h): side for h, side in sorted(changed.items())}
+
+
+# --- reinforcements (7.1, 15.5-15.6) ------------------------------------------------------------
+
+
+def _named_hexes(state: State, location: str, side: str) -> list[int]:
+    board = state["board"]
+    if location == ru.START_AREA:
+        return list(rm.allied_start_area(board))
+    if location == ru.NEAR_ST_QUENTIN:
+        g = rm.grid(board)
+        return sorted(
+            h
+            for h in g.within(rm.hex_of(board, "St Quentin"), 2)
+            if rm.terrain(board, h) not in rm.PROHIBITED
+        )
+    if location == "A":
+        return list(board["antwerp"])
+    if location == "GRL":
+        return _grl_hexes(state, side)
+    return [rm.hex_of(board, location)]
+
+
+def _grl_hexes(state: State, side: str) -> list[int]:
+    """15.6.2.1: Mons for any number; Cambrai and Valenciennes one unit each, only if not
+    NML and joined to a friendly-controlled Mons by friendly-controlled railroad hexes."""
+    board = state["board"]
+    mons = rm.hex_of(board, "Mons")
+    out = [mons]
+    if control_of(state, mons) != side:
+        return out  # enemy-controlled: 7.1.B's fallback decides
+    nml = mv.nml_hexes(board, positions(state), side)
+    used = state["batch"]["grl_used"] if state["batch"] else []
+
+    def friendly(h: int) -> bool:
+        return control_of(state, h) == side
+
+    for name in ("Cambrai", "Valenciennes"):
+        h = rm.hex_of(board, name)
+        if h in nml or h in used or not friendly(h):
+            continue
+        if rm.rail_connected(board, h, mons, friendly):
+            out.append(h)
+    return out
+
+
+def entry_hexes(state: State, unit_id: str, side: str) -> list[int]:
+    """The hexes where `unit_id` may be placed now (7.1.B): its listed hexes that are
+    friendly-controlled and hold no enemy (overstacking is allowed on placement); if none,
+    the closest friendly-controlled hexes (7.1.B: the unit then takes one hit, which is not
+    applied yet: casualties come with combat)."""
+    data = unit(state, unit_id)
+    location = data["entry"]["location"]
+    if location == ru.WITH_FIRST_UNITS:
+        batch = state["batch"] or {"units": []}
+        found: set[int] = set()
+        for other_id in batch["units"]:
+            if unit(state, other_id)["entry"]["location"] != ru.WITH_FIRST_UNITS:
+                found.update(entry_hexes(state, other_id, side))
+        return sorted(found)
+    listed = _named_hexes(state, location, side)
+    enemy = mv.enemy_hexes(positions(state), side)
+
+    def open_hex(h: int) -> bool:
+        return control_of(state, h) == side and h not in enemy
+
+    good = [h for h in listed if open_hex(h)]
+    if good or location == "GRL" and len(listed) > 1:
+        return good
+    g = rm.grid(state["board"])
+    candidates = [h for h in g.hexes if open_hex(h)]
+    if not candidates or not listed:
+        return []
+    best = min(min(g.distance(h, t) for t in listed) for h in candidates)
+    return sorted(h for h in candidates if min(g.distance(h, t) for t in listed) == best)
+
+
+def listed_hexes(state: State, unit_id: str, side: str) -> list[int]:
+    """The hexes the tables list for `unit_id` (before 7.1.B's closest-hex fallback)."""
+    location = unit(state, unit_id)["entry"]["location"]
+    if location == ru.WITH_FIRST_UNITS:
+        return entry_hexes(state, unit_id, side)
+    return _named_hexes(state, location, side)
+
+
+def arriving(state: State, side: str, turn: int) -> list[str]:
+    """The units of `side` that enter on `turn` (15.5, 15.6): by the tables, the Belgian
+    Army the turn after Antwerp falls (15.5.3), the German siege units the turn after it
+    (15.6.2.2 lets them enter on any later turn; they all come at the first)."""
+    out = []
+    after = {"siege": _after(state["siege"]), "belgian-army": _after(state["belgians"])}
+    for unit_id in state["units_data"]["sides"][side]:
+        data = unit(state, unit_id)
+        entry = data["entry"]
+        if data["kind"] == "false-report" and entry["location"] == ru.WITH_FIRST_UNITS:
+            continue  # counted in `fr_carry` (15.5.B, 15.6.B)
+        if entry["turn"] == turn or entry["after"] and turn == after[entry["after"]]:
+            out.append(unit_id)
+    return out
+
+
+def _after(turn: int | None) -> int | None:
+    return None if turn is None else turn + 1
+
+
+def first_false_reports(state: State, side: str) -> list[str]:
+    """The False Reports that go with the at-start or Turn 1 units (15.5.B, 15.6.B)."""
+    return [
+        u
+        for u in state["units_data"]["sides"][side]
+        if unit(state, u)["entry"]["location"] == ru.WITH_FIRST_UNITS
+    ]
+
+
+def hidden_count(state: State, batch: Mapping[str, Any]) -> tuple[int, int]:
+    """(hidden counters the batch must place, at most): its non-cavalry units, plus its
+    False Reports that may come along."""
+    units = [u for u in batch["units"] if unit(state, u)["kind"] != "cavalry"]
+    need = sum(1 for u in units if unit(state, u)["kind"] != "false-report")
+    return need, len(units) + batch["extra_false"]
