@@ -45,6 +45,8 @@ from functools import lru_cache
 from typing import Any
 
 from pbem.games.datacheck import DataChecker, parse_toml, shipped_files
+from pbem.games.race_to_the_sea.map_data import COVERS as COVERS  # (one scale, the map's)
+from pbem.games.race_to_the_sea.map_data import raised_by_river
 
 PACKAGE = "pbem.games.race_to_the_sea"
 CARDS_FILE = "cards.toml"
@@ -59,7 +61,8 @@ SECTION_NAMES = {
     "assault_defense": "Assault Defense",
     "empty_hex": "Empty Hex",
 }
-COVERS = ("none", "light", "medium", "heavy")  # 2.1: clear, forest/town, city, major city
+# the cover classes and a river's raise against an assault (2.1, 2.1.4.C) are the map's
+assault_cover = raised_by_river
 CARDS_PER_DECK = 12  # 6.2.A
 EVENT_CARDS = 6  # 6.2.B: "the first six cards of each deck are also labeled EVENT!"
 INITIATIVE_CARDS = 6  # 6.1
@@ -213,14 +216,6 @@ def evaluate(
 def lowest(section_lines: Sequence[Mapping[str, Any]]) -> int:
     """The least a section can ever score: its unconditional hits, every reduction applying."""
     return sum(line["hits"] for line in section_lines if line["hits"] < 0 or not line["if"])
-
-
-def assault_cover(cover: str, across_river: bool) -> str:
-    """2.1.4.C: a river hexside raises the cover class against an assault by one level;
-    nothing is above Heavy."""
-    if not across_river:
-        return cover
-    return COVERS[min(COVERS.index(cover) + 1, len(COVERS) - 1)]
 
 
 def _views(situation: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -625,10 +625,15 @@ def assault_cover(data: Mapping[str, Any], from_hex: int, to_hex: int) -> str:
     one level more across a river hexside (2.1.4 C); Heavy is the highest class, so a river
     leaves a major city at Heavy. Firepower Combat ignores the river (2.1.4 C example): use
     `cover` there."""
-    level = COVERS.index(cover(data, to_hex))
-    if is_river(data, from_hex, to_hex):
-        level = min(level + 1, len(COVERS) - 1)
-    return COVERS[level]
+    return raised_by_river(cover(data, to_hex), is_river(data, from_hex, to_hex))
+
+
+def raised_by_river(cover_class: str, across_river: bool) -> str:
+    """2.1.4.C: a river hexside raises the cover class against an assault by one level;
+    nothing is above Heavy."""
+    if not across_river:
+        return cover_class
+    return COVERS[min(COVERS.index(cover_class) + 1, len(COVERS) - 1)]
 
 
 def move_cost(data: Mapping[str, Any], a: int, b: int, flooded: Collection[int] = ()) -> int | None:
