@@ -41,8 +41,18 @@ RENDER_EVERY = 40  # entries between two leak checks of the rendered summaries
 PAGE_SEEDS = range(4)
 
 
-@pytest.mark.parametrize("rules", GAMES)
-@pytest.mark.parametrize("seed", SEEDS)
+# A long game plays fewer seeds here, to keep the suite within its time: Race to the Sea's
+# games are ten turns of some 700 signed entries each, and its 100 seeded games with
+# invariants (tests/games/race_to_the_sea/test_rts_selfplay.py) and its own leak tests
+# cover the breadth.
+FEWER_SEEDS = {"race-to-the-sea": len(PAGE_SEEDS)}
+RENDER_EVERY_FOR = {"race-to-the-sea": 3 * RENDER_EVERY}  # its pages and summaries are long
+
+
+@pytest.mark.parametrize(
+    ("seed", "rules"),
+    [(seed, rules) for seed in SEEDS for rules in GAMES if seed < FEWER_SEEDS.get(rules, 99)],
+)
 def test_random_play_reaches_an_outcome_and_replays_identically(rules: str, seed: int) -> None:
     table = Table(rules, get_engine(rules).roles, nonce=f"{seed}")
     table.join_all()
@@ -56,7 +66,7 @@ def test_random_play_reaches_an_outcome_and_replays_identically(rules: str, seed
             for prompt in prompts:
                 assert engine.choices(game.state, prompt.role), f"{prompt.role} has no choice"
         if len(game.entries) % LEAK_EVERY == 0:
-            render = len(game.entries) % RENDER_EVERY == 0
+            render = len(game.entries) % RENDER_EVERY_FOR.get(rules, RENDER_EVERY) == 0
             _check_leaks(table, render=render, pages=render and seed in PAGE_SEEDS)
         table.step(rng)
         assert len(game.entries) < 20000
