@@ -202,9 +202,55 @@ def _berlin_1945_own(view: Mapping[str, Any], role: str) -> tuple[str, ...]:
     return tuple(lines)
 
 
+def _race_to_the_sea(view: Mapping[str, Any]) -> MapFacts:
+    """The named hexes and the hexes with counters; a hidden counter by its public face
+    only (its unit is in the owner's own facts, `_race_to_the_sea_own`)."""
+    from pbem.games.race_to_the_sea import report
+    from pbem.games.race_to_the_sea.state import control_of
+
+    by_hex: dict[int, list[str]] = {}
+    for name in sorted(view["counters"]):
+        by_hex.setdefault(int(view["counters"][name]["hex"]), []).append(name)
+    named = {int(info["hex"]) for info in view["board"]["hexes"].values() if info.get("name")}
+    flooded = {int(h) for h in view.get("flooded") or ()}
+    places = []
+    for h in sorted(named | set(by_hex)):
+        pieces = tuple(
+            Piece(n, report.counter_text(view, n, None), view["counters"][n]["side"])
+            for n in by_hex.get(h, [])
+        )
+        notes = ("flooded (9.8)",) if h in flooded else ()
+        control = control_of(view, h) or "none"  # type: ignore[arg-type]
+        places.append(PlaceFacts(f"{h:04d}", report.place(view, h), control, pieces, notes))
+    return MapFacts(
+        tuple(places),
+        (
+            "Victory is scored only after turn 10 (14): the ports and cities, the hexes"
+            " behind enemy lines and the flooded hex; see the victory-level table (14.5)",
+        ),
+    )
+
+
+def _race_to_the_sea_own(view: Mapping[str, Any], role: str) -> tuple[str, ...]:
+    from pbem.games.race_to_the_sea import report
+
+    lines = []
+    hand = (view.get("hands") or {}).get(role)
+    if hand is not None:
+        lines.append("Initiative Cards in hand: " + (", ".join(map(str, hand)) or "none"))
+    for name in sorted(view["counters"]):
+        c = view["counters"][name]
+        if c["side"] == role and c.get("unit") is None:
+            text = report.counter_text(view, name, role)
+            if not text.startswith("hidden "):
+                lines.append(f"In {report.place(view, int(c['hex']))}, {text}")
+    return tuple(lines)
+
+
 _OWN: dict[str, Callable[[Mapping[str, Any], str], tuple[str, ...]]] = {
     "race-to-berlin": _race_to_berlin_own,
     "berlin-1945": _berlin_1945_own,
+    "race-to-the-sea": _race_to_the_sea_own,
 }
 
 
@@ -221,6 +267,7 @@ _READERS: dict[str, Callable[[Mapping[str, Any]], MapFacts]] = {
     "barbarossa": _barbarossa,
     "race-to-berlin": _race_to_berlin,
     "berlin-1945": _berlin_1945,
+    "race-to-the-sea": _race_to_the_sea,
 }
 
 

@@ -25,7 +25,7 @@ from pbem.core.canonical import JSON
 from pbem.core.log import Entry
 from pbem.errors import PbemError
 from pbem.render import facts, maps
-from pbem.render.summary import _environment, templates_dir, turn_actions
+from pbem.render.summary import _environment, game_report, templates_dir, turn_actions
 
 
 @dataclass(frozen=True)
@@ -77,12 +77,14 @@ def render_svg(
     )
 
 
-def state_text(game: Adjudicator, view: Any) -> str:
-    """The game's own text state (its gamesheet or board), as the text summary shows it."""
+def state_text(game: Adjudicator, view: Any, role: str | None = None) -> str:
+    """The game's own text state (its gamesheet or board), as the text summary shows it
+    (`role`: whose view it is, for a game's own reading of it, summary.game_report)."""
     name = f"{game.engine.name}/state.txt.j2"
     if view is None or not (templates_dir() / name).is_file():
         return ""
-    return _environment("txt").get_template(name).render(view=view).strip("\n")
+    report = game_report(game.engine.name, view, role)
+    return _environment("txt").get_template(name).render(view=view, report=report).strip("\n")
 
 
 def render_page(
@@ -143,7 +145,7 @@ def render_page(
         svg=svg,
         has_view=view is not None,
         facts=facts.map_facts(engine.name, view),
-        state=state_text(game, view),
+        state=state_text(game, view, role),
         own=own,
         entries=block,
         entry_seqs=seqs,

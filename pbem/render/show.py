@@ -155,7 +155,7 @@ def show_text(
     if game.self_witnessed:
         lines.append("Dice are SELF-WITNESSED: no second role supplies entropy in this game.")
     view = role_view(game, viewer, known)
-    board = state_text(game, view)
+    board = state_text(game, view, viewer)
     if board:
         lines += ["", board]
     lines.append("")

@@ -6,6 +6,7 @@ events with their reasons, every roll with its purpose) and the outcome.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping
 from functools import lru_cache
 from pathlib import Path
@@ -87,6 +88,20 @@ def _environment(ext: str = "txt") -> jinja2.Environment:
     return env
 
 
+def game_report(rules: str, view: Any, role: str | None) -> Any:
+    """A game's own reading of `role`'s view for its state template (`report` there):
+    `pbem.games.<game>.report.report(view, role)`, or None for a game without one. It is
+    given the view alone, so it can show nothing the view does not hold."""
+    name = f"pbem.games.{rules.replace('-', '_')}.report"
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name is None or not (name + ".").startswith(exc.name + "."):
+            raise  # a module the report imports is missing: not "no report"
+        return None
+    return None if view is None else module.report(view, role)
+
+
 def decided_in(actions: list[Action]) -> list[Any]:
     """The turn each action was decided in. An action's `turn` is that of the state it
     left, so the action that ends turn 3 says 4: each action counts in the turn of the
@@ -143,6 +158,7 @@ def render_summary(
         role=role or "public",
         turn=turn,
         view=view,
+        report=game_report(engine.name, view, role),
         state_template=state_template if has_state and view is not None else None,
         actions=actions,
         actions_turn=actions_turn,

@@ -25,3 +25,11 @@ def test_every_title_saves_handovers_and_still_ends() -> None:
         off, _ = play_counted(rules, 5, auto=False)
         assert table.game.outcome() is not None
         assert on.person_mails < off.person_mails
+
+
+def test_race_to_the_sea_answers_its_forced_steps_without_a_person() -> None:
+    # the only choices, acknowledgements and the bot's standing orders (combat reactions)
+    on, table = play_counted("race-to-the-sea", 5, auto=True)
+    assert table.game.outcome() is not None
+    assert on.automatic_entries >= 20  # at least the 20 unseen discards (7.2.A)
+    assert on.person_mails < on.mails

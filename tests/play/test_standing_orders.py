@@ -109,3 +109,10 @@ def test_barbarossa_witness_acknowledges_by_itself() -> None:
     answers = _bot_game("barbarossa", 1)
     assert answers and all(role == "referee" for role, _s, _r in answers)
     assert {reason for _role, _step, reason in answers} == {ACKNOWLEDGE}
+
+
+def test_race_to_the_sea_clients_answer_the_forced_steps_by_themselves() -> None:
+    answers = _bot_game("race-to-the-sea", 1)
+    steps = {step for _role, step, reason in answers if reason == ONLY_CHOICE}
+    # 7.2.A the unseen discard, 7.4 opening a sealed bid, 7.7.6.C the final openings
+    assert {"discard", "open_bid", "final"} <= steps

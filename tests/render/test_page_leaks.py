@@ -35,23 +35,28 @@ def _table_with_secrets(rules: str) -> tuple[SignedTable, str]:
     raise AssertionError(f"no role of {rules} held a secret")
 
 
-@pytest.mark.parametrize("rules", ["race-to-berlin", "berlin-1945"])
+@pytest.mark.parametrize("rules", ["race-to-berlin", "berlin-1945", "race-to-the-sea"])
 def test_pages_of_the_other_side_do_not_change_with_the_owners_secrets(rules: str) -> None:
     table, owner = _table_with_secrets(rules)
     game = table.game
     assert page_leaks(game, owner, table.known(owner), [*game.roles, None]) == []
 
 
-@pytest.mark.parametrize("rules", ["race-to-berlin", "berlin-1945"])
+# A place each map marks: an area or zone "1", a hex of the hex map (others are left out).
+PLACE = {"race-to-the-sea": "0906"}
+
+
+@pytest.mark.parametrize("rules", ["race-to-berlin", "berlin-1945", "race-to-the-sea"])
 def test_a_map_drawn_from_the_stored_state_is_caught(
     rules: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     table, owner = _table_with_secrets(rules)
     game = table.game
+    place = PLACE.get(rules, "1")
 
     def careless(shown: Adjudicator) -> Highlight:
         digest = hashlib.sha256(canonical_bytes(shown.state)).hexdigest()[:8]
-        return Highlight(marks=(("1", digest),))
+        return Highlight(marks=((place, digest),))
 
     monkeypatch.setattr(maps, "highlight_of", careless)
     found = page_leaks(game, owner, table.known(owner), [*game.roles, None])

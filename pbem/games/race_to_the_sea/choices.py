@@ -10,6 +10,7 @@ import random
 from typing import Any
 
 from pbem.core.engine import State
+from pbem.games.race_to_the_sea import combat_choices, dykes, recovery
 from pbem.games.race_to_the_sea import map_data as rm
 from pbem.games.race_to_the_sea import movement as mv
 from pbem.games.race_to_the_sea.decisions import (
@@ -28,11 +29,13 @@ from pbem.games.race_to_the_sea.decisions import (
     Place,
     Rail,
     Recon,
+    Regroup,
 )
 from pbem.games.race_to_the_sea.flow import playable
 from pbem.games.race_to_the_sea.state import (
     SIDES,
     entry_hexes,
+    flooded,
     hidden_count,
     identity,
     leaving,
@@ -113,11 +116,9 @@ def _rail_moves(state: State, role: str) -> list[Rail]:
             and sum((pos[k]["sz"] or 0) for k in state["railed"]) + piece["sz"] > mv.RAIL_SZ_LIMIT
         ):
             continue
-        for end in sorted(rm.rail_reachable(board, piece["hex"])):
-            if end == piece["hex"] or rm.terrain(board, end) not in rm.SETTLEMENTS:
-                continue
-            if mv.rail_move_problem(board, pos, state["control"], label, end).ok:
-                out.append(Rail(label, piece["hex"], end))
+        # the destinations rail_move_problem accepts, in one search (bench/selfplay.py)
+        for end in mv.rail_destinations(board, pos, state["control"], label, flooded(state)):
+            out.append(Rail(label, piece["hex"], end))
     return out
 
 
@@ -151,49 +152,74 @@ def _counter_actions(state: State, role: str, label: str, pos: dict[str, Any]) -
         if counter["scouting"]:
             g = rm.grid(state["board"])
             near = set(g.neighbours(counter["hex"]))
-            skirmish = {
-                c["hex"]
-                for c in state["counters"].values()
-                if c["side"] != role and c["cavalry"] and c["scouting"]
-            }
             for other_label, c in sorted(state["counters"].items()):
                 if (
                     c["side"] != role
                     and c["hex"] in near
-                    and c["hex"] not in skirmish
                     and not c["cavalry"]
                     and c["unit"] is None
                     and not state["pieces"][f"unit/{other_label}"]["due"]
                 ):
                     out.append(Recon(label, counter["hex"], c["hex"], other_label))
-    for hex_, path in mv.reachable(state["board"], pos, label).items():
-        if mv.stacking_check(pos, {"id": label, **pos[label]}, hex_).ok:
-            out.append(Move(label, tuple(path)))
+    for path in mv.reachable(state["board"], pos, label, flooded(state)).values():
+        out.append(Move(label, tuple(path)))  # `reachable` checked the stacking (10.2)
+    out += combat_choices.fires(state, role, label)
+    out += combat_choices.assaults(state, role, label)
+    out += recovery.regroups(state, role, label)  # 9.5
     return out
 
 
 def actions(state: State, role: str) -> list[Any]:
     pos = positions(state)
     out: list[Any] = []
-    for label in sorted(state["counters"]):
-        counter = state["counters"][label]
-        if counter["side"] == role and not counter["activated"] and not leaving(state, label):
-            out.extend(_counter_actions(state, role, label, pos))
-    return out or [Pass()]
+    for label in _ready_labels(state, role):
+        out.extend(_counter_actions(state, role, label, pos))
+    if state.get("plan_units") is not None:
+        return [*out, Done()]  # 9.4.A: the Planned Operations units, or the end of them
+    out += recovery.rebuilds(state, role)  # 9.6
+    out += combat_choices.plans(state, role)  # 9.4
+    return [*(out or [Pass()]), *dykes.choices(state, role)]  # 9.8: never forced
+
+
+def _ready_labels(state: State, role: str) -> list[str]:
+    """The counters that may act now (9.B; only the Planned Operations units during one)."""
+    planned = state.get("plan_units")
+    return [
+        label
+        for label, c in sorted(state["counters"].items())
+        if c["side"] == role
+        and not c["activated"]
+        and not leaving(state, label)
+        and (planned is None or label in planned)
+    ]
 
 
 def sample_action(state: State, role: str, rng: random.Random) -> Any:
     pos = positions(state)
-    mine = [
-        label
-        for label, c in sorted(state["counters"].items())
-        if c["side"] == role and not c["activated"] and not leaving(state, label)
-    ]
+    mine = _ready_labels(state, role)
+    if state.get("plan_units") is None:
+        plans = combat_choices.plans(state, role)
+        if plans and rng.random() < 0.5:
+            return rng.choice(plans)
+    elif not mine or rng.random() < 0.1:
+        return Done()
+    floods = dykes.choices(state, role)
+    if floods and rng.random() < 0.2:
+        return rng.choice(floods)  # 9.8: now and then, the Allies open the dykes
+    rebuilt = recovery.rebuilds(state, role) if rng.random() < 0.1 else []
+    if rebuilt:
+        return rng.choice(rebuilt)  # 9.6: now and then
     for label in rng.sample(mine, len(mine)):
         options = _counter_actions(state, role, label, pos)
         recons = [o for o in options if isinstance(o, Recon)]
         if recons and rng.random() < 0.7:
             return rng.choice(recons)
+        regroups = [o for o in options if isinstance(o, Regroup)]
+        if regroups and rng.random() < 0.2:
+            return regroups[0]  # 9.5: now and then
+        combats = [o for o in options if not isinstance(o, (Move, Recon, Flip, Regroup))]
+        if combats and rng.random() < 0.5:
+            return rng.choice(combats)
         moves = [o for o in options if isinstance(o, Move)]
         if moves and rng.random() < 0.9:
             return rng.choice(moves)
@@ -209,11 +235,13 @@ def firsts(state: State, role: str) -> list[Any]:
     return [First(side) for side in SIDES]
 
 
-def _marches(state: State, role: str) -> list[March]:
+def _marches(state: State, role: str, only: str | None = None) -> list[March]:
+    """7.7.3: every forced march of `role`'s counters (or of the counter `only`)."""
     board, pos = state["board"], positions(state)
     g = rm.grid(board)
+    near = (mv.enemy_hexes(pos, role), mv.nml_hexes(board, pos, role))  # once, not per path
     out = []
-    for label in sorted(pos):
+    for label in sorted(pos) if only is None else [only]:
         piece = pos[label]
         if piece["side"] != role or label in state["march"]["moved"]:
             continue
@@ -224,7 +252,7 @@ def _marches(state: State, role: str) -> list[March]:
             paths += [[*p, n] for p in list(paths) for n in g.neighbours(p[1]) if n != p[0]]
         for path in paths:
             if (
-                mv.forced_march_check(board, pos, label, path).ok
+                mv.forced_march_check(board, pos, label, path, flooded(state), near).ok
                 and mv.stacking_check(pos, {"id": label, **piece}, path[-1]).ok
             ):
                 out.append(March(label, tuple(path)))
@@ -236,10 +264,16 @@ def marches(state: State, role: str) -> list[Any]:
 
 
 def sample_march(state: State, role: str, rng: random.Random) -> Any:
+    """A random counter that can march, then one of its marches (not every march of every
+    counter: the bot asks this often, 7.7.3)."""
     if rng.random() < 0.2:
         return Done()
-    options = _marches(state, role)
-    return rng.choice(options) if options else Done()
+    mine = sorted(k for k, c in state["counters"].items() if c["side"] == role)
+    for label in rng.sample(mine, len(mine)):
+        options = _marches(state, role, label)
+        if options:
+            return rng.choice(options)
+    return Done()
 
 
 def hides(state: State, role: str) -> list[Any]:

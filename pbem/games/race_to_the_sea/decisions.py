@@ -14,12 +14,19 @@ printed XXYY number. A hidden unit's own client may name it by its unit id (`pla
     flip c05                               9.1.B: cavalry turns to its other side
     recon c22 0505 to 0506 c31             9.7: the cavalry, its hex, the target's hex, the target
     pass                                   no eligible action (8.4, 9.A)
+    flood | flood 0805                     9.8: open the dykes (the hex the Allied counters in
+                                           Dixmude are displaced to, if any: dykes.py)
     first germans                          7.7.3: who forced-marches first
     forced march c03 1203 1204             7.7.3
+    regroup c04 0807                       9.5: the counter and its hex (recovery.py)
+    rebuild fr-xiii 1203                   9.6: the eliminated unit and the hex it returns to
     hide                                   7.7.4.A: fresh commitments for the flipped-back units
+    hide up c03 put french 0714 shift c05 0714 0715
+                                           7.7.4.B: False Reports picked up and put, the
+                                           overstack cured (redeploy.py)
     open all                               7.7.6.C: every sealed piece opens at the end
 
-Actions that come with combat (fire, assault, plan, regroup, rebuild, flood) are refused
+Actions that come with combat (assault, plan) are refused
 with a "not yet" line.
 """
 
@@ -34,14 +41,6 @@ from pbem.errors import InvalidOrderError
 
 NATIONALITY_WORDS = ("french", "british", "belgian", "german")
 FACES = ("scouting", "deployed")
-NOT_YET = {
-    "fire": "Firepower Combat (9.2, 11)",
-    "assault": "Assault Combat (9.3, 12)",
-    "plan": "Planned Operations (9.4)",
-    "regroup": "Regroup (9.5)",
-    "rebuild": "Rebuild (9.6)",
-    "flood": "Opening the Dykes (9.8)",
-}
 COUNTER = re.compile(r"c[0-9]{2,}\Z")
 HEX = re.compile(r"[0-9]{4}\Z")
 UNIT_ID = re.compile(r"[a-z]{2}-[a-z0-9-]+\Z")
@@ -112,6 +111,11 @@ class Pass:
 
 
 @dataclass(frozen=True)
+class Flood:
+    hex: int | None  # 9.8.B: where the Allied counters in Dixmude go (None: none there)
+
+
+@dataclass(frozen=True)
 class First:
     side: str
 
@@ -124,12 +128,164 @@ class March:
 
 @dataclass(frozen=True)
 class Hide:
-    pass
+    """7.7.4: `hide`, or with a False Report redeployment and the overstack cure (7.7.4.B,
+    redeploy.py): `hide up c03 c07 put french 0714 shift c05 0714 0715` (each clause may
+    repeat: `put NATIONALITY HEX`, `shift COUNTER FROM TO`)."""
+
+    up: tuple[str, ...] = ()
+    put: tuple[tuple[str, int], ...] = ()
+    shift: tuple[tuple[str, int, int], ...] = ()
 
 
 @dataclass(frozen=True)
 class OpenAll:
     pass
+
+
+@dataclass(frozen=True)
+class Fire:
+    """9.2, 11: `fire c04 0807 to 0808` (the target's label added when the hex holds several)."""
+
+    counter: str
+    at: int
+    target_hex: int
+    target: str | None = None
+
+
+@dataclass(frozen=True)
+class Regroup:
+    """9.5: `regroup c04 0807`: the counter recovers hits (the count stays hidden)."""
+
+    counter: str
+    at: int
+
+
+@dataclass(frozen=True)
+class Rebuild:
+    """9.6: `rebuild fr-xiii 1203`: an eliminated unit (public) returns at SZ 1."""
+
+    unit: str
+    hex: int
+
+
+@dataclass(frozen=True)
+class Show:
+    """Open what a modified rating needs (10.4.A, 11.2.I, 12.2.A): the owner's next entry."""
+
+
+@dataclass(frozen=True)
+class Stand:
+    """11.3.B, 10.5.4.1: scouting cavalry under fire stays (the cards decide)."""
+
+
+@dataclass(frozen=True)
+class FallBack:
+    """11.3.B, 10.5.4.1: scouting cavalry under fire falls back before the cards flip."""
+
+    to: int
+
+
+@dataclass(frozen=True)
+class Reply:
+    """11.2.I-J, 11.3.A: the target of a Firepower Combat answers the flipped cards: whether
+    it uses its MET rating (which reveals it), whether it falls back one hex instead of one
+    hit, and (filled in by its owner's client) whether the hits eliminate it."""
+
+    met: bool = False
+    back: int | None = None
+    lost: bool = False
+
+
+@dataclass(frozen=True)
+class Pick:
+    """13.0: the enemy counters an Event picks (`pick c12 c14`)."""
+
+    counters: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Absorb:
+    """5.1.A, 13.0: the owner applies an Event's hits; its client adds `lost` when they
+    eliminate the unit (which then opens, 5.2.6)."""
+
+    lost: bool = False
+
+
+@dataclass(frozen=True)
+class Assault:
+    """9.3, 12: `assault c09 0605 +c12 0706 to 0707`, each attacker with its hex."""
+
+    units: tuple[tuple[str, int], ...]
+    target_hex: int
+
+
+@dataclass(frozen=True)
+class Match:
+    """12.2.D-G: `match c09 c21 c12 c22`: each own unit, then the enemy unit it fights."""
+
+    pairs: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class Keep:
+    """9.4.B, 12.5.C: the Big Push card the attacker keeps (`keep 3`)."""
+
+    card: int
+
+
+@dataclass(frozen=True)
+class Retreat:
+    """12.7: the loser's retreat hex, when it has a choice (`retreat c21 0808`)."""
+
+    counter: str
+    to: int
+
+
+@dataclass(frozen=True)
+class Withdraw:
+    """12.4.B: a unit of the next matchup retreats instead (`withdraw c12 0706`)."""
+
+    counter: str
+    to: int
+
+
+@dataclass(frozen=True)
+class FightOn:
+    """12.4.B: no withdrawal before the next matchup."""
+
+
+@dataclass(frozen=True)
+class GoBack:
+    """12.8.B: an attacker over the stacking limit goes back (`back c12`)."""
+
+    counter: str
+
+
+@dataclass(frozen=True)
+class CounterAttack:
+    """13.0: the Counter-Attack Event: `counter c21`, or `no counter`."""
+
+    counter: str | None
+
+
+@dataclass(frozen=True)
+class Plan:
+    """9.4: `plan 0807 0808`: the marker's hex and one adjacent hex."""
+
+    at: int
+    other: int
+
+
+@dataclass(frozen=True)
+class Deploy:
+    """7.7.5.A: `deploy 0807` (a friendly-controlled hex), or `keep marker`."""
+
+    hex: int | None
+
+
+@dataclass(frozen=True)
+class Restack:
+    """5.2: commit the Casualties markers just drawn under the hit units."""
 
 
 DECISION_TYPES = (
@@ -148,6 +304,27 @@ DECISION_TYPES = (
     March,
     Hide,
     OpenAll,
+    Flood,
+    Fire,
+    Show,
+    Stand,
+    FallBack,
+    Reply,
+    Restack,
+    Pick,
+    Absorb,
+    Regroup,
+    Rebuild,
+    Assault,
+    Match,
+    Keep,
+    Retreat,
+    Withdraw,
+    FightOn,
+    GoBack,
+    CounterAttack,
+    Plan,
+    Deploy,
 )
 
 SIMPLE: dict[str, Any] = {
@@ -159,6 +336,14 @@ SIMPLE: dict[str, Any] = {
     "pass": Pass(),
     "hide": Hide(),
     "open all": OpenAll(),
+    "show": Show(),
+    "stand": Stand(),
+    "restack": Restack(),
+    "absorb": Absorb(),
+    "absorb lost": Absorb(True),
+    "fight on": FightOn(),
+    "no counter": CounterAttack(None),
+    "keep marker": Deploy(None),
 }
 
 
@@ -188,10 +373,6 @@ def parse_decision(text: str, state: State | None = None, role: str | None = Non
     if not words:
         raise InvalidOrderError("an empty decision")
     head = words[0]
-    if head in NOT_YET:
-        raise InvalidOrderError(
-            f"{text!r}: {NOT_YET[head]} is not in this engine yet (it comes with combat)"
-        )
     if head == "place" and len(words) in (3, 4):
         who, where = words[1], _hex(words[2], text)
         face = words[3] if len(words) == 4 else None
@@ -219,6 +400,46 @@ def parse_decision(text: str, state: State | None = None, role: str | None = Non
             _hex(words[4], text),
             _counter(words[5], text),
         )
+    if head == "fire" and len(words) in (5, 6) and words[3] == "to":
+        target = _counter(words[5], text) if len(words) == 6 else None
+        return Fire(_counter(words[1], text), _hex(words[2], text), _hex(words[4], text), target)
+    if head == "regroup" and len(words) == 3:
+        return Regroup(_counter(words[1], text), _hex(words[2], text))
+    if head == "rebuild" and len(words) == 3:
+        if not UNIT_ID.match(words[1]):
+            raise InvalidOrderError(f"{text!r}: {words[1]!r} is not a unit id (e.g. fr-xiii)")
+        return Rebuild(words[1], _hex(words[2], text))
+    if words[:2] == ["fall", "back"] and len(words) == 3:
+        return FallBack(_hex(words[2], text))
+    if head == "reply":
+        return _reply(words, text)
+    if head == "assault":
+        return _assault(words, text)
+    if head == "plan" and len(words) == 3:
+        return Plan(_hex(words[1], text), _hex(words[2], text))
+    if head == "deploy" and len(words) == 2:
+        return Deploy(_hex(words[1], text))
+    if head == "match" and len(words) >= 3 and len(words) % 2 == 1:
+        pairs = [
+            (_counter(words[i], text), _counter(words[i + 1], text))
+            for i in range(1, len(words), 2)
+        ]
+        return Match(tuple(pairs))
+    if head == "keep" and len(words) == 2 and words[1].isdigit():
+        return Keep(int(words[1]))
+    if head in ("retreat", "withdraw") and len(words) == 3:
+        kind = Retreat if head == "retreat" else Withdraw
+        return kind(_counter(words[1], text), _hex(words[2], text))
+    if head == "back" and len(words) == 2:
+        return GoBack(_counter(words[1], text))
+    if head == "counter" and len(words) == 2:
+        return CounterAttack(_counter(words[1], text))
+    if head == "pick" and len(words) >= 2:
+        return Pick(tuple(_counter(w, text) for w in words[1:]))
+    if head == "flood" and len(words) <= 2:
+        return Flood(_hex(words[1], text) if len(words) == 2 else None)
+    if head == "hide":
+        return _hide(words[1:], text)
     if head == "first" and len(words) == 2 and words[1] in ("allies", "germans"):
         return First(words[1])
     if words[:2] == ["forced", "march"] and len(words) >= 5:
@@ -227,6 +448,67 @@ def parse_decision(text: str, state: State | None = None, role: str | None = Non
         f"{text!r}: expected e.g. 'place fr-iv 0714', 'bid 4', 'move c17 1203 1204', "
         "'flip c05', 'recon c22 0505 to 0506 c31', 'rail c03 0620 1007', 'pass', 'done'"
     )
+
+
+def _assault(words: list[str], text: str) -> Assault:
+    """`assault c09 0605 +c12 0706 to 0707`."""
+    usage = f"{text!r}: expected 'assault c09 0605 +c12 0706 to 0707'"
+    if len(words) < 5 or words[-2] != "to":
+        raise InvalidOrderError(usage)
+    body = words[1:-2]
+    if len(body) % 2:
+        raise InvalidOrderError(usage)
+    units = []
+    for i in range(0, len(body), 2):
+        word = body[i]
+        if i > 0:
+            if not word.startswith("+"):
+                raise InvalidOrderError(usage)
+            word = word[1:]
+        units.append((_counter(word, text), _hex(body[i + 1], text)))
+    return Assault(tuple(units), _hex(words[-1], text))
+
+
+def _reply(words: list[str], text: str) -> Reply:
+    rest = words[1:]
+    met = lost = False
+    back = None
+    while rest:
+        word = rest.pop(0)
+        if word == "met" and not met:
+            met = True
+        elif word == "back" and back is None and rest:
+            back = _hex(rest.pop(0), text)
+        elif word == "lost" and not lost and not rest:
+            lost = True
+        else:
+            raise InvalidOrderError(f"{text!r}: expected 'reply [met] [back HEX] [lost]'")
+    return Reply(met, back, lost)
+
+
+def _hide(rest: list[str], text: str) -> Hide:
+    """7.7.4.B: clauses `up C`, `put NATIONALITY HEX`, `shift C FROM TO`, in that order."""
+    up: list[str] = []
+    put: list[tuple[str, int]] = []
+    shift: list[tuple[str, int, int]] = []
+    order = 0
+    while rest:
+        word = rest.pop(0)
+        if word == "up" and order <= 0 and rest:
+            up.append(_counter(rest.pop(0), text))
+        elif word == "put" and order <= 1 and len(rest) >= 2 and rest[0] in NATIONALITY_WORDS:
+            order = 1
+            put.append((rest.pop(0), _hex(rest.pop(0), text)))
+        elif word == "shift" and len(rest) >= 3:
+            order = 2
+            shift.append((_counter(rest[0], text), _hex(rest[1], text), _hex(rest[2], text)))
+            del rest[:3]
+        else:
+            raise InvalidOrderError(
+                f"{text!r}: expected 'hide [up c03 ...] [put french 0714 ...] "
+                "[shift c05 0714 0715 ...]'"
+            )
+    return Hide(tuple(up), tuple(put), tuple(shift))
 
 
 def _h(hex_: int) -> str:
@@ -250,6 +532,47 @@ def format_decision(d: Any) -> str:
         return f"flip {d.counter}"
     if isinstance(d, Recon):
         return f"recon {d.counter} {_h(d.at)} to {_h(d.target_hex)} {d.target}"
+    if isinstance(d, Fire):
+        return f"fire {d.counter} {_h(d.at)} to {_h(d.target_hex)}" + (
+            f" {d.target}" if d.target else ""
+        )
+    if isinstance(d, Regroup):
+        return f"regroup {d.counter} {_h(d.at)}"
+    if isinstance(d, Rebuild):
+        return f"rebuild {d.unit} {_h(d.hex)}"
+    if isinstance(d, Pick):
+        return "pick " + " ".join(d.counters)
+    if isinstance(d, Plan):
+        return f"plan {_h(d.at)} {_h(d.other)}"
+    if isinstance(d, Deploy):
+        return f"deploy {_h(d.hex)}" if d.hex is not None else "keep marker"
+    if isinstance(d, Assault):
+        parts = [f"{'+' if i else ''}{k} {_h(h)}" for i, (k, h) in enumerate(d.units)]
+        return "assault " + " ".join(parts) + f" to {_h(d.target_hex)}"
+    if isinstance(d, Match):
+        return "match " + " ".join(f"{a} {b}" for a, b in d.pairs)
+    if isinstance(d, Keep):
+        return f"keep {d.card}"
+    if isinstance(d, Retreat):
+        return f"retreat {d.counter} {_h(d.to)}"
+    if isinstance(d, Withdraw):
+        return f"withdraw {d.counter} {_h(d.to)}"
+    if isinstance(d, GoBack):
+        return f"back {d.counter}"
+    if isinstance(d, CounterAttack):
+        return f"counter {d.counter}"
+    if isinstance(d, FallBack):
+        return f"fall back {_h(d.to)}"
+    if isinstance(d, Reply):
+        words = ["reply"] + (["met"] if d.met else []) + (["back", _h(d.back)] if d.back else [])
+        return " ".join(words + (["lost"] if d.lost else []))
+    if isinstance(d, Flood):
+        return "flood" + (f" {_h(d.hex)}" if d.hex is not None else "")
+    if isinstance(d, Hide):
+        words = ["hide", *(f"up {k}" for k in d.up)]
+        words += [f"put {n} {_h(h)}" for n, h in d.put]
+        words += [f"shift {k} {_h(a)} {_h(b)}" for k, a, b in d.shift]
+        return " ".join(words)
     if isinstance(d, First):
         return f"first {d.side}"
     if isinstance(d, March):

@@ -7,10 +7,10 @@ sealed round, 7.5 actions, 7.6 Activated markers off), the End Turn Phase (7.7: 
 Antwerp, Foch, Forced March, Fog of War, the turn marker). After Turn 10 both sides open
 every sealed piece, Allies first, and victory (14) decides.
 
-Not yet here (combat comes next): Firepower, Assault, Planned Operations, Regroup,
-Rebuild, Opening the Dykes, cavalry skirmishes (10.5.3), events, casualties (the hit of
-7.1.B is reported, not applied), the False Report redeployment and overstack cure of
-7.7.4.B and the Planned Operations step 7.7.5.
+Combat and what goes with it are in their own modules: firepower.py, assault.py,
+events.py, hits.py (casualties as sealed stacks), recovery.py (Regroup, Rebuild, 7.1.B),
+operations.py (Planned Operations), skirmish.py, dykes.py, redeploy.py (7.7.4.B), and
+interrupts.py for the steps between two actions.
 """
 
 from __future__ import annotations
@@ -30,7 +30,6 @@ from pbem.games.race_to_the_sea.decisions import (
     EndRail,
     First,
     Flip,
-    Hide,
     March,
     Move,
     OpenAll,
@@ -50,6 +49,7 @@ from pbem.games.race_to_the_sea.state import (
     arriving,
     entry_hexes,
     first_false_reports,
+    flooded,
     hex_text,
     hidden_count,
     identity,
@@ -111,6 +111,8 @@ def start_placing(state: State, ctx: Context | None) -> None:
 
 
 def place(state: State, role: str, d: Place, ctx: Context) -> None:
+    from pbem.games.race_to_the_sea import recovery
+
     batch = state["batch"]
     if d.unit is not None:
         if d.unit not in batch["units"]:
@@ -126,13 +128,14 @@ def place(state: State, role: str, d: Place, ctx: Context) -> None:
             raise illegal("say whether the cavalry is placed scouting or deployed", "15.4")
         if d.hex not in entry_hexes(state, d.unit, role):
             raise illegal(f"{d.unit} may not be placed in hex {hex_text(d.hex)}", "7.1.B")
+        closest = d.hex not in listed_hexes(state, d.unit, role)  # 7.1.B, before the slot
         label = add_counter(state, role, data["nationality"], d.hex, d.unit, True)
         state["counters"][label]["scouting"] = d.face == "scouting"
         batch["units"] = [u for u in batch["units"] if u != d.unit]
         _placed(state, label, d.hex)
         ctx.event(f"{label}: {d.unit} placed {d.face} in {hex_text(d.hex)}")
-        if d.hex not in listed_hexes(state, d.unit, role):
-            ctx.event("7.1.B: placed in the closest friendly hex: one hit (not applied yet)")
+        if closest:
+            recovery.placement_hit(state, role, label, ctx)  # 7.1.B
         return
     if d.nationality not in _nationalities(role):
         raise illegal(f"{role} place no {d.nationality} units", "15")
@@ -148,6 +151,8 @@ def place(state: State, role: str, d: Place, ctx: Context) -> None:
         raise illegal(
             f"no {d.nationality} unit of this placement may enter hex {hex_text(d.hex)}", "7.1.B"
         )
+    # 7.1.B, read before the placement uses up a Cambrai/Valenciennes slot (15.6.2.1 A)
+    closest = all(d.hex not in listed_hexes(state, u, role) for u in candidates)
     label = new_counter_label(state)
     piece = pieces.place(ctx, piece_label(label), role, "10.4.A")
     pieces.claim(piece, ctx, role, rule="7.1", candidates=candidates)
@@ -156,8 +161,8 @@ def place(state: State, role: str, d: Place, ctx: Context) -> None:
     batch["labels"].append(label)
     _placed(state, label, d.hex)
     ctx.event(f"{label}: a hidden {d.nationality} counter placed in {hex_text(d.hex)}")
-    if all(d.hex not in listed_hexes(state, u, role) for u in candidates):
-        ctx.event("7.1.B: placed in the closest friendly hex: one hit (not applied yet)")
+    if closest:
+        recovery.placement_hit(state, role, label, ctx)  # 7.1.B
 
 
 def _placed(state: State, label: str, hex_: int) -> None:
@@ -245,7 +250,9 @@ def rail(state: State, role: str, d: Rail, ctx: Context) -> None:
     if counter["hex"] != d.start:
         raise illegal(f"{d.counter} is in hex {hex_text(counter['hex'])}", "7.3")
     pos = positions(state)
-    check = mv.rail_move_problem(state["board"], pos, state["control"], d.counter, d.end)
+    check = mv.rail_move_problem(
+        state["board"], pos, state["control"], d.counter, d.end, flooded(state)
+    )
     if check.problem is None:
         check = _merge(check, mv.rail_limit_check(pos, [*state["railed"], d.counter]))
     if check.problem is not None:
@@ -391,6 +398,9 @@ def _ready(state: State, role: str, label: str) -> dict[str, Any]:
     counter = _own(state, role, label, "9.B")
     if counter["activated"]:
         raise illegal(f"{label} has already acted this round", "9.B")
+    planned = state.get("plan_units")
+    if planned is not None and label not in planned:
+        raise illegal(f"{label} is not one of the Planned Operations units", "9.4.A")
     return counter
 
 
@@ -399,7 +409,7 @@ def move(state: State, role: str, d: Move, ctx: Context) -> None:
     counter = _ready(state, role, d.counter)
     if d.path[0] != counter["hex"]:
         raise illegal(f"{d.counter} is in hex {hex_text(counter['hex'])}", "9.1")
-    check = mv.legal_move(state["board"], positions(state), d.counter, list(d.path))
+    check = mv.legal_move(state["board"], positions(state), d.counter, list(d.path), flooded(state))
     if check.problem is not None:
         raise illegal(check.problem, "10")
     counter["hex"] = d.path[-1]
@@ -436,16 +446,16 @@ def recon(state: State, role: str, d: Recon, ctx: Context) -> None:
         raise illegal(f"hex {hex_text(d.target_hex)} is not adjacent to {d.counter}", "9.7")
     if target["cavalry"] or target["unit"] is not None:
         raise illegal(f"{d.target} is not a hidden unit", "9.7")
-    if any(
-        c["cavalry"] and c["scouting"] and c["side"] != role and c["hex"] == d.target_hex
-        for c in state["counters"].values()
-    ):
-        raise illegal(
-            "not yet: a recon into a hex with enemy scouting cavalry needs a skirmish, "
-            "which comes with combat",
-            "10.5.3",
-        )
-    pieces.oblige(state["pieces"][piece_label(d.target)], f"9.7: {d.counter}'s cavalry recon")
+    from pbem.games.race_to_the_sea import skirmish
+
+    enemy = skirmish.opponent(state, role, d.target_hex)
+    if enemy is not None:  # 10.5.3.A: a skirmish first (skirmish.py)
+        skirmish.start(state, role, d, enemy, ctx)
+        return
+    from pbem.games.race_to_the_sea import hits
+
+    # 10.4.C: the identity opens, and the markers are "available for inspection" too
+    hits.need_ratings(state, d.target, f"9.7: {d.counter}'s cavalry recon")
     ctx.event(f"{d.counter} scouts {d.target} in {hex_text(d.target_hex)}")
     _acted(state, d.counter, ctx)
 
@@ -467,7 +477,7 @@ def can_act(state: State, side: str) -> bool:
             continue
         if counter["cavalry"]:
             return True  # 9.1.B: it may always flip
-        if mv.reachable(state["board"], pos, label):
+        if mv.reachable(state["board"], pos, label, flooded(state)):
             return True
     return False
 
@@ -478,6 +488,11 @@ def _acted(state: State, label: str, ctx: Context) -> None:
 
 
 def _next_action(state: State, ctx: Context) -> None:
+    from pbem.games.race_to_the_sea import operations
+
+    operations.marker_lost(state, ctx)  # 7.7.5.B
+    if operations.after_unit_action(state):
+        return  # 9.4.A: the Planned Operations go on with their other units
     state["index"] += 1
     if state["index"] < len(state["order"]):
         return
@@ -539,7 +554,9 @@ def forced_march(state: State, role: str, d: March, ctx: Context) -> None:
         raise illegal(f"{d.counter} has already force-marched", "7.7.3")
     if d.path[0] != counter["hex"]:
         raise illegal(f"{d.counter} is in hex {hex_text(counter['hex'])}", "7.7.3")
-    check = mv.forced_march_check(state["board"], positions(state), d.counter, list(d.path))
+    check = mv.forced_march_check(
+        state["board"], positions(state), d.counter, list(d.path), flooded(state)
+    )
     if check.problem is not None:
         raise illegal(check.problem, "7.7.3")
     counter["hex"] = d.path[-1]
@@ -572,51 +589,11 @@ def rehide_targets(state: State, side: str) -> list[str]:
     ]
 
 
-def rehide_groups(state: State, side: str) -> list[list[str]]:
-    """The counters that get fresh labels: every own non-cavalry counter in a hex where a
-    unit is flipped back, so that the opponent cannot tell which new label is which unit
-    (docs/race-to-the-sea.md, "The end-turn Fog of War step"); grouped by hex, each group
-    ordered by nationality then label."""
-    hexes = sorted({state["counters"][label]["hex"] for label in rehide_targets(state, side)})
-    groups = []
-    for hex_ in hexes:
-        group = [
-            label
-            for label, c in state["counters"].items()
-            if c["side"] == side
-            and not c["cavalry"]
-            and c["hex"] == hex_
-            and not leaving(state, label)
-        ]
-        groups.append(sorted(group, key=lambda k: (state["counters"][k]["nationality"], k)))
-    return groups
-
-
-def fresh_labels(state: State, side: str) -> list[str]:
-    count = sum(len(g) for g in rehide_groups(state, side))
-    return [piece_label(new_counter_label(state, i)) for i in range(count)]
-
-
-def rehide_values(state: State, side: str) -> dict[str, str]:
-    """The owner's commitments for `hide`: per hex, its units by nationality then unit id
-    onto the fresh labels (so no new label follows an old one)."""
-    out: dict[str, str] = {}
-    labels = fresh_labels(state, side)
-    i = 0
-    for group in rehide_groups(state, side):
-        ids = sorted(
-            (str(identity(state, k)) for k in group),
-            key=lambda u: (unit(state, u)["nationality"], u),
-        )
-        for unit_id in ids:
-            out[labels[i]] = unit_id
-            i += 1
-    return out
-
-
 def start_fog(state: State) -> None:
     momentum = state["momentum"]
-    state["fog"] = [s for s in (momentum, other(momentum)) if rehide_targets(state, s)]
+    # 7.7.4.B: both sides may redeploy False Reports (and must cure an overstack), in the
+    # Strategic Momentum side's order: both are asked (redeploy.py)
+    state["fog"] = [momentum, other(momentum)]
     _next_fog(state)
 
 
@@ -627,32 +604,16 @@ def _next_fog(state: State) -> None:
     advance_turn(state)
 
 
-def hide(state: State, role: str, d: Hide, ctx: Context) -> None:
-    """7.7.4.A: the flipped-back units and their hex-mates take fresh labels, each a fresh
-    commitment (the claim `was` names the labels they came from)."""
-    for group in rehide_groups(state, role):
-        hex_ = state["counters"][group[0]]["hex"]
-        old = {k: state["counters"].pop(k) for k in group}
-        for k in group:
-            nationality = old[k]["nationality"]
-            label = new_counter_label(state)
-            piece = pieces.place(ctx, piece_label(label), role, "7.7.4.A")
-            was = [j for j in group if old[j]["nationality"] == nationality]
-            known = [old[j]["unit"] for j in was]
-            facts: dict[str, Any] = {"rule": "7.7.4.A", "was": was}
-            if all(u is not None for u in known):
-                facts["candidates"] = sorted(known)
-            pieces.claim(piece, ctx, role, **facts)
-            state["pieces"][piece["label"]] = piece
-            add_counter(state, role, nationality, hex_, None, False)
-        ctx.event(f"7.7.4.A: {', '.join(group)} in {hex_text(hex_)} are hidden again")
-    state["fog"].pop(0)
-    _next_fog(state)
-
-
 def advance_turn(state: State) -> None:
     """7.7.6: the unseen discards must open (each side's next entry), then the next turn or
     the end of the game."""
+    from pbem.games.race_to_the_sea import operations
+
+    operations.marker_lost(state, None)  # 7.7.5.B
+    holder = operations.deploying(state)
+    if holder is not None:
+        state["step"], state["active"] = "deploy", holder  # 7.7.5.A
+        return
     for side in SIDES:
         label = state["discards"][side]
         if label is not None:
@@ -685,6 +646,12 @@ def start_final(state: State) -> None:
 def open_all(state: State, role: str, d: OpenAll, ctx: Context, check: Any) -> None:
     for label in sealed_of(state, role):
         pieces.reveal(state["pieces"][label], ctx, check)
+    from pbem.games.race_to_the_sea import hits
+
+    hits.check_stacks(state, role, ctx)
+    from pbem.games.race_to_the_sea import redeploy
+
+    redeploy.check_at_end(state, role)
     for made, total in spanning_problems(state, role):
         raise pieces.false_claim(
             int(made["seq"]), str(made["by"]), f"{made['text']} ({total} SZ)", str(made["rule"])
@@ -725,6 +692,9 @@ def on_opened(state: State, ctx: Context) -> None:
     Report leaves the map, 10.4.C, except in the final openings); an opened discard is
     checked against the turn's five bids (7.2, 7.7.6)."""
     for label, value in sorted(ctx.opened_now().items()):
+        piece = state["pieces"].get(label)
+        if piece is not None and not piece["revealed"]:
+            pieces.reveal(piece, ctx, check_claims)  # a step's own opening (11.1.C, 11.2.I)
         if label.startswith("unit/"):
             counter = state["counters"].get(label[len("unit/") :])
             if counter is None or counter["unit"] is not None:
@@ -783,3 +753,6 @@ def check_claims(piece: dict[str, Any], value: Any) -> None:
                     f"the sealed bid {value} is not a card left in hand",
                     "7.4",
                 )
+    from pbem.games.race_to_the_sea import recovery
+
+    recovery.check_claim(piece, value)  # 9.5, 9.1.C: a Regroup's claims

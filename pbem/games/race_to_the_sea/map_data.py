@@ -574,8 +574,20 @@ def grid(data: Mapping[str, Any]) -> HexGrid:
     return built
 
 
+# The hexes of the maps in use by int id, as `_GRIDS` (self-play looks a hex up some 600,000
+# times a game: formatting its label each time was a tenth of the time, bench/selfplay.py).
+_INFOS: dict[int, tuple[Mapping[str, Any], dict[int, dict[str, Any]]]] = {}
+
+
 def _info(data: Mapping[str, Any], hex_: int) -> dict[str, Any]:
-    info = data["hexes"].get(label(hex_)) if isinstance(hex_, int) and hex_ >= 0 else None
+    cached = _INFOS.get(id(data))
+    if cached is None or cached[0] is not data:
+        hexes = data["hexes"]
+        index = {int(k): v for k, v in hexes.items() if k.isdigit() and label(int(k)) == k}
+        if len(_INFOS) >= _GRIDS_KEPT:
+            _INFOS.clear()
+        cached = _INFOS[id(data)] = (data, index)
+    info = cached[1].get(hex_) if isinstance(hex_, int) and hex_ >= 0 else None
     if info is None:
         raise KeyError(f"hex {hex_} is not on the map")
     return info
@@ -617,7 +629,19 @@ def cover(data: Mapping[str, Any], hex_: int) -> str:
 
 def is_river(data: Mapping[str, Any], a: int, b: int) -> bool:
     """Whether a river runs along the hexside between the neighbours `a` and `b` (2.1.4)."""
-    return _neighbours(data, a, b).has(a, b, RIVER)
+    cached = _RIVERS.get(id(data))
+    if cached is None or cached[0] is not data:
+        if len(_RIVERS) >= _GRIDS_KEPT:
+            _RIVERS.clear()
+        cached = _RIVERS[id(data)] = (data, {})
+    rivers = cached[1]
+    if (a, b) not in rivers:
+        rivers[(a, b)] = _neighbours(data, a, b).has(a, b, RIVER)  # raises if not neighbours
+    return rivers[(a, b)]
+
+
+# is_river by map, as `_GRIDS`, and pair of neighbours (bench/selfplay.py: forced marches).
+_RIVERS: dict[int, tuple[Mapping[str, Any], dict[tuple[int, int], bool]]] = {}
 
 
 def assault_cover(data: Mapping[str, Any], from_hex: int, to_hex: int) -> str:
@@ -640,8 +664,25 @@ def move_cost(data: Mapping[str, Any], a: int, b: int, flooded: Collection[int] 
     """Hexes of movement allowance to move from `a` into its neighbour `b` (10.3): 1, or 2
     into a forest or across a river, both together still 2 (10.3.1 C); None where `b` is
     prohibited: water, entrenchment, a flooded hex (10.3.2, 2.1.8 B)."""
+    cached = _COSTS.get(id(data))
+    if cached is None or cached[0] is not data:
+        if len(_COSTS) >= _GRIDS_KEPT:
+            _COSTS.clear()
+        cached = _COSTS[id(data)] = (data, {})
+    costs = cached[1]
+    if (a, b) not in costs:
+        costs[(a, b)] = _move_cost(data, a, b)  # raises for hexes that are not neighbours
+    return None if b in flooded else costs[(a, b)]
+
+
+# move_cost by map, as `_GRIDS`, and pair of neighbours, flooding aside (70,000 calls a
+# self-play game, bench/selfplay.py).
+_COSTS: dict[int, tuple[Mapping[str, Any], dict[tuple[int, int], int | None]]] = {}
+
+
+def _move_cost(data: Mapping[str, Any], a: int, b: int) -> int | None:
     board = _neighbours(data, a, b)
-    if terrain(data, b) in PROHIBITED or b in flooded:
+    if terrain(data, b) in PROHIBITED:
         return None
     if terrain(data, b) == "forest" or board.has(a, b, RIVER):
         return 2
@@ -698,15 +739,39 @@ def rail_reachable(
     """The railroad hexes reachable from `start` along connected track, only through hexes
     `through` accepts (friendly-controlled, not enemy NML: 7.3, 15.6.2.1 A); empty if
     `start` is no railroad hex or is not accepted."""
-    board = grid(data)
     if not is_railroad(data, start):
         return set()
-    inside = (
-        (lambda h: is_railroad(data, h))
-        if through is None
-        else (lambda h: is_railroad(data, h) and through(h))
-    )
-    return board.region([start], inside, lambda a, b: board.has(a, b, RAIL))
+    tracks = _rail_tracks(data)
+    reached = {start} if through is None or through(start) else set()
+    todo = list(reached)
+    while todo:
+        here = todo.pop()
+        for there in tracks[here]:
+            if there not in reached and (through is None or through(there)):
+                reached.add(there)
+                todo.append(there)
+    return reached
+
+
+# Each railroad hex's track links to railroad hexes (rail hexsides, 2.1.3 A), by map as
+# `_GRIDS`: `rail_reachable` runs a thousand times a self-play game (bench/selfplay.py).
+_TRACKS: dict[int, tuple[Mapping[str, Any], dict[int, tuple[int, ...]]]] = {}
+
+
+def _rail_tracks(data: Mapping[str, Any]) -> dict[int, tuple[int, ...]]:
+    cached = _TRACKS.get(id(data))
+    if cached is not None and cached[0] is data:
+        return cached[1]
+    board = grid(data)
+    rails = {h for h in board if is_railroad(data, h)}
+    tracks = {
+        h: tuple(n for n in board.neighbours(h) if n in rails and board.has(h, n, RAIL))
+        for h in rails
+    }
+    if len(_TRACKS) >= _GRIDS_KEPT:
+        _TRACKS.clear()
+    _TRACKS[id(data)] = (data, tracks)
+    return tracks
 
 
 def rail_connected(
@@ -764,6 +829,19 @@ def allied_start_area(data: Mapping[str, Any]) -> list[int]:
     """The hexes "south of the Somme River and west of the Historic Western Front Line"
     (15.5.1), in map order: the land west of the line reachable from the south map edge
     without crossing the Somme; prohibited hexes left out."""
+    cached = _START_AREAS.get(id(data))
+    if cached is None or cached[0] is not data:
+        if len(_START_AREAS) >= _GRIDS_KEPT:
+            _START_AREAS.clear()
+        cached = _START_AREAS[id(data)] = (data, _allied_start_area(data))
+    return list(cached[1])
+
+
+# allied_start_area by map, as `_GRIDS` (each Allied placement asks it, bench/selfplay.py).
+_START_AREAS: dict[int, tuple[Mapping[str, Any], list[int]]] = {}
+
+
+def _allied_start_area(data: Mapping[str, Any]) -> list[int]:
     board = grid(data)
     somme = {frozenset(p) for r in data["rivers"] if r["name"] == SOMME for p in r["hexsides"]}
 

@@ -37,6 +37,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from pbem.games.race_to_the_sea import map_data as rm
@@ -98,7 +99,19 @@ def piece_list(pieces: Pieces) -> list[Mapping[str, Any]]:
     return list(pieces)
 
 
+# find, occupants and enemy_hexes build the id-carrying dicts only for the pieces they
+# return: they run some 100,000 times a self-play game (bench/selfplay.py).
+
+
 def find(pieces: Pieces, piece_id: str) -> Mapping[str, Any]:
+    if isinstance(pieces, Mapping):
+        direct = pieces.get(piece_id)
+        if direct is not None and "id" not in direct:
+            return {"id": piece_id, **direct}  # keyed by its id (positions(): every piece)
+        for key, value in pieces.items():
+            if value.get("id", key) == piece_id:
+                return {"id": key, **value}
+        raise KeyError(f"no piece {piece_id!r} on the map")
     for piece in piece_list(pieces):
         if piece["id"] == piece_id:
             return piece
@@ -121,6 +134,12 @@ def controls_hexes(piece: Mapping[str, Any]) -> bool:
 
 def occupants(pieces: Pieces, hex_: int, side: str, but: str | None = None) -> list[Any]:
     """The pieces of `side` in `hex_`, leaving out the piece `but`."""
+    if isinstance(pieces, Mapping):
+        return [
+            {"id": key, **v}
+            for key, v in pieces.items()
+            if v["hex"] == hex_ and v["side"] == side and v.get("id", key) != but
+        ]
     return [
         p for p in piece_list(pieces) if p["hex"] == hex_ and p["side"] == side and p["id"] != but
     ]
@@ -129,6 +148,8 @@ def occupants(pieces: Pieces, hex_: int, side: str, but: str | None = None) -> l
 def enemy_hexes(pieces: Pieces, side: str) -> set[int]:
     """The hexes holding a piece of `side`'s enemy."""
     foe = other(side)
+    if isinstance(pieces, Mapping):
+        return {v["hex"] for v in pieces.values() if v["side"] == foe}
     return {p["hex"] for p in piece_list(pieces) if p["side"] == foe}
 
 
@@ -153,7 +174,15 @@ def stacking_check(pieces: Pieces, piece: Mapping[str, Any], hex_: int) -> MoveC
     mine = _size(piece)
     if mine == 0:
         return MoveCheck()
-    sizes = [_size(p) for p in occupants(pieces, hex_, piece["side"], but=piece["id"])]
+    side, but = piece["side"], piece["id"]
+    if isinstance(pieces, Mapping):  # as `occupants`, without building the pieces
+        sizes = [
+            _size(v)
+            for key, v in pieces.items()
+            if v["hex"] == hex_ and v["side"] == side and v.get("id", key) != but
+        ]
+    else:
+        sizes = [_size(p) for p in occupants(pieces, hex_, side, but=but)]
     known = sum(s for s in sizes if s is not None) + (mine or 0)
     if known > STACK_LIMIT:
         return MoveCheck(
@@ -208,9 +237,12 @@ def _path_problem(
     cost: Callable[[int, int], int],
     allowance: int,
     what: str,
+    near: tuple[set[int], set[int]] | None = None,
 ) -> MoveCheck:
     """The checks shared by normal movement and forced marches: `path` starts at the
-    piece's hex; `cost` prices a step; `allowance` is the most the path may cost."""
+    piece's hex; `cost` prices a step; `allowance` is the most the path may cost; `near`,
+    if given, is (`enemy_hexes`, `nml_hexes`) of the piece's side, computed once by a
+    caller that checks many paths."""
     try:
         piece = find(pieces, piece_id)
     except KeyError as error:
@@ -224,8 +256,7 @@ def _path_problem(
             f"not {label(hexes[0])} where the path starts"
         )
     side = piece["side"]
-    enemies = enemy_hexes(pieces, side)
-    nml = nml_hexes(board, pieces, side)
+    enemies, nml = near or (enemy_hexes(pieces, side), nml_hexes(board, pieces, side))
     spent = 0
     for i, (a, b) in enumerate(zip(hexes, hexes[1:], strict=False), start=1):
         problem = _step_problem(board, a, b, flooded, enemies)
@@ -233,8 +264,11 @@ def _path_problem(
             return MoveCheck(problem)
         # 10.1.1 C: NML to NML only from the start hex (entering NML ends the move, B),
         # and only screened (10.1.2): friendly units in both hexes, then one hex only.
-        screened = occupants(pieces, a, side, but=piece_id) and occupants(pieces, b, side)
-        if a in nml and b in nml and not screened:
+        if (
+            a in nml
+            and b in nml
+            and not (occupants(pieces, a, side, but=piece_id) and occupants(pieces, b, side))
+        ):
             return MoveCheck(
                 f"10.1.1 C: {piece_id} may not move from No Man's Land hex {label(a)} "
                 f"straight into No Man's Land hex {label(b)} unless screened "
@@ -317,9 +351,16 @@ def reachable(
             best[there], came[there] = spent, here
             if there not in todo:
                 todo.append(there)
+    # The hexes holding other friendly pieces: elsewhere `stacking_check` needs no pieces.
+    if isinstance(pieces, Mapping):
+        crowded = {
+            v["hex"] for k, v in pieces.items() if v["side"] == side and v.get("id", k) != piece_id
+        }
+    else:
+        crowded = {p["hex"] for p in pieces if p["side"] == side and p["id"] != piece_id}
     out: dict[int, list[int]] = {}
     for h in sorted(best):
-        if h == start or not stacking_check(pieces, piece, h).ok:
+        if h == start or not stacking_check(pieces if h in crowded else (), piece, h).ok:
             continue
         path = [h]
         while path[-1] != start:
@@ -337,10 +378,12 @@ def forced_march_check(
     piece_id: str,
     path: Sequence[int],
     flooded: Collection[int] = (),
+    near: tuple[set[int], set[int]] | None = None,
 ) -> MoveCheck:
     """A forced march (7.7.3): one hex; the Germans two if neither enters a forest nor
     crosses a river (7.7.3.1). Normal movement rules apply, terrain cost aside (7.7.3.3 A):
-    NML, screening, stacking, prohibited and enemy-occupied hexes as in `legal_move`."""
+    NML, screening, stacking, prohibited and enemy-occupied hexes as in `legal_move`.
+    `near`: the piece's side's (`enemy_hexes`, `nml_hexes`), if the caller has them."""
     try:
         piece = find(pieces, piece_id)
     except KeyError as error:
@@ -362,7 +405,7 @@ def forced_march_check(
                     f"(hex {label(b)})"
                 )
     return _path_problem(
-        board, pieces, piece_id, hexes, flooded, lambda a, b: 1, limit, "forced march"
+        board, pieces, piece_id, hexes, flooded, lambda a, b: 1, limit, "forced march", near
     )
 
 
@@ -373,14 +416,37 @@ def initial_control(board: Mapping[str, Any], hex_: int) -> str | None:
     """15.3: Allied west of the Historic Trench Line (the hexes behind the Allied
     entrenchment lie there), German east of it; None for the hexes no one controls
     (water and the entrenchments, which no unit may ever enter, 10.3.2)."""
+    cached = _INITIAL.get(id(board))
+    if cached is None or cached[0] is not board:
+        if len(_INITIAL) >= 8:
+            _INITIAL.clear()
+        cached = _INITIAL[id(board)] = (board, {})
+    known = cached[1]
+    if hex_ not in known:
+        known[hex_] = _initial_control(board, hex_)
+    return known[hex_]
+
+
+# initial_control by map (the map data is never changed once loaded) and hex: it is asked
+# some 100,000 times a self-play game (bench/selfplay.py).
+_INITIAL: dict[int, tuple[Mapping[str, Any], dict[int, str | None]]] = {}
+
+
+def _initial_control(board: Mapping[str, Any], hex_: int) -> str | None:
     if rm.terrain(board, hex_) in rm.PROHIBITED:
         return None
     side = rm.side_of_trench_line(board, hex_)
     return {"west": "allies", "east": "germans"}.get(side or "")
 
 
+# Printed labels by hex id: `_changed` looks one up some 150,000 times a self-play game.
+_label = lru_cache(maxsize=4096)(label)
+
+
 def _changed(control: Control, hex_: int) -> str | None:
-    for key in (hex_, label(hex_), str(hex_)):
+    if not control:
+        return None
+    for key in (hex_, _label(hex_), str(hex_)):
         if key in control:
             return control[key]
     return None
@@ -530,20 +596,7 @@ def rail_move_problem(
     if is_scouting(piece):
         return MoveCheck("7.3 F: scouting cavalry may not use Railroad Movement")
     start = piece["hex"]
-    nml = nml_hexes(board, pieces, "allies")
-    enemies = enemy_hexes(pieces, "allies")
-
-    def barred(h: int) -> str | None:
-        if h in flooded:
-            return f"9.8 B: hex {label(h)} is flooded"
-        if control_of(board, control, h, flooded) != "allies":
-            return f"7.3 D: hex {label(h)} is not Allied-controlled"
-        if h in nml:
-            return f"7.3 D: hex {label(h)} is enemy No Man's Land"
-        if h in enemies:
-            return f"7.3 D: hex {label(h)} is enemy-occupied"
-        return None
-
+    barred = _rail_barred(board, pieces, control, flooded)
     if not rm.is_railroad(board, start):
         return MoveCheck(f"7.3 C: {piece_id} does not start on a railroad hex")
     problem = barred(start)
@@ -582,6 +635,57 @@ def rail_move_problem(
             f"7.3 C: a rail move ends in a town, city or major city, not hex {label(end)}"
         )
     return stacking_check(pieces, piece, end)
+
+
+def _rail_barred(
+    board: Mapping[str, Any], pieces: Pieces, control: Control, flooded: Collection[int]
+) -> Callable[[int], str | None]:
+    """What bars an Allied rail move from a hex (7.3 D, 9.8 B), None if nothing does."""
+    nml = nml_hexes(board, pieces, "allies")
+    enemies = enemy_hexes(pieces, "allies")
+
+    def barred(h: int) -> str | None:
+        if h in flooded:
+            return f"9.8 B: hex {label(h)} is flooded"
+        if control_of(board, control, h, flooded) != "allies":
+            return f"7.3 D: hex {label(h)} is not Allied-controlled"
+        if h in nml:
+            return f"7.3 D: hex {label(h)} is enemy No Man's Land"
+        if h in enemies:
+            return f"7.3 D: hex {label(h)} is enemy-occupied"
+        return None
+
+    return barred
+
+
+def rail_destinations(
+    board: Mapping[str, Any],
+    pieces: Pieces,
+    control: Control,
+    piece_id: str,
+    flooded: Collection[int] = (),
+) -> list[int]:
+    """The hexes, in id order, that `rail_move_problem` accepts as the piece's destination,
+    found with one search of the track instead of one per destination (for bots and
+    menus: bench/selfplay.py)."""
+    try:
+        piece = find(pieces, piece_id)
+    except KeyError:
+        return []
+    if piece["side"] != "allies" or is_scouting(piece) or not rm.is_railroad(board, piece["hex"]):
+        return []
+    start = piece["hex"]
+    barred = _rail_barred(board, pieces, control, flooded)
+    if barred(start) is not None:
+        return []
+    reach = rm.rail_reachable(board, start, lambda h: barred(h) is None)
+    return [
+        end
+        for end in sorted(reach)
+        if end != start
+        and rm.terrain(board, end) in rm.SETTLEMENTS
+        and stacking_check(pieces, piece, end).ok
+    ]
 
 
 def rail_limit_check(pieces: Pieces, moved: Iterable[str]) -> MoveCheck:

@@ -1,4 +1,4 @@
-"""Rules engine for Race to the Sea 1914 (two players, allies and germans), without combat.
+"""Rules engine for Race to the Sea 1914 (two players, allies and germans).
 
 The engine is a kit step table (`STEPS`, docs/architecture-notes.md "The game kit"); the
 design is docs/race-to-the-sea.md. Modules: `state` (shape, setup, positions, entry
@@ -18,7 +18,8 @@ Information (protocol section 5):
   against the turn's five bids;
 - the Combat Results decks are public draws (7.7.1-7.7.3).
 
-Not registered in pbem/games/__init__.py: combat (11-13) is still to come.
+Combat (9.2-9.8, 10.5.3, 11-13) is in its own modules: see flow.py's docstring and
+docs/race-to-the-sea.md, "Combat in entries".
 """
 
 from __future__ import annotations
@@ -31,27 +32,65 @@ from pbem.core.canonical import JSON
 from pbem.core.engine import FRESH, Context, Outcome, State
 from pbem.errors import DataError, InvalidOrderError
 from pbem.games.datacheck import given_or_shipped, shipped_files
+from pbem.games.race_to_the_sea import (
+    assault,
+    casualties,
+    choices,
+    combat_choices,
+    dykes,
+    events,
+    firepower,
+    flow,
+    hits,
+    interrupts,
+    operations,
+    recovery,
+    redeploy,
+    skirmish,
+    standing,
+    victory,
+)
 from pbem.games.race_to_the_sea import cards as rc
-from pbem.games.race_to_the_sea import casualties, choices, flow, victory
 from pbem.games.race_to_the_sea import map_data as rm
 from pbem.games.race_to_the_sea import units as ru
 from pbem.games.race_to_the_sea.decisions import (
     DECISION_TYPES,
+    Absorb,
+    Assault,
     Bid,
+    CounterAttack,
+    Deploy,
     Discard,
     Done,
     EndRail,
+    FallBack,
+    FightOn,
+    Fire,
     First,
     Flip,
+    Flood,
+    GoBack,
     Hide,
+    Keep,
     March,
+    Match,
     Move,
     OpenAll,
     OpenBid,
     Pass,
+    Pick,
     Place,
+    Plan,
     Rail,
+    Rebuild,
     Recon,
+    Regroup,
+    Reply,
+    Restack,
+    Retreat,
+    Show,
+    Stand,
+    Withdraw,
     format_decision,
     parse_decision,
 )
@@ -60,6 +99,7 @@ from pbem.games.race_to_the_sea.state import (
     SIDES,
     STATIC_KEYS,
     copy_state,
+    flooded,
     initial_state,
     new_counter_label,
     piece_label,
@@ -112,7 +152,9 @@ PROMPTS = {
         "('forced march c03 0714 0715' or 'done')"
     ),
     "fog": lambda s, r: (
-        "fog of war: your face-up units away from the enemy hide again ('hide', 7.7.4.A)"
+        "fog of war: your face-up units away from the enemy hide again ('hide', 7.7.4.A); "
+        "False Reports may be picked up and put, overstacked units must move one hex "
+        "('hide up c03 put french 0714 shift c05 0714 0715', 7.7.4.B)"
     ),
     "final": lambda s, r: "the game is over: open every sealed piece ('open all', 7.7.6.C)",
 }
@@ -123,8 +165,8 @@ PROMPTS = {
 
 def _place_commits(state: State, role: str, d: Any) -> list[str]:
     if isinstance(d, Place) and d.unit is None:
-        return [piece_label(new_counter_label(state))]
-    return []
+        return [piece_label(new_counter_label(state)), *recovery.place_commits(state, role, d)]
+    return recovery.place_commits(state, role, d)  # 7.1.B: a hit's draw secret
 
 
 def _discard_commits(state: State, role: str, d: Any) -> list[str]:
@@ -132,7 +174,7 @@ def _discard_commits(state: State, role: str, d: Any) -> list[str]:
 
 
 def _fog_commits(state: State, role: str, d: Any) -> list[str]:
-    return flow.fresh_labels(state, role)
+    return redeploy.commits(state, role, d)
 
 
 def _final_opens(state: State, role: str, d: Any) -> Openings:
@@ -143,6 +185,45 @@ def _final_opens(state: State, role: str, d: Any) -> Openings:
 
 def _open_all(state: State, role: str, d: OpenAll, ctx: Context) -> None:
     flow.open_all(state, role, d, ctx, flow.check_claims)
+
+
+def _defender(state: State) -> str | None:
+    combat = state.get("combat")
+    return None if combat is None else flow.other(combat["side"])
+
+
+def _event_side(state: State) -> str | None:
+    event = state.get("event")
+    return None if event is None else str(event["side"])
+
+
+def _absorbing(state: State) -> str | None:
+    pending = state.get("absorbing")
+    return None if pending is None else str(pending["side"])
+
+
+def _act_opens(state: State, role: str, d: Any) -> Openings:
+    if isinstance(d, Assault):
+        return assault.assault_opens(state, role, d)
+    return firepower.fire_opens(state, role, d)
+
+
+def _attacker(state: State) -> str | None:
+    combat = state.get("combat")
+    return None if combat is None else str(combat["side"])
+
+
+def _draw_commits(state: State, role: str, d: Any) -> list[str]:
+    return [hits.draw_label(state, role)]
+
+
+def _restack_commits(state: State, role: str, d: Any) -> list[str]:
+    return hits.restack_labels(state, role)
+
+
+def _absorb_opens(state: State, role: str, d: Any) -> Openings:
+    labels = events.absorb_opens(state, role, d)
+    return Openings(labels, rule="5.2.6") if labels else NO_OPENINGS
 
 
 STEPS: dict[str, Step] = {
@@ -201,10 +282,166 @@ STEPS: dict[str, Step] = {
             Flip: flow.flip,
             Recon: flow.recon,
             Pass: flow.pass_action,
+            Flood: dykes.flood,
+            Fire: firepower.fire,
+            Assault: assault.assault,
+            Regroup: recovery.regroup,
+            Rebuild: recovery.rebuild,
+            Plan: operations.plan,
+            Done: operations.plan_done,
         },
+        commits=recovery.act_commits,
         choices=choices.actions,
         sample=choices.sample_action,
+        opens=_act_opens,
         rule="7.5, 9",
+    ),
+    # 11.3.B, 10.5.4.1: scouting cavalry under fire, before the cards flip
+    "fire_cavalry": Step(
+        asks=_defender,
+        prompt=lambda s, r: (
+            f"{s['combat']['defender']} (scouting cavalry) is under fire: 'stand' or "
+            "'fall back HEX' (11.3.B)"
+        ),
+        handlers={Stand: firepower.stand, FallBack: firepower.fall_back},
+        choices=combat_choices.cavalry_replies,
+        rule="11.3.B",
+    ),
+    # 11.2.I-J, 11.3.A: the target answers the cards
+    "fire_reply": Step(
+        asks=_defender,
+        prompt=lambda s, r: (
+            f"{s['combat']['defender']} is hit by {firepower.net_hits(s, False)} net hit(s) "
+            "before its own ratings: 'reply', 'reply met' (use its MET rating, 11.2.I), "
+            "'reply back HEX' (a Fallback Move instead of one hit, 11.3.A)"
+        ),
+        handlers={Reply: firepower.reply},
+        choices=combat_choices.replies,
+        sample=combat_choices.sample_reply,
+        commits=_draw_commits,
+        opens=firepower.reply_opens,
+        rule="11.2",
+        exhaustive=True,
+    ),
+    # 7.7.5: the Planned Operations marker deployed
+    "deploy": Step(
+        asks=ACTIVE,
+        prompt=lambda s, r: (
+            "Planned Operations: 'deploy HEX' (a friendly-controlled hex) or 'keep marker' "
+            "(7.7.5.A)"
+        ),
+        handlers={Deploy: operations.deploy},
+        choices=combat_choices.deploys,
+        sample=combat_choices.sample_deploy,
+        rule="7.7.5",
+    ),
+    # 12.2.D-G: matchups
+    "match": Step(
+        asks=lambda s: None if s.get("combat") is None else assault.match_side(s),
+        prompt=lambda s, r: (
+            "assign the matchups ('match c09 c21 c12 c22': each of your units, then the "
+            "enemy unit it fights, 12.2.D-G)"
+        ),
+        handlers={Match: assault.match},
+        choices=combat_choices.matches,
+        rule="12.2",
+    ),
+    # 9.4.B, 12.5.C: the Big Push card kept
+    "keep": Step(
+        asks=_attacker,
+        prompt=lambda s, r: (
+            f"Big Push: keep #{s['combat']['pushed'][0]} or #{s['combat']['pushed'][1]} "
+            f"against the defender's #{s['combat']['cards'][flow.other(r)]} ('keep N', 9.4.B)"
+        ),
+        handlers={Keep: assault.keep},
+        choices=combat_choices.keeps,
+        rule="9.4.B",
+    ),
+    # 12.7: the loser's retreat
+    "retreat": Step(
+        asks=assault.retreat_side,
+        prompt=lambda s, r: f"{s['combat']['retreating']} retreats ('retreat cNN HEX', 12.7)",
+        handlers={Retreat: assault.retreat},
+        choices=combat_choices.retreats,
+        rule="12.7",
+        exhaustive=True,
+    ),
+    # 10.5.3.C: the cavalry that lost a skirmish retreats one hex
+    "skirmish_retreat": Step(
+        asks=skirmish.loser_side,
+        prompt=lambda s, r: (
+            f"{skirmish.loser(s)} lost the skirmish: it retreats one hex ('retreat cNN HEX', "
+            "10.5.3.C)"
+        ),
+        handlers={Retreat: skirmish.retreat},
+        choices=skirmish.choices,
+        rule="10.5.3.C",
+        exhaustive=True,
+    ),
+    # 12.4.B: withdrawal before the next matchup
+    "withdraw": Step(
+        asks=assault.withdraw_side,
+        prompt=lambda s, r: "before the next matchup: 'fight on', or 'withdraw cNN HEX' (12.4.B)",
+        handlers={Withdraw: assault.withdraw, FightOn: assault.fight_on},
+        choices=combat_choices.withdrawals,
+        sample=combat_choices.sample_withdrawal,
+        rule="12.4.B",
+    ),
+    # 12.8.B: over the stacking limit, attackers go back
+    "occupy": Step(
+        asks=assault.occupy_side,
+        prompt=lambda s, r: "more than 6 SZ in the captured hex: 'back cNN' (12.8.B)",
+        handlers={GoBack: assault.go_back},
+        choices=combat_choices.go_backs,
+        rule="12.8.B",
+    ),
+    # 13.0: the Counter-Attack Event
+    "counter": Step(
+        asks=assault.counter_side,
+        prompt=lambda s, r: (
+            "Counter-Attack: 'counter cNN' with a unit that fought, or 'no counter' (13.0)"
+        ),
+        handlers={CounterAttack: assault.counter},
+        choices=combat_choices.counters,
+        rule="13.0",
+    ),
+    # 10.4.A: a modified rating is read: its owner opens it
+    "show": Step(
+        asks=interrupts.asks_show,
+        prompt=lambda s, r: "open what the combat reads ('show', 10.4.A)",
+        handlers={Show: interrupts.show},
+        choices=combat_choices.shows,
+        rule="10.4.A",
+        exhaustive=True,
+    ),
+    # 5.2: the markers just drawn are committed
+    "restack": Step(
+        asks=interrupts.asks_restack,
+        prompt=lambda s, r: "commit the Casualties markers just drawn ('restack', 5.2)",
+        handlers={Restack: interrupts.restack},
+        choices=combat_choices.restacks,
+        commits=_restack_commits,
+        rule="5.2",
+        exhaustive=True,
+    ),
+    # 13.0: an Event's picks and hits
+    "event_pick": Step(
+        asks=_event_side,
+        prompt=lambda s, r: f"{events.describe(s)} ('pick c12', 13.0)",
+        handlers={Pick: events.pick},
+        choices=combat_choices.picks,
+        rule="13.0",
+        exhaustive=True,
+    ),
+    "absorb": Step(
+        asks=_absorbing,
+        prompt=lambda s, r: "apply the Event's hits ('absorb', 5.1.A)",
+        handlers={Absorb: events.absorb},
+        choices=combat_choices.absorbs,
+        commits=_draw_commits,
+        opens=_absorb_opens,
+        rule="5.1.A, 13.0",
+        exhaustive=True,
     ),
     # 7.7.3: forced march
     "march_first": Step(
@@ -227,11 +464,12 @@ STEPS: dict[str, Step] = {
     "fog": Step(
         asks=ACTIVE,
         prompt=PROMPTS["fog"],
-        handlers={Hide: flow.hide},
+        handlers={Hide: redeploy.hide},
         choices=choices.hides,
+        sample=redeploy.sample,
         commits=_fog_commits,
+        opens=redeploy.opens,
         rule="7.7.4",
-        exhaustive=True,
     ),
     # 7.7.6.C: everything opens
     "final": Step(
@@ -246,8 +484,25 @@ STEPS: dict[str, Step] = {
 }
 
 
+def _filled(state: State, role: str, known: Mapping[str, JSON]) -> State:
+    """The kit's fill of `role`'s unopened pieces (`pieces.fill`), on a copy that shares
+    every other piece: the filled-in state is only read (choices, seal, views)."""
+    mine = [
+        label
+        for label, piece in state["pieces"].items()
+        if piece["owner"] == role and not piece["revealed"] and label in known
+    ]
+    if not mine:
+        return state
+    new = dict(state)
+    new["pieces"] = dict(state["pieces"])
+    for label in mine:
+        new["pieces"][label] = dict(state["pieces"][label], value=known[label], known=True)
+    return new
+
+
 class RaceToTheSeaEngine(StepGame):
-    """Race to the Sea 1914: the sequence of play, movement and the fog of war (no combat)."""
+    """Race to the Sea 1914: the sequence of play, movement, combat and the fog of war."""
 
     name = "race-to-the-sea"
     title = "Race to the Sea 1914"
@@ -261,6 +516,7 @@ class RaceToTheSeaEngine(StepGame):
     turn_rule = "7"
     over_rule = "7.7.6.C"
     role_names = NAMES
+    orders = standing.ORDERS
 
     # --- data ---------------------------------------------------------------------------
 
@@ -314,7 +570,12 @@ class RaceToTheSeaEngine(StepGame):
             if kind is not None and kind != "cavalry":
                 nationality = state["units_data"]["units"][decision.unit]["nationality"]
                 public = Place(None, nationality, decision.hex)
-                return public, {piece_label(new_counter_label(state)): decision.unit}
+                draws = recovery.placement_draws(state, role, decision)  # 7.1.B
+                return public, {piece_label(new_counter_label(state)): decision.unit, **draws}
+        if isinstance(decision, Place) and step == "place":
+            return decision, recovery.placement_draws(state, role, decision)
+        if isinstance(decision, (Regroup, Rebuild)) and step == "act":
+            return decision, recovery.seal_values(state, role, decision)
         if isinstance(decision, Bid) and decision.value is not None:
             values = flow.BIDS.seal(state, role, decision.value)
             if values:
@@ -322,12 +583,31 @@ class RaceToTheSeaEngine(StepGame):
         if isinstance(decision, Discard) and step == "discard":
             return decision, {flow.discard_label(state, role): FRESH}
         if isinstance(decision, Hide) and step == "fog":
-            return decision, dict(flow.rehide_values(state, role))
+            return decision, redeploy.values(state, role, decision)
+        if isinstance(decision, Reply) and step == "fire_reply":
+            sealed = Reply(decision.met, decision.back, firepower.lost_after(state, decision))
+            count = firepower.net_hits(state, sealed.met) or 0
+            count -= 1 if sealed.back is not None and count > 0 else 0
+            drawing = count > 0 and not sealed.lost
+            return sealed, ({hits.draw_label(state, role): FRESH} if drawing else {})
+        if isinstance(decision, Absorb) and step == "absorb":
+            sealed_absorb = Absorb(events.lost_after(state))
+            drawing = not sealed_absorb.lost
+            return sealed_absorb, ({hits.draw_label(state, role): FRESH} if drawing else {})
+        if isinstance(decision, Restack) and step == "restack":
+            return decision, hits.restack_values(state, role, state["restack"].get("rolls", {}))
         return decision, {}
 
     def with_secrets(self, state: State, role: str, known: Mapping[str, JSON]) -> State:
-        """The kit fills `role`'s own pieces; its hand (7.2.B) follows from its discard."""
-        filled = super().with_secrets(state, role, known)
+        """`role`'s own sealed pieces filled in (as the kit's `with_secrets`, copying only
+        the pieces it fills: a long game holds hundreds, and every client decision and
+        view starts here); its hand (7.2.B) follows from its discard."""
+        filled = _filled(state, role, known)
+        pending = state.get("restack")
+        if pending and pending["side"] == role:
+            keys = [k for p in pending["pending"] for k in p["keys"]]
+            filled = filled if filled is not state else dict(state)
+            filled["restack"] = {**pending, "rolls": {k: known.get(k) for k in keys}}
         label = state["discards"].get(role) if role in SIDES else None
         if label is None:
             return filled
@@ -348,6 +628,10 @@ class RaceToTheSeaEngine(StepGame):
         """The kit strips every sealed value that is not `role`'s; the other's hand too."""
         stripped = super().view(state, role)
         stripped["hands"] = {r: h if r == role else None for r, h in stripped["hands"].items()}
+        pending = stripped.get("restack")
+        if pending and "rolls" in pending and pending["side"] != role:
+            # the owner's private marker draws (with_secrets): never in another's view
+            stripped["restack"] = {k: v for k, v in pending.items() if k != "rolls"}
         return stripped
 
     # --- apply hooks --------------------------------------------------------------------
@@ -360,7 +644,7 @@ class RaceToTheSeaEngine(StepGame):
     def outcome(self, state: State) -> Outcome | None:
         if state["step"] != "over":
             return None
-        result = victory.result(state["board"], state["control"])
+        result = victory.result(state["board"], state["control"], flooded(state))  # 9.8.C
         points = result.points
         text = (
             f"the Allies {points['allies']} VP, the Germans {points['germans']} VP: "

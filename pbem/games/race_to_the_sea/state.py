@@ -18,6 +18,7 @@ The state is plain JSON (docs/race-to-the-sea.md, "Fog of war as hidden pieces")
     batch         the reinforcements of the phase being placed (7.1, public: the TT)
     played        the Bid Numbers each side played this turn
     hands         None in the public state; a role's own hand in its `with_secrets` state
+    flooded       the flooded hexes (9.8, dykes.py): water for movement, control, victory
 
 Positions for `movement.py` are built from the counters: a hidden counter is "infantry"
 of unknown SZ (None) in the public state, and its real kind and SZ in its owner's state.
@@ -28,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from pbem.core.canonical import copy_json
 from pbem.core.engine import State
 from pbem.errors import IllegalOrderError
 from pbem.games.race_to_the_sea import map_data as rm
@@ -97,6 +99,20 @@ def initial_state(data: Mapping[str, Any]) -> State:
         "hands": {side: None for side in SIDES},
         "place_order": [],
         "bids": None,
+        "flooded": [],  # 9.8: the flooded hexes (water for all purposes, 2.1.8.B)
+        "stacks": {},  # counter -> its current Casualties markers piece (hits.py)
+        "next_stack": 1,  # the number of the next markers piece or draw secret
+        "restack": None,  # the draws waiting for their owner's `restack` (hits.py)
+        "eliminated": {side: [] for side in SIDES},  # unit ids off the map (5.2.6, 9.6)
+        "combat": None,  # the combat being resolved (firepower.py, assault.py)
+        "resume": None,  # where the sequence of play goes on after a combat
+        "event": None,  # an Event waiting for its side's picks (events.py)
+        "absorbing": None,  # an Event's hits waiting for their owner (events.py)
+        "planned_ops": None,  # the Planned Operations marker: {holder, hex} (4.1.4, 9.4)
+        "counter": None,  # a Counter-Attack Event waiting for its side (assault.py, 13.0)
+        "later_events": [],  # Events waiting for the one before them (13.0.D)
+        "plan_units": None,  # the units of a Planned Operations action (operations.py)
+        "plan_asked": None,  # the turn the 7.7.5 deployment was asked
     }
 
 
@@ -117,6 +133,7 @@ def copy_state(state: State) -> State:
     new["fog"] = list(state["fog"])
     new["fr_carry"] = dict(state["fr_carry"])
     new["place_order"] = list(state.get("place_order", []))
+    new["flooded"] = list(state.get("flooded", []))
     new["hands"] = dict(state["hands"])
     if state["batch"] is not None:
         new["batch"] = {
@@ -127,6 +144,14 @@ def copy_state(state: State) -> State:
             k: (dict(v) if isinstance(v, dict) else list(v) if isinstance(v, list) else v)
             for k, v in state["march"].items()
         }
+    new["stacks"] = dict(state["stacks"])
+    new["eliminated"] = {side: list(v) for side, v in state["eliminated"].items()}
+    new["later_events"] = list(state.get("later_events", []))
+    if state.get("plan_units") is not None:
+        new["plan_units"] = list(state["plan_units"])
+    for key in ("combat", "event", "absorbing", "planned_ops", "counter"):
+        if state.get(key) is not None:
+            new[key] = copy_json(state[key])
     if "bids" in state and state["bids"] is not None:
         new["bids"] = {
             "order": list(state["bids"]["order"]),
@@ -184,14 +209,19 @@ def leaving(state: State, label: str) -> bool:
 def positions(state: State) -> dict[str, dict[str, Any]]:
     """The counters as movement.py reads them, with what this state knows."""
     out: dict[str, dict[str, Any]] = {}
+    units, sealed = state["units_data"]["units"], state["pieces"]
     for label, counter in state["counters"].items():
-        known = identity(state, label)
+        known = counter["unit"]  # `identity`, inlined: this runs for every counter, often
+        if known is None:
+            piece = sealed.get("unit/" + label)
+            if piece is not None and (piece["revealed"] or piece.get("known")):
+                known = piece["value"]
         kind, sz = "infantry", None
         if counter["cavalry"]:
             kind = "cavalry"
         if known is not None:
-            data = unit(state, known)
-            kind = {"false-report": "false"}.get(data["kind"], data["kind"])
+            data = units[known]
+            kind = "false" if data["kind"] == "false-report" else data["kind"]
             sz = data["sz"]
         out[label] = {
             "side": counter["side"],
@@ -234,8 +264,36 @@ def adjacent_to_enemy(state: State, counter: str) -> bool:
 # --- control (14.1 B, 15.3) -----------------------------------------------------------------------
 
 
+def flooded(state: State) -> list[int]:
+    """The flooded hexes (9.8.B): the calls into movement.py pass them, so that they are
+    water there: no unit enters them, no side controls them (9.8.C: no VP)."""
+    return list(state.get("flooded", []))
+
+
 def control_of(state: State, hex_: int) -> str | None:
-    return mv.control_of(state["board"], state["control"], hex_)
+    return mv.control_of(state["board"], state["control"], hex_, flooded(state))
+
+
+def friendly_hexes(state: State, side: str) -> frozenset[int]:
+    """The hexes `side` controls (15.3 and the changes since), kept for the last few
+    control records: 7.1.B's closest-hex search asks for them at every placement."""
+    key = (tuple(sorted(state["control"].items())), tuple(flooded(state)), side)
+    cached = _FRIENDLY.get(id(state["board"]))
+    if cached is None or cached[0] is not state["board"]:
+        if len(_FRIENDLY) >= 8:
+            _FRIENDLY.clear()
+        cached = _FRIENDLY[id(state["board"])] = (state["board"], {})
+    known = cached[1]
+    if key not in known:
+        if len(known) >= 64:
+            known.clear()
+        g = rm.grid(state["board"])
+        known[key] = frozenset(h for h in g.hexes if control_of(state, h) == side)
+    return known[key]
+
+
+# friendly_hexes by map (never changed once loaded), then by control record and side
+_FRIENDLY: dict[int, tuple[Any, dict[Any, frozenset[int]]]] = {}
 
 
 def take_control(state: State, counter: str, hex_: int) -> None:
@@ -294,8 +352,8 @@ def _grl_hexes(state: State, side: str) -> list[int]:
 def entry_hexes(state: State, unit_id: str, side: str) -> list[int]:
     """The hexes where `unit_id` may be placed now (7.1.B): its listed hexes that are
     friendly-controlled and hold no enemy (overstacking is allowed on placement); if none,
-    the closest friendly-controlled hexes (7.1.B: the unit then takes one hit, which is not
-    applied yet: casualties come with combat)."""
+    the closest friendly-controlled hexes (7.1.B: the unit then takes one hit,
+    recovery.placement_hit)."""
     data = unit(state, unit_id)
     location = data["entry"]["location"]
     if location == ru.WITH_FIRST_UNITS:
@@ -315,7 +373,7 @@ def entry_hexes(state: State, unit_id: str, side: str) -> list[int]:
     if good or location == "GRL" and len(listed) > 1:
         return good
     g = rm.grid(state["board"])
-    candidates = [h for h in g.hexes if open_hex(h)]
+    candidates = sorted(friendly_hexes(state, side) - enemy)
     if not candidates or not listed:
         return []
     best = min(min(g.distance(h, t) for t in listed) for h in candidates)

@@ -1,7 +1,7 @@
 """The Race to the Sea 1914 hex map as SVG: the stand-in map of `data/map.toml` with the
 counters a view shows.
 
-`board_svg(board, counters, viewer, highlight)` draws every hex filled by its elevation
+`draw_board(board, counters, viewer, highlight)` draws every hex filled by its elevation
 (2.1.11: Low light tan, Elevated medium brown, High dark brown), the Channel and flooded
 hexes as water (2.1.8, 4.1.5), forests, towns (grey circle), cities (blue box) and major
 cities (red circle) as the rulebook describes their symbols (2.1.2, 2.1.5-2.1.7), the two
@@ -19,7 +19,14 @@ nationality alone: its `unit` and `markers` are never read (3.3.1: the hidden si
 only a national flag; 10.4 A keeps casualties markers secret under it), so a view that
 leaked them still could not show them. The function is pure: the same arguments give the
 same bytes, and nothing is read but the shipped map (through map_data) when no board is
-given. Not registered in pbem/render/maps.py yet: there is no engine view to draw from.
+given.
+
+`board_svg(view, *, role, highlight, scale, layout)` is the render registry's entry
+(pbem/render/maps.py): it turns an engine view into those counters (`counters_of`) and
+`highlight_of(game)` reads the last turn from the public actions (highlight.py). A
+counter is drawn face up when its unit is public; a hidden one of the viewer's own side
+whose identity the view holds (its owner's `view_known`) is drawn with its unit and a
+dashed "hidden" border; any other hidden counter from its public face alone.
 """
 
 from __future__ import annotations
@@ -27,13 +34,19 @@ from __future__ import annotations
 import math
 import textwrap
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pbem.games.race_to_the_sea import map_data
+from pbem.errors import PbemError
+from pbem.games.race_to_the_sea import hits, map_data
+from pbem.games.race_to_the_sea import state as rs
+from pbem.games.race_to_the_sea.highlight import last_turn
 from pbem.maps.hexes import HexGrid, label
 from pbem.maps.svg import Drawing, Highlight
 
-__all__ = ["STAND_IN_NOTICE", "board_svg"]
+if TYPE_CHECKING:
+    from pbem.core.adjudicator import Adjudicator
+
+__all__ = ["STAND_IN_NOTICE", "board_svg", "counters_of", "draw_board", "highlight_of"]
 
 STAND_IN_NOTICE = (
     "stand-in map: positions are chosen for pbem; the rulebook does not reproduce the board"
@@ -62,7 +75,8 @@ NATION_INK = {"french": "#ffffff", "british": "#1d1d1d", "belgian": "#1d1d1d", "
 NATION_CODE = {"french": "FR", "british": "GB", "belgian": "BE", "german": "DE"}
 SIDE_FILL = {"allies": "#3566b8", "germans": "#7b7f83"}
 SIDE_NAME = {"allies": "the Allies", "germans": "the Germans"}
-FACES = ("hidden", "deployed", "scouting")
+# "own-hidden": hidden from the enemy, drawn with its unit for its owner only (board_svg)
+FACES = ("hidden", "deployed", "scouting", "own-hidden")
 SHORTER = (
     (" Territorial Divisions", " Terr"),
     (" Territorial Division", " Terr"),
@@ -92,7 +106,9 @@ def _public(counter: Mapping[str, Any], grid: HexGrid) -> dict[str, Any]:
     name = str(counter.get("label", ""))
     face = counter.get("face")
     if face not in FACES:
-        raise ValueError(f"counter {name}: face is hidden, deployed or scouting, not {face}")
+        raise ValueError(
+            f"counter {name}: face is hidden, deployed or scouting (or own-hidden), not {face}"
+        )
     where = counter.get("hex")
     h = int(where) if isinstance(where, int | str) and str(where).isdigit() else None
     if h is None or h not in grid:
@@ -107,6 +123,7 @@ def _public(counter: Mapping[str, Any], grid: HexGrid) -> dict[str, Any]:
     if face != "hidden":
         out["unit"] = counter.get("unit")
         out["markers"] = [str(m) for m in counter.get("markers") or ()]
+    out["activated"] = bool(counter.get("activated"))  # 7.6: public
     return out
 
 
@@ -133,9 +150,12 @@ def _describe(c: Mapping[str, Any]) -> str:
     if c["face"] == "hidden":
         return f"{c['label']}: {nation}, hidden"
     unit = c.get("unit") or {}
+    if unit.get("kind") == "false-report":
+        return f"{c['label']}: {nation} False Report (hidden: only you see this)"
     special = f" {unit['special']}" if unit.get("special") else ""
+    face = "hidden: only you see this" if c["face"] == "own-hidden" else c["face"]
     text = (
-        f"{c['label']}: {nation} {unit.get('name', '?')} ({c['face']}), SZ {unit.get('sz', '?')}"
+        f"{c['label']}: {nation} {unit.get('name', '?')} ({face}), SZ {unit.get('sz', '?')}"
         f" MET {unit.get('met', '?')} RF-MG-ART {_ratings(unit)}{special}"
     )
     if c.get("markers"):
@@ -180,7 +200,7 @@ def _line(d: Drawing, p: Point, q: Point, **style: object) -> None:
     d.add("line", x1=p[0], y1=p[1], x2=q[0], y2=q[1], **style)
 
 
-def board_svg(
+def draw_board(
     board: Mapping[str, Any] | None = None,
     counters: Iterable[Mapping[str, Any]] = (),
     viewer: str | None = None,
@@ -188,6 +208,7 @@ def board_svg(
     *,
     flooded: Iterable[int] = (),
     scale: float = 1.0,
+    status: Sequence[str] = (),
 ) -> str:
     """The map `board` (loaded by map_data; None: the shipped stand-in) with `counters`
     as `viewer` ("allies", "germans", None for the public) sees them, the last turn's
@@ -227,6 +248,9 @@ def board_svg(
     if highlight is not None:
         pen.highlight(highlight)
     _title_block(d, data, viewer)
+    for i, line in enumerate(status):  # where play stands, above the legend
+        _text(d, MARGIN_X + map_w + 24, 26 + 18 * i, line, 13 if i else 15, bold=not i,
+              class_="status")  # fmt: skip
     with d.group(class_="legend"):
         _legend(d, MARGIN_X + map_w + 24, TOP, panel_h, listed)
     return d.to_string()
@@ -461,17 +485,24 @@ def _counter(d: Drawing, c: Mapping[str, Any], x: float, y: float) -> None:
     one as the printed counter reads (3.2): size boxes at the top, the unit, MET left and
     special artillery right, RF-MG-ART at the bottom; a red dot for its markers."""
     fill, ink = _fill(c)
-    scouting = c["face"] == "scouting"
-    edge = {"stroke": "#e8c341", "stroke_width": 2} if scouting else {"stroke": "#111111"}
+    edge: dict[str, object] = {"stroke": "#111111"}
+    if c["face"] == "scouting":
+        edge = {"stroke": "#e8c341", "stroke_width": 2}
+    elif c["face"] == "own-hidden":  # its owner's eyes only: a dashed border says hidden
+        edge = {"stroke": "#111111", "stroke_width": 1.6, "stroke_dasharray": "3 2"}
     with d.group(class_=f"counter {c['face']}", data_label=c["label"]):
         d.titled("rect", _describe(c), x=x, y=y, width=CW, height=CH, rx=2.5, fill=fill,
                  **{"stroke_width": 0.9, **edge})  # fmt: skip
         cx = x + CW / 2
-        if c["face"] == "hidden":
-            _text(d, cx, y + 15, c["label"], 10, ink, bold=True, anchor="middle")
-            _text(d, cx, y + 27, NATION_CODE.get(c["nationality"], ""), 7.5, ink, anchor="middle")
-            return
         unit = c.get("unit") or {}
+        if c["face"] == "hidden" or unit.get("kind") == "false-report":
+            _text(d, cx, y + 15, c["label"], 10, ink, bold=True, anchor="middle")
+            code = NATION_CODE.get(c["nationality"], "")
+            if c["face"] == "own-hidden":  # the owner's own False Report
+                code = "FALSE"
+            _text(d, cx, y + 27, code, 7.5, ink, anchor="middle")
+            _activated(d, c, x, y)
+            return
         sz = unit["sz"] if isinstance(unit.get("sz"), int) else 0
         for i in range(4):  # 3.2.1: the shaded boxes at the top of the counter
             d.add("rect", x=x + 2.5 + 4.6 * i, y=y + 2.5, width=3.6, height=3.6,
@@ -488,6 +519,17 @@ def _counter(d: Drawing, c: Mapping[str, Any], x: float, y: float) -> None:
             d.titled("circle", "markers: " + ", ".join(c["markers"]), cx=x + CW - 1,
                      cy=y + CH - 1, r=3.5, fill=TRENCH, stroke="#ffffff",
                      stroke_width=0.8)  # fmt: skip
+        _activated(d, c, x, y)
+
+
+def _activated(d: Drawing, c: Mapping[str, Any], x: float, y: float) -> None:
+    """7.6: the Activated marker, a black corner tab with a white tick."""
+    if not c.get("activated"):
+        return
+    with d.group(class_="activated"):
+        d.titled("path", f"{c['label']} is activated this round (7.6)",
+                 d=f"M{x - 3:.1f},{y - 3:.1f} h13 l-13,13 Z", fill="#111111",
+                 stroke="#ffffff", stroke_width=0.8)  # fmt: skip
 
 
 def _stack_tile(d: Drawing, rest: Sequence[Mapping[str, Any]], x: float, y: float, h: int) -> None:
@@ -505,7 +547,7 @@ def _stack_tile(d: Drawing, rest: Sequence[Mapping[str, Any]], x: float, y: floa
 
 # --- title block and legend ---------------------------------------------------------------------
 
-LEGEND_H = 720.0  # the legend without the stacks list
+LEGEND_H = 762.0  # the legend without the stacks list
 STAND_IN_LINES = (
     "the rulebook describes the terrain (2.0)",
     "but prints no map; every hex is placed",
@@ -610,6 +652,11 @@ def _legend(d: Drawing, x: float, y: float, height: float, stacks: Sequence[str]
     _counter(d, {**scout, "unit": cavalry}, x, row)
     _text(d, x + CW + 8, row + 19, "scouting cavalry: gold border (3.3.2)", 10)
     row += CH + 8
+    mine = {"label": "c03", "nationality": "german", "side": "germans", "face": "own-hidden"}
+    _counter(d, {**mine, "unit": {**unit, "met": "C"}, "activated": True}, x, row)
+    _text(d, x + CW + 8, row + 13, "dashed: your own hidden unit (only you", 10)
+    _text(d, x + CW + 8, row + 25, "see it); black corner: activated (7.6)", 10)
+    row += CH + 8
     d.add("rect", x=x, y=row, width=CW, height=CH, rx=2.5, fill="#f6f1e4", stroke="#111111",
           stroke_width=0.9)  # fmt: skip
     _text(d, x + CW / 2, row + 23, "+2", 11, bold=True, anchor="middle")
@@ -630,3 +677,105 @@ def _legend(d: Drawing, x: float, y: float, height: float, stacks: Sequence[str]
     _text(d, x, row, "Stand-in map, not the published board:", 11, "#8a1f11", bold=True)
     for i, line in enumerate(STAND_IN_LINES):
         _text(d, x, row + 14 * (i + 1), line, 10.5, "#8a1f11")
+
+
+# --- the render registry's entry (pbem/render/maps.py) ------------------------------------------
+
+
+def board_svg(
+    view: Mapping[str, Any],
+    *,
+    role: str | None = None,
+    highlight: Highlight | None = None,
+    scale: float = 1.0,
+    layout: bytes | None = None,
+) -> str:
+    """The map as `role` (None: the public) sees it in `view` (`Engine.view`, or
+    `view_known` on the owner's own page). `layout` is accepted for the registry's sake:
+    a hex map is placed by its grid, so there is no layout file to give."""
+    if layout is not None:
+        raise PbemError("race-to-the-sea draws its hex map from its grid: it takes no layout")
+    flooded = [int(h) for h in view.get("flooded") or ()]  # 9.8 (a view may lack it)
+    return draw_board(
+        view["board"],
+        counters_of(view, role),
+        role if role in SIDE_NAME else None,
+        highlight,
+        flooded=flooded,
+        scale=scale,
+        status=status_lines(view),
+    )
+
+
+def counters_of(view: Mapping[str, Any], role: str | None) -> list[dict[str, Any]]:
+    """The view's counters as `draw_board` takes them. A hidden counter's identity and
+    markers are read only when it is `role`'s own and the view holds them (its owner's
+    `view_known`); for anyone else only its label, hex, side and nationality are."""
+    out: list[dict[str, Any]] = []
+    for name in sorted(view["counters"]):
+        c = view["counters"][name]
+        item: dict[str, Any] = {
+            "label": name,
+            "hex": c["hex"],
+            "side": c["side"],
+            "nationality": c["nationality"],
+            "face": "hidden",
+            "activated": bool(c.get("activated")),
+        }
+        unit_id = c.get("unit")
+        if unit_id is not None:
+            item["face"] = "scouting" if c.get("scouting") else "deployed"
+        elif role is not None and c["side"] == role:
+            # None unless the view holds its own piece (its owner's view_known)
+            unit_id = rs.identity(view, name)  # type: ignore[arg-type]
+            if unit_id is not None:
+                item["face"] = "own-hidden"
+        if unit_id is not None:
+            item["unit"] = unit_face(view, name, str(unit_id))
+            item["markers"] = markers_text(view, name)
+        out.append(item)
+    return out
+
+
+def unit_face(view: Mapping[str, Any], counter: str, unit_id: str) -> dict[str, Any]:
+    """What the counter's face reads: its name and kind, and its ratings, modified by its
+    markers when the view holds them (3.2.7), else as printed."""
+    data = view["units_data"]["units"][unit_id]
+    face = {k: data.get(k) for k in ("name", "kind", "sz", "met", "rf", "mg", "art", "special")}
+    if data.get("kind") != "false-report" and "stacks" in view:
+        modified = hits.ratings_of(view, counter)  # type: ignore[arg-type]
+        if modified is not None:
+            face.update({k: v for k, v in modified.items() if k in face})
+    return face
+
+
+def markers_text(view: Mapping[str, Any], counter: str) -> list[str]:
+    """The counter's Casualties markers as the view knows them (10.4.A): each marker with
+    its side, or one "sealed" entry when the view lacks the stack's value."""
+    if "stacks" not in view:
+        return []
+    stack = hits.stack_of(view, counter)  # type: ignore[arg-type]
+    if stack is None:
+        return ["casualties sealed (10.4.A)"]
+    return [f"{marker} {side}" for marker, side in stack]
+
+
+def status_lines(view: Mapping[str, Any]) -> list[str]:
+    """Where play stands: the turn, round and step, and the Strategic Momentum (4.1.1)."""
+    turn = view.get("turn") or 0
+    where = "Set-up (15)" if turn == 0 else f"Turn {turn} of 10"
+    if view.get("round"):
+        where += f", round {view['round']}"
+    lines = [where]
+    momentum = view.get("momentum")
+    if momentum in SIDE_NAME:
+        lines.append(f"Strategic Momentum: {SIDE_NAME[momentum]} (4.1.1)")
+    ops = view.get("planned_ops")
+    if isinstance(ops, Mapping) and ops.get("holder") in SIDE_NAME:
+        lines.append(f"Planned Operations marker: {SIDE_NAME[ops['holder']]} (4.1.4)")
+    return lines
+
+
+def highlight_of(game: Adjudicator) -> Highlight:
+    """What the turn being played did, read from the public actions (highlight.py)."""
+    return last_turn(game.actions)

@@ -88,22 +88,22 @@ def hex_fill(root: ET.Element, hex_label: str) -> str:
 
 
 def test_svg_parses_and_is_deterministic(board: dict[str, Any]) -> None:
-    svg = rsvg.board_svg(board)
+    svg = rsvg.draw_board(board)
     root = parse(svg)
     assert root.tag == f"{NS}svg"
-    assert svg == rsvg.board_svg(board)
-    assert svg == rsvg.board_svg(None)  # None: the shipped map
+    assert svg == rsvg.draw_board(board)
+    assert svg == rsvg.draw_board(None)  # None: the shipped map
 
 
 def test_every_named_place_is_labelled(board: dict[str, Any]) -> None:
-    names = texts(parse(rsvg.board_svg(board)), "place")
+    names = texts(parse(rsvg.draw_board(board)), "place")
     assert sorted(names) == sorted(board["places"])
     assert len(names) == 36
 
 
 def test_stand_in_notice_is_shown(board: dict[str, Any]) -> None:
     """The rulebook prints no map: the picture never passes for the published board."""
-    root = parse(rsvg.board_svg(board))
+    root = parse(rsvg.draw_board(board))
     assert (
         "stand-in map: positions are chosen for pbem; the rulebook does not reproduce the board"
         in texts(root, "stand-in")
@@ -112,7 +112,7 @@ def test_stand_in_notice_is_shown(board: dict[str, Any]) -> None:
 
 
 def test_every_hex_is_numbered(board: dict[str, Any]) -> None:
-    numbers = texts(parse(rsvg.board_svg(board)), "hex-number")
+    numbers = texts(parse(rsvg.draw_board(board)), "hex-number")
     assert len(numbers) == 18 * 20
     assert {"0101", "0906", "1820"} <= set(numbers)
 
@@ -120,7 +120,7 @@ def test_every_hex_is_numbered(board: dict[str, Any]) -> None:
 def test_elevation_and_water_fills(board: dict[str, Any]) -> None:
     """2.1.11 B: Low light tan, Elevated medium brown, High dark brown; 2.1.8 A: the
     Channel in blue."""
-    root = parse(rsvg.board_svg(board))
+    root = parse(rsvg.draw_board(board))
     for info in board["hexes"].values():
         if info["terrain"] in ("water", "entrenchment"):
             continue
@@ -134,7 +134,7 @@ def test_lines_on_hexsides_and_between_centres(board: dict[str, Any]) -> None:
     """2.1.3 A: track between the hexes a line joins (a line and its ties per link);
     2.1.4 A: rivers along hexsides; 14.1 A: the trench line's hexsides; 14.4: ten
     white-outlined hexes per side."""
-    root = parse(rsvg.board_svg(board))
+    root = parse(rsvg.draw_board(board))
     rails = group(root, "railroads").findall(f"{NS}line")
     assert len(rails) == 2 * len(board["rail_links"])
     river_sides = sum(len(r["hexsides"]) for r in board["rivers"])
@@ -147,7 +147,7 @@ def test_lines_on_hexsides_and_between_centres(board: dict[str, Any]) -> None:
 
 def test_antwerp_hexes_south_entry_and_settlements(board: dict[str, Any]) -> None:
     """2.1.10: three hexes labelled A; 15.5.2 C: the South Entry; 2.1.5-2.1.7 symbols."""
-    svg = rsvg.board_svg(board)
+    svg = rsvg.draw_board(board)
     root = parse(svg)
     assert texts(root, "antwerp") == ["A"] * 3
     assert "South Entry" in texts(root)
@@ -161,13 +161,13 @@ def test_antwerp_hexes_south_entry_and_settlements(board: dict[str, Any]) -> Non
 def test_flooded_hex_is_water_with_an_f(board: dict[str, Any]) -> None:
     """9.8, 2.1.8 B, 4.1.5: the flooded Dixmude hex is a water hex, marked with a blue F."""
     dixmude = rm.hex_of(board, "Dixemude")
-    dry = parse(rsvg.board_svg(board))
-    wet = parse(rsvg.board_svg(board, flooded=[dixmude]))
+    dry = parse(rsvg.draw_board(board))
+    wet = parse(rsvg.draw_board(board, flooded=[dixmude]))
     assert hex_fill(dry, rm.label(dixmude)) != rsvg.WATER
     assert hex_fill(wet, rm.label(dixmude)) == rsvg.WATER
     assert texts(wet).count("F") == texts(dry).count("F") + 1
     with pytest.raises(ValueError, match="flooded hex 9999 is not on the map"):
-        rsvg.board_svg(board, flooded=[9999])
+        rsvg.draw_board(board, flooded=[9999])
 
 
 def test_hostile_place_name_is_escaped() -> None:
@@ -175,7 +175,7 @@ def test_hostile_place_name_is_escaped() -> None:
     toml_name = hostile.replace('"', '\\"')
     raw = RAW.decode().replace('name = "Zeebrugge"', f'name = "{toml_name}"', 1)
     changed = rm.load_map(raw.encode())
-    svg = rsvg.board_svg(changed)
+    svg = rsvg.draw_board(changed)
     assert "<script>" not in svg
     assert "&amp;amp;brugge" in svg
     assert hostile in texts(parse(svg), "place")
@@ -203,8 +203,8 @@ def test_hidden_counters_ignore_their_identity(board: dict[str, Any]) -> None:
     """3.3.1: the hidden side shows only the national flag; 10.4 A keeps casualties markers
     under the unit. The drawing of hidden counters does not depend on unit or markers."""
     blank, filled = hidden_pair()
-    assert rsvg.board_svg(board, blank) == rsvg.board_svg(board, filled)
-    assert rsvg.board_svg(board, blank, "germans") == rsvg.board_svg(board, filled, "germans")
+    assert rsvg.draw_board(board, blank) == rsvg.draw_board(board, filled)
+    assert rsvg.draw_board(board, blank, "germans") == rsvg.draw_board(board, filled, "germans")
 
 
 class Sealed(Mapping[str, Any]):
@@ -228,13 +228,13 @@ class Sealed(Mapping[str, Any]):
 def test_hidden_counter_unit_is_never_read(board: dict[str, Any]) -> None:
     _, filled = hidden_pair()
     sealed = [Sealed(c) for c in filled]
-    assert rsvg.board_svg(board, sealed) == rsvg.board_svg(board, filled)
+    assert rsvg.draw_board(board, sealed) == rsvg.draw_board(board, filled)
 
 
 def test_hidden_counter_shows_label_and_colour_only(board: dict[str, Any]) -> None:
     """3.0 A: French blue, British khaki, Belgian orange, German grey."""
     _, filled = hidden_pair()
-    root = without_legend(rsvg.board_svg(board, filled))
+    root = without_legend(rsvg.draw_board(board, filled))
     groups = counter_groups(root)
     assert sorted(groups) == sorted(c["label"] for c in filled)
     for c in filled:
@@ -257,7 +257,7 @@ def test_deployed_counter_shows_unit_and_ratings(board: dict[str, Any]) -> None:
         counter("c07", 1203, "french", "deployed", IV, ["light casualties"]),
         counter("g04", 1504, "german", "scouting", XXVII),
     ]
-    groups = counter_groups(without_legend(rsvg.board_svg(board, pieces)))
+    groups = counter_groups(without_legend(rsvg.draw_board(board, pieces)))
     c07 = ET.tostring(groups["c07"], encoding="unicode")
     for shown in ("c07", "IV", ">A<", "SQ", "2-3-2", "light casualties"):
         assert shown in c07
@@ -280,8 +280,8 @@ def test_stacks_are_drawn_and_listed(board: dict[str, Any]) -> None:
         counter("c03", rm.hex_of(board, "Lille"), "french", "hidden"),
         counter("c04", rm.hex_of(board, "Lille"), "french", "hidden"),
     ]
-    root = parse(rsvg.board_svg(board, pieces))
-    shown = counter_groups(without_legend(rsvg.board_svg(board, pieces)))
+    root = parse(rsvg.draw_board(board, pieces))
+    shown = counter_groups(without_legend(rsvg.draw_board(board, pieces)))
     assert "c01" in shown and "c03" in shown and "c04" in shown
     assert "k02" not in shown
     stacks = [g for g in root.iter(f"{NS}g") if g.get("class") == "stack"]
@@ -295,11 +295,11 @@ def test_stacks_are_drawn_and_listed(board: dict[str, Any]) -> None:
 
 def test_bad_counters_and_viewer_are_refused(board: dict[str, Any]) -> None:
     with pytest.raises(ValueError, match="counter c01: hex 9999 is not on the map"):
-        rsvg.board_svg(board, [counter("c01", 9999, "french", "hidden")])
+        rsvg.draw_board(board, [counter("c01", 9999, "french", "hidden")])
     with pytest.raises(ValueError, match="counter c01: face is hidden, deployed or scouting"):
-        rsvg.board_svg(board, [counter("c01", 906, "french", "flipped")])
+        rsvg.draw_board(board, [counter("c01", 906, "french", "flipped")])
     with pytest.raises(ValueError, match="viewer is allies, germans or None"):
-        rsvg.board_svg(board, viewer="french")
+        rsvg.draw_board(board, viewer="french")
 
 
 def test_highlight_arrows_and_marks(board: dict[str, Any]) -> None:
@@ -309,7 +309,7 @@ def test_highlight_arrows_and_marks(board: dict[str, Any]) -> None:
         attacks=(("Lille", "Ypres"), ("Nowhere", "Ypres")),
         marks=(("Lille", "captured"),),
     )
-    root = parse(rsvg.board_svg(board, highlight=hl))
+    root = parse(rsvg.draw_board(board, highlight=hl))
     arrows = [e.get("class") for e in root.iter(f"{NS}line") if "arrow" in (e.get("class") or "")]
     assert arrows == ["arrow move", "arrow attack"]
     assert "captured" in texts(root)
