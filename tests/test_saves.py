@@ -17,7 +17,13 @@ SAVES = sorted((Path(__file__).resolve().parents[1] / "saves").glob("*.pbem"))
 
 
 @pytest.mark.parametrize(
-    "name", ["barbarossa-demo.pbem", "race-to-berlin-demo.pbem", "berlin-1945-demo.pbem"]
+    "name",
+    [
+        "barbarossa-demo.pbem",
+        "race-to-berlin-demo.pbem",
+        "berlin-1945-demo.pbem",
+        "race-to-the-sea-demo.pbem",
+    ],
 )
 def test_the_demo_saves_are_there(name: str) -> None:
     assert any(p.name == name for p in SAVES)

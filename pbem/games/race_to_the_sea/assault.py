@@ -526,7 +526,7 @@ def _absorb_next(state: State, ctx: Context) -> None:
     combat = state["combat"]
     if combat.get("to_absorb"):
         side, on = combat["to_absorb"].pop(0)
-        state["absorbing"] = {"side": side, "hits": on}
+        state["absorbing"] = {"side": side, "hits": on, "rule": "12.3.D"}
     interrupts.continue_play(state, ctx)
 
 
@@ -625,7 +625,11 @@ def _lose(state: State, loser: str, ctx: Context) -> None:
         ctx.event(f"{loser} cannot retreat: one more hit, and another combat (12.7.F)")
         combat["fought"] += 1
         combat["stage"] = "again"
-        state["absorbing"] = {"side": state["counters"][loser]["side"], "hits": {loser: 1}}
+        state["absorbing"] = {
+            "side": state["counters"][loser]["side"],
+            "hits": {loser: 1},
+            "rule": "12.7.F",
+        }
         from pbem.games.race_to_the_sea import interrupts
 
         interrupts.continue_play(state, ctx)

@@ -178,7 +178,7 @@ def absorb(state: State, role: str, d: Absorb, ctx: Context) -> None:
     pending = state["absorbing"]
     state["absorbing"] = None
     lost = set(pending["hits"]) if d.lost else set()
-    hits.absorb(state, role, pending["hits"], lost, ctx, "13.0")
+    hits.absorb(state, role, pending["hits"], lost, ctx, pending.get("rule", "13.0"))
     if not d.lost:
         for label in pending["hits"]:
             ctx.event(f"{label} stays {'hidden' if is_hidden(state, label) else 'face up'}")

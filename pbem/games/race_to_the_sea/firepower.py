@@ -290,10 +290,19 @@ def reply_opens(state: State, role: str, d: Any) -> Openings:
     return NO_OPENINGS
 
 
+def false_target(state: State) -> bool:
+    """The owner's client: whether the target is a False Report (hits reveal it, and it
+    leaves the map without drawing markers, 10.4.C)."""
+    unit_id = identity(state, state["combat"]["defender"])
+    return unit_id is not None and unit(state, unit_id)["kind"] == "false-report"
+
+
 def reply(state: State, role: str, d: Reply, ctx: Context) -> None:
     combat = state["combat"]
     defender = combat["defender"]
     if defender not in state["counters"]:  # a False Report opened: it leaves (10.4.C)
+        if ctx.committed_now():
+            raise illegal("a False Report leaving the map draws no markers", "10.4.C")
         ctx.event(f"{defender} was a False Report: the fire ends")
         finish(state, ctx)
         return

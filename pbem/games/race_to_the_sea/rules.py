@@ -435,12 +435,16 @@ STEPS: dict[str, Step] = {
     ),
     "absorb": Step(
         asks=_absorbing,
-        prompt=lambda s, r: "apply the Event's hits ('absorb', 5.1.A)",
+        prompt=lambda s, r: (
+            "apply the hits on "
+            + ", ".join(f"{k} ({n})" for k, n in s["absorbing"]["hits"].items())
+            + f" ('absorb', 5.1, {s['absorbing'].get('rule', '13.0')})"
+        ),
         handlers={Absorb: events.absorb},
         choices=combat_choices.absorbs,
         commits=_draw_commits,
         opens=_absorb_opens,
-        rule="5.1.A, 13.0",
+        rule="5.1",
         exhaustive=True,
     ),
     # 7.7.3: forced march
@@ -588,7 +592,7 @@ class RaceToTheSeaEngine(StepGame):
             sealed = Reply(decision.met, decision.back, firepower.lost_after(state, decision))
             count = firepower.net_hits(state, sealed.met) or 0
             count -= 1 if sealed.back is not None and count > 0 else 0
-            drawing = count > 0 and not sealed.lost
+            drawing = count > 0 and not sealed.lost and not firepower.false_target(state)
             return sealed, ({hits.draw_label(state, role): FRESH} if drawing else {})
         if isinstance(decision, Absorb) and step == "absorb":
             sealed_absorb = Absorb(events.lost_after(state))
@@ -638,6 +642,14 @@ class RaceToTheSeaEngine(StepGame):
 
     def before(self, state: State, role: str, decision: Any, ctx: Context) -> None:
         flow.on_opened(state, ctx)
+
+    def after(self, state: State, role: str, decision: Any, ctx: Context) -> None:
+        """Every commitment of an entry becomes a piece of the game, which opens by the end
+        (7.7.6.C): one the rules do not use could never open, and would leave the game
+        unverifiable."""
+        unused = [label for label in ctx.committed_now() if label not in state["pieces"]]
+        if unused:
+            raise self.refuse(f"{', '.join(unused)} is committed but not used", "7.7.6.C")
 
     # --- the end (14) -------------------------------------------------------------------
 
