@@ -1,0 +1,283 @@
+"""Götterdämmerung: stacking (rulebook 4.1) and Zones of Control (4.2) as pure functions.
+
+No engine yet: every function takes the loaded map (`map_data.load_map`), the counters data
+(`counters.load_counters`) and a plain list of the units on the maps, each a dict with at
+least `id`, `side` ("soviet"/"german") and `hex` (a map_data id: "op:2419", "city:1320"; a
+unit in a Transition Hex has "op:2420" and is on both maps, 4.15). Optional keys:
+`disrupted` (6.66), `volkssturm` (a face-down Volkssturm marker, 8.4; its id need not be in
+the counters data). `map` and `steps` are carried by callers and not needed here.
+
+Readings where the rulebook is terse (also in docs/gotterdammerung.md):
+- 4.12: a Soviet support unit may share its hex only with a single Soviet Battle group: no
+  corps, no second support unit, no other unit. While a corps is being split (5.7) the two
+  Battle groups and the support unit share a Transition Hex during the phase: 4.16 allows it.
+- 4.13: the first Volkssturm unit in a hex counts 0, every further one 1 (4.13 names "the
+  second and third" because a City hex holds no more; a fourth on the Operational Map counts
+  1 as well).
+- 4.14: a Soviet (or Polish, 2.3) Rifle Corps counts 2 on a Berlin City Hex, 4 elsewhere.
+- 4.17: "nationality" is the counter's (german, soviet, polish, american): Soviet and Polish
+  units may not end a phase in one hex.
+- 4.18: the opposing player's removal must leave a legal stack and remove nothing more than
+  needed: putting back any one removed unit would break the stack again.
+- 4.28: "the presence of a friendly unit" means a friendly unit in the hex itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from pbem.games.gotterdammerung import map_data as md
+from pbem.games.gotterdammerung.counters import STACK_LIMIT, ZERO_STACK_GERMAN
+
+Unit = Mapping[str, Any]
+PURPOSES = ("movement", "retreat", "supply")  # 4.28
+STRONG, WEAK = "strong", "weak"
+
+
+# --- unit facts ---------------------------------------------------------------------------
+
+
+def counter(data: Mapping[str, Any], unit: Unit) -> Mapping[str, Any]:
+    """The counters-data entry of a unit on the map (a Volkssturm marker has its own)."""
+    if unit.get("volkssturm"):
+        return {
+            "nationality": "german",
+            "size": "battalion",
+            "branch": "infantry",
+            "stacking": 0,
+            "zoc": WEAK,  # 4.22: German units other than those of 4.21
+            "place": {},
+        }
+    found = data["units"].get(unit["id"])
+    if found is None:
+        raise ValueError(f"unit {unit['id']} is not in the counters data")
+    return found
+
+
+def is_support(data: Mapping[str, Any], unit: Unit) -> bool:
+    """A Soviet support unit of 5.7 (heavy tank, heavy SP gun, heavy artillery; 4.12)."""
+    return counter(data, unit).get("place", {}).get("pool") == "support"
+
+
+def is_rifle_corps(data: Mapping[str, Any], unit: Unit) -> bool:
+    """4.14: Soviet forces (Polish included, 2.3) Rifle Corps."""
+    c = counter(data, unit)
+    return unit["side"] == "soviet" and c["size"] == "corps" and c["branch"] == "rifle"
+
+
+def zoc_strength(data: Mapping[str, Any], unit: Unit) -> str | None:
+    """ "strong", "weak" or None: 4.21-4.22 from the counter, none while disrupted (4.27)."""
+    if unit.get("disrupted"):
+        return None
+    kind = counter(data, unit)["zoc"]
+    return None if kind == "none" else str(kind)
+
+
+# --- 4.1 stacking -------------------------------------------------------------------------
+
+
+def stack_limit(board: Mapping[str, Any], h: str) -> int:
+    """4.0: 4 points on the Operational Map and Transition Hexes (4.15), 2 on the City Map."""
+    return STACK_LIMIT[md.CITY if md.kind(board, h) == md.CITY_HEX else md.OP]
+
+
+def stacking_value(board: Mapping[str, Any], data: Mapping[str, Any], unit: Unit) -> int:
+    """The points a unit counts where it stands, before 4.13's Volkssturm count."""
+    c = counter(data, unit)
+    if unit.get("volkssturm"):
+        return 0  # counted per hex by stack_points (4.13)
+    if unit["side"] == "german" and c["branch"] in ZERO_STACK_GERMAN:
+        return 0  # 4.11
+    if is_rifle_corps(data, unit) and md.kind(board, unit["hex"]) == md.CITY_HEX:
+        return 2  # 4.14
+    return int(c["stacking"])
+
+
+def stack_points(board: Mapping[str, Any], data: Mapping[str, Any], stack: Sequence[Unit]) -> int:
+    """The stacking points of one side's units in one hex (4.11-4.14)."""
+    points = sum(stacking_value(board, data, u) for u in stack)
+    volkssturm = sum(1 for u in stack if u.get("volkssturm"))
+    return points + max(0, volkssturm - 1)  # 4.13: the first free, each further one 1
+
+
+def stack_problems(
+    board: Mapping[str, Any], data: Mapping[str, Any], stack: Sequence[Unit]
+) -> list[str]:
+    """What is wrong with the units in one hex at the end of a phase (4.1), one line each;
+    [] for a legal stack. `stack` is every unit in the hex (the stacks of both sides never
+    share a hex)."""
+    if not stack:
+        return []
+    h = stack[0]["hex"]
+    where = h.split(":")[1]
+    problems = []
+    nations = sorted({str(counter(data, u)["nationality"]) for u in stack})
+    if len(nations) > 1:
+        problems.append(f"hex {where}: {' and '.join(nations)} units may not share a hex (4.17)")
+    points, limit = stack_points(board, data, stack), stack_limit(board, h)
+    if points > limit:
+        problems.append(f"hex {where}: {points} stacking points, the limit is {limit} (4.0, 4.1)")
+    support = [u for u in stack if is_support(data, u)]
+    if support:
+        others = [u for u in stack if not is_support(data, u)]
+        if len(support) > 1:
+            problems.append(f"hex {where}: only one support unit may occupy a hex (4.12)")
+        if any(is_rifle_corps(data, u) for u in others):
+            problems.append(f"hex {where}: a Rifle Corps may not stack with a support unit (4.14)")
+        elif any(counter(data, u)["size"] == "corps" for u in others):
+            problems.append(f"hex {where}: a support unit may not stack with a corps (4.12)")
+        elif len(others) > 1 or any(counter(data, u)["size"] != "battle-group" for u in others):
+            problems.append(
+                f"hex {where}: a support unit may stack with one Battle group only (4.12)"
+            )
+    return problems
+
+
+def by_hex(units: Iterable[Unit]) -> dict[str, list[Unit]]:
+    out: dict[str, list[Unit]] = {}
+    for u in units:
+        out.setdefault(u["hex"], []).append(u)
+    return out
+
+
+def end_of_phase_problems(
+    board: Mapping[str, Any], data: Mapping[str, Any], units: Iterable[Unit]
+) -> dict[str, list[str]]:
+    """Every hex breaking 4.1 at the end of a phase (4.16-4.18): hex -> problems."""
+    out = {}
+    for h, stack in by_hex(units).items():
+        problems = stack_problems(board, data, stack)
+        if problems:
+            out[h] = problems
+    return out
+
+
+def may_enter(
+    board: Mapping[str, Any], data: Mapping[str, Any], units: Sequence[Unit], unit: Unit, h: str
+) -> bool:
+    """Would the hex stay legal with `unit` in it? For advances after combat, which may not
+    exceed the limit even for a moment (4.16)."""
+    moved = dict(unit, hex=h)
+    stack = [u for u in units if u["hex"] == h and u["id"] != unit["id"]] + [moved]
+    return not stack_problems(board, data, stack)
+
+
+def removal_problem(
+    board: Mapping[str, Any], data: Mapping[str, Any], stack: Sequence[Unit], removed: Iterable[str]
+) -> str | None:
+    """4.18: the opposing player removes excess units of an illegal stack. None if the ids
+    `removed` are a valid choice: the rest is legal and no removed unit was needed."""
+    gone = set(removed)
+    ids = {u["id"] for u in stack}
+    if not gone <= ids:
+        return f"not in the hex: {', '.join(sorted(gone - ids))}"
+    rest = [u for u in stack if u["id"] not in gone]
+    problems = stack_problems(board, data, rest)
+    if problems:
+        return problems[0]
+    for u in stack:
+        if u["id"] in gone and not stack_problems(board, data, [*rest, u]):
+            return f"{u['id']} is not excess: the stack is legal with it (4.18)"
+    return None
+
+
+def rifle_corps_spacing_problem(
+    board: Mapping[str, Any], data: Mapping[str, Any], units: Sequence[Unit], unit: Unit
+) -> str | None:
+    """4.14: a Rifle Corps moving through Berlin City Hexes may not finish its move adjacent
+    to another Soviet Rifle Corps."""
+    if not is_rifle_corps(data, unit) or md.kind(board, unit["hex"]) != md.CITY_HEX:
+        return None
+    near = set(md.neighbours(board, unit["hex"]))
+    for other in units:
+        if other["id"] != unit["id"] and other["hex"] in near and is_rifle_corps(data, other):
+            return f"{unit['id']} may not end its move next to Rifle Corps {other['id']} (4.14)"
+    return None
+
+
+# --- 4.2 zones of control -----------------------------------------------------------------
+
+
+def zoc_reach(board: Mapping[str, Any], h: str) -> list[str]:
+    """The hexes into which the ZOC of a unit in `h` extends (4.21, 4.25, 4.26): from an
+    Operational hex, its Operational and Transition neighbours; from a Transition Hex, those
+    and its Berlin City Hex neighbours; from a Berlin City Hex, its Berlin City Hex
+    neighbours only. Never across a full sea/lake hexside, nor the City Map's unbridged
+    Spree (4.26)."""
+    where = md.kind(board, h)
+    out = []
+    for n in md.neighbours(board, h):
+        if where == md.CITY_HEX and md.kind(board, n) != md.CITY_HEX:
+            continue  # 4.25: not into Transition Hexes
+        if md.full_lake(board, h, n):
+            continue
+        out.append(n)
+    return out
+
+
+def enemy_zoc(
+    board: Mapping[str, Any], data: Mapping[str, Any], units: Iterable[Unit], side: str
+) -> dict[str, str]:
+    """The hexes in the ZOC of `side`'s enemies (ZOC never affects friendly units, 4.21):
+    hex -> "strong" or "weak", strong where both reach."""
+    out: dict[str, str] = {}
+    for u in units:
+        if u["side"] == side:
+            continue
+        strength = zoc_strength(data, u)
+        if strength is None:
+            continue
+        for n in zoc_reach(board, u["hex"]):
+            if out.get(n) != STRONG:
+                out[n] = strength
+    return out
+
+
+def zoc_at(
+    board: Mapping[str, Any],
+    data: Mapping[str, Any],
+    units: Sequence[Unit],
+    side: str,
+    h: str,
+    purpose: str = "movement",
+) -> str | None:
+    """The enemy ZOC on hex `h` for a unit of `side`: "strong", "weak" or None. For retreat
+    and supply a friendly unit in the hex cancels a weak ZOC; for movement it does not, and
+    nothing cancels a strong one (4.28)."""
+    if purpose not in PURPOSES:
+        raise ValueError(f"unknown purpose {purpose!r} (expected {', '.join(PURPOSES)})")
+    strength = enemy_zoc(board, data, units, side).get(h)
+    friendly_here = any(u["side"] == side and u["hex"] == h for u in units)
+    if strength == WEAK and purpose != "movement" and friendly_here:
+        return None
+    return strength
+
+
+def in_enemy_zoc(
+    board: Mapping[str, Any], data: Mapping[str, Any], units: Sequence[Unit], unit: Unit
+) -> str | None:
+    """Is the unit in enemy ZOC (4.24), and how strong is it?"""
+    return zoc_at(board, data, units, unit["side"], unit["hex"])
+
+
+def must_stop(strength: str | None) -> bool:
+    """4.23: a moving unit stops on entering a strong enemy ZOC; a weak one costs extra to
+    leave (5.22) but does not stop it."""
+    return strength == STRONG
+
+
+def disrupted_entry_problem(
+    board: Mapping[str, Any],
+    data: Mapping[str, Any],
+    units: Sequence[Unit],
+    unit: Unit,
+    started_in_zoc: bool,
+    h: str,
+) -> str | None:
+    """4.27: a disrupted unit not in enemy ZOC at the start of its move may not enter one."""
+    if not unit.get("disrupted") or started_in_zoc:
+        return None
+    if zoc_at(board, data, units, unit["side"], h) is None:
+        return None
+    return f"{unit['id']} is disrupted and began outside enemy ZOC: it may not enter one (4.27)"
