@@ -436,20 +436,13 @@ def keep(state: State, role: str, d: Keep, ctx: Context) -> None:
 def _sections(state: State) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     combat = state["combat"]
     side, foe = combat["side"], other(combat["side"])
-    a_card = _card(state, side, combat["cards"][side])
-    d_card = _card(state, foe, combat["cards"][foe])
+    a_card = rc.combat_card(state["cards_data"], side, combat["cards"][side])
+    d_card = rc.combat_card(state["cards_data"], foe, combat["cards"][foe])
     attack = a_card["assault_attack"]["lines"]
     if _empty(state):
         section = d_card.get(rc.EMPTY_HEX_SECTION)
         return attack, (section["lines"] if section else [])
     return attack, d_card["assault_defense"]["lines"]
-
-
-def _card(state: State, side: str, number: int) -> dict[str, Any]:
-    found: dict[str, Any] = next(
-        c for c in state["cards_data"]["combat"][side] if c["number"] == number
-    )
-    return found
 
 
 def _empty(state: State) -> bool:
@@ -497,7 +490,7 @@ def _score(state: State, ctx: Context) -> None:
     attack, defense = _sections(state)
     situation = {
         "cover": rm.assault_cover(state["board"], combat["attackers"][a], combat["hex"]),
-        "higher": _higher(state, combat["attackers"][a], combat["hex"]),
+        "higher": rm.higher_side(state["board"], combat["attackers"][a], combat["hex"]),
     }
     mine, theirs = rc._views(situation)
     a_rates, d_rates = _ratings(state, a), _ratings(state, d)
@@ -513,11 +506,6 @@ def _score(state: State, ctx: Context) -> None:
         queue.append((other(combat["side"]), {d: on_d}))  # 10.5.4.2: cavalry takes none
     combat["to_absorb"] = queue
     _absorb_next(state, ctx)
-
-
-def _higher(state: State, from_hex: int, to_hex: int) -> str | None:
-    ea, ed = rm.elevation_rank(state["board"], from_hex), rm.elevation_rank(state["board"], to_hex)
-    return "attacker" if ea > ed else "defender" if ed > ea else None
 
 
 def _absorb_next(state: State, ctx: Context) -> None:

@@ -273,6 +273,12 @@ def assault_hits(
 # --- events, turn track, forced march ---------------------------------------------------------
 
 
+def combat_card(data: Mapping[str, Any], side: str, number: int) -> dict[str, Any]:
+    """`side`'s Combat Results Card `number` (6.2.B), as loaded."""
+    found: dict[str, Any] = next(c for c in data["combat"][side] if c["number"] == number)
+    return found
+
+
 def is_event(card: Mapping[str, Any]) -> bool:
     return bool(card["event"])
 

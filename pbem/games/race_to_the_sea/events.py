@@ -192,16 +192,7 @@ def lost_after(state: State) -> bool:
     pending = state.get("absorbing")
     if not pending:
         return False
-    from pbem.games.race_to_the_sea.state import identity, unit
-
-    for label, count in pending["hits"].items():
-        unit_id, taken = identity(state, label), hits.hits_on(state, label)
-        if unit_id is None or taken is None:
-            return False
-        data = unit(state, unit_id)
-        if data["kind"] != "false-report" and taken + count >= data["sz"]:
-            return True
-    return False
+    return any(hits.eliminated_by(state, k, n) for k, n in pending["hits"].items())
 
 
 def describe(state: State) -> str:

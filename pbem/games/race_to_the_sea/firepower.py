@@ -61,21 +61,12 @@ def _reads(lines: list[dict[str, Any]], whose: str, tests: tuple[str, ...] = RAT
     return False
 
 
-def _card(state: State, side: str, number: int) -> dict[str, Any]:
-    found: dict[str, Any] = next(
-        c for c in state["cards_data"]["combat"][side] if c["number"] == number
-    )
-    return found
-
-
 def situation(state: State, attacker: str, defender: str) -> dict[str, Any]:
     """11.2, 11.4: the target hex's cover (a river does not count against fire, 2.1.4.C)
     and whose hex is higher."""
     board = state["board"]
     a, d = state["counters"][attacker]["hex"], state["counters"][defender]["hex"]
-    ea, ed = rm.elevation_rank(board, a), rm.elevation_rank(board, d)
-    higher = "attacker" if ea > ed else "defender" if ed > ea else None
-    return {"cover": rm.cover(board, d), "higher": higher}
+    return {"cover": rm.cover(board, d), "higher": rm.higher_side(board, a, d)}
 
 
 # --- 1. the announcement --------------------------------------------------------------------------
@@ -200,8 +191,7 @@ def _flip(state: State, ctx: Context) -> None:
     if combat["fell_back"]:
         finish(state, ctx)  # 11.3.B: "flipped anyway only to check for an Event"
         return
-    attack = _card(state, side, numbers[side])["firepower_attack"]["lines"]
-    defense = _card(state, other(side), numbers[other(side)])["firepower_defense"]["lines"]
+    attack, defense = _lines(state)
     why = "10.4.A: a card reads its modified ratings"
     if _reads(attack, "own") or _reads(defense, "enemy"):
         hits.need_ratings(state, attacker, why)
@@ -231,8 +221,9 @@ def proceed(state: State, ctx: Context) -> None:
 def _lines(state: State) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     combat = state["combat"]
     side, numbers = combat["side"], combat["cards"]
-    attack = _card(state, side, numbers[side])["firepower_attack"]["lines"]
-    defense = _card(state, other(side), numbers[other(side)])["firepower_defense"]["lines"]
+    data = state["cards_data"]
+    attack = rc.combat_card(data, side, numbers[side])["firepower_attack"]["lines"]
+    defense = rc.combat_card(data, other(side), numbers[other(side)])["firepower_defense"]["lines"]
     return attack, defense
 
 
@@ -326,15 +317,11 @@ def reply(state: State, role: str, d: Reply, ctx: Context) -> None:
 
 def lost_after(state: State, d: Reply) -> bool:
     """The owner's client: whether the hits of this reply eliminate the target."""
-    defender = state["combat"]["defender"]
     count = net_hits(state, d.met)
-    taken = hits.hits_on(state, defender)
-    unit_id = identity(state, defender)
-    if count is None or taken is None or unit_id is None:
+    if count is None:
         return False
     count -= 1 if d.back is not None and count > 0 else 0
-    data = unit(state, unit_id)
-    return data["kind"] != "false-report" and count > 0 and taken + count >= data["sz"]
+    return hits.eliminated_by(state, state["combat"]["defender"], count)
 
 
 # --- the end of the combat ------------------------------------------------------------------------

@@ -95,6 +95,17 @@ def hits_on(state: State, counter: str) -> int | None:
     return None if stack is None else casualties.hits_of(stack)
 
 
+def eliminated_by(state: State, counter: str, count: int) -> bool:
+    """The owner's client: whether `count` more hits eliminate the counter (5.2.6); a
+    False Report is never eliminated by hits (it carries markers, 10.4.C). False when
+    this state does not know the unit or its stack."""
+    unit_id, taken = identity(state, counter), hits_on(state, counter)
+    if unit_id is None or taken is None or count <= 0:
+        return False
+    data = unit(state, unit_id)
+    return bool(data["kind"] != "false-report" and taken + count >= data["sz"])
+
+
 def sealed_labels(state: State, counter: str) -> list[str]:
     """The pieces to open so that everyone can read the counter's modified ratings."""
     out = []

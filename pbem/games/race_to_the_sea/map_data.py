@@ -722,6 +722,12 @@ def higher(data: Mapping[str, Any], a: int, b: int) -> bool:
 # --- Railroads -----------------------------------------------------------------------------------
 
 
+def higher_side(data: Mapping[str, Any], attacker_hex: int, defender_hex: int) -> str | None:
+    """11.4.A: "attacker" or "defender", whose hex is the higher, or None when level."""
+    ea, ed = elevation_rank(data, attacker_hex), elevation_rank(data, defender_hex)
+    return "attacker" if ea > ed else "defender" if ed > ea else None
+
+
 def is_railroad(data: Mapping[str, Any], hex_: int) -> bool:
     """Whether the hex holds a railroad track (2.1.3 A)."""
     return bool(_info(data, hex_)["railroad"])

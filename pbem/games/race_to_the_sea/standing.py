@@ -65,7 +65,7 @@ def _keep(state: State, role: str, argument: str) -> Any | None:
     combat = state["combat"]
     a, d = combat["current"]
     foe = "germans" if role == "allies" else "allies"
-    defense = _card(state, foe, combat["cards"][foe])
+    defense = rc.combat_card(state["cards_data"], foe, combat["cards"][foe])
     mine = hits.ratings_of(state, a) or {}
     theirs: dict[str, Any] = dict(rc.EMPTY_HEX)
     if d is not None:
@@ -76,7 +76,7 @@ def _keep(state: State, role: str, argument: str) -> Any | None:
     }
     best, score = None, None
     for number in combat["pushed"]:
-        card = _card(state, role, number)
+        card = rc.combat_card(state["cards_data"], role, number)
         on_d, on_a = rc.assault_hits(card, defense, mine, None if d is None else theirs, situation)
         if score is None or on_d - on_a > score:
             best, score = number, on_d - on_a
@@ -88,13 +88,6 @@ def _printed(state: State, label: str) -> dict[str, Any] | None:
 
     unit_id = identity(state, label)
     return None if unit_id is None else dict(unit(state, unit_id))
-
-
-def _card(state: State, side: str, number: int) -> dict[str, Any]:
-    found: dict[str, Any] = next(
-        c for c in state["cards_data"]["combat"][side] if c["number"] == number
-    )
-    return found
 
 
 def _retreat(state: State, role: str, argument: str) -> Any | None:
