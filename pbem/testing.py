@@ -33,7 +33,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from pbem.bots import choose
 from pbem.core import chain
 from pbem.core.adjudicator import Adjudicator, ApplyContext, Sealed, data_digest
-from pbem.core.canonical import JSON, canonical_bytes
+from pbem.core.canonical import _FAST_ENCODE, _SCAN, JSON, canonical_bytes
 from pbem.core.commit import Opening, commitment
 from pbem.core.engine import FRESH, Engine, State
 from pbem.core.log import ACK, GENESIS, JOIN, MOVE, VERSION, Entry
@@ -387,8 +387,28 @@ def same_views(a: State, b: State) -> bool:
     object in both (the static data a game shares between state copies: its map, its
     card texts) are equal without being encoded again."""
     if not isinstance(a, dict) or not isinstance(b, dict) or a.keys() != b.keys():
-        return canonical_bytes(a) == canonical_bytes(b)
-    return all(a[k] is b[k] or canonical_bytes(a[k]) == canonical_bytes(b[k]) for k in a)
+        return same_bytes(a, b)
+    return all(a[k] is b[k] or same_bytes(a[k], b[k]) for k in a)
+
+
+def same_bytes(a: JSON, b: JSON) -> bool:
+    """`canonical_bytes(a) == canonical_bytes(b)`, raising as it does, in C where it can.
+
+    canonical_bytes walks every node in Python to check it (most of a long game's leak
+    check). Here both are encoded by the C encoder and, when equal and ASCII, parsed back
+    by the C scanner, which refuses floats: a value equal to what its own bytes parse to
+    has only str keys and JSON values, so both are canonical and their bytes the same.
+    Anything else (different bytes, non-ASCII text, tuples, int keys, other types, an
+    encoder error) is decided by canonical_bytes itself, with its errors."""
+    try:
+        text = _FAST_ENCODE(a)
+        if text == _FAST_ENCODE(b) and text.isascii():
+            parsed, end = _SCAN(text, 0)
+            if end == len(text) and parsed == a and parsed == b:
+                return True
+    except Exception:  # (canonical_bytes below decides, and says what is wrong)
+        pass
+    return canonical_bytes(a) == canonical_bytes(b)
 
 
 def page_leaks(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from functools import cache
 from typing import Any
 
 import pytest
@@ -46,13 +47,20 @@ def sample_states(games: int, every: int, seed: int = 0) -> list[dict[str, Any]]
     return out
 
 
-STATES = sample_states(games=16, every=1)
-SPARSE = STATES[::9]
+# Played when a test first asks, not at import: every xdist worker imports every test
+# module while collecting, and only the worker that runs these tests needs the games.
+@cache
+def states() -> list[dict[str, Any]]:
+    return sample_states(games=16, every=1)
+
+
+def sparse() -> list[dict[str, Any]]:
+    return states()[::9]
 
 
 def test_parse_format_round_trip_over_choices_of_many_states() -> None:
     seen = set()
-    for state in STATES:
+    for state in states():
         for decision in ENGINE.choices(state, "german"):
             text = ENGINE.format(decision)
             assert ENGINE.parse(text, state, "german") == decision, text
@@ -157,7 +165,7 @@ def test_choices_are_exactly_the_legal_decisions_and_validation_precedes_rolls()
     """The deferral rule: under a context that raises EntropyPending, a decision in
     choices() never raises IllegalOrderError, and every other decision raises it before
     asking for any die."""
-    for state in SPARSE:
+    for state in sparse():
         before = json.dumps(state, sort_keys=True)
         legal = ENGINE.choices(state, "german")
         for decision in candidates(state):
@@ -187,7 +195,7 @@ def test_apply_refuses_foreign_objects() -> None:
 
 
 def test_prompts_only_ever_ask_the_german_player() -> None:
-    for state in SPARSE:
+    for state in sparse():
         prompts = ENGINE.prompts(state)
         if state["phase"] == "over":
             assert prompts == []

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+from functools import cache
 from typing import Any
 
 import pytest
@@ -62,8 +63,15 @@ def sample_states(games: int, seed: int = 0) -> list[Sample]:
     return out
 
 
-STATES = sample_states(6)
-SPARSE = STATES[::9]
+# Played when a test first asks, not at import: every xdist worker imports every test
+# module while collecting, and only the worker that runs these tests needs the games.
+@cache
+def states() -> list[Sample]:
+    return sample_states(6)
+
+
+def sparse() -> list[Sample]:
+    return states()[::9]
 
 
 def private(sample: Sample, role: str) -> dict[str, Any]:
@@ -73,7 +81,7 @@ def private(sample: Sample, role: str) -> dict[str, Any]:
 
 def test_parse_format_round_trip_over_choices_of_many_states() -> None:
     seen: set[type] = set()
-    for sample in STATES[::2]:
+    for sample in states()[::2]:
         state = sample[0]
         for prompt in ENGINE.prompts(state):
             mine = private(sample, prompt.role)
@@ -90,7 +98,7 @@ def test_parse_format_round_trip_over_choices_of_many_states() -> None:
 def test_every_choice_is_legal_and_validation_precedes_the_dice() -> None:
     """The deferral rule: under a context whose roll raises EntropyPending, a decision in
     choices() never raises IllegalOrderError; it asks for dice at most once (then pends)."""
-    for sample in SPARSE:
+    for sample in sparse():
         state, secrets = sample
         before = json.dumps(state, sort_keys=True)
         for prompt in ENGINE.prompts(state):
@@ -145,7 +153,7 @@ def candidates(state: dict[str, Any]) -> list[Any]:
 
 
 def test_decisions_outside_the_choices_are_refused_before_any_die() -> None:
-    for sample in SPARSE[::3]:
+    for sample in sparse()[::3]:
         state = sample[0]
         for prompt in ENGINE.prompts(state):
             role = prompt.role
