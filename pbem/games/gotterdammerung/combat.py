@@ -271,8 +271,9 @@ def take_steps(
 
 def retreat_chooser(attacker_side: str, retreating_side: str) -> str:
     """The side that picks the retreat hexes: the owner (6.61), but after a German attack
-    the Soviet player for both sides' retreats (6.57, 6.58, 6.61)."""
-    return SOVIET if attacker_side == GERMAN else retreating_side
+    the opposing player (6.61): the Soviet player retreats the German attackers (6.57), the
+    German player the Soviet defenders (6.58: "carried out by the German player")."""
+    return other(retreating_side) if attacker_side == GERMAN else retreating_side
 
 
 def retreat_problems(
@@ -294,6 +295,7 @@ def retreat_problems(
         return [f"{name} has no movement allowance and ignores the retreat (6.69)"]
     start_kind = md.kind(board, start)
     before = start
+    zone: Mapping[str, str] | None = None
     for i, h in enumerate(path):
         if not md.adjacent(board, before, h):
             problems.append(f"{name}: {h} is not adjacent to {before}")
@@ -313,7 +315,12 @@ def retreat_problems(
             )
         if any(u["hex"] == h and u["side"] != side for u in units):
             problems.append(f"{name} may not retreat into {h}: an enemy unit is there (6.63)")
-        strength_here = zoc.zoc_at(board, data, units, side, h, "retreat")
+        # zoc.zoc_at(..., "retreat") with the position's ZOC map looked up once
+        if zone is None:
+            zone = zoc._zone(board, data, units, side)
+        strength_here = zone.get(h)
+        if strength_here == zoc.WEAK and any(u["side"] == side and u["hex"] == h for u in units):
+            strength_here = None  # 4.28: a friendly unit cancels a weak ZOC for a retreat
         if strength_here == zoc.STRONG:
             problems.append(f"{name} may not retreat into {h}: enemy strong ZOC (6.63)")
         elif strength_here == zoc.WEAK and unit.get("disrupted"):

@@ -166,8 +166,9 @@ def load_map(data: bytes, file_name: str = MAP_FILE) -> dict[str, Any]:
         "fronts": reader.fronts,
         "transition": transition,
         "unused": [ref(OP, h) for h in UNUSED_HEXES],
-        "places": places,
-        "aliases": aliases,
+        # keyed by hex, not by name: a state's keys are ASCII (canonical JSON), names are not
+        "places": {h: name for name, h in sorted(places.items())},
+        "aliases": sorted([spelling, name] for spelling, name in aliases.items()),
         "vp": vp,
         **lines,
         "ngp_box": box,
@@ -659,6 +660,19 @@ def hex_at(board: Mapping[str, Any], text: str, on: str | None = None) -> str:
     """The id of a hex written "op:2419", "city:1320" or "2419": a bare number is looked up
     on map `on`, else on both (an error if both have it). "city:2420" names the Transition
     Hex "op:2420" (4.15)."""
+    if isinstance(text, str):
+        # (the paths of every move are read through here: remembered per map)
+        known = _derived(board)["refs"]
+        found_before = known.get((text, on))
+        if found_before is not None:
+            return found_before
+        found_now = _hex_at(board, text, on)
+        known[(text, on)] = found_now
+        return found_now
+    return _hex_at(board, text, on)
+
+
+def _hex_at(board: Mapping[str, Any], text: str, on: str | None = None) -> str:
     match = REF.match(text.strip()) if isinstance(text, str) else None
     if match is None:
         raise ValueError(f"{text!r} is not a hex such as 2419 or city:1320")
@@ -681,7 +695,10 @@ def hex_at(board: Mapping[str, Any], text: str, on: str | None = None) -> str:
 
 def kind(board: Mapping[str, Any], h: str) -> str:
     """ "operational", "transition", "city" or "unused" (2.1)."""
-    return str(_info(board, h)["kind"])
+    info = board["hexes"].get(h)  # (_info inline: asked hundreds of thousands of times)
+    if info is None:
+        raise ValueError(f"{h!r} is not a hex of the maps")
+    return str(info["kind"])
 
 
 def terrain(board: Mapping[str, Any], h: str) -> str:
@@ -722,14 +739,15 @@ def neighbours(board: Mapping[str, Any], h: str, on: str | None = None) -> list[
 
 
 def adjacent(board: Mapping[str, Any], a: str, b: str) -> bool:
-    return b in _info(board, a)["neighbours"]
+    return (a, b) in _sides(board)
 
 
 def hexside(board: Mapping[str, Any], a: str, b: str) -> list[str]:
     """The features of the hexside between neighbours `a` and `b` ([] for a clear one)."""
-    if not adjacent(board, a, b):
+    features = _sides(board).get((a, b))
+    if features is None:
         raise ValueError(f"hexes {a} and {b} are not adjacent")
-    return list(board["hexsides"].get(side_key(a, b), []))
+    return list(features)
 
 
 def river(board: Mapping[str, Any], a: str, b: str) -> str | None:
@@ -751,16 +769,53 @@ def full_lake(board: Mapping[str, Any], a: str, b: str) -> bool:
 
 def front_boundary(board: Mapping[str, Any], a: str, b: str) -> str | None:
     """The fronts a Front boundary hexside separates ("1bf-2bf", "1bf-1uf"; 5.27), or None."""
-    key = side_key(a, b)
-    return next((fronts for fronts, keys in board["fronts"].items() if key in keys), None)
+    return _fronts(board).get(side_key(a, b))
+
+
+# Derived lookups, built once per loaded map (a game never changes its map; a test that
+# edits a loaded map calls `changed`): every ordered pair of neighbours -> its hexside's
+# features; every Front boundary hexside -> its fronts. The rules ask these millions of
+# times in a game (ZOC, supply lines, paths).
+_DERIVED: dict[int, tuple[Mapping[str, Any], dict[str, Any]]] = {}
+
+
+def _derived(board: Mapping[str, Any]) -> dict[str, Any]:
+    cached = _DERIVED.get(id(board))
+    if cached is not None and cached[0] is board:
+        return cached[1]
+    sides: dict[tuple[str, str], tuple[str, ...]] = {}
+    for h, info in board["hexes"].items():
+        for n in info["neighbours"]:
+            sides[(h, n)] = tuple(board["hexsides"].get(side_key(h, n), ()))
+    fronts = {key: name for name, keys in board["fronts"].items() for key in keys}
+    built = {"sides": sides, "fronts": fronts, "refs": {}}  # refs: hex_at's answers
+    if len(_DERIVED) >= _GRIDS_KEPT:
+        _DERIVED.clear()
+    _DERIVED[id(board)] = (board, built)
+    return built
+
+
+def changed(board: Mapping[str, Any]) -> None:
+    """Forget what was derived from `board`: its hexes or hexsides were edited."""
+    _DERIVED.pop(id(board), None)
+    _GRIDS.pop(id(board), None)
+
+
+def _sides(board: Mapping[str, Any]) -> dict[tuple[str, str], tuple[str, ...]]:
+    return _derived(board)["sides"]
+
+
+def _fronts(board: Mapping[str, Any]) -> dict[str, str]:
+    return _derived(board)["fronts"]
 
 
 def place(board: Mapping[str, Any], name: str) -> str:
     """The hex of a place by name or another spelling ("Vrietzen", "Wriezen")."""
-    name = board["aliases"].get(name, name)
-    if name not in board["places"]:
+    name = dict(board["aliases"]).get(name, name)
+    found = [h for h, named in board["places"].items() if named == name]
+    if not found:
         raise ValueError(f"no place called {name!r} on the maps")
-    return str(board["places"][name])
+    return str(found[0])
 
 
 def name_of(board: Mapping[str, Any], h: str) -> str | None:

@@ -72,7 +72,7 @@ def blocker(
     option that a Soviet strong ZOC does not extend into German-occupied hexes."""
     enemy_here = {u["hex"] for u in units if u["side"] != side}
     friendly_here = {u["hex"] for u in units if u["side"] == side}
-    zone = zoc.enemy_zoc(board, data, units, side)
+    zone = zoc._zone(board, data, units, side)
 
     def blocked(h: str) -> bool:
         if h in enemy_here:
@@ -100,14 +100,17 @@ def trace(
     hexes (None: unlimited) on map `on` (8.14, 8.15), or None. The start hex is not tested."""
     if start in targets:
         return start
+    steps = _steps(board, side, on)
+    if start not in steps:
+        md.neighbours(board, start, on)  # the error for a hex not on the maps
     seen = {start: 0}
     todo = deque([start])
     while todo:
         h = todo.popleft()
         if limit is not None and seen[h] >= limit:
             continue
-        for n in md.neighbours(board, h, on):
-            if n in seen or not may_step(board, side, h, n) or blocked(n):
+        for n in steps[h]:
+            if n in seen or blocked(n):
                 continue
             if n in targets:
                 return n
@@ -116,7 +119,99 @@ def trace(
     return None
 
 
+# Per loaded map (valid while map_data's derived lookups are: `map_data.changed` makes new
+# ones): the hexes a supply line of a side may step into from each hex (8.14, in
+# `md.neighbours` order), and the railroad links. A trace asks them for every hex it visits.
+_PER_MAP: dict[tuple[int, str], tuple[object, Any]] = {}
+
+
+def _per_map(board: Mapping[str, Any], what: str, build: Callable[[], Any]) -> Any:
+    token = md._sides(board)
+    cached = _PER_MAP.get((id(board), what))
+    if cached is None or cached[0] is not token:
+        if len(_PER_MAP) >= 32:
+            _PER_MAP.clear()
+        cached = (token, build())
+        _PER_MAP[(id(board), what)] = cached
+    return cached[1]
+
+
+def _steps(board: Mapping[str, Any], side: str, on: str | None) -> dict[str, list[str]]:
+    def build() -> dict[str, list[str]]:
+        return {
+            h: [n for n in md.neighbours(board, h, on) if may_step(board, side, h, n)]
+            for h in board["hexes"]
+        }
+
+    return _per_map(board, f"steps {side} {on}", build)
+
+
+def _back_steps(board: Mapping[str, Any], side: str, on: str | None) -> dict[str, list[str]]:
+    """`_steps` turned round: for each hex, the hexes from which a line may step into it."""
+
+    def build() -> dict[str, list[str]]:
+        back: dict[str, list[str]] = {}
+        for h, nexts in _steps(board, side, on).items():
+            for n in nexts:
+                back.setdefault(n, []).append(h)
+        return back
+
+    return _per_map(board, f"back {side} {on}", build)
+
+
+class _Lines:
+    """Supply lines of a whole position at once: for each set of target hexes, one
+    breadth-first search backwards from them over the hexes a line may pass (8.14, 8.15)
+    gives every hex's distance to the nearest; a unit's line exists if one of the hexes it
+    may step into is close enough. The same answers as `trace(...) is not None` for each
+    unit (tests/games/gotterdammerung/test_gd_speed.py), without a search per unit."""
+
+    def __init__(self, board: Mapping[str, Any], side: str, blocked: Callable[[str], bool]) -> None:
+        self.board = board
+        self.steps = _steps(board, side, md.OP)
+        self.back = _back_steps(board, side, md.OP)
+        self.blocked = blocked
+        self.known: dict[tuple[frozenset[str], int | None], dict[str, int]] = {}
+
+    def reaches(self, start: str, targets: Collection[str], limit: int | None) -> bool:
+        """`trace(board, side, start, targets, blocked, limit=limit) is not None`."""
+        if start in targets:
+            return True
+        if start not in self.steps:
+            md.neighbours(self.board, start, md.OP)  # the error for a hex not on the maps
+        key = (frozenset(targets), limit)
+        dist = self.known.get(key)
+        if dist is None:
+            dist = self.known[key] = self._distances(key[0], limit)
+        # the first hex entered must be at most limit - 1 steps from a target (it and every
+        # later hex are not blocked: the distances only count such hexes)
+        most = None if limit is None else limit - 1
+        return any(n in dist and (most is None or dist[n] <= most) for n in self.steps[start])
+
+    def _distances(self, targets: frozenset[str], limit: int | None) -> dict[str, int]:
+        dist: dict[str, int] = {}
+        todo: deque[str] = deque()
+        for t in sorted(targets):
+            if t in self.back and not self.blocked(t):
+                dist[t] = 0
+                todo.append(t)
+        while todo:
+            x = todo.popleft()
+            d = dist[x]
+            if limit is not None and d >= limit - 1:
+                continue  # (a hex further away is of no use within the limit)
+            for y in self.back[x]:
+                if y not in dist and not self.blocked(y):
+                    dist[y] = d + 1
+                    todo.append(y)
+        return dist
+
+
 def _rail_links(board: Mapping[str, Any]) -> dict[str, set[str]]:
+    return _per_map(board, "rail", lambda: _build_rail_links(board))
+
+
+def _build_rail_links(board: Mapping[str, Any]) -> dict[str, set[str]]:
     links: dict[str, set[str]] = {}
     for chain in board["railroads"]:
         hexes = list(chain["hexes"])
@@ -142,7 +237,7 @@ def depot_supplied(
     start = depot["hex"]
     if start not in links:
         return False
-    zone = zoc.enemy_zoc(board, data, units, depot["side"])
+    zone = zoc._zone(board, data, units, depot["side"])
     enemy_here = {u["hex"] for u in units if u["side"] != depot["side"]}
 
     def bad(h: str) -> bool:
@@ -197,6 +292,21 @@ def unit_supplied(
         return depot_supplied(board, data, units, unit, turn)
     blocked = blocker(board, data, units, "soviet")
     depots = supplied_depots(board, data, units, turn)
+    return _supplied(board, data, unit, turn, occupied, blocked, depots)
+
+
+def _supplied(
+    board: Mapping[str, Any],
+    data: Mapping[str, Any],
+    unit: Unit,
+    turn: int,
+    occupied: Iterable[str],
+    blocked: Callable[[str], bool],
+    depots: Sequence[Unit],
+    lines: _Lines | None = None,
+) -> bool:
+    """`unit_supplied` for a unit that is not a depot, with the position's blocker and
+    supplied depots (and its `_Lines`, if given) worked out once by the caller."""
     sources = set(source_hexes(board, turn))
     if md.kind(board, unit["hex"]) == md.CITY_HEX:
         # 8.17: unlimited on the City Map to a Soviet Occupied Transition Hex, then 8 hexes to
@@ -213,6 +323,8 @@ def unit_supplied(
         return False
     front = _front(data, unit)
     ends = sources | {d["hex"] for d in depots if front is None or _front(data, d) == front}
+    if lines is not None:
+        return lines.reaches(unit["hex"], ends, SUPPLY_RANGE)
     return trace(board, "soviet", unit["hex"], ends, blocked, limit=SUPPLY_RANGE) is not None
 
 
@@ -224,7 +336,20 @@ def defence_only(
     if md.kind(board, unit["hex"]) == md.CITY_HEX or not md.east_of_start_line(board, unit["hex"]):
         return False
     blocked = blocker(board, data, units, "soviet")
+    return _defence_only(board, unit, blocked)
+
+
+def _defence_only(
+    board: Mapping[str, Any],
+    unit: Unit,
+    blocked: Callable[[str], bool],
+    lines: _Lines | None = None,
+) -> bool:
+    if md.kind(board, unit["hex"]) == md.CITY_HEX or not md.east_of_start_line(board, unit["hex"]):
+        return False
     east = set(md.edge_hexes(board, "east"))
+    if lines is not None:
+        return lines.reaches(unit["hex"], east, None)
     return trace(board, "soviet", unit["hex"], east, blocked) is not None
 
 
@@ -238,13 +363,23 @@ def supply_status(
     """8.11: every Soviet unit's status at the start of the Supply and Reinforcement Phase:
     "supplied", "defence-only" (8.18) or "out". German units have none (8.2)."""
     occupied = set(occupied)
+    # one blocker and one set of supplied depots for the whole position (what unit_supplied
+    # and defence_only would each work out again for every unit)
+    blocked = blocker(board, data, units, "soviet")
+    depots = supplied_depots(board, data, units, turn)
+    depot_ids = {d["id"] for d in depots}
+    lines = _Lines(board, "soviet", blocked)
     out: dict[str, str] = {}
     for u in units:
         if u["side"] != "soviet":
             continue
-        if unit_supplied(board, data, units, u, turn, occupied):
+        if _is_depot(data, u):
+            supplied = u["id"] in depot_ids
+        else:
+            supplied = _supplied(board, data, u, turn, occupied, blocked, depots, lines)
+        if supplied:
             out[u["id"]] = SUPPLIED
-        elif defence_only(board, data, units, u):
+        elif _defence_only(board, u, blocked, lines):
             out[u["id"]] = DEFENCE_ONLY
         else:
             out[u["id"]] = OUT

@@ -94,6 +94,18 @@ def stacking_value(board: Mapping[str, Any], data: Mapping[str, Any], unit: Unit
     return int(c["stacking"])
 
 
+def _stacking_value(board: Mapping[str, Any], unit: Unit, c: Mapping[str, Any]) -> int:
+    """`stacking_value` with the unit's counter already looked up."""
+    if unit.get("volkssturm"):
+        return 0
+    if unit["side"] == "german" and c["branch"] in ZERO_STACK_GERMAN:
+        return 0
+    rifle = unit["side"] == "soviet" and c["size"] == "corps" and c["branch"] == "rifle"
+    if rifle and md.kind(board, unit["hex"]) == md.CITY_HEX:
+        return 2
+    return int(c["stacking"])
+
+
 def stack_points(board: Mapping[str, Any], data: Mapping[str, Any], stack: Sequence[Unit]) -> int:
     """The stacking points of one side's units in one hex (4.11-4.14)."""
     points = sum(stacking_value(board, data, u) for u in stack)
@@ -111,14 +123,24 @@ def stack_problems(
         return []
     h = stack[0]["hex"]
     where = h.split(":")[1]
+    if len(stack) == 1:  # (most hexes: one unit can break only the limit of 4.0)
+        points = _stacking_value(board, stack[0], counter(data, stack[0]))
+        limit = stack_limit(board, h)
+        if points > limit:
+            return [f"hex {where}: {points} stacking points, the limit is {limit} (4.0, 4.1)"]
+        return []
     problems = []
-    nations = sorted({str(counter(data, u)["nationality"]) for u in stack})
+    # each unit's counter looked up once (the bots ask this for every hex they consider)
+    faces = [(u, counter(data, u)) for u in stack]
+    nations = sorted({str(c["nationality"]) for _, c in faces})
     if len(nations) > 1:
         problems.append(f"hex {where}: {' and '.join(nations)} units may not share a hex (4.17)")
-    points, limit = stack_points(board, data, stack), stack_limit(board, h)
+    points = sum(_stacking_value(board, u, c) for u, c in faces)
+    points += max(0, sum(1 for u in stack if u.get("volkssturm")) - 1)  # as stack_points
+    limit = stack_limit(board, h)
     if points > limit:
         problems.append(f"hex {where}: {points} stacking points, the limit is {limit} (4.0, 4.1)")
-    support = [u for u in stack if is_support(data, u)]
+    support = [u for u, c in faces if c.get("place", {}).get("pool") == "support"]
     if support:
         others = [u for u in stack if not is_support(data, u)]
         if len(support) > 1:
@@ -199,7 +221,26 @@ def rifle_corps_spacing_problem(
 # --- 4.2 zones of control -----------------------------------------------------------------
 
 
+_REACH: dict[int, tuple[object, dict[str, list[str]]]] = {}
+
+
 def zoc_reach(board: Mapping[str, Any], h: str) -> list[str]:
+    """`_zoc_reach`, remembered per loaded map (valid while map_data's own derived lookups
+    are: `map_data.changed` forgets both)."""
+    token = md._sides(board)
+    cached = _REACH.get(id(board))
+    if cached is None or cached[0] is not token:
+        if len(_REACH) >= 8:
+            _REACH.clear()
+        cached = (token, {})
+        _REACH[id(board)] = cached
+    found = cached[1].get(h)
+    if found is None:
+        found = cached[1][h] = _zoc_reach(board, h)
+    return found
+
+
+def _zoc_reach(board: Mapping[str, Any], h: str) -> list[str]:
     """The hexes into which the ZOC of a unit in `h` extends (4.21, 4.25, 4.26): from an
     Operational hex, its Operational and Transition neighbours; from a Transition Hex, those
     and its Berlin City Hex neighbours; from a Berlin City Hex, its Berlin City Hex
@@ -220,18 +261,48 @@ def enemy_zoc(
     board: Mapping[str, Any], data: Mapping[str, Any], units: Iterable[Unit], side: str
 ) -> dict[str, str]:
     """The hexes in the ZOC of `side`'s enemies (ZOC never affects friendly units, 4.21):
-    hex -> "strong" or "weak", strong where both reach."""
-    out: dict[str, str] = {}
+    hex -> "strong" or "weak", strong where both reach. A new dict each call (callers may
+    change it); the map itself is remembered by the enemy units' hexes and strengths, since
+    the rules ask it thousands of times a game for few distinct positions."""
+    return dict(_zone(board, data, units, side))
+
+
+def _zone(
+    board: Mapping[str, Any], data: Mapping[str, Any], units: Iterable[Unit], side: str
+) -> Mapping[str, str]:
+    """`enemy_zoc`'s remembered map itself, for callers that only read it."""
+    sources = []
+    known = data["units"]
     for u in units:
-        if u["side"] == side:
+        if u["side"] == side or u.get("disrupted"):
+            continue  # (zoc_strength inline: a disrupted unit has none, 4.27)
+        if u.get("volkssturm"):
+            sources.append((u["hex"], WEAK))
             continue
-        strength = zoc_strength(data, u)
-        if strength is None:
-            continue
-        for n in zoc_reach(board, u["hex"]):
+        found = known.get(u["id"])
+        kind = (found if found is not None else counter(data, u))["zoc"]
+        if kind != "none":
+            sources.append((u["hex"], str(kind)))
+    token = md._sides(board)
+    key = (id(board), side, tuple(sources))
+    cached = _ZONES.get(key)
+    if cached is not None and cached[0] is token:
+        return cached[1]
+    out: dict[str, str] = {}
+    for h, strength in sources:
+        for n in zoc_reach(board, h):
             if out.get(n) != STRONG:
                 out[n] = strength
+    if len(_ZONES) >= _ZONES_KEPT:
+        _ZONES.clear()
+    _ZONES[key] = (token, out)
     return out
+
+
+# enemy_zoc's results by (map, side, enemy (hex, strength) in order), with the map's derived
+# lookups they were built with (`map_data.changed` makes a new one, so they are not reused).
+_ZONES: dict[tuple[int, str, tuple[tuple[str, str], ...]], tuple[object, dict[str, str]]] = {}
+_ZONES_KEPT = 64
 
 
 def zoc_at(
@@ -247,7 +318,7 @@ def zoc_at(
     nothing cancels a strong one (4.28)."""
     if purpose not in PURPOSES:
         raise ValueError(f"unknown purpose {purpose!r} (expected {', '.join(PURPOSES)})")
-    strength = enemy_zoc(board, data, units, side).get(h)
+    strength = _zone(board, data, units, side).get(h)
     friendly_here = any(u["side"] == side and u["hex"] == h for u in units)
     if strength == WEAK and purpose != "movement" and friendly_here:
         return None

@@ -208,7 +208,7 @@ def test_6_61_who_chooses_the_retreat() -> None:
     assert cb.retreat_chooser("soviet", "german") == "german"
     assert cb.retreat_chooser("soviet", "soviet") == "soviet"
     assert cb.retreat_chooser("german", "german") == "soviet"  # 6.57
-    assert cb.retreat_chooser("german", "soviet") == "soviet"  # 6.58
+    assert cb.retreat_chooser("german", "soviet") == "german"  # 6.58
 
 
 def test_6_6_retreat_paths() -> None:

@@ -31,6 +31,7 @@ def board(shipped: dict[str, Any]) -> dict[str, Any]:
         b["hexes"][h]["fortified"] = False
     for x, y in ((A, B), (B, C)):
         b["hexsides"].pop(m.side_key(x, y), None)
+        m.changed(b)
     return b
 
 
@@ -52,6 +53,7 @@ def unit(side: str = "german", cls: str = "foot", movement: int = 4, branch: str
 
 def side(board: dict[str, Any], a: str, b: str, *features: str) -> None:
     board["hexsides"][m.side_key(a, b)] = sorted(features)
+    m.changed(board)
 
 
 def test_5_12_foot_unit_into_a_city_hex_spends_2(board: dict, tables: dict) -> None:
@@ -164,7 +166,9 @@ def test_5_41_transition_entry_costs_3_and_5_44_ends_the_move(shipped: dict, tab
     board = copy.deepcopy(shipped)
     op, tr, beyond = "op:2419", "op:2420", "op:2421"
     board["hexsides"].pop(m.side_key(op, tr), None)
+    m.changed(board)
     board["hexsides"].pop(m.side_key(tr, beyond), None)
+    m.changed(board)
     for cls in ("foot", "vehicle"):
         assert mv.step_cost(board, tables, unit(cls=cls), op, tr) == 3
     with pytest.raises(IllegalOrderError, match="5.44"):
