@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import pbem.games  # noqa: E402,F401  (registers the titles)
 from pbem.handovers import Count, play_counted  # noqa: E402
 
-TITLES = ("race-to-berlin", "berlin-1945", "barbarossa", "race-to-the-sea")
+TITLES = ("race-to-berlin", "berlin-1945", "barbarossa", "race-to-the-sea", "gotterdammerung")
 
 
 def measure(title: str, games: int, auto: bool) -> list[Count]:

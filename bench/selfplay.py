@@ -31,7 +31,7 @@ from pbem.core import chain  # noqa: E402
 from pbem.core.engine import get_engine  # noqa: E402
 from pbem.testing import SignedTable as Table  # noqa: E402
 
-TITLES = ("barbarossa", "race-to-berlin", "berlin-1945", "race-to-the-sea")
+TITLES = ("barbarossa", "race-to-berlin", "berlin-1945", "race-to-the-sea", "gotterdammerung")
 TOY = "toy-dice"
 
 

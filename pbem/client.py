@@ -476,6 +476,8 @@ class Client:
                 raise PbemError(f"{rules} has no data file {name!r}")
             engine.load_data({**files, name: content})  # validate before signing anything
             files[name] = content
+        if options:  # refused options, like refused data, before anything is signed
+            engine.setup(engine.load_data(files), options)
         body: dict[str, JSON] = {
             "rules": engine.name,
             "rules_version": engine.version,

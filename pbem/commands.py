@@ -21,6 +21,7 @@ from pbem.reporting import print_report, report_error, verify_file
 if TYPE_CHECKING:
     from pbem.client import Client
     from pbem.core.adjudicator import Adjudicator
+    from pbem.core.canonical import JSON
     from pbem.core.log import Entry
 
 
@@ -121,6 +122,22 @@ def _data_files(specs: tuple[str, ...]) -> dict[str, bytes]:
         except OSError as exc:
             _fail(f"cannot read data file {path}: {exc.strerror}")
     return files
+
+
+def _options(specs: tuple[str, ...]) -> dict[str, JSON]:
+    """--option NAME=VALUE: true/false as booleans, whole numbers as numbers, else text."""
+    found: dict[str, JSON] = {}
+    for spec in specs:
+        name, sep, text = spec.partition("=")
+        if not sep or not name:
+            _fail(f"--option {spec!r}: expected NAME=VALUE")
+        value: JSON = text
+        if text in ("true", "false"):
+            value = text == "true"
+        elif text.isascii() and text.isdigit() and len(text) < 10:
+            value = int(text)
+        found[name] = value
+    return found
 
 
 class PbemGroup(click.Group):
@@ -289,6 +306,14 @@ def rules() -> None:
     metavar="NAME=FILE",
     help="Use your own data file instead of the shipped one.",
 )
+@click.option(
+    "--option",
+    "options",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="A game option (optional rules: true or false; numbers as numbers), signed "
+    "into the genesis: e.g. --option curse=true (docs/<game>.md lists them).",
+)
 @click.option("-o", "--output", help="Write the move file here (else: to stderr).")
 @click.option(
     "--json",
@@ -305,6 +330,7 @@ def new(
     creator: str | None,
     title: str,
     data: tuple[str, ...],
+    options: tuple[str, ...],
     output: str | None,
     as_json: bool,
 ) -> None:
@@ -322,7 +348,9 @@ def new(
         if not owned:
             _fail("you hold the private key of none of these roles")
         creator = owned[0]
-    game_id, entries = client.new_game(rules_name, creator, roles, title, _data_files(data))
+    game_id, entries = client.new_game(
+        rules_name, creator, roles, title, _data_files(data), _options(options)
+    )
     if as_json:
         _new_json(game_id, roles, creator, entries, output)
         return

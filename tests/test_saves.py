@@ -23,6 +23,7 @@ SAVES = sorted((Path(__file__).resolve().parents[1] / "saves").glob("*.pbem"))
         "race-to-berlin-demo.pbem",
         "berlin-1945-demo.pbem",
         "race-to-the-sea-demo.pbem",
+        "gotterdammerung-demo.pbem",
     ],
 )
 def test_the_demo_saves_are_there(name: str) -> None:

@@ -7,12 +7,16 @@ pure functions of a role's view and keyword options, in the manner of python-che
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
 
 from pbem.render.escape import one_line
+
+if TYPE_CHECKING:
+    from pbem.core.adjudicator import Action
 
 
 @dataclass(frozen=True)
@@ -23,6 +27,21 @@ class Highlight:
     moves: tuple[tuple[str, str], ...] = ()
     attacks: tuple[tuple[str, str], ...] = ()
     marks: tuple[tuple[str, str], ...] = ()
+
+
+def turn_of(actions: Sequence[Action]) -> tuple[object, list[Action]]:
+    """The actions of the turn being played: an action's `turn` is that of the state it
+    left, so each counts in the turn of the action before it (as the summary lists them);
+    when the turn has just begun and holds none yet, the last turn that has some."""
+    played = [a for a in actions if a.turn is not None]
+    turns, before = [], None
+    for action in played:
+        turns.append(action.turn if before is None else before)
+        before = action.turn
+    if not played:
+        return None, []
+    last = turns[-1]
+    return last, [a for a, t in zip(played, turns, strict=True) if t == last]
 
 
 def _number(value: float) -> str:

@@ -247,6 +247,35 @@ def _race_to_the_sea_own(view: Mapping[str, Any], role: str) -> tuple[str, ...]:
     return tuple(lines)
 
 
+def _gotterdammerung(view: Mapping[str, Any]) -> MapFacts:
+    """The VP hexes and the hexes with units (both maps and the NGP Box); nothing on the
+    maps is hidden from one side only (a face-down Volkssturm unit reads as such)."""
+    from pbem.games.gotterdammerung import report
+
+    by_hex: dict[str, list[Any]] = {}
+    for uid in sorted(view["units"]):
+        unit = view["units"][uid]
+        by_hex.setdefault(str(unit["hex"]), []).append(unit)
+    vp = {str(item["hex"]): int(item["vp"]) for item in view["board"]["vp"]}
+    occupied = set(view.get("occupied") or ())
+    places = []
+    for h in sorted(set(vp) | set(by_hex)):
+        pieces = tuple(
+            Piece(u["id"], report.unit_text(view, u), str(u["side"])) for u in by_hex.get(h, [])
+        )
+        notes = (f"{vp[h]} VP (11.13)",) if h in vp else ()
+        control = "Soviet Occupied" if h in occupied else "none"
+        places.append(PlaceFacts(h, report.place(view, h), control, pieces, notes))
+    return MapFacts(
+        tuple(places),
+        (
+            "Victory is scored after turn 10 (11): Soviet VP for the occupied VP hexes, the"
+            " turn 1-3 bonus and the Meeting at the Elbe; German VP for surviving units;"
+            " the difference is read on the 11.2 table",
+        ),
+    )
+
+
 _OWN: dict[str, Callable[[Mapping[str, Any], str], tuple[str, ...]]] = {
     "race-to-berlin": _race_to_berlin_own,
     "berlin-1945": _berlin_1945_own,
@@ -268,6 +297,7 @@ _READERS: dict[str, Callable[[Mapping[str, Any]], MapFacts]] = {
     "race-to-berlin": _race_to_berlin,
     "berlin-1945": _berlin_1945,
     "race-to-the-sea": _race_to_the_sea,
+    "gotterdammerung": _gotterdammerung,
 }
 
 

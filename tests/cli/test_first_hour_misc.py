@@ -69,6 +69,24 @@ def test_new_with_output_writes_the_move_file_and_prints_only_the_id(tmp_path: P
     assert "applied: entry 0" in applied
 
 
+def test_new_signs_the_game_options_into_the_genesis(tmp_path: Path) -> None:
+    """Götterdämmerung's optional rules (12.1-12.5) are chosen at game creation."""
+    home = tmp_path / "home"
+    ok(home, "key", "new", "s")
+    ok(home, "key", "new", "g")
+    keys = ("--key", "soviet=s", "--key", "german=g")
+    game = ok(home, "new", "gotterdammerung", *keys, "--option", "curse=true").stdout.strip()
+    state = Client(Store(home)).game(game).state
+    assert state["options"]["curse"] is True and state["support_points"] == 10  # 12.24
+    bad = one_error(run(home, "new", "gotterdammerung", *keys, "--option", "cursed=true"))
+    assert "unknown option cursed" in bad
+    assert "expected NAME=VALUE" in one_error(
+        run(home, "new", "gotterdammerung", *keys, "--option", "x")
+    )
+    bad = one_error(run(home, "new", "barbarossa", "--key", "german=s", "--option", "curse=true"))
+    assert "barbarossa has no options" in bad
+
+
 # --- two pbem commands on one store -------------------------------------------------------------
 
 

@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from pbem.maps.svg import Highlight
+from pbem.maps.svg import Highlight, turn_of
 
 if TYPE_CHECKING:
     from pbem.core.adjudicator import Action
@@ -31,21 +31,6 @@ DISPLACED = re.compile(r"^(c\d+) is displaced to (\d{4})")
 
 def _hexes(words: Sequence[str]) -> list[str]:
     return [w for w in words if HEX.match(w)]
-
-
-def turn_of(actions: Sequence[Action]) -> tuple[object, list[Action]]:
-    """The actions of the turn being played: an action's `turn` is that of the state it
-    left, so each counts in the turn of the action before it (as the summary lists them);
-    when the turn has just begun and holds none yet, the last turn that has some."""
-    played = [a for a in actions if a.turn is not None]
-    turns, before = [], None
-    for action in played:
-        turns.append(action.turn if before is None else before)
-        before = action.turn
-    if not played:
-        return None, []
-    last = turns[-1]
-    return last, [a for a, t in zip(played, turns, strict=True) if t == last]
 
 
 def last_turn(actions: Iterable[Action]) -> Highlight:

@@ -1,0 +1,383 @@
+"""Rules engine for Götterdämmerung: Fall of Berlin 1945 (two players, soviet and german).
+
+The engine is a kit step table (`STEPS`); the design is docs/gotterdammerung.md. Modules:
+`state` (shape, set-up, reading the state), `decisions` (syntax), `phases` (the ten phases of
+3.1 and what happens between them), `setup` (12.4's bid, 6.91, 10.22), `moving` (movement,
+railroads, splits, reinforcements, overruns), `fighting` (combat and overrun results),
+`reinforcing` (9.x at the German Movement Phase, 8.3-8.4), `choices` (listed choices and
+the bot's samples). The rules themselves are pure functions shared with the data tests:
+`map_data`, `tables`, `counters`, `zoc`, `movement`, `combat`, `overrun`, `rail`, `split`,
+`countermove`, `arrivals`, `deployment`, `supply`, `victory`.
+
+Information (protocol section 5): nothing is hidden from one side only but the 12.4 bid (a
+sealed round, setup.BIDS). Delay markers and Volkssturm strengths are unknown to both until
+the rules reveal them, so they are drawn then, by public dice (moving.reveal_delays,
+fighting.reveal_volkssturm); the 12th Army cup is a public draw (9.33). Choices of the
+player whose phase it is not (losses 6.52, retreats 6.61, advances 6.74, removals 4.18)
+are that player's own entries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pbem.core.canonical import JSON
+from pbem.core.engine import Context, Outcome, State
+from pbem.errors import DataError, InvalidOrderError
+from pbem.games.datacheck import given_or_shipped, shipped_files
+from pbem.games.gotterdammerung import (
+    choices,
+    fighting,
+    moving,
+    phases,
+    reinforcing,
+    setup,
+    victory,
+    zoc,
+)
+from pbem.games.gotterdammerung import counters as gc
+from pbem.games.gotterdammerung import map_data as md
+from pbem.games.gotterdammerung import state as gs
+from pbem.games.gotterdammerung import tables as tb
+from pbem.games.gotterdammerung.decisions import (
+    DECISION_TYPES,
+    Advance,
+    Artillery,
+    Attack,
+    Bid,
+    Deploy,
+    Done,
+    Enter,
+    Lose,
+    Move,
+    OpenBid,
+    Overrun,
+    Rail,
+    Reinforce,
+    Remove,
+    Retreat,
+    Split,
+    Volkssturm,
+    format_decision,
+    parse_decision,
+)
+from pbem.kit.steps import Step, StepGame
+
+PACKAGE = "pbem.games.gotterdammerung"
+DATA_FILES = (md.MAP_FILE, tb.TABLES_FILE, gc.COUNTERS_FILE)
+SIXTH_SS_VP = 25  # 12.39
+
+
+def _phase_role(state: State) -> str:
+    return gs.role_of(state, phases.phase_side(state))
+
+
+def _side_role(side: str | None) -> Any:
+    def asks(state: State) -> str | None:
+        return None if side is None else gs.role_of(state, side)
+
+    return asks
+
+
+def _asks_of(chooser: Any) -> Any:
+    def asks(state: State) -> str | None:
+        side = chooser(state)
+        return None if side is None else gs.role_of(state, side)
+
+    return asks
+
+
+def _overstacked_side(state: State) -> str:
+    """The side whose units break the limit in the first broken hex (4.18)."""
+    broken = sorted(phases.overstacks(state))
+    units = gs.units_at(state, broken[0]) if broken else []
+    return str(units[0]["side"]) if units else phases.phase_side(state)
+
+
+def _remover(state: State) -> str:
+    """4.18: "the opposing player chooses which units are removed": the opponent of the
+    overstacked units' owner (one side's hexes at a time)."""
+    return gs.role_of(state, gs.other(_overstacked_side(state)))
+
+
+def _title(state: State) -> str:
+    return f"turn {state['turn']}, {phases.TITLES.get(state['phase'], state['phase'])}"
+
+
+def _p_move(state: State, role: str) -> str:
+    moving_now = state["moving"]
+    going = f"; {moving_now['unit']} has {moving_now['points']} MP left" if moving_now else ""
+    return (
+        f"{_title(state)}{going}: 'move UNIT HEX...', 'enter UNIT HEX', 'rail UNIT HEX...', "
+        "'split CORPS SUPPORT', 'overrun HEX to HEX', then 'done' (5, 7)"
+    )
+
+
+def _p_combat(state: State, role: str) -> str:
+    return f"{_title(state)}: 'attack HEX from HEX...' or 'done' (6.3)"
+
+
+def _p_loss(state: State, role: str) -> str:
+    combat = state["combat"]
+    side = combat["losing"]
+    return (
+        f"{combat['result']['code']} at {gs.hex_text(combat['target'])}: lose "
+        f"{combat['owed'][side]} step(s): 'lose UNIT...' (6.52)"
+    )
+
+
+def _p_retreat(state: State, role: str) -> str:
+    combat = state["combat"]
+    left = ", ".join(combat["retreat"]["left"])
+    return f"{combat['result']['code']}: retreat {left} two hexes: 'retreat UNIT HEX HEX' (6.6)"
+
+
+def _p_advance(state: State, role: str) -> str:
+    info = state["combat"]["advance"]
+    units = ", ".join(info["units"])
+    return f"advance after combat with {units}: 'advance UNIT HEX...' or 'done' (6.7)"
+
+
+def _p_remove(state: State, role: str) -> str:
+    hexes = ", ".join(gs.hex_text(h) for h in phases.overstacks(state))
+    return f"the stacking limit is broken in {hexes}: remove the excess ('remove UNIT...', 4.18)"
+
+
+def _p_reinforce(state: State, role: str) -> str:
+    data = state["phase_data"]
+    parts = []
+    if data.get("volkssturm"):
+        parts.append(f"place {data['volkssturm']} Volkssturm ('volkssturm HEX...', 8.41)")
+    if data.get("jueterbog"):
+        parts.append("'reinforce jueterbog UNIT HEX...' (8.32)")
+    if data.get("alkett"):
+        parts.append("'reinforce alkett UNIT...' (8.33)")
+    return f"{_title(state)}: " + ", ".join(parts + ["then 'done'"])
+
+
+STEPS: dict[str, Step] = {
+    "bid": Step(
+        asks=setup.BIDS.asks,
+        prompt=lambda s, r: (
+            "bid Soviet Support Points: the lower bid commands the Soviets ('bid 12', 12.42)"
+        ),
+        handlers={Bid: setup.bid},
+        choices=choices.bids,
+        sample=choices.sample_bid,
+        commits=setup.BIDS.commits,
+        rule="12.42",
+    ),
+    "open_bid": Step(
+        asks=setup.BIDS.asks,
+        prompt=lambda s, r: "open your sealed bid ('open bid', 12.42)",
+        handlers={OpenBid: setup.open_bid},
+        choices=choices.open_bids,
+        rule="12.42",
+        exhaustive=True,
+    ),
+    "artillery": Step(
+        asks=_side_role("soviet"),
+        prompt=lambda s, r: (
+            "place the four Artillery Support markers on corps of their armies "
+            "('artillery art-8ga sov-29grc ...', 6.91)"
+        ),
+        handlers={Artillery: setup.artillery},
+        choices=choices.artillery,
+        rule="6.91",
+    ),
+    "deploy": Step(
+        asks=_side_role("german"),
+        prompt=lambda s, r: (
+            "deploy the units of areas A-J ('deploy standard' or 'deploy UNIT HEX ...', 10.22)"
+        ),
+        handlers={Deploy: setup.deploy},
+        choices=choices.deploys,
+        rule="10.22",
+    ),
+    "move": Step(
+        asks=_phase_role,
+        prompt=_p_move,
+        handlers={
+            Move: moving.move,
+            Enter: moving.enter,
+            Rail: moving.rail_move,
+            Split: moving.split,
+            Overrun: moving.start_overrun,
+            Done: moving.done,
+        },
+        choices=choices.moves,
+        sample=choices.sample_move,
+        rule="5.1",
+    ),
+    "combat": Step(
+        asks=_phase_role,
+        prompt=_p_combat,
+        handlers={Attack: fighting.attack, Done: lambda s, r, d, c: moving.finish_phase(s, c)},
+        choices=choices.attacks,
+        sample=choices.sample_attack,
+        rule="6.0",
+    ),
+    "loss": Step(
+        asks=_asks_of(fighting.loss_chooser),
+        prompt=_p_loss,
+        handlers={Lose: fighting.lose},
+        choices=choices.losses,
+        sample=choices.sample_loss,
+        rule="6.52",
+    ),
+    "retreat": Step(
+        asks=_asks_of(fighting.retreat_chooser),
+        prompt=_p_retreat,
+        handlers={Retreat: fighting.retreat},
+        choices=choices.retreats,
+        sample=choices.sample_retreat,
+        rule="6.61",
+        exhaustive=True,
+    ),
+    "advance": Step(
+        asks=_asks_of(fighting.advance_chooser),
+        prompt=_p_advance,
+        handlers={Advance: fighting.advance, Done: fighting.end_advance},
+        choices=choices.advances,
+        sample=choices.sample_advance,
+        rule="6.7",
+    ),
+    "remove": Step(
+        asks=_remover,
+        prompt=_p_remove,
+        handlers={Remove: lambda s, r, d, c: remove(s, r, d, c)},
+        choices=choices.removals,
+        rule="4.18",
+    ),
+    "reinforce": Step(
+        asks=_phase_role,
+        prompt=_p_reinforce,
+        handlers={
+            Reinforce: reinforcing.reinforce,
+            Volkssturm: reinforcing.place_volkssturm,
+            Done: reinforcing.done,
+        },
+        choices=choices.reinforcements,
+        sample=choices.sample_reinforcement,
+        rule="8.3",
+    ),
+}
+
+
+def remove(state: State, role: str, d: Remove, ctx: Context) -> None:
+    """4.18: the opposing player removes the excess units of each illegal hex."""
+    board, data = state["board"], state["counters"]
+    owner = _overstacked_side(state)
+    broken = {
+        h: found
+        for h, found in phases.overstacks(state).items()
+        if gs.units_at(state, h)[0]["side"] == owner
+    }
+    for uid in d.units:
+        unit = state["units"].get(uid)
+        if unit is None or unit["hex"] not in broken:
+            raise gs.illegal(f"{uid} is not in an overstacked hex", "4.18")
+    for h in sorted(broken):
+        chosen = [uid for uid in d.units if state["units"][uid]["hex"] == h]
+        problem = zoc.removal_problem(board, data, gs.units_at(state, h), chosen)
+        if problem is not None:
+            raise gs.illegal(problem, "4.18")
+    for uid in d.units:
+        fighting.destroy(state, uid, ctx, "over the stacking limit at the end of a phase, 4.18")
+    if not phases.overstacks(state):
+        phases.end_phase(state, ctx)  # else the other side's hexes are next
+
+
+class GotterdammerungEngine(StepGame):
+    """Götterdämmerung: the turn sequence, movement, combat, overruns, supply and the cups."""
+
+    name = "gotterdammerung"
+    title = "Götterdämmerung: Fall of Berlin 1945"
+    version = "1.0"
+    roles = gs.SIDES
+    required_roles = gs.SIDES
+    data_files = DATA_FILES
+    steps = STEPS
+    decision_types = DECISION_TYPES
+    static_keys = gs.STATIC_KEYS
+    turn_rule = "3.1"
+    over_rule = "11.0"
+    role_names = gs.NAMES
+
+    def default_data(self) -> dict[str, bytes]:
+        return shipped_files(PACKAGE, DATA_FILES)
+
+    def load_data(self, files: Mapping[str, bytes]) -> dict[str, Any]:
+        raw = given_or_shipped(files, DATA_FILES, "gotterdammerung", PACKAGE)
+        return {
+            "map": md.load_map(raw[md.MAP_FILE]),
+            "tables": tb.load_tables(raw[tb.TABLES_FILE]),
+            "counters": gc.load_counters(raw[gc.COUNTERS_FILE]),
+        }
+
+    def setup(self, data: Any, options: Mapping[str, JSON]) -> State:
+        try:
+            chosen = gs.read_options(options)
+        except ValueError as error:
+            raise DataError(str(error)) from None
+        state = gs.initial_state(data if data is not None else self.load_data({}), chosen)
+        setup.start(state)
+        return state
+
+    def parse_decision(self, text: str, state: State, role: str) -> Any:
+        return parse_decision(text, state, role)
+
+    def format(self, decision: Any) -> str:
+        if not isinstance(decision, DECISION_TYPES):
+            raise InvalidOrderError(f"not a gotterdammerung decision: {decision!r}")
+        return format_decision(decision)
+
+    def clone(self, state: State) -> State:
+        return gs.copy_state(state)
+
+    def seal(self, state: State, role: str, decision: Any) -> tuple[Any, dict[str, JSON]]:
+        if isinstance(decision, Bid) and decision.points is not None and state["step"] == "bid":
+            values = setup.BIDS.seal(state, role, decision.points)
+            if values:
+                return Bid(None), values
+        return decision, {}
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state["step"] != "over":
+            return None
+        points = score(state)
+        difference = points["soviet"] - points["german"]
+        level = victory.level(difference)
+        winner = (
+            "soviet"
+            if level.startswith("Soviet")
+            else "german"
+            if level.startswith("German")
+            else None
+        )
+        by_role = {gs.role_of(state, side): points[side] for side in gs.SIDES}
+        text = (
+            f"Soviet {points['soviet']} VP, German {points['german']} VP: a difference of "
+            f"{difference}, {level} (11.2)"
+        )
+        return Outcome(None if winner is None else gs.role_of(state, winner), level, by_role, text)
+
+
+def score(state: State) -> dict[str, int]:
+    """11.13-11.17, 12.39, 12.44: the points of each side now."""
+    board, data = state["board"], state["counters"]
+    soviet = victory.soviet_hex_vp(board, state["occupied"])
+    soviet += victory.BONUS_VP * len(state["bonus"])
+    soviet += victory.elbe_vp(state["elbe"]) if state["elbe"] else 0
+    soviet += state["bid_vp"]
+    units = gs.on_map(state)
+    army = [u for u, c in data["units"].items() if (c.get("place") or {}).get("pool") == "6th-ss"]
+    if state["options"]["sixth_ss"] and not any(uid in state["units"] for uid in army):
+        soviet += SIXTH_SS_VP  # 12.39 (read as: once the whole army is gone)
+    counted = [u for u in units if u["id"] not in army]
+    german = victory.german_vp(board, data, counted)
+    return {"soviet": soviet, "german": german}
+
+
+ENGINE = GotterdammerungEngine()

@@ -1,0 +1,166 @@
+"""Götterdämmerung: the remembered ZOC maps and supply lines (issue 16, "Speed") give exactly
+what the plain per-unit computations give (rulebook 4.2, 8.1), on positions of a bot game and
+on shuffled copies of them; and a map edited after `map_data.changed` is not answered from
+what was remembered of it."""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections import deque
+from collections.abc import Callable, Collection, Mapping, Sequence
+from typing import Any
+
+import pytest
+
+from pbem.games.gotterdammerung import map_data as md
+from pbem.games.gotterdammerung import state as gs
+from pbem.games.gotterdammerung import supply, zoc
+from pbem.games.gotterdammerung.rules import ENGINE
+from pbem.testing import Table
+
+
+def plain_enemy_zoc(board: Any, data: Any, units: Sequence[Any], side: str) -> dict[str, str]:
+    """4.21-4.27 unit by unit, nothing remembered (what zoc.enemy_zoc computed before)."""
+    out: dict[str, str] = {}
+    for u in units:
+        if u["side"] == side:
+            continue
+        strength = zoc.zoc_strength(data, u)
+        if strength is None:
+            continue
+        for n in zoc._zoc_reach(board, u["hex"]):
+            if out.get(n) != zoc.STRONG:
+                out[n] = strength
+    return out
+
+
+def plain_trace(
+    board: Any,
+    side: str,
+    start: str,
+    targets: Collection[str],
+    blocked: Callable[[str], bool],
+    limit: int | None = None,
+    on: str | None = md.OP,
+) -> str | None:
+    """8.12-8.15 by asking the map at every step (what supply.trace did before)."""
+    if start in targets:
+        return start
+    seen = {start: 0}
+    todo = deque([start])
+    while todo:
+        h = todo.popleft()
+        if limit is not None and seen[h] >= limit:
+            continue
+        for n in md.neighbours(board, h, on):
+            if n in seen or not supply.may_step(board, side, h, n) or blocked(n):
+                continue
+            if n in targets:
+                return n
+            seen[n] = seen[h] + 1
+            todo.append(n)
+    return None
+
+
+def plain_status(board: Any, data: Any, units: Sequence[Any], turn: int, occupied: Any) -> Any:
+    """8.11 and 8.18 unit by unit (what supply.supply_status did before)."""
+    out = {}
+    for u in units:
+        if u["side"] != "soviet":
+            continue
+        if supply.unit_supplied(board, data, units, u, turn, set(occupied)):
+            out[u["id"]] = supply.SUPPLIED
+        elif supply.defence_only(board, data, units, u):
+            out[u["id"]] = supply.DEFENCE_ONLY
+        else:
+            out[u["id"]] = supply.OUT
+    return out
+
+
+def positions() -> tuple[Any, Any, list[dict[str, Any]]]:
+    """Every 60th position of a seeded bot game, and a shuffled copy of each (units
+    moved to random hexes, some disrupted): positions the bots would not reach."""
+    t = Table(ENGINE, seed=2)
+    found = []
+    count = 0
+    while not t.over() and count < 5000:
+        t.step()
+        count += 1
+        if count % 60 == 0:
+            found.append(copy.deepcopy({k: t.state[k] for k in ("units", "turn", "occupied")}))
+    rng = random.Random(16)
+    board = t.state["board"]
+    hexes = sorted(h for h in board["hexes"] if md.kind(board, h) != md.UNUSED)
+    shuffled = []
+    for position in found:
+        for _ in range(1):
+            other = copy.deepcopy(position)
+            for u in other["units"].values():
+                if rng.random() < 0.3 and u["hex"] != gs.NGP:
+                    u["hex"] = rng.choice(hexes)
+                if rng.random() < 0.1:
+                    u["disrupted"] = not u.get("disrupted")
+            other["occupied"] = sorted(set(other["occupied"]) | set(rng.sample(hexes, 5)))
+            shuffled.append(other)
+    return board, t.state["counters"], found + shuffled
+
+
+@pytest.fixture(scope="module")
+def game() -> tuple[Mapping[str, Any], Mapping[str, Any], list[dict[str, Any]]]:
+    return positions()
+
+
+def on_maps(position: Mapping[str, Any]) -> list[dict[str, Any]]:
+    return [u for u in position["units"].values() if u["hex"] not in (None, gs.NGP)]
+
+
+def test_enemy_zoc_is_the_unit_by_unit_map(game: Any) -> None:
+    board, data, found = game
+    assert len(found) >= 12
+    for position in found:
+        units = on_maps(position)
+        for side in ("soviet", "german"):
+            expected = plain_enemy_zoc(board, data, units, side)
+            first = zoc.enemy_zoc(board, data, units, side)
+            assert first == expected and list(first) == list(expected)
+            first["op:0101"] = "changed by a caller"  # a caller's copy: not remembered
+            assert zoc.enemy_zoc(board, data, units, side) == expected
+
+
+def test_supply_status_and_traces_are_the_unit_by_unit_ones(game: Any) -> None:
+    board, data, found = game
+    statuses: set[str] = set()
+    for position in found:
+        units = on_maps(position)
+        turn, occupied = position["turn"], position["occupied"]
+        status = supply.supply_status(board, data, units, turn, occupied)
+        assert status == plain_status(board, data, units, turn, occupied)
+        statuses |= set(status.values())
+        blocked = supply.blocker(board, data, units, "soviet")
+        ends = set(supply.source_hexes(board, turn))
+        lines = supply._Lines(board, "soviet", blocked)
+        for u in units[:40]:
+            for limit, on in ((supply.SUPPLY_RANGE, md.OP), (None, md.OP), (None, md.CITY)):
+                got = supply.trace(board, "soviet", u["hex"], ends, blocked, limit=limit, on=on)
+                assert got == plain_trace(board, "soviet", u["hex"], ends, blocked, limit, on)
+                if on == md.OP:  # the whole position's search backwards from the ends
+                    assert lines.reaches(u["hex"], ends, limit) == (got is not None)
+            for limit in (1, 3):  # short lines: the limit counts exactly
+                near = plain_trace(board, "soviet", u["hex"], ends, blocked, limit)
+                assert lines.reaches(u["hex"], ends, limit) == (near is not None)
+    assert statuses == {supply.SUPPLIED, supply.OUT, supply.DEFENCE_ONLY}
+
+
+def test_an_edited_map_is_not_answered_from_memory() -> None:
+    """8.14: a full sea/lake hexside stops a supply line, also one added to a map already
+    traced on (after `map_data.changed`, as tests that edit a loaded map do)."""
+    board = copy.deepcopy(md.default_map())
+    start, end = "op:2419", "op:2520"
+    assert end in md.neighbours(board, start, md.OP)
+    assert supply.trace(board, "german", start, {end}, lambda h: False, limit=1) == end
+    board["hexsides"][md.side_key(start, end)] = ["sea-lake"]
+    md.changed(board)
+    assert supply.trace(board, "german", start, {end}, lambda h: False, limit=1) is None
+    units = [{"id": "vs-01", "side": "german", "hex": start, "volkssturm": True}]
+    assert end not in zoc.enemy_zoc(board, {"units": {}}, units, "soviet")  # 4.26
