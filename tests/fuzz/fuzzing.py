@@ -24,7 +24,7 @@ import pbem.games  # noqa: F401  (registers the shipped games)
 import tests.support.bid  # noqa: F401  (registers the toy games, as tests/conftest.py does)
 import tests.support.peek  # noqa: F401
 import tests.support.toy  # noqa: F401
-from pbem.core.canonical import copy_json, parse_canonical
+from pbem.core.canonical import parse_canonical
 from pbem.core.engine import Engine, get_engine, registered
 from pbem.core.log import Entry
 from pbem.errors import PbemError
@@ -132,7 +132,7 @@ def states_of_save(name: str, points: int = 6) -> tuple[dict[str, Any], ...]:
     for k in sorted({3, 4, n // 4, n // 2, 3 * n // 4, n})[:points]:
         game = replay(entries[:k])
         if game.state is not None:
-            states.append(copy_json(game.state))
+            states.append(game.engine.clone(game.state))  # (static parts shared, not copied)
     return tuple(states)
 
 
@@ -144,7 +144,7 @@ def states_before_each_entry(name: str) -> dict[int, dict[str, Any]]:
     before: dict[int, dict[str, Any]] = {}
     for entry in entries[1:]:
         if game.state is not None:
-            before[entry.seq] = copy_json(game.state)
+            before[entry.seq] = game.engine.clone(game.state)  # (static parts shared)
         game.apply(entry)
     return before
 
