@@ -116,6 +116,25 @@ def _movable(state: State, side: str) -> list[dict[str, Any]]:
     return found
 
 
+def _some_movable(state: State, side: str, rng: random.Random, most: int) -> list[dict[str, Any]]:
+    """Up to `most` units of `side` that may move now, in a random order: the units are
+    shuffled and checked one by one until enough are found (not every unit every time)."""
+    units = gs.on_map(state)
+    order = [u for u in units if u["side"] == side and not u.get("moved")]
+    rng.shuffle(order)
+    found: list[dict[str, Any]] = []
+    for unit in order:
+        if len(found) == most:
+            break
+        try:
+            moving._eligible(state, unit, units)
+        except IllegalOrderError:
+            continue
+        if gs.face(state, unit)["movement"] >= 1:
+            found.append(unit)
+    return found
+
+
 def _legal_paths(state: State, unit: dict[str, Any], depth: int = 2) -> list[list[str]]:
     try:
         move = moving.preview(state, unit)
@@ -210,9 +229,7 @@ def sample_move(state: State, role: str, rng: random.Random) -> Any:
     moved = sum(1 for u in state["units"].values() if u.get("moved"))
     if moved >= MOVES_PER_PHASE or rng.random() < 0.1:
         return Done()
-    candidates = _movable(state, side)
-    rng.shuffle(candidates)
-    for unit in candidates[:6]:
+    for unit in _some_movable(state, side, rng, 6):
         if unit.get("delays") and state["phase"] == "soviet-move":
             return Move(unit["id"], ())
         if side == "soviet" and state["phase"] in ("soviet-move", "breakthrough"):
