@@ -92,8 +92,15 @@ def reinforcement_phase_start(state: State, ctx: Context) -> None:
     count = tb.volkssturm(state["tables"], state["turn"])
     cup = state["cups"]["volkssturm"]
     state["phase_data"]["volkssturm"] = min(count, len(cup))  # 8.41-8.42
-    state["phase_data"]["jueterbog"] = _eligible(state, gc.jueterbog_eligible)
-    state["phase_data"]["alkett"] = _eligible(state, gc.alkett_eligible)
+    # 8.32, 8.33: "if, at the start of the Supply and Reinforcement Phase", the depot (the
+    # factory) is there with a line to the western edge, and a destroyed unit may return
+    board, data, units = state["board"], state["counters"], gs.on_map(state)
+    state["phase_data"]["jueterbog"] = _eligible(
+        state, gc.jueterbog_eligible
+    ) and arrivals.jueterbog_open(board, data, units)
+    state["phase_data"]["alkett"] = _eligible(state, gc.alkett_eligible) and arrivals.alkett_open(
+        board, data, units
+    )
     if not any(state["phase_data"][k] for k in ("volkssturm", "jueterbog", "alkett")):
         from pbem.games.gotterdammerung import moving
 

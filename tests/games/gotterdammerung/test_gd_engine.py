@@ -206,3 +206,72 @@ def test_12_34_12_37_never_into_the_city_nor_the_2bf_into_transition_hexes() -> 
     assert moving.barred(state, corps, "op:2419", "op:2420")[1] == "12.37"
     plain = ENGINE.setup(DATA, {})
     assert moving.barred(plain, corps, "op:2419", "op:2420") is None
+
+
+# --- 8.3-8.4 through the engine: the German reinforcement step ------------------------------
+
+
+def _reinforcement_table(turn: int = 2) -> object:
+    from pbem.games.gotterdammerung import phases
+    from pbem.games.gotterdammerung import state as gs
+    from pbem.testing import ScriptedContext, Table
+
+    state = ENGINE.setup(DATA, {})
+    data = state["counters"]
+    keep = ("ger-depot", "ger-alkett", "ger-hitler")
+    state["units"] = {uid: u for uid, u in state["units"].items() if uid in keep}
+    state["destroyed"] = ["ger-281-inf", "ger-547-vg", "ger-mltk"]
+    state["turn"], state["step"], state["phase"] = turn, "reinforce", "german-combat"
+    state["units"]["sov-18rc"] = gs.new_unit(data, "sov-18rc", "op:0106")
+    table = Table(ENGINE, state, seed=1)
+    phases.start_phase(table.state, "supply", ScriptedContext())
+    return table
+
+
+def test_8_32_infantry_returns_at_jueterbog_once_a_phase() -> None:
+    from pbem.errors import IllegalOrderError
+
+    t = _reinforcement_table()
+    assert t.state["step"] == "reinforce" and t.asked() == "german"
+    assert t.state["phase_data"]["jueterbog"] is True
+    with pytest.raises(IllegalOrderError, match="8.31"):
+        t.decide("german", ENGINE.parse("reinforce jueterbog sov-18rc 3625", t.state, "german"))
+    t.decide("german", ENGINE.parse("reinforce jueterbog ger-281-inf 3625", t.state, "german"))
+    assert t.state["units"]["ger-281-inf"]["hex"] == "op:3625"
+    assert "ger-281-inf" not in t.state["destroyed"]
+    with pytest.raises(IllegalOrderError, match="8.32"):  # once a phase
+        t.decide("german", ENGINE.parse("reinforce jueterbog ger-547-vg 3625", t.state, "german"))
+
+
+def test_8_32_without_the_depot_at_jueterbog_nobody_returns() -> None:
+    from pbem.errors import IllegalOrderError
+
+    t = _reinforcement_table()
+    state = t.state
+    del state["units"]["ger-depot"]
+    from pbem.games.gotterdammerung import phases
+    from pbem.testing import ScriptedContext
+
+    phases.start_phase(state, "supply", ScriptedContext())
+    assert state["phase_data"]["jueterbog"] is False
+    with pytest.raises(IllegalOrderError, match="8.32"):
+        t.decide("german", ENGINE.parse("reinforce jueterbog ger-281-inf 3625", state, "german"))
+
+
+def test_8_41_8_44_volkssturm_units_are_placed_face_down_from_the_cup() -> None:
+    from pbem.errors import IllegalOrderError
+    from pbem.games.gotterdammerung import tables as tb
+
+    t = _reinforcement_table(turn=2)
+    due = tb.volkssturm(DATA["tables"], 2)
+    assert t.state["phase_data"]["volkssturm"] == due > 0
+    with pytest.raises(IllegalOrderError, match="8.43"):  # not the Führer Chancellery
+        t.decide("german", ENGINE.parse("volkssturm city:0825", t.state, "german"))
+    hexes = ["city:0726", "city:0727", "city:0626", "city:0627"][:due]
+    t.decide("german", ENGINE.parse("volkssturm " + " ".join(hexes), t.state, "german"))
+    placed = [u for u in t.state["units"].values() if u.get("volkssturm")]
+    assert sorted(u["hex"] for u in placed) == sorted(hexes)
+    assert all("attack" not in u for u in placed)  # 8.44: face down, no strength drawn yet
+    assert len(t.state["cups"]["volkssturm"]) == 25 - due
+    t.decide("german", ENGINE.parse("done", t.state, "german"))
+    assert t.state["turn"] == 3 and t.state["phase"] == "soviet-move"
