@@ -30,7 +30,7 @@ from typing import Any
 
 from pbem.core.engine import Context, State
 from pbem.errors import IllegalOrderError
-from pbem.games.gotterdammerung import arrivals, overrun, phases, sixth, zoc
+from pbem.games.gotterdammerung import arrivals, overrun, phases, places, sixth, zoc
 from pbem.games.gotterdammerung import combat as cb
 from pbem.games.gotterdammerung import map_data as md
 from pbem.games.gotterdammerung import state as gs
@@ -513,10 +513,8 @@ def retreat_problems(
     if problems:
         return problems
     side = unit["side"]
-    from pbem.games.gotterdammerung import moving
-
     for a, b in zip([unit["hex"], *path], path, strict=False):
-        found = moving.barred(state, unit, a, b)  # 9.36, 9.72, 12.34, 12.37, 5.71
+        found = places.barred(state, unit, a, b)  # 9.36, 9.72, 12.34, 12.37, 5.71
         if found is not None:
             return [f"{found[0]} ({found[1]})"]
     if combat["overrun"]:
@@ -587,10 +585,8 @@ def retreat(state: State, role: str, d: Retreat, ctx: Context) -> None:
     )
     short = cb.short_retreat_steps(len(path), stopped)
     friendly = any(u["hex"] == path[-1] and u["side"] == unit["side"] for u in gs.on_map(state))
-    from pbem.games.gotterdammerung import moving
-
     start = unit["hex"]
-    moving.enter_hexes(state, unit, path, ctx)
+    places.enter_hexes(state, unit, path, ctx)
     unit["disrupted"] = True  # 6.62, 6.66
     if friendly:
         unit["retreated_into"] = True  # 6.65
@@ -675,10 +671,8 @@ def advance(state: State, role: str, d: Advance, ctx: Context) -> None:
         retreat_path=retreat_path,
         siege=state["phase"] == "siege-combat",
     )
-    from pbem.games.gotterdammerung import moving
-
     for a, b in zip([unit["hex"], *path], path, strict=False):
-        found = moving.barred(state, unit, a, b)  # 9.36, 9.72, 12.34, 12.37, 5.71
+        found = places.barred(state, unit, a, b)  # 9.36, 9.72, 12.34, 12.37, 5.71
         if found is not None and not problems:
             problems.append(f"{found[0]} ({found[1]})")
     if not problems:
@@ -690,10 +684,8 @@ def advance(state: State, role: str, d: Advance, ctx: Context) -> None:
                 break
     if problems:
         raise _refuse(problems[0], "6.7")
-    from pbem.games.gotterdammerung import moving
-
     start = unit["hex"]
-    moving.enter_hexes(state, unit, path, ctx)
+    places.enter_hexes(state, unit, path, ctx)
     unit["advanced"] = True  # 6.73
     info["units"].remove(d.unit)
     ctx.event(
@@ -711,10 +703,8 @@ def _finish(state: State, combat: dict[str, Any], ctx: Context) -> None:
     state["combat"] = None
     state["last_combat"] = {k: combat[k] for k in ("target", "result", "attackers", "defenders")}
     if combat["overrun"]:
-        from pbem.games.gotterdammerung import moving
-
         state["step"] = "move"
-        moving.after_overrun(state, combat, ctx)
+        after_overrun(state, combat, ctx)
     else:
         state["step"] = combat["phase_step"]
 
@@ -732,3 +722,29 @@ def retreat_chooser(state: State) -> str | None:
 def advance_chooser(state: State) -> str | None:
     combat = state.get("combat")
     return None if combat is None or combat["advance"] is None else combat["advance"]["side"]
+
+
+def after_overrun(state: State, combat: dict[str, Any], ctx: Context) -> None:
+    """7.25-7.27: the overrunning unit enters the emptied hex (no points, ZOC ignored) and
+    goes on only if the attacker took no result; otherwise its move ends."""
+    uid = combat["attackers"][0]
+    unit = state["units"].get(uid)
+    moving = state["moving"]
+    target = combat["target"]
+    emptied = not any(u["hex"] == target for u in gs.on_map(state) if u["side"] == "german")
+    retreated = bool(unit is not None and unit["hex"] != combat["launch"])
+    if unit is None or retreated:
+        state["moving"] = None  # 7.25
+        return
+    if emptied:
+        places.enter_hexes(state, unit, [target], ctx)  # 7.27
+        ctx.event(f"{uid} enters {gs.hex_text(target)} (7.26-7.27)")
+        result = combat["result"]
+        # 7.26: a result against the attacker other than "-" (a step, a retreat, or the
+        # exchange of "E X") ends its move; after "-" it goes on with the points left
+        if result["attacker_steps"] or result["attacker_retreat"] or result["exchange"]:
+            if moving is not None:
+                moving["points"] = 0
+            state["moving"] = None
+    else:
+        state["moving"] = None  # 7.25: it stays and its move is over

@@ -19,12 +19,21 @@ rules are pure functions in rail.py, split.py and arrivals.py.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 from pbem.core.engine import Context, State
 from pbem.errors import IllegalOrderError
-from pbem.games.gotterdammerung import arrivals, countermove, fighting, overrun, phases, rail, zoc
+from pbem.games.gotterdammerung import (
+    arrivals,
+    countermove,
+    fighting,
+    overrun,
+    phases,
+    places,
+    rail,
+    zoc,
+)
 from pbem.games.gotterdammerung import map_data as md
 from pbem.games.gotterdammerung import movement as mv
 from pbem.games.gotterdammerung import split as sp
@@ -235,7 +244,7 @@ def walk(
     stop = _stop_rule(state, unit, full)
     if stop is not None:
         moving["stopped"] = stop  # a later `move` of this unit may not go on from here
-    enter_hexes(state, unit, path, ctx)
+    places.enter_hexes(state, unit, path, ctx)
     if path[-1] == gs.NGP:
         unit["left_map"] = True  # 5.26: it never returns (not even by 9.22's entries)
     ctx.event(
@@ -335,7 +344,7 @@ def _path_rules(state: State, unit: dict[str, Any], full: list[str]) -> None:
         kind = md.kind(board, b)
         if state["phase"] in ("counter-1", "counter-2") and kind == md.CITY_HEX:
             raise _refuse(f"{uid} may not counter-move into a Berlin City hex", "5.51, 3.1")
-        found = barred(state, unit, a, b)
+        found = places.barred(state, unit, a, b)
         if found is not None:
             raise _refuse(*found)
         if (
@@ -351,58 +360,6 @@ def _path_rules(state: State, unit: dict[str, Any], full: list[str]) -> None:
             raise _refuse(
                 f"{uid} may not move from a Berlin City hex into a Transition Hex", "5.45"
             )
-
-
-def barred(state: State, unit: Mapping[str, Any], a: str, b: str) -> tuple[str, str] | None:
-    """Why the unit may never step from `a` into `b`, by movement, retreat or advance after
-    combat alike (9.36, 9.72, 12.34, 12.37, 5.71): (message, rule), or None."""
-    board, data = state["board"], state["counters"]
-    counter = data["units"].get(unit["id"], {})
-    uid = unit["id"]
-    kind = md.kind(board, b)
-    if counter.get("parent") == "12A" and kind in (md.TRANSITION, md.CITY_HEX):
-        return f"{uid} is of the 12th Army: no Transition or City hexes", "9.36"
-    sixth_ss = state["options"]["sixth_ss"]
-    if sixth_ss and (counter.get("place") or {}).get("pool") == "6th-ss" and kind == md.CITY_HEX:
-        return f"{uid} is of the 6th SS Panzer Army: no City hexes", "12.34"
-    if sixth_ss and counter.get("front") == "2BF" and kind == md.TRANSITION:
-        return f"{uid} is of the 2nd Belorussian Front: no Transition Hexes", "12.37"
-    american = counter.get("nationality") == "american"
-    if american and a != gs.NGP and "elbe" in md.hexside(board, a, b):
-        return f"{uid} is American: it may not cross the Elbe", "9.72"
-    if (
-        unit["side"] == "soviet"
-        and counter.get("size") == "corps"
-        and counter.get("class") == "vehicle"
-        and kind == md.CITY_HEX
-    ):
-        return f"{uid} must be split before it enters Berlin City hexes", "5.71, 5.48"
-    return None
-
-
-def enter_hexes(state: State, unit: dict[str, Any], path: list[str], ctx: Context) -> None:
-    """The unit is now at the end of `path`; every hex it entered updates the Soviet
-    Occupied markers (5.47, 11.12) and the turn 1-3 bonus (11.16)."""
-    from pbem.games.gotterdammerung import victory
-
-    board = state["board"]
-    for h in path:
-        if h == gs.NGP:
-            continue
-        before = set(state["occupied"])
-        transition = md.kind(board, h) == md.TRANSITION
-        after = victory.after_entry(board, before, unit["side"], h)
-        if unit["side"] == "soviet" and transition:
-            after.add(h)  # 5.47
-        if unit["side"] == "german" and h in before:
-            after.discard(h)  # 5.47, 11.12
-        if unit["side"] == "soviet" and h not in before and h in after:
-            bonus = victory.bonus_vp(board, state["turn"], h, state["bonus"])
-            if bonus:
-                state["bonus"].append(h)
-                ctx.event(f"{gs.hex_text(h)} occupied on turn {state['turn']}: +{bonus} VP (11.16)")
-        state["occupied"] = sorted(after)
-    unit["hex"] = path[-1]
 
 
 # --- reinforcements (9.1, 9.22, 5.67) ----------------------------------------------------------
@@ -465,7 +422,7 @@ def enter(state: State, role: str, d: Enter, ctx: Context) -> None:
         state["phase_data"]["ngp_allowed"] = left - 1
         state["phase_data"].setdefault("ngp_left", []).append(uid)
     state["phase_data"]["arrived"].append(uid)
-    enter_hexes(state, unit, [first], ctx)
+    places.enter_hexes(state, unit, [first], ctx)
     ctx.event(f"{uid} enters at {gs.hex_text(first)} (9.1)", unit=uid, hex=first)
     moving = _begin(state, unit, ctx)
     if len(d.path) > 1:
@@ -535,7 +492,7 @@ def rail_move(state: State, role: str, d: Rail, ctx: Context) -> None:
     state["moving"] = None
     unit["moved"] = True
     full = [unit["hex"], *path]
-    enter_hexes(state, unit, full, ctx)
+    places.enter_hexes(state, unit, full, ctx)
     ctx.event(
         f"{uid} moves by railroad {' '.join(gs.hex_text(h) for h in full)} (5.6)",
         unit=uid,
@@ -634,32 +591,6 @@ def start_overrun(state: State, role: str, d: Overrun, ctx: Context) -> None:
     fighting.resolve(state, ctx, [uid], target, overrun=True)
 
 
-def after_overrun(state: State, combat: dict[str, Any], ctx: Context) -> None:
-    """7.25-7.27: the overrunning unit enters the emptied hex (no points, ZOC ignored) and
-    goes on only if the attacker took no result; otherwise its move ends."""
-    uid = combat["attackers"][0]
-    unit = state["units"].get(uid)
-    moving = state["moving"]
-    target = combat["target"]
-    emptied = not any(u["hex"] == target for u in gs.on_map(state) if u["side"] == "german")
-    retreated = bool(unit is not None and unit["hex"] != combat["launch"])
-    if unit is None or retreated:
-        state["moving"] = None  # 7.25
-        return
-    if emptied:
-        enter_hexes(state, unit, [target], ctx)  # 7.27
-        ctx.event(f"{uid} enters {gs.hex_text(target)} (7.26-7.27)")
-        result = combat["result"]
-        # 7.26: a result against the attacker other than "-" (a step, a retreat, or the
-        # exchange of "E X") ends its move; after "-" it goes on with the points left
-        if result["attacker_steps"] or result["attacker_retreat"] or result["exchange"]:
-            if moving is not None:
-                moving["points"] = 0
-            state["moving"] = None
-    else:
-        state["moving"] = None  # 7.25: it stays and its move is over
-
-
 # --- the end of a movement phase ----------------------------------------------------------------
 
 
@@ -680,13 +611,4 @@ def done(state: State, role: str, d: Done, ctx: Context) -> None:
             del state["waiting"][uid]
             state["gone"].append(uid)
             ctx.event(f"{uid} cannot enter: every '{info['at']}' hex is held by the enemy (9.13)")
-    finish_phase(state, ctx)
-
-
-def finish_phase(state: State, ctx: Context) -> None:
-    """4.16-4.18 at the end of any phase, then the next one."""
-    state["moving"] = None
-    if phases.overstacks(state):
-        state["step"] = "remove"
-        return
-    phases.end_phase(state, ctx)
+    phases.finish_phase(state, ctx)

@@ -188,7 +188,8 @@ def supply_phase_start(state: State, ctx: Context) -> None:
         + (f": {', '.join(sorted(out))}" if out else ""),
         out=sorted(out),
     )
-    reinforcing.reinforcement_phase_start(state, ctx)
+    if not reinforcing.reinforcement_phase_start(state, ctx):
+        finish_phase(state, ctx)  # nothing to choose: the phase ends at once
 
 
 def end_turn(state: State, ctx: Context) -> None:
@@ -215,3 +216,12 @@ def end_turn(state: State, ctx: Context) -> None:
 
 def summary(state: State) -> dict[str, Any]:
     return {"turn": state["turn"], "phase": state["phase"], "step": state["step"]}
+
+
+def finish_phase(state: State, ctx: Context) -> None:
+    """4.16-4.18 at the end of any phase, then the next one."""
+    state["moving"] = None
+    if overstacks(state):
+        state["step"] = "remove"
+        return
+    end_phase(state, ctx)

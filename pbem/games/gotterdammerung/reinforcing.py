@@ -15,11 +15,11 @@ cup; their strengths are drawn when they first fight (fighting.reveal_volkssturm
 from __future__ import annotations
 
 from pbem.core.engine import Context, State
-from pbem.games.gotterdammerung import arrivals, phases, rail
+from pbem.games.gotterdammerung import arrivals, rail
 from pbem.games.gotterdammerung import counters as gc
 from pbem.games.gotterdammerung import state as gs
 from pbem.games.gotterdammerung import tables as tb
-from pbem.games.gotterdammerung.decisions import Done, Reinforce, Volkssturm
+from pbem.games.gotterdammerung.decisions import Reinforce, Volkssturm
 
 
 def soviet_phase_start(state: State, ctx: Context) -> None:
@@ -88,7 +88,8 @@ def german_phase_start(state: State, ctx: Context) -> None:
 # --- the Supply and Reinforcement Phase (8.3, 8.4) ---------------------------------------------
 
 
-def reinforcement_phase_start(state: State, ctx: Context) -> None:
+def reinforcement_phase_start(state: State, ctx: Context) -> bool:
+    """What the German player may do in this phase (8.32, 8.33, 8.41); False: nothing."""
     count = tb.volkssturm(state["tables"], state["turn"])
     cup = state["cups"]["volkssturm"]
     state["phase_data"]["volkssturm"] = min(count, len(cup))  # 8.41-8.42
@@ -101,10 +102,7 @@ def reinforcement_phase_start(state: State, ctx: Context) -> None:
     state["phase_data"]["alkett"] = _eligible(state, gc.alkett_eligible) and arrivals.alkett_open(
         board, data, units
     )
-    if not any(state["phase_data"][k] for k in ("volkssturm", "jueterbog", "alkett")):
-        from pbem.games.gotterdammerung import moving
-
-        moving.finish_phase(state, ctx)  # nothing to choose: the phase ends at once
+    return any(state["phase_data"][k] for k in ("volkssturm", "jueterbog", "alkett"))
 
 
 def _eligible(state: State, test: object) -> bool:
@@ -175,14 +173,3 @@ def place_volkssturm(state: State, role: str, d: Volkssturm, ctx: Context) -> No
 def data_of(state: State) -> dict[str, object]:
     counters: dict[str, object] = state["counters"]
     return counters
-
-
-def done(state: State, role: str, d: Done, ctx: Context) -> None:
-    from pbem.games.gotterdammerung import moving
-
-    state["phase_data"]["volkssturm"] = 0
-    moving.finish_phase(state, ctx)
-
-
-def asks(state: State) -> str:
-    return gs.role_of(state, phases.phase_side(state))

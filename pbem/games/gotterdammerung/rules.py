@@ -4,8 +4,10 @@ The engine is a kit step table (`STEPS`); the design is docs/gotterdammerung.md.
 `state` (shape, set-up, reading the state), `decisions` (syntax), `phases` (the ten phases of
 3.1 and what happens between them), `setup` (12.4's bid, 6.91, 10.22), `moving` (movement,
 railroads, splits, reinforcements, overruns), `fighting` (combat and overrun results),
-`reinforcing` (9.x at the German Movement Phase, 8.3-8.4), `choices` (listed choices and
-the bot's samples). The rules themselves are pure functions shared with the data tests:
+`reinforcing` (9.x at the German Movement Phase, 8.3-8.4), `places` (who may enter which
+hexes, and what entering one changes), `choices` (listed choices and the bot's samples). The
+imports run one way: rules -> moving -> fighting -> phases -> reinforcing, each beside the
+pure rule modules. The rules themselves are pure functions shared with the data tests:
 `map_data`, `tables`, `counters`, `zoc`, `movement`, `combat`, `overrun`, `rail`, `split`,
 `countermove`, `arrivals`, `deployment`, `supply`, `victory`.
 
@@ -156,6 +158,12 @@ def _p_reinforce(state: State, role: str) -> str:
     return f"{_title(state)}: " + ", ".join(parts + ["then 'done'"])
 
 
+def _reinforcements_done(state: State, role: str, d: Done, ctx: Context) -> None:
+    """The German player ends the Supply and Reinforcement Phase (8.3, 8.4)."""
+    state["phase_data"]["volkssturm"] = 0
+    phases.finish_phase(state, ctx)
+
+
 STEPS: dict[str, Step] = {
     "bid": Step(
         asks=setup.BIDS.asks,
@@ -213,7 +221,7 @@ STEPS: dict[str, Step] = {
     "combat": Step(
         asks=_phase_role,
         prompt=_p_combat,
-        handlers={Attack: fighting.attack, Done: lambda s, r, d, c: moving.finish_phase(s, c)},
+        handlers={Attack: fighting.attack, Done: lambda s, r, d, c: phases.finish_phase(s, c)},
         choices=choices.attacks,
         sample=choices.sample_attack,
         rule="6.0",
@@ -256,7 +264,7 @@ STEPS: dict[str, Step] = {
         handlers={
             Reinforce: reinforcing.reinforce,
             Volkssturm: reinforcing.place_volkssturm,
-            Done: reinforcing.done,
+            Done: _reinforcements_done,
         },
         choices=choices.reinforcements,
         sample=choices.sample_reinforcement,

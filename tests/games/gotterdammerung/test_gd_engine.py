@@ -195,17 +195,17 @@ def test_12_34_cut_off_units_move_half_in_the_german_movement_phase() -> None:
 
 def test_12_34_12_37_never_into_the_city_nor_the_2bf_into_transition_hexes() -> None:
     """The rules of who may enter which hexes hold for retreats and advances too."""
-    from pbem.games.gotterdammerung import moving
+    from pbem.games.gotterdammerung import places
 
     state = _sixth_position("op:2419")
     lah = state["units"]["ger-6ss-lah-1"]
-    assert moving.barred(state, lah, "op:2420", "city:1320")[1] == "12.34"
-    assert moving.barred(state, lah, "op:2419", "op:2420") is None  # Transition Hexes allowed
+    assert places.barred(state, lah, "op:2420", "city:1320")[1] == "12.34"
+    assert places.barred(state, lah, "op:2419", "op:2420") is None  # Transition Hexes allowed
     corps = {"id": "sov-18rc", "side": "soviet", "hex": "op:2419"}  # 2BF (stand-in chart)
     assert DATA["counters"]["units"]["sov-18rc"]["front"] == "2BF"
-    assert moving.barred(state, corps, "op:2419", "op:2420")[1] == "12.37"
+    assert places.barred(state, corps, "op:2419", "op:2420")[1] == "12.37"
     plain = ENGINE.setup(DATA, {})
-    assert moving.barred(plain, corps, "op:2419", "op:2420") is None
+    assert places.barred(plain, corps, "op:2419", "op:2420") is None
 
 
 # --- 8.3-8.4 through the engine: the German reinforcement step ------------------------------
