@@ -865,6 +865,45 @@ def verify(
         _fail(f"{failed} of {len(tasks)} files failed verification")
 
 
+@main.command()
+@click.argument("sources", metavar="SOURCE...", nargs=-1, required=True)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print one JSON document on stdout: the table, the games counted and the files "
+    "left out with the reason.",
+)
+def standings(sources: tuple[str, ...], as_json: bool) -> None:
+    """League standings over saves (files, or folders of *.pbem): wins, losses, draws and
+    an Elo rating per player key, counting only games that verify and are finished; the
+    files left out are listed with the reason. Games are rated in the order given."""
+    import json
+
+    from pbem import standings as league
+    from pbem.errors import PbemError
+    from pbem.verify import verify_path
+
+    results, left_out = [], []
+    for path in _verify_paths(sources):
+        if path == "-":
+            _fail("standings read files, not stdin")
+        try:
+            result, why = league.result_of(path, verify_path(path))
+        except PbemError as exc:
+            result, why = None, str(exc).partition("\n")[0]
+        if result is None:
+            left_out.append((path, why))
+        else:
+            results.append(result)
+    found = league.standings(results, left_out)
+    if as_json:
+        click.echo(json.dumps(league.document(found), indent=2, sort_keys=True))
+        return
+    for line in league.lines(found):
+        _say(line)
+
+
 def _verify_json(sources: tuple[str, ...], files: dict[str, bytes], jobs: int | None) -> None:
     """`pbem verify --json`: one document for every file (pbem.render.jsonout), then, if
     any failed, the error line `pbem verify` says without --json (exit 1)."""

@@ -1,0 +1,150 @@
+"""League standings over an archive of finished games (issue 17, "Standings").
+
+Only games that verify count: each file is replayed and checked (`pbem.verify`), and a
+file that fails, or holds a game without an outcome, is listed apart with its reason and
+counts for nobody. Players are their keys (the SHA256 fingerprint of the public key a
+game's genesis names for a role), so one player is the same row across titles and seats.
+
+The rating is Elo, a short formula kept here rather than a package: every player starts at
+1500; after a two-player game each player's rating moves by K * (score - expected), with
+score 1 for a win, 0.5 for a draw, 0 for a loss, expected = 1 / (1 + 10 ** ((Rb - Ra) / 400))
+and K = 32. Games are rated in the order the files are given (a folder: its *.pbem files in
+name order), so the standings do not depend on anybody's clock. A solitaire game (one
+player, as Barbarossa with a referee) counts a win or a loss but moves no rating. The
+referee of a game is never a player.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+START = 1500.0
+K = 32.0
+NOT_PLAYERS = ("referee",)  # roles that witness dice and play no side
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One verified, finished game as the standings read it."""
+
+    source: str
+    game: str
+    rules: str
+    players: Mapping[str, str]  # role -> key fingerprint
+    winner: str | None  # the winning role, None for a draw
+
+
+@dataclass
+class Row:
+    player: str
+    games: int = 0
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+    rating: float = START
+    titles: set[str] = field(default_factory=set)
+
+
+@dataclass(frozen=True)
+class Standings:
+    rows: tuple[Row, ...]  # best rating first, then most wins, then the fingerprint
+    counted: tuple[GameResult, ...]
+    not_counted: tuple[tuple[str, str], ...]  # (source, why)
+
+
+def expected(rating: float, other: float) -> float:
+    """Elo's expected score of a player rated `rating` against one rated `other`."""
+    return float(1.0 / (1.0 + 10.0 ** ((other - rating) / 400.0)))
+
+
+def standings(
+    results: Iterable[GameResult], not_counted: Sequence[tuple[str, str]] = ()
+) -> Standings:
+    rows: dict[str, Row] = {}
+    counted = []
+    for result in results:
+        counted.append(result)
+        players = dict(result.players)
+        for role, who in players.items():
+            row = rows.setdefault(who, Row(who))
+            row.games += 1
+            row.titles.add(result.rules)
+            if result.winner is None:
+                row.draws += 1
+            elif result.winner == role:
+                row.wins += 1
+            else:
+                row.losses += 1
+        if len(players) == 2 and len(set(players.values())) == 2:
+            (role_a, a), (role_b, b) = sorted(players.items())
+            score_a = 0.5 if result.winner is None else 1.0 if result.winner == role_a else 0.0
+            ra, rb = rows[a].rating, rows[b].rating
+            change = K * (score_a - expected(ra, rb))
+            rows[a].rating, rows[b].rating = ra + change, rb - change
+    ordered = sorted(rows.values(), key=lambda r: (-round(r.rating, 6), -r.wins, r.player))
+    return Standings(tuple(ordered), tuple(counted), tuple(not_counted))
+
+
+def result_of(source: str, report: Any) -> tuple[GameResult | None, str]:
+    """A verification report read as a result, or None and why the game does not count."""
+    from pbem.ledger import fingerprint
+
+    if not report.ok:
+        first = (report.failure or "verification failed").partition("\n")[0]
+        return None, f"does not verify: {first}"
+    game = report.game
+    outcome = game.outcome() if game is not None else None
+    if game is None or outcome is None:
+        return None, "the game is not finished"
+    players = {
+        role: fingerprint(line)
+        for role, line in game.roles.items()
+        if role not in NOT_PLAYERS and role in game.engine.roles
+    }
+    return GameResult(source, game.id, game.engine.name, players, outcome.winner), ""
+
+
+def document(found: Standings) -> dict[str, Any]:
+    """`pbem standings --json`: the table, the games counted and those left out."""
+    return {
+        "rating": {"system": "elo", "start": START, "k": K},
+        "standings": [
+            {
+                "player": row.player,
+                "games": row.games,
+                "wins": row.wins,
+                "losses": row.losses,
+                "draws": row.draws,
+                "rating": round(row.rating, 1),
+                "titles": sorted(row.titles),
+            }
+            for row in found.rows
+        ],
+        "counted": [
+            {
+                "file": r.source,
+                "game": r.game,
+                "rules": r.rules,
+                "players": dict(r.players),
+                "winner": r.winner,
+            }
+            for r in found.counted
+        ],
+        "not_counted": [{"file": s, "why": why} for s, why in found.not_counted],
+    }
+
+
+def lines(found: Standings) -> list[str]:
+    """The standings as text: one row per player, then the files left out."""
+    out = [f"{'player':<52} {'games':>5} {'won':>4} {'lost':>4} {'drawn':>5} {'rating':>7}"]
+    for row in found.rows:
+        out.append(
+            f"{row.player:<52} {row.games:>5} {row.wins:>4} {row.losses:>4} {row.draws:>5} "
+            f"{row.rating:>7.1f}"
+        )
+    out.append(f"{len(found.counted)} game(s) counted, Elo from {START:.0f} with K={K:.0f}")
+    for source, why in found.not_counted:
+        out.append(f"not counted: {source}: {why}")
+    return out
