@@ -34,7 +34,8 @@ GAME_KEYS = [
     "next_signer", "dice_waiting", "asked", "over", "outcome", "head",
 ]  # fmt: skip
 FILE_KEYS = [
-    "file", "ok", "error", "detail", "game", "rules", "rules_version", "entries", "draws",
+    "file", "ok", "error", "detail", "game", "rules", "rules_version", "title", "players",
+    "entries", "draws",
     "self_witnessed", "witnesses", "outcome", "unchecked",
 ]  # fmt: skip
 
@@ -335,6 +336,9 @@ def test_verify_json_of_the_shipped_saves(tmp_path: Path) -> None:
         assert found["entries"] == len(parse_entries(Path(found["file"]).read_bytes()))
         assert found["outcome"] is not None and found["unchecked"] == []
         assert found["witnesses"] and not found["self_witnessed"]
+        assert found["title"] and all(v.startswith("SHA256:") for v in found["players"].values())
+        witnessing = {w["witness"]: w["fingerprint"] for w in found["witnesses"]}
+        assert all(found["players"][role] == key for role, key in witnessing.items())
     race = next(f for f in checked["files"] if f["rules"] == "race-to-berlin")
     text = run(tmp_path, "verify", race["file"]).stdout
     for witness in race["witnesses"]:
