@@ -427,7 +427,8 @@ def advance_problems(
     vehicle = zoc.counter(data, unit).get("class") == "vehicle"
     problems: list[str] = []
     if len(path) > limit:
-        return [f"{name} may advance at most {limit} hexes (6.74, 6.75)"]
+        hexes = "hex" if limit == 1 else "hexes"
+        return [f"{name} may advance at most {limit} {hexes} (6.74, 6.75)"]
     if path and path[0] != vacated:
         return [f"{name}: the first hex of an advance is the vacated hex {vacated} (6.74)"]
     before = unit["hex"]

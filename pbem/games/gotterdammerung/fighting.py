@@ -278,11 +278,8 @@ def _alive(state: State, ids: list[str]) -> list[dict[str, Any]]:
 
 
 def destroy(state: State, uid: str, ctx: Context, why: str) -> None:
-    unit = state["units"].pop(uid)
-    if unit.get("volkssturm"):
-        state["destroyed"].append(uid)
-    else:
-        state["destroyed"].append(uid)
+    state["units"].pop(uid)
+    state["destroyed"].append(uid)  # (8.45: a Volkssturm unit too; 8.32 never picks it)
     if state["moving"] is not None and state["moving"]["unit"] == uid:
         state["moving"] = None
     ctx.event(f"{uid} is destroyed ({why})", unit=uid)

@@ -113,8 +113,6 @@ def _eligible(
         problems = countermove.breakthrough_problems(board, data, units, unit, start_zoc=start_zoc)
         if problems:
             raise IllegalOrderError(f"illegal: {problems[0]}")
-    if phase != "soviet-move" and unit.get("delays"):
-        pass  # 6.83: markers turn over in the Soviet (Normal) Movement Phase only
     options = state["options"]
     counter = data["units"].get(uid, {})
     if (

@@ -153,9 +153,9 @@ def place_volkssturm(state: State, role: str, d: Volkssturm, ctx: Context) -> No
     for text in d.hexes:
         h = gs.hex_of(state, text if ":" in text else f"city:{text}")
         uid = cup[len(placed)]
-        unit = {**gs.new_vs_unit(uid, h)}
+        unit = gs.new_vs_unit(uid, h)
         problems = arrivals.volkssturm_hex_problems(
-            state["board"], data_of(state), gs.on_map(state), h
+            state["board"], state["counters"], gs.on_map(state), h
         )
         if problems:
             raise gs.IllegalOrderError(f"illegal: {problems[0]}")
@@ -168,8 +168,3 @@ def place_volkssturm(state: State, role: str, d: Volkssturm, ctx: Context) -> No
         + ", ".join(gs.hex_text(state["units"][u]["hex"]) for u in placed)
         + " (8.41-8.44)"
     )
-
-
-def data_of(state: State) -> dict[str, object]:
-    counters: dict[str, object] = state["counters"]
-    return counters

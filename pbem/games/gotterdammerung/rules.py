@@ -164,6 +164,30 @@ def _reinforcements_done(state: State, role: str, d: Done, ctx: Context) -> None
     phases.finish_phase(state, ctx)
 
 
+def remove(state: State, role: str, d: Remove, ctx: Context) -> None:
+    """4.18: the opposing player removes the excess units of each illegal hex."""
+    board, data = state["board"], state["counters"]
+    owner = _overstacked_side(state)
+    broken = {
+        h: found
+        for h, found in phases.overstacks(state).items()
+        if gs.units_at(state, h)[0]["side"] == owner
+    }
+    for uid in d.units:
+        unit = state["units"].get(uid)
+        if unit is None or unit["hex"] not in broken:
+            raise gs.illegal(f"{uid} is not in an overstacked hex", "4.18")
+    for h in sorted(broken):
+        chosen = [uid for uid in d.units if state["units"][uid]["hex"] == h]
+        problem = zoc.removal_problem(board, data, gs.units_at(state, h), chosen)
+        if problem is not None:
+            raise gs.illegal(problem, "4.18")
+    for uid in d.units:
+        fighting.destroy(state, uid, ctx, "over the stacking limit at the end of a phase, 4.18")
+    if not phases.overstacks(state):
+        phases.end_phase(state, ctx)  # else the other side's hexes are next
+
+
 STEPS: dict[str, Step] = {
     "bid": Step(
         asks=setup.BIDS.asks,
@@ -254,7 +278,7 @@ STEPS: dict[str, Step] = {
     "remove": Step(
         asks=_remover,
         prompt=_p_remove,
-        handlers={Remove: lambda s, r, d, c: remove(s, r, d, c)},
+        handlers={Remove: remove},
         choices=choices.removals,
         rule="4.18",
     ),
@@ -271,30 +295,6 @@ STEPS: dict[str, Step] = {
         rule="8.3",
     ),
 }
-
-
-def remove(state: State, role: str, d: Remove, ctx: Context) -> None:
-    """4.18: the opposing player removes the excess units of each illegal hex."""
-    board, data = state["board"], state["counters"]
-    owner = _overstacked_side(state)
-    broken = {
-        h: found
-        for h, found in phases.overstacks(state).items()
-        if gs.units_at(state, h)[0]["side"] == owner
-    }
-    for uid in d.units:
-        unit = state["units"].get(uid)
-        if unit is None or unit["hex"] not in broken:
-            raise gs.illegal(f"{uid} is not in an overstacked hex", "4.18")
-    for h in sorted(broken):
-        chosen = [uid for uid in d.units if state["units"][uid]["hex"] == h]
-        problem = zoc.removal_problem(board, data, gs.units_at(state, h), chosen)
-        if problem is not None:
-            raise gs.illegal(problem, "4.18")
-    for uid in d.units:
-        fighting.destroy(state, uid, ctx, "over the stacking limit at the end of a phase, 4.18")
-    if not phases.overstacks(state):
-        phases.end_phase(state, ctx)  # else the other side's hexes are next
 
 
 class GotterdammerungEngine(StepGame):

@@ -32,6 +32,7 @@ and Volkssturm strengths are unknown to both and drawn by public dice at the rev
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -58,7 +59,14 @@ def other(side: str) -> str:
     return cb.other(side)
 
 
+CITED = re.compile(r"\((?:rulebook )?[0-9]+\.[0-9][^()]*\)\Z")  # "... (6.52)" at the end
+
+
 def illegal(message: str, rule: str) -> IllegalOrderError:
+    """A refusal quoting the rule broken, unless the message already ends with its rule
+    (the pure rule modules' messages do: "... (6.52)")."""
+    if CITED.search(message):
+        return IllegalOrderError(f"illegal: {message}")
     return IllegalOrderError(f"illegal: {message} (rulebook {rule})")
 
 
