@@ -14,11 +14,13 @@ import secrets
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pbem.core import chain
+from pbem.core import referee as league
 from pbem.core.adjudicator import Adjudicator, EntryRefused, data_digest
 from pbem.core.canonical import JSON
 from pbem.core.commit import Opening, commitment
@@ -477,7 +479,11 @@ class Client:
             engine.load_data({**files, name: content})  # validate before signing anything
             files[name] = content
         if options:  # refused options, like refused data, before anything is signed
-            engine.setup(engine.load_data(files), options)
+            league.deadline_hours(options, keys)
+            engine.setup(engine.load_data(files), league.engine_options(options))
+        for role in keys:
+            if role not in engine.roles and role != league.REFEREE:
+                raise PbemError(f"{engine.name} has no role {role!r}")
         body: dict[str, JSON] = {
             "rules": engine.name,
             "rules_version": engine.version,
@@ -750,6 +756,31 @@ class Client:
         the take-back the other side proposed."""
         value = "accept" if accept else "decline"
         return self._meta_entry(prefix, role, {"takeback": value}, f"{value} a take-back", note)
+
+    def forfeit(
+        self, prefix: str, since: datetime, seen: datetime, note: str | None = None
+    ) -> Entry:
+        """As the game's referee, sign the forfeit of the player the game waits for: its
+        deadline ran from `since` (when the referee saw the head entry) and has passed by
+        `seen`, both by the referee's clock (pbem.core.referee)."""
+        game = self.game(prefix)
+        if league.REFEREE not in self.my_roles(game):
+            raise PbemError("only the game's referee signs a forfeit, and you hold no referee key")
+        if game.deadline is None:
+            raise PbemError(f"game {game.id[:12]} sets no deadline: nobody can forfeit it")
+        deadline = since + timedelta(hours=game.deadline)
+        body: dict[str, JSON] = {
+            "forfeit": str(game.next_signer()),
+            "waited_on": {"seq": game.head.seq, "id": game.head.id},
+            "since": league.format_time(since),
+            "deadline": league.format_time(deadline),
+            "seen": league.format_time(seen),
+        }
+        if note is not None:
+            body["note"] = check_note(note)
+        fields = self._next_fields(game, league.FORFEIT, league.REFEREE)
+        fields["body"] = body
+        return self._append(game, fields, league.REFEREE)
 
     def _meta_entry(
         self, prefix: str, role: str | None, body: dict[str, JSON], what: str, note: str | None

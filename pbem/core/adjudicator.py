@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from pbem.core import chain
 from pbem.core import meta as meta_rules
+from pbem.core import referee as league
 from pbem.core.canonical import JSON
 from pbem.core.engine import Engine, Event, Outcome, Prompt, State
 from pbem.core.hashing import hex_bytes, is_lower_hex, sha256
@@ -605,7 +606,7 @@ class Adjudicator(
                 engine = engine.for_version(version)  # a game of earlier rules keeps them
             roles: dict[str, str] = body["roles"]
             for role in roles:
-                if role not in engine.roles:
+                if role not in engine.roles and role != league.REFEREE:
                     raise PbemError(f"{engine.name} has no role {role!r}")
             for role in engine.required_roles:
                 if role not in roles:
@@ -617,12 +618,19 @@ class Adjudicator(
             files = data_source(engine, body["data"])
             data = load_data_cached(engine, files, tables)
             options: Mapping[str, JSON] = body["options"]
+            league.deadline_hours(options, roles)  # (refused here, before any join)
         except EntryRefused:
             raise
         except PbemError as exc:
             raise EntryRefused(genesis, str(exc)) from None
         game = cls(
-            engine, genesis, data, check_signature, _options=options, lean=lean, rng_sink=rng_sink
+            engine,
+            genesis,
+            data,
+            check_signature,
+            _options=league.engine_options(options),
+            lean=lean,
+            rng_sink=rng_sink,
         )
         game._append(genesis)
         return game
@@ -692,18 +700,24 @@ class Adjudicator(
         return hex_bytes(self.id, "game id")
 
     @cached_property
+    def deadline(self) -> int | None:
+        """Hours each player has for each entry it owes, when the genesis sets a deadline
+        (then the referee may sign a forfeit: pbem.core.referee), else None."""
+        return league.deadline_hours(self.genesis.body["options"], self._role_keys)
+
+    @cached_property
     def _join_order(self) -> tuple[str, ...]:
         creator = self.genesis.by
         roles = self._role_keys
-        return (creator, *(r for r in self.engine.roles if r in roles and r != creator))
+        # A referee the engine does not list (any title may have one) joins last.
+        listed = (*self.engine.roles, league.REFEREE)
+        return (creator, *(r for r in dict.fromkeys(listed) if r in roles and r != creator))
 
     @cached_property
     def _entropy_roles(self) -> dict[str, str]:
         """Author -> the role that rolls its dice (`_entropy_role`), for every role."""
         order = self._join_order
-        return {
-            author: next((role for role in order if role != author), author) for author in order
-        }
+        return {author: league.witness(author, order) for author in order}
 
     @property
     def head(self) -> Entry:
@@ -875,6 +889,9 @@ class Adjudicator(
         if entry.kind == JOIN:
             self._apply_join(entry)
             return
+        if entry.kind == league.FORFEIT:
+            self._apply_forfeit(entry)
+            return
         if entry.kind not in (MOVE, ACK):
             raise PbemError(f"unknown entry kind {entry.kind!r}")
         if self.state is None:  # (not started)
@@ -1026,6 +1043,33 @@ class Adjudicator(
         if state is not None:
             self.state = state
 
+    def _apply_forfeit(self, entry: Entry) -> None:
+        """A referee's forfeit (pbem.core.referee): it ends the game against the player
+        the game waited for, when that player's deadline has passed by the referee's clock."""
+        if entry.by != league.REFEREE:
+            raise PbemError(f"a forfeit is signed by the referee only, not by {entry.by}")
+        if self.state is None:
+            raise PbemError("play has not started: a forfeit ends a game in play")
+        if self.outcome() is not None:
+            raise PbemError("the game is over")
+        if self._pending is not None:
+            raise PbemError(
+                f"entry {self._pending.entry.seq}'s dice wait for the referee's own "
+                "acknowledgement: nobody else is late"
+            )
+        if "note" in entry.body:
+            meta_rules.check_note(entry.body["note"])
+        head = self.head
+        ended = league.check_forfeit(
+            entry.body, self.deadline, (head.seq, head.id), self.next_signer(), self.sides
+        )
+        link = self._checked_reveal(entry)
+        self.meta = self.meta.replace(offer_by=None, offer_seq=None, ended=ended, takeback=None)
+        self._chains[entry.by] = link
+        self._append(entry)
+        if not self.lean:
+            self.actions.append(Action(entry.seq, entry.by, ended.text, turn=_turn(self.state)))
+
     def _checked_reveal(self, entry: Entry) -> _Chain:
         current = self._chains.get(entry.by)
         if current is None:
@@ -1041,15 +1085,12 @@ class Adjudicator(
         return _Chain(current.length, reveal, current.used + 1)
 
     def _entropy_role(self, author: str) -> str:
-        """Who rolls the dice an entry of `author` waits for: the first other role in the
-        engine's role order (the author itself in a one-role game, self-witnessed)."""
+        """Who rolls the dice an entry of `author` waits for: the referee, else the first
+        other role in join order (the author itself in a one-role game, self-witnessed)."""
         found = self._entropy_roles.get(author)
         if found is not None:
             return found
-        for role in self._join_order:  # (an author that is no role: as before, computed)
-            if role != author:
-                return role
-        return author
+        return league.witness(author, self._join_order)  # (an author that is no role)
 
     def _check_one_signer(self, state: State) -> None:
         """Refuse a state in which the engine asks two roles at once (protocol section 8)."""

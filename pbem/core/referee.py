@@ -1,0 +1,143 @@
+"""What a referee adds to any game: it witnesses every player's dice, and where the
+genesis sets a deadline it may end the game with a signed forfeit (issue 17).
+
+Engine-independent, like pbem.core.meta: the adjudicator handles these before and after
+the engine, and no engine ever sees them.
+
+* The `referee` role. Any title's genesis may name one (Barbarossa's engine lists it
+  already). It plays no side: the engine never asks it, it never resigns or offers a
+  draw. When a game has a referee, the referee's next entry rolls every other role's
+  dice (protocol section 4: the "different role F"), so an unattended referee that
+  acknowledges at once resolves dice in one mail round trip. Without a referee, a role's
+  dice are rolled by the next entry of the first other role in join order, as before.
+* League options (`LEAGUE_OPTIONS`), signed into the genesis's `options` beside the
+  game's own but never passed to its engine. `deadline_hours`: how long each player has
+  for each entry it owes, counted from when the referee saw the entry before it. A game
+  with a deadline must name a referee.
+* The `forfeit` entry, signed by the referee only, in a game with a deadline only, while
+  a player (not the referee, not a joiner) is the one asked and no dice wait. Its body:
+
+      {"forfeit": ROLE, "waited_on": {"seq": N, "id": HEX},
+       "since": TIME, "deadline": TIME, "seen": TIME, "note": TEXT (optional)}
+
+  TIME is UTC written exactly `YYYY-MM-DDTHH:MM:SSZ`. The verifier checks that ROLE is
+  the role asked at the head, that `waited_on` is the head, that `deadline` is `since`
+  plus the deadline and that `seen` is not before it. The times themselves are the
+  referee's word: nothing in a log can prove when a mail arrived (docs/referee.md).
+  ROLE's side loses; the game is over.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime, timedelta
+
+from pbem.core.canonical import JSON
+from pbem.core.engine import Outcome
+from pbem.core.hashing import is_lower_hex
+from pbem.errors import PbemError
+
+REFEREE = "referee"
+FORFEIT = "forfeit"  # the entry kind
+DEADLINE = "deadline_hours"
+LEAGUE_OPTIONS = frozenset({DEADLINE})
+DEADLINE_MAX = 24 * 366  # hours: a year, far beyond any league's
+FORFEIT_FIELDS = frozenset({"forfeit", "waited_on", "since", "deadline", "seen", "note"})
+_TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z")
+TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
+
+
+def engine_options(options: Mapping[str, JSON]) -> dict[str, JSON]:
+    """The options the game's engine sees: every option but the league's."""
+    return {name: value for name, value in options.items() if name not in LEAGUE_OPTIONS}
+
+
+def deadline_hours(options: Mapping[str, JSON], roles: Mapping[str, str]) -> int | None:
+    """The deadline a genesis sets (None: no deadline, no forfeits), else PbemError."""
+    if DEADLINE not in options:
+        return None
+    hours = options[DEADLINE]
+    if not isinstance(hours, int) or isinstance(hours, bool) or not 1 <= hours <= DEADLINE_MAX:
+        raise PbemError(f"{DEADLINE} must be a whole number of hours from 1 to {DEADLINE_MAX}")
+    if REFEREE not in roles:
+        raise PbemError(f"{DEADLINE} needs a referee: name a {REFEREE!r} role in the game")
+    return hours
+
+
+def witness(author: str, join_order: Sequence[str]) -> str:
+    """The role whose next entry rolls the dice an entry of `author` waits for: the
+    referee when the game has one (and `author` is not it), else the first other role in
+    join order (the author itself in a one-role game: self-witnessed)."""
+    if REFEREE in join_order and author != REFEREE:
+        return REFEREE
+    return next((role for role in join_order if role != author), author)
+
+
+def format_time(moment: datetime) -> str:
+    return moment.astimezone(UTC).strftime(TIME_FORMAT)
+
+
+def parse_time(text: JSON, field: str) -> datetime:
+    """A forfeit's time, written exactly YYYY-MM-DDTHH:MM:SSZ (UTC), else PbemError."""
+    if not isinstance(text, str) or not _TIME.fullmatch(text):
+        raise PbemError(f"forfeit {field} must be a UTC time written YYYY-MM-DDTHH:MM:SSZ")
+    try:
+        return datetime.strptime(text, TIME_FORMAT).replace(tzinfo=UTC)
+    except ValueError:
+        raise PbemError(f"forfeit {field} {text} is not a date and time") from None
+
+
+def check_forfeit(
+    body: Mapping[str, JSON],
+    hours: int | None,
+    head: tuple[int, str],
+    asked: str | None,
+    sides: Sequence[str],
+) -> Outcome:
+    """The end a referee's forfeit entry signs, checked against the game: `hours` its
+    deadline, `head` the (seq, id) of the entry before it, `asked` the role the game
+    waits for. PbemError (one line) for a forfeit the rules refuse."""
+    if hours is None:
+        raise PbemError(f"this game sets no deadline ({DEADLINE}): nobody can forfeit it")
+    unknown = set(body) - FORFEIT_FIELDS
+    if unknown:
+        raise PbemError(f"a forfeit carries no {', '.join(sorted(unknown))}")
+    role = body.get("forfeit")
+    if asked is None or asked == REFEREE or asked not in sides:
+        raise PbemError("no player is asked for an entry now: nobody can forfeit")
+    if role != asked:
+        raise PbemError(f"the game waits for {asked}, not {role}: only {asked} can forfeit")
+    waited = body.get("waited_on")
+    if (
+        not isinstance(waited, dict)
+        or set(waited) != {"seq", "id"}
+        or waited["seq"] != head[0]
+        or not isinstance(waited["id"], str)
+        or len(waited["id"]) != 64
+        or not is_lower_hex(waited["id"])
+        or waited["id"] != head[1]
+    ):
+        raise PbemError(
+            f"a forfeit names the entry it waited on, the head: seq {head[0]}, id {head[1][:12]}"
+        )
+    since = parse_time(body.get("since"), "since")
+    deadline = parse_time(body.get("deadline"), "deadline")
+    seen = parse_time(body.get("seen"), "seen")
+    if deadline != since + timedelta(hours=hours):
+        raise PbemError(
+            f"forfeit deadline {body['deadline']} is not {hours} h after {body['since']}"
+        )
+    if seen < deadline:
+        raise PbemError(
+            f"forfeit issued before its deadline: seen {body['seen']}, deadline {body['deadline']}"
+        )
+    others = [side for side in sides if side != role]
+    winner = others[0] if len(others) == 1 else None
+    return Outcome(
+        winner,
+        FORFEIT,
+        {side: int(side == winner) for side in sides},
+        f"{role} forfeited: no entry after entry {head[0]} by the deadline {body['deadline']} "
+        f"({hours} h; the referee's clock)" + (f": {winner} wins" if winner else ""),
+    )
