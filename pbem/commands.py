@@ -1166,11 +1166,14 @@ def cards(ctx: click.Context, game: str, role: str | None) -> None:
     help="Where to put the two stores, the move files, the save and the summary.",
 )
 @click.option("--seed", default=1, show_default=True, help="Seed for the bot's choices.")
-def demo(rules_name: str, directory: str, seed: int) -> None:
+@click.option(
+    "--referee", is_flag=True, help="Add a referee's store: it rolls every player's dice."
+)
+def demo(rules_name: str, directory: str, seed: int, referee: bool) -> None:
     """Play a whole game of RULES between bots through the real signed pipeline."""
     from pbem.demo import run_demo
 
-    result = run_demo(rules_name, Path(directory), seed, echo=click.echo)
+    result = run_demo(rules_name, Path(directory), seed, echo=click.echo, referee=referee)
     click.echo(f"save:    {result.save}")
     click.echo(f"summary: {result.summary}")
     click.echo(f"moves:   {result.moves} ({result.count} move files)")

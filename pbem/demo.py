@@ -20,6 +20,7 @@ from pathlib import Path
 from pbem.bots import bot_orders, choose
 from pbem.client import Client
 from pbem.core.log import Entry
+from pbem.core.referee import REFEREE
 from pbem.errors import PbemError
 from pbem.ledger import engine_by_name
 from pbem.store import Store
@@ -55,11 +56,13 @@ def run_demo(
     echo: Callable[[str], None] | None = None,
     max_entries: int = 20000,
     on_step: Callable[[DemoStep], None] | None = None,
+    referee: bool = False,
 ) -> DemoResult:
     """Play a whole game of `rules` between bots in `directory`.
 
     `on_step`, if given, is called after each move file has been applied by the other
-    side (tests use it to look at the stores and files while the game runs).
+    side (tests use it to look at the stores and files while the game runs). `referee`
+    adds a referee's store to a title whose rules do not list one (pbem.core.referee).
     """
     say = echo or (lambda _text: None)
     engine = engine_by_name(rules)
@@ -73,6 +76,8 @@ def run_demo(
     moves.mkdir()
 
     roles = list(engine.roles)
+    if referee and REFEREE not in roles:
+        roles.append(REFEREE)  # any title may have one: it then rolls every player's dice
     homes = {role: directory / f"{role}-home" for role in roles}
     clients = {role: Client(Store(home)) for role, home in homes.items()}
     for role, client in clients.items():

@@ -11,7 +11,10 @@ score 1 for a win, 0.5 for a draw, 0 for a loss, expected = 1 / (1 + 10 ** ((Rb 
 and K = 32. Games are rated in the order the files are given (a folder: its *.pbem files in
 name order), so the standings do not depend on anybody's clock. A solitaire game (one
 player, as Barbarossa with a referee) counts a win or a loss but moves no rating. The
-referee of a game is never a player.
+referee of a game is never a player. A game its referee ended with a signed forfeit
+(pbem.core.referee) counts as a loss for the player who forfeited, in the forfeits
+column too, and moves the ratings like any loss: a league that wants otherwise reads the
+`forfeited` key of the JSON document.
 """
 
 from __future__ import annotations
@@ -19,6 +22,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from pbem.core.referee import FORFEIT
 
 START = 1500.0
 K = 32.0
@@ -34,6 +39,7 @@ class GameResult:
     rules: str
     players: Mapping[str, str]  # role -> key fingerprint
     winner: str | None  # the winning role, None for a draw
+    forfeited: str | None = None  # the role the referee forfeited, if that ended the game
 
 
 @dataclass
@@ -43,6 +49,7 @@ class Row:
     wins: int = 0
     losses: int = 0
     draws: int = 0
+    forfeits: int = 0  # losses by a referee's forfeit (counted in losses too)
     rating: float = START
     titles: set[str] = field(default_factory=set)
 
@@ -71,7 +78,10 @@ def standings(
             row = rows.setdefault(who, Row(who))
             row.games += 1
             row.titles.add(result.rules)
-            if result.winner is None:
+            if result.forfeited == role:
+                row.losses += 1
+                row.forfeits += 1
+            elif result.winner is None and result.forfeited is None:
                 row.draws += 1
             elif result.winner == role:
                 row.wins += 1
@@ -80,6 +90,8 @@ def standings(
         if len(players) == 2 and len(set(players.values())) == 2:
             (role_a, a), (role_b, b) = sorted(players.items())
             score_a = 0.5 if result.winner is None else 1.0 if result.winner == role_a else 0.0
+            if result.forfeited is not None:
+                score_a = 0.0 if result.forfeited == role_a else 1.0
             ra, rb = rows[a].rating, rows[b].rating
             change = K * (score_a - expected(ra, rb))
             rows[a].rating, rows[b].rating = ra + change, rb - change
@@ -103,7 +115,13 @@ def result_of(source: str, report: Any) -> tuple[GameResult | None, str]:
         for role, line in game.roles.items()
         if role not in NOT_PLAYERS and role in game.engine.roles
     }
-    return GameResult(source, game.id, game.engine.name, players, outcome.winner), ""
+    forfeited = None
+    if outcome.level == FORFEIT:  # (its score: 0 for the side that forfeited)
+        forfeited = next(
+            (r for r, score in outcome.score.items() if score == 0 and r != outcome.winner), None
+        )
+    result = GameResult(source, game.id, game.engine.name, players, outcome.winner, forfeited)
+    return result, ""
 
 
 def document(found: Standings) -> dict[str, Any]:
@@ -117,6 +135,7 @@ def document(found: Standings) -> dict[str, Any]:
                 "wins": row.wins,
                 "losses": row.losses,
                 "draws": row.draws,
+                "forfeits": row.forfeits,
                 "rating": round(row.rating, 1),
                 "titles": sorted(row.titles),
             }
@@ -129,6 +148,7 @@ def document(found: Standings) -> dict[str, Any]:
                 "rules": r.rules,
                 "players": dict(r.players),
                 "winner": r.winner,
+                "forfeited": r.forfeited,
             }
             for r in found.counted
         ],
@@ -138,11 +158,14 @@ def document(found: Standings) -> dict[str, Any]:
 
 def lines(found: Standings) -> list[str]:
     """The standings as text: one row per player, then the files left out."""
-    out = [f"{'player':<52} {'games':>5} {'won':>4} {'lost':>4} {'drawn':>5} {'rating':>7}"]
+    out = [
+        f"{'player':<52} {'games':>5} {'won':>4} {'lost':>4} {'drawn':>5} {'forfeit':>7} "
+        f"{'rating':>7}"
+    ]
     for row in found.rows:
         out.append(
             f"{row.player:<52} {row.games:>5} {row.wins:>4} {row.losses:>4} {row.draws:>5} "
-            f"{row.rating:>7.1f}"
+            f"{row.forfeits:>7} {row.rating:>7.1f}"
         )
     out.append(f"{len(found.counted)} game(s) counted, Elo from {START:.0f} with K={K:.0f}")
     for source, why in found.not_counted:

@@ -71,3 +71,48 @@ def test_standings_count_only_saves_that_verify(tmp_path: Path) -> None:
     assert all(row["player"].startswith("SHA256:") for row in doc["standings"])
     text = CliRunner().invoke(main, ["standings", str(tmp_path)])
     assert "2 game(s) counted" in text.output and "not counted:" in text.output
+
+
+def test_a_forfeit_is_a_loss_in_its_own_column_and_moves_the_ratings() -> None:
+    forfeit = GameResult("f.pbem", "f", "toy", {"x": "A", "y": "B"}, "x", forfeited="y")
+    found = standings([forfeit])
+    rows = {r.player: r for r in found.rows}
+    assert (rows["B"].losses, rows["B"].forfeits, rows["A"].wins, rows["A"].forfeits) == (
+        1,
+        1,
+        1,
+        0,
+    )
+    assert rows["A"].rating == pytest.approx(START + 16)
+    solo = GameResult("s.pbem", "s", "barbarossa", {"german": "A"}, None, forfeited="german")
+    row = standings([solo]).rows[0]
+    assert (row.losses, row.forfeits, row.draws) == (1, 1, 0)  # not a draw
+
+
+def test_a_refereed_save_ended_by_forfeit_counts_it(tmp_path: Path) -> None:
+    from pbem.core.referee import FORFEIT, REFEREE
+    from pbem.transport.savefile import move_file
+    from tests.support.players import Table
+
+    table = Table("toy-dice", ("a", "b", REFEREE), options={"deadline_hours": 24})
+    table.join_all()
+    table.move("a", "roll")
+    table.apply(table.ack_entry(REFEREE))
+    head = table.game.head
+    body = {
+        "forfeit": "b",
+        "waited_on": {"seq": head.seq, "id": head.id},
+        "since": "2026-12-01T00:00:00Z",
+        "deadline": "2026-12-02T00:00:00Z",
+        "seen": "2026-12-02T06:00:00Z",
+    }
+    table.apply(table.make(REFEREE, FORFEIT, body))
+    (tmp_path / "forfeit.pbem").write_text(move_file(table.game.entries), encoding="utf-8")
+    result = CliRunner().invoke(main, ["standings", str(tmp_path / "forfeit.pbem"), "--json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.output)
+    assert doc["counted"][0]["forfeited"] == "b" and doc["counted"][0]["winner"] == "a"
+    forfeits = {row["player"]: row["forfeits"] for row in doc["standings"]}
+    assert sorted(forfeits.values()) == [0, 1]  # the referee is no player
+    text = CliRunner().invoke(main, ["standings", str(tmp_path / "forfeit.pbem")]).output
+    assert "forfeit" in text.splitlines()[0]
