@@ -498,7 +498,10 @@ def test_the_germans_never_see_allied_markers_before_they_open(seed: int) -> Non
     MET choice or an elimination (`reply met`, `lost`, 11.2.I, 5.2.6), a duty (a recon,
     10.4.C) or the end. A fire whose cards read no attacker rating leaves the attacker's
     stack sealed."""
-    t = Table(ENGINE, ENGINE.setup(DATA, {}), seed=seed)
+    # check=False: the Table's "apply leaves its input unchanged" check is half this test's
+    # time, and these very games (same set-up, same seeds) are played with it on by
+    # test_rts_engine.py::test_a_seeded_bot_game_ends_after_turn_10_with_an_outcome.
+    t = Table(ENGINE, ENGINE.setup(DATA, {}), seed=seed, check=False)
     fires = sealed_seen = 0
     while not t.over():
         before = {
