@@ -195,8 +195,10 @@ def main(ctx: click.Context, home: str | None) -> None:
 
 def _add_mail_group() -> None:
     from pbem.mail.cli import mail
+    from pbem.refereeing.cli import referee
 
     main.add_command(mail)
+    main.add_command(referee)
 
 
 _add_mail_group()

@@ -6,10 +6,9 @@ smtplib, imaplib or the store.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
-
 import click
+
+from pbem.lazy_group import LazyGroup
 
 SUBCOMMANDS = {
     "send": "pbem.mail.send_command:send",
@@ -18,18 +17,6 @@ SUBCOMMANDS = {
 }
 
 
-class LazyGroup(click.Group):
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(SUBCOMMANDS)
-
-    def get_command(self, ctx: click.Context, name: str) -> Any:
-        target = SUBCOMMANDS.get(name)
-        if target is None:
-            return None
-        module, attr = target.split(":")
-        return getattr(importlib.import_module(module), attr)
-
-
-@click.group(cls=LazyGroup)
+@click.group(cls=LazyGroup, subcommands=SUBCOMMANDS)
 def mail() -> None:
     """Send and fetch moves by email."""

@@ -134,7 +134,8 @@ def body_text(game: Adjudicator, entries: Sequence[Entry]) -> str:
     return escape.terminal("\n".join(lines) + "\n")
 
 
-def _address(address: str, name: str | None = None) -> Address:
+def mail_address(address: str, name: str | None = None) -> Address:
+    """An address header value, refused in one line unless it looks like an address."""
     local, at, domain = address.strip().rpartition("@")
     if not at or not local or not domain or any(c.isspace() for c in address.strip()):
         raise ComposeError(f"{address!r} is not an email address")
@@ -160,10 +161,10 @@ def compose(
     if not entries:
         raise ComposeError("no entries to send")
     entries = sorted(entries, key=lambda e: e.seq)
-    origin = _address(sender, sender_name)
+    origin = mail_address(sender, sender_name)
     message = EmailMessage()
     message["From"] = origin
-    message["To"] = _address(to)
+    message["To"] = mail_address(to)
     message["Date"] = format_datetime(date or datetime.now(UTC))
     message["Subject"] = subject(game, entries)
     message["Message-ID"] = bracketed(message_id or make_msgid(domain=origin.domain))

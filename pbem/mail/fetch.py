@@ -673,6 +673,17 @@ def accept_invitation(
     return "; ".join([line, *report.problems])
 
 
+def drain_held(client: Client, game_id: str) -> tuple[list[int], list[str]]:
+    """Apply the entries of a stored game held in the inbox whose turn has come (after
+    this store signed the entry they waited for: a referee's join or acknowledgement), in
+    one transaction: (the seqs applied, a line per held entry refused)."""
+    fetcher = Fetcher(client)
+    report = MessageReport("held", None, "")
+    with client.changing():
+        fetcher._drain(report, client.game(game_id))
+    return [seq for held, seq in report.also if held == game_id], report.problems
+
+
 def decline_invitation(client: Client, prefix: str) -> str:
     """Forget an invitation and the entries held with it; a line saying so (unescaped)."""
     genesis = find_invitation(client, prefix)

@@ -128,6 +128,25 @@ class Store:
                 pk=("game", "role", "name"),
                 if_not_exists=True,
             )
+            # A referee (pbem referee): where each player of a refereed game gets mail;
+            # per game, the head it waits on, when it first saw it (UTC, the referee's
+            # clock) and the reminders mailed for it; per game and role, the last seq
+            # mailed to that player (recorded once the SMTP server took the message).
+            db.table("referee_players").create(
+                {"game": str, "role": str, "address": str},
+                pk=("game", "role"),
+                if_not_exists=True,
+            )
+            db.table("referee_clock").create(
+                {"game": str, "seq": int, "since": str, "reminders": int},
+                pk="game",
+                if_not_exists=True,
+            )
+            db.table("referee_mailed").create(
+                {"game": str, "role": str, "seq": int},
+                pk=("game", "role"),
+                if_not_exists=True,
+            )
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
@@ -408,3 +427,52 @@ class Store:
     def drop_buffered(self, game_id: str, seq: int) -> None:
         """Forget every buffered entry of `game_id` at `seq` (applied, or superseded)."""
         self._write("DELETE FROM inbox WHERE game = ? AND seq = ?", game_id, seq)
+
+    # --- refereeing (pbem referee) --------------------------------------------------------
+
+    def set_player_address(self, game_id: str, role: str, address: str) -> None:
+        self._write(
+            "INSERT OR REPLACE INTO referee_players (game, role, address) VALUES (?, ?, ?)",
+            game_id,
+            role,
+            address,
+        )
+
+    def player_addresses(self, game_id: str) -> dict[str, str]:
+        """Role -> the address a refereed game's player gets its mail at."""
+        rows = self.db.execute(
+            "SELECT role, address FROM referee_players WHERE game = ? ORDER BY role", [game_id]
+        ).fetchall()
+        return {str(role): str(address) for role, address in rows}
+
+    def referee_clock(self, game_id: str) -> tuple[int, str, int] | None:
+        """(head seq, since, reminders sent) of the head a refereed game waits on, if any."""
+        row = self.db.execute(
+            "SELECT seq, since, reminders FROM referee_clock WHERE game = ?", [game_id]
+        ).fetchone()
+        return None if row is None else (int(row[0]), str(row[1]), int(row[2]))
+
+    def set_referee_clock(self, game_id: str, seq: int, since: str, reminders: int = 0) -> None:
+        self._write(
+            "INSERT OR REPLACE INTO referee_clock (game, seq, since, reminders)"
+            " VALUES (?, ?, ?, ?)",
+            game_id,
+            seq,
+            since,
+            reminders,
+        )
+
+    def referee_mailed(self, game_id: str, role: str) -> int:
+        """The last seq of a refereed game mailed to `role`'s player (-1: none yet)."""
+        row = self.db.execute(
+            "SELECT seq FROM referee_mailed WHERE game = ? AND role = ?", [game_id, role]
+        ).fetchone()
+        return -1 if row is None else int(row[0])
+
+    def set_referee_mailed(self, game_id: str, role: str, seq: int) -> None:
+        self._write(
+            "INSERT OR REPLACE INTO referee_mailed (game, role, seq) VALUES (?, ?, ?)",
+            game_id,
+            role,
+            seq,
+        )

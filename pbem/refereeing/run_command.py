@@ -1,0 +1,122 @@
+"""`pbem referee run`: the unattended referee (pbem.refereeing.rounds), once or in a loop."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from datetime import datetime
+
+import click
+
+
+def _fixed(moment: datetime) -> Callable[[], datetime]:
+    def now() -> datetime:
+        return moment
+
+    return now
+
+
+@click.command("run")
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False),
+    help="The mail configuration (default: $PBEM_MAIL_CONFIG, else mail.toml in the store).",
+)
+@click.option(
+    "--maildir", type=click.Path(file_okay=False), help="Read this Maildir (not the config's)."
+)
+@click.option("--mbox", type=click.Path(dir_okay=False), help="Read this mbox file.")
+@click.option("--imap", "use_imap", is_flag=True, help="Read the IMAP folder of the config.")
+@click.option("--once", is_flag=True, help="One round, then stop (for cron).")
+@click.option(
+    "--interval",
+    type=click.FloatRange(min=1),
+    default=300,
+    show_default=True,
+    help="Seconds between two rounds.",
+)
+@click.option(
+    "--no-forfeit",
+    is_flag=True,
+    help="Remind players of their deadline, but never sign a forfeit.",
+)
+@click.option(
+    "--accept-invitations",
+    is_flag=True,
+    help="Accept and join every game whose genesis names this store's key as its referee.",
+)
+@click.option(
+    "--now",
+    "now_text",
+    hidden=True,
+    metavar="YYYY-MM-DDTHH:MM:SSZ",
+    help="The referee's clock for this run (tests, or replaying a backlog), not the system's.",
+)
+@click.pass_context
+def run(
+    ctx: click.Context,
+    config_path: str | None,
+    maildir: str | None,
+    mbox: str | None,
+    use_imap: bool,
+    once: bool,
+    interval: float,
+    no_forfeit: bool,
+    accept_invitations: bool,
+    now_text: str | None,
+) -> None:
+    """Referee every game whose referee key this store holds, without waiting on anyone:
+    apply the mail, sign the joins and acknowledgements the referee owes (the players'
+    dice), remind a late player twice, sign its forfeit once its deadline has passed
+    (the genesis's deadline_hours), and mail each player the entries it has not been sent
+    with its own turn page. Then again every INTERVAL seconds, or stop with --once.
+
+    The times are the referee's clock (UTC); `--now` (hidden) sets it for a run, for
+    tests or a referee replaying a backlog. With --once, exit status 1 when a message
+    was refused or a game failed. Stop the loop with Ctrl-C: nothing is lost at any
+    moment."""
+    import time
+
+    from pbem.commands import _client
+    from pbem.errors import PbemError
+    from pbem.mail.mailbox import open_mailbox
+    from pbem.refereeing.clock import parse_now, utc_now
+    from pbem.refereeing.postman import Postman
+    from pbem.refereeing.rounds import Referee
+    from pbem.render.escape import terminal_line
+
+    client = _client(ctx)
+    now = utc_now if now_text is None else _fixed(parse_now(now_text))
+
+    def say(line: str) -> None:
+        click.echo(terminal_line(line))
+
+    postman, why = Postman.configured(client, config_path)
+    if postman is None:
+        say(why)
+    referee = Referee(
+        client,
+        say,
+        now,
+        postman,
+        forfeits=not no_forfeit,
+        accept_invitations=accept_invitations,
+    )
+    try:
+        while True:
+            try:
+                with open_mailbox(client, config_path, use_imap, maildir, mbox) as source:
+                    referee.round(source.messages())
+            except PbemError as exc:
+                if once:
+                    raise
+                # A loop outlives a mail server that is down for a while: next round.
+                say(f"this round stopped: {exc}; next round in {interval:g} s")
+            if once:
+                break
+            time.sleep(interval)
+    except KeyboardInterrupt:
+        say("stopped")
+    if once and referee.refused:
+        sys.exit(1)

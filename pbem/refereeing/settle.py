@@ -1,0 +1,143 @@
+"""The referee's own entries: accepting the games it is invited to referee, its join,
+and the acknowledgements that roll the players' dice, signed at once.
+
+Each entry is one store transaction with the signing journal (pbem.client), and each
+is deterministic for a key and a game (chain seeds are derived from the key): a referee
+killed between signing and storing signs the same bytes again on its next round.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pbem.core.log import Entry
+from pbem.core.referee import REFEREE
+from pbem.errors import PbemError
+
+if TYPE_CHECKING:
+    from pbem.client import Client
+
+ROUNDS = 10_000  # the referee's own entries in one round, at most (a safety stop)
+
+
+def genesis_of(client: Client, game_id: str) -> Entry:
+    row = client.store.entries(game_id)[0]
+    return Entry.from_wire(row["canonical"], row["signature"])
+
+
+def refereed_by_us(client: Client, genesis: Entry) -> bool:
+    """Whether the genesis names one of this store's private keys as its referee."""
+    roles = genesis.body.get("roles")
+    line = roles.get(REFEREE) if isinstance(roles, dict) else None
+    if not isinstance(line, str):
+        return False
+    try:
+        return client.owns_private_key(line)
+    except PbemError:
+        return False
+
+
+def refereed_games(client: Client) -> list[str]:
+    """Every stored game whose referee key this store holds (read from the genesis alone:
+    no replay of the games it does not referee)."""
+    return [
+        str(row["id"])
+        for row in client.store.games()
+        if refereed_by_us(client, genesis_of(client, str(row["id"])))
+    ]
+
+
+def invitations(client: Client) -> list[Entry]:
+    """The geneses held in the inbox that name this store's key as their referee."""
+    from pbem.mail.fetch import pending_invitations
+
+    return [g for g in pending_invitations(client) if refereed_by_us(client, g)]
+
+
+def accept_all(client: Client) -> list[str]:
+    """Accept every invitation to referee a game (stored with the entries held with it)."""
+    from pbem.mail.fetch import accept_invitation
+
+    lines = []
+    for genesis in invitations(client):
+        try:
+            lines.append(accept_invitation(client, genesis.id))
+        except PbemError as exc:
+            lines.append(f"invitation to game {genesis.id[:12]} not accepted: {exc}")
+    return lines
+
+
+def journaled(client: Client) -> dict[str, list[Entry]]:
+    """Per game, the referee's entries in the signing journals beside this store's keys
+    (pbem.store.journal), in seq order."""
+    from pbem.store.journal import journal_path
+    from pbem.transport.movefile import read_entries
+
+    found: dict[str, list[Entry]] = {}
+    for row in client.store.list_keys():
+        path = client.key_file(row) if row["private_path"] else None
+        journal = journal_path(path) if path is not None else None
+        if journal is None or not journal.is_file():
+            continue
+        for canonical, signature in read_entries(journal.read_bytes()):
+            entry = Entry.from_wire(canonical, signature)
+            if entry.by == REFEREE and entry.kind != "genesis":
+                found.setdefault(str(entry.game), []).append(entry)
+    return {game: sorted(entries, key=lambda e: e.seq) for game, entries in found.items()}
+
+
+def recover(client: Client, game_ids: list[str]) -> list[str]:
+    """Store what a referee killed between signing and storing left only in its journal
+    (a forfeit signs the time it was made: signing it again would be another entry for
+    the same reveal, which the journal refuses). Done before anything else in a run."""
+    lines = []
+    signed = journaled(client)
+    for game_id in game_ids:
+        count = len(client.store.entries(game_id))
+        missing = [e for e in signed.get(game_id, []) if e.seq >= count]
+        if not missing:
+            continue
+        try:
+            client.apply_entries(missing)
+        except PbemError as exc:
+            lines.append(f"game {game_id[:12]}: the referee's journal does not fit: {exc}")
+            continue
+        seqs = ", ".join(str(e.seq) for e in missing)
+        lines.append(f"game {game_id[:12]}: stored from the referee's journal: seq {seqs}")
+    return lines
+
+
+def settle(client: Client, game_id: str) -> list[str]:
+    """Sign everything the referee owes in the game now (its join, acknowledgements),
+    applying the held entries each one lets in, until a player must sign; one line each."""
+    from pbem.mail.fetch import drain_held
+
+    lines: list[str] = []
+    for _ in range(ROUNDS):
+        game = client.game(game_id)
+        if REFEREE not in client.my_roles(game) or game.next_signer() != REFEREE:
+            signed: list[Entry] = []
+        elif not game.started:
+            signed = client.join(game_id)
+        else:
+            signed = [entry for entry, _why in client.answer_automatically(game_id)]
+        lines += [f"game {game_id[:12]}: signed {_what(e)} (seq {e.seq})" for e in signed]
+        applied: list[int] = []
+        if client.store.buffered(game_id):
+            applied, problems = drain_held(client, game_id)
+            lines += [f"game {game_id[:12]}: {problem}" for problem in problems]
+            if applied:
+                lines.append(
+                    f"game {game_id[:12]}: applied held entries {applied[0]}-{applied[-1]}"
+                )
+        if not signed and not applied:
+            break
+    return lines
+
+
+def _what(entry: Entry) -> str:
+    if entry.kind == "join":
+        return "the referee's join"
+    if entry.kind == "ack":
+        return "an acknowledgement (the dice)"
+    return f"a {entry.kind}"
