@@ -115,6 +115,14 @@ def _fast() -> None:
         return
     if os.path.isdir(args[1]) or not _plain(sys.stderr):
         return
+    from pbem.verify import mailbox_kind
+
+    if mailbox_kind(args[1]) is not None:
+        return  # an mbox: one line per game (pbem.commands.verify)
+    from pbem.evidence import is_evidence_file
+
+    if is_evidence_file(args[1]):
+        return  # an evidence file (pbem.evidence): pbem.commands.verify checks it
     from pbem.reporting import report_error, verify_file
 
     try:

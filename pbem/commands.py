@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
@@ -19,10 +19,13 @@ from pbem.render import escape
 from pbem.reporting import print_report, report_error, verify_file
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+
     from pbem.client import Client
     from pbem.core.adjudicator import Adjudicator
     from pbem.core.canonical import JSON
     from pbem.core.log import Entry
+    from pbem.verify import MailGame
 
 
 def _fail(message: str) -> NoReturn:
@@ -827,44 +830,124 @@ def verify(
 ) -> None:
     """Replay and check a whole game from SOURCE; exit 0 only if every check holds.
 
-    Several SOURCEs, a folder (every *.pbem file in it) or --jobs: one result line
-    per file, in the order given, and exit 1 if any file fails.
+    Several SOURCEs, a folder (every *.pbem file in it), a mailbox (an mbox file or a
+    Maildir folder: every game in it) or --jobs: one result line per file or game, in
+    the order given, and exit 1 if any fails.
     """
+    from pbem.evidence import is_evidence_file
     from pbem.verify import verify_text
 
     files = _data_files(data)
+    if any(source != "-" and is_evidence_file(source) for source in sources):
+        _verify_evidence(sources, files, as_json)  # evidence files (docs/evidence.md)
+        return
     if as_json:
         _verify_json(sources, files, jobs)
         return
+    tasks: list[_VerifyTask] | None = None
     if len(sources) == 1 and jobs is None and not Path(sources[0]).is_dir():
         source = sources[0]
-        if source != "-":
-            verify_file(source, files, click.echo, _fail)  # as `pbem.cli` does without click
+        if source == "-":
+            print_report(verify_text(_read_input(source), files), click.echo, _fail)
             return
-        print_report(verify_text(_read_input(source), files), click.echo, _fail)
-        return
-    paths = _verify_paths(sources)
-    stdin = sys.stdin.buffer.read() if "-" in paths else None
-    tasks = [(path, stdin if path == "-" else None, files) for path in paths]
-    workers = min(jobs or 1, len(tasks))
+        tasks = _verify_tasks(sources, files)
+        if len(tasks) == 1 and (tasks[0][3] is None or tasks[0][3][2] is not None):
+            # One game (an mbox of one game too): its full report, as `pbem.cli` gives it.
+            verify_file(source, files, click.echo, _fail)
+            return
+    tasks = tasks if tasks is not None else _verify_tasks(sources, files)
     failed = 0
-    if workers == 1:
-        for ok, line in map(_verify_one, tasks):
-            failed += not ok
-            _say(line)
-    else:
-        from concurrent.futures import ProcessPoolExecutor
-
-        # Imported once here rather than in each worker: forked workers share them.
-        import pbem.crypto.sshsig  # noqa: F401
-        import pbem.games  # noqa: F401
-
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            for ok, line in pool.map(_verify_one, tasks):  # in input order, as they finish
-                failed += not ok
-                _say(line)
+    progress = _VerifyProgress(len(tasks), _verify_progress(len(tasks), sys.stderr.isatty))
+    for ok, line in _verify_results(_verify_one, tasks, jobs):
+        failed += not ok
+        progress.say(line, ok)
+    progress.close()
     if failed:
         _fail(f"{failed} of {len(tasks)} files failed verification")
+
+
+@main.command()
+@click.argument("sources", metavar="SOURCE...", nargs=-1)
+@click.option(
+    "-o", "--output", metavar="FILE", help="Write the evidence file to FILE (else stdout)."
+)
+@click.option(
+    "--unpack",
+    nargs=2,
+    type=click.Path(),
+    metavar="FILE DIR",
+    help="Write an evidence file's entries for ssh-keygen into DIR: entry-SEQ-N.json, "
+    "entry-SEQ-N.sig, allowed_signers and check.sh.",
+)
+@click.option("--data", "data", multiple=True, metavar="NAME=FILE")
+def evidence(
+    sources: tuple[str, ...],
+    output: str | None,
+    unpack: tuple[str, str] | None,
+    data: tuple[str, ...],
+) -> None:
+    """Write a small file that proves one cheat found in a game's log (SOURCE: saves, move
+    files, mail): an equivocation, a false hidden claim, a forfeit the rules refuse.
+    Anyone checks it with `pbem verify FILE`, or with ssh-keygen (docs/evidence.md)."""
+    from pbem import evidence as proofs
+    from pbem.errors import PbemError
+    from pbem.verify import parse_entries
+
+    if unpack is not None:
+        if sources or output:
+            _fail("--unpack FILE DIR takes no SOURCE and no -o")
+        try:
+            written = proofs.unpack(_read_input(unpack[0]), Path(unpack[1]))
+        except proofs.NotProven as exc:
+            _fail(f"cannot unpack {unpack[0]}: {exc}")
+        except OSError as exc:
+            _fail(f"cannot write into {unpack[1]}: {exc.strerror}")
+        _say(f"wrote {len(written)} files to {unpack[1]}: run sh {Path(unpack[1]) / 'check.sh'}")
+        return
+    if not sources:
+        _fail("give the log to search (SOURCE...), or --unpack FILE DIR")
+    entries: list[Entry] = []
+    for source in sources:
+        try:
+            entries += parse_entries(_read_input(source))
+        except PbemError as exc:
+            _fail(f"{source}: {str(exc).partition(chr(10))[0]}")
+    try:
+        proof = proofs.find(entries, _data_files(data))
+    except proofs.NotProven as exc:
+        _fail(f"no provable cheat in the log: {exc}")
+    _emit(proofs.render(proof), output, f"wrote {output}: {proof.line()}")
+
+
+def _verify_evidence(sources: tuple[str, ...], files: dict[str, bytes], as_json: bool) -> None:
+    """`pbem verify` of evidence files: PROVEN or NOT PROVEN for each (exit 1 if any is
+    not proven); with --json one document whose records carry `evidence`."""
+    import json
+
+    from pbem import evidence as proofs
+
+    records: list[dict[str, Any]] = []
+    for source in sources:
+        if source == "-" or not proofs.is_evidence_file(source):
+            _fail(f"{source} is not an evidence file: verify evidence files on their own")
+        try:
+            proof = proofs.check(_read_input(source), files)
+        except proofs.NotProven as exc:
+            line = f"NOT PROVEN: {exc}"
+            document = proofs.not_proven_document(str(exc))
+        else:
+            line, document = proof.line(), proof.document()
+        ok = bool(document["proven"])
+        error = None if ok else line
+        records.append({"file": source, "ok": ok, "error": error, "evidence": document})
+        if not as_json:
+            _say(escape.terminal_line(line if len(sources) == 1 else f"{source}: {line}"))
+    if as_json:
+        document = {"schema": 1, "ok": all(r["ok"] for r in records), "files": records}
+        click.echo(json.dumps(document, indent=2, ensure_ascii=True))
+    failed = sum(not r["ok"] for r in records)
+    if failed:
+        sys.exit(1)
 
 
 @main.command()
@@ -907,33 +990,129 @@ def standings(sources: tuple[str, ...], as_json: bool) -> None:
 
 
 def _verify_json(sources: tuple[str, ...], files: dict[str, bytes], jobs: int | None) -> None:
-    """`pbem verify --json`: one document for every file (pbem.render.jsonout), then, if
-    any failed, the error line `pbem verify` says without --json (exit 1)."""
-    from pbem.render.jsonout import print_verify, verify_one
+    """`pbem verify --json`: one document for every file or game (pbem.render.jsonout),
+    streamed as the records come; then, if any failed, the error line `pbem verify` says
+    without --json (exit 1)."""
+    from pbem.render.jsonout import stream_verify, verify_one
+
+    tasks = _verify_tasks(sources, files)
+    progress = _VerifyProgress(len(tasks), _verify_progress(len(tasks), sys.stderr.isatty))
+
+    def documents() -> Iterator[dict[str, Any]]:
+        for document in _verify_results(verify_one, tasks, jobs):
+            progress.step(bool(document["ok"]))
+            yield document
+        progress.close()
+
+    stream_verify(documents(), lambda text: click.echo(text, nl=False), _fail)
+
+
+# One file or one game to verify: (the name its result line or record gives, the bytes
+# read from stdin or None, the --data files, the game of a mailbox or None).
+_VerifyTask = tuple[str, "bytes | None", "dict[str, bytes]", "MailGame | None"]
+
+
+def _verify_tasks(sources: tuple[str, ...], files: dict[str, bytes]) -> list[_VerifyTask]:
+    """What to verify, in the order given: a file; every *.pbem of a folder; every game of
+    a mailbox (an mbox file, a Maildir folder), each named `MAILBOX#<game id prefix>`."""
+    from pbem.errors import PbemError
+    from pbem.verify import mail_game_label, mailbox_games, mailbox_kind
 
     paths = _verify_paths(sources)
     stdin = sys.stdin.buffer.read() if "-" in paths else None
-    tasks = [(path, stdin if path == "-" else None, files) for path in paths]
+    tasks: list[_VerifyTask] = []
+    for path in paths:
+        kind = mailbox_kind(path)
+        if kind is None:
+            tasks.append((path, stdin if path == "-" else None, files, None))
+            continue
+        try:
+            for game in mailbox_games(path, kind):
+                tasks.append((mail_game_label(game), None, files, game))
+        except (PbemError, OSError) as exc:
+            _fail(f"cannot read {kind} {path}: {exc}")
+    return tasks
+
+
+_Result = TypeVar("_Result")
+
+
+def _verify_results(
+    verify_one: Callable[[_VerifyTask], _Result], tasks: list[_VerifyTask], jobs: int | None
+) -> Iterator[_Result]:
+    """Each task's result in the order given, as it comes: in this process, or in `jobs`
+    worker processes (pool.imap, so only the results not yet printed are held)."""
     workers = min(jobs or 1, len(tasks))
-    if workers == 1:
-        documents = list(map(verify_one, tasks))
-    else:
-        from concurrent.futures import ProcessPoolExecutor
+    if workers <= 1:
+        yield from map(verify_one, tasks)
+        return
+    import multiprocessing
 
-        import pbem.crypto.sshsig  # noqa: F401  (imported once: forked workers share it)
-        import pbem.games  # noqa: F401
+    # Imported once here rather than in each worker: forked workers share them.
+    import pbem.crypto.sshsig  # noqa: F401
+    import pbem.games  # noqa: F401
 
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            documents = list(pool.map(verify_one, tasks))
-    print_verify(documents, click.echo, _fail)
+    # Chunks of a few tasks: fewer round trips for thousands of small saves, and still
+    # several chunks per worker so that one long game does not leave the others idle.
+    chunksize = max(1, min(16, len(tasks) // (workers * 8)))
+    with multiprocessing.Pool(workers) as pool:
+        yield from pool.imap(verify_one, tasks, chunksize)
+
+
+def _verify_progress(count: int, isatty: Callable[[], bool]) -> bool:
+    """Whether `pbem verify` draws its progress line: several files or games, and stderr
+    (where it goes; never stdout) a terminal, with or without --json."""
+    return count > 1 and isatty()
+
+
+class _VerifyProgress:
+    """`verifying 120/2000, 3 failed` on stderr, redrawn in place with \\r (at most ten
+    times a second), moved out of the way of each result line, cleared at the end."""
+
+    def __init__(self, total: int, shown: bool) -> None:
+        self.total, self.shown = total, shown
+        self.done = self.failed = 0
+        self.drawn = ""
+        self.when = 0.0
+
+    def say(self, line: str, ok: bool) -> None:
+        """A result line on stdout, then the progress line again."""
+        self._clear()
+        _say(line)
+        self.step(ok, force=True)
+
+    def step(self, ok: bool, force: bool = False) -> None:
+        import time
+
+        self.done += 1
+        self.failed += not ok
+        if not self.shown:
+            return
+        now = time.monotonic()
+        if force or now - self.when >= 0.1 or self.done == self.total:
+            self.when = now
+            self._clear()
+            self.drawn = f"verifying {self.done}/{self.total}, {self.failed} failed"
+            click.echo(self.drawn, err=True, nl=False)
+
+    def close(self) -> None:
+        self._clear()
+
+    def _clear(self) -> None:
+        if self.drawn:
+            click.echo("\r" + " " * len(self.drawn) + "\r", err=True, nl=False)
+            self.drawn = ""
 
 
 def _verify_paths(sources: tuple[str, ...]) -> list[str]:
-    """The files to verify, in the order given; a folder stands for its *.pbem files, sorted."""
+    """The files to verify, in the order given; a folder stands for its *.pbem files,
+    sorted, and a Maildir folder (cur/ and new/ in it) for itself."""
+    from pbem.verify import mailbox_kind
+
     paths: list[str] = []
     for source in sources:
         folder = Path(source)
-        if source != "-" and folder.is_dir():
+        if source != "-" and folder.is_dir() and mailbox_kind(source) is None:
             found = sorted(str(p) for p in folder.glob("*.pbem") if not p.is_dir())
             if not found:
                 _fail(f"no *.pbem files in folder {source}")
@@ -945,30 +1124,41 @@ def _verify_paths(sources: tuple[str, ...]) -> list[str]:
     return paths
 
 
-def _verify_one(task: tuple[str, bytes | None, dict[str, bytes]]) -> tuple[bool, str]:
-    """Verify one file (streamed by `pbem.verify.verify_path` when it is a save on disk):
-    (ok, its one result line).
+def _verify_one(task: _VerifyTask) -> tuple[bool, str]:
+    """Verify one file (streamed by `pbem.verify.verify_path` when it is a save on disk)
+    or one game of a mailbox: (ok, its one result line). A failure's line ends with the
+    failure's name and the entry to blame: `[rules, entry 7 by german]`.
 
     Module level so that a worker process can run it; it returns only a line, never the
     replayed game, so nothing large crosses back to the parent.
     """
     from pbem.errors import PbemError
-    from pbem.verify import verify_path, verify_text
+    from pbem.verify import verify_mail_game, verify_path, verify_text
 
-    path, given, files = task
-    if given is None:
+    path, given, files, mail = task
+    if given is None and mail is None:
         try:
             with open(path, "rb"):
                 pass
         except OSError as exc:
-            return False, f"{path}: FAILED: cannot read it: {exc.strerror}"
+            return False, f"{path}: FAILED: cannot read it: {exc.strerror} [unreadable]"
     try:
-        report = verify_text(given, files) if given is not None else verify_path(path, files)
+        if mail is not None:
+            report = verify_mail_game(mail, files)
+        elif given is not None:
+            report = verify_text(given, files)
+        else:
+            report = verify_path(path, files)
     except PbemError as exc:
-        return False, f"{path}: FAILED: {str(exc).splitlines()[0] if str(exc) else exc!r}"
+        from pbem.failures import classify
+
+        first = str(exc).splitlines()[0] if str(exc) else repr(exc)
+        return False, f"{path}: FAILED: {first} [{classify(first)}]"
     if not report.ok:
         failure = (report.failure or "verification failed").partition("\n")[0]
-        return False, f"{path}: FAILED: {failure}"
+        bad = report.bad
+        blame = f", {bad.describe()}" if bad is not None else ""
+        return False, f"{path}: FAILED: {failure} [{report.cheat}{blame}]"
     game = report.game
     if game is None:
         return True, f"{path}: OK: every check holds"

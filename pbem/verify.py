@@ -54,15 +54,19 @@ from pbem.transport.savefile import (
 )
 
 
-class Report(MutableRecord, fields=("ok", "lines", "failure", "game")):
+class Report(MutableRecord, fields=("ok", "lines", "failure", "game", "bad", "cheat")):
     """What a verification found: every line of the summary, and the failure if any.
 
+    `bad` is the first entry refused (None: no one entry is to blame, or the game
+    verifies) and `cheat` the failure's short name (pbem.failures.NAMES; None when ok).
     A record (pbem.core.record), as @dataclass would make it."""
 
     ok: bool
     lines: list[str]
     failure: str | None
     game: Adjudicator | None
+    bad: Entry | None
+    cheat: str | None
 
     def __init__(
         self,
@@ -70,11 +74,26 @@ class Report(MutableRecord, fields=("ok", "lines", "failure", "game")):
         lines: list[str] | None = None,
         failure: str | None = None,
         game: Adjudicator | None = None,
+        bad: Entry | None = None,
+        cheat: str | None = None,
     ) -> None:
         self.ok = ok
         self.lines = [] if lines is None else lines
         self.failure = failure
         self.game = game
+        self.bad = bad
+        self.cheat = cheat
+
+    def fail(self, failure: str, bad: Entry | None = None, cheat: str | None = None) -> Report:
+        """Record the failure, the entry to blame and its name (from the reason when not
+        given: pbem.failures); returns the report."""
+        from pbem.failures import classify
+
+        self.ok = False
+        self.failure = failure
+        self.bad = bad
+        self.cheat = cheat or classify(failure)
+        return self
 
     def text(self) -> str:
         tail = [f"FAILED: {self.failure}"] if self.failure else ["OK: every check holds"]
@@ -84,6 +103,14 @@ class Report(MutableRecord, fields=("ok", "lines", "failure", "game")):
 def parse_entries(data: bytes | str) -> list[Entry]:
     """Every entry in a text, in order; damage is reported as damage, never as a rules error."""
     return _entries(read_entries(data))
+
+
+class _Damaged(PbemError):
+    """A text whose entries are damaged; `entry` is the one whose signature fails, if found."""
+
+    def __init__(self, message: str, entry: Entry | None = None) -> None:
+        super().__init__(message)
+        self.entry = entry
 
 
 def _entries(found: list[tuple[bytes, bytes]]) -> list[Entry]:
@@ -104,8 +131,10 @@ def _entries(found: list[tuple[bytes, bytes]]) -> list[Entry]:
         # the text bad too, and then the reader must learn that the text is damaged.
         number, refused = untrusted
         geneses = [e for e in entries if e.kind == GENESIS]
-        damage = _bad_signature(entries, _only(geneses), _numbers(entries))
-        raise PbemError(damage or f"{refused} (entry block {number} of the text)")
+        damage = _bad_signature_entry(entries, _only(geneses), _numbers(entries))
+        if damage is not None:
+            raise _Damaged(damage[1], damage[0])
+        raise _Damaged(f"{refused} (entry block {number} of the text)")
     return entries
 
 
@@ -135,37 +164,68 @@ def verify_text(
             gc.enable()
 
 
+def verify_entries(
+    entries: list[Entry],
+    extra_data: Mapping[str, bytes] | None = None,
+    engines: Callable[[str], Engine] = engine_by_name,
+) -> Report:
+    """Verify a whole game from its entries read out of mail (any order, copies dropped),
+    as `verify_text` reads a move file; no save rules and no printed RNG log to compare.
+    (The cycle collector is paused as in `verify_text`, for the same reason.)"""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        if not entries:
+            return Report(ok=False).fail("no PBEM entries found")
+        return _verify_found(entries, None, extra_data, engines)
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def _verify_text(
     data: bytes | str, extra_data: Mapping[str, bytes] | None, engines: Callable[[str], Engine]
 ) -> Report:
-    report = Report(ok=False)
     text = extract_text(data)
     try:
         found = _entries(find_entries(text))
+    except _Damaged as exc:
+        return Report(ok=False).fail(str(exc), exc.entry)
     except PbemError as exc:
-        report.failure = str(exc)
-        return report
+        return Report(ok=False).fail(str(exc))
     if not found:
-        report.failure = "no PBEM entries found"
-        return report
+        return Report(ok=False).fail("no PBEM entries found")
+    return _verify_found(found, text, extra_data, engines)
+
+
+def _verify_found(
+    found: list[Entry],
+    text: str | None,
+    extra_data: Mapping[str, bytes] | None,
+    engines: Callable[[str], Engine],
+) -> Report:
+    """Verify the entries `found` in a text (`text`: its saves are read strictly and their
+    RNG logs compared; None: entries from mail, read leniently only)."""
+    report = Report(ok=False)
     entries = _unique(found)
     geneses = [e for e in entries if e.kind == GENESIS]
     if len(geneses) == 1:
         proof = find_equivocation(geneses[0], entries)
         if proof is not None:
-            report.failure = proof.proof()
-            return report
-    saves = save_sections(text)
+            return report.fail(proof.proof(), proof.second, "equivocation")
+    saves = save_sections(text) if text is not None else []
     strict = _check_saves(saves, found, geneses[0] if len(geneses) == 1 else None)
     if strict is not None:
         # Damage first, as below: a changed seq or author reads as a misplaced entry.
-        report.failure = _bad_signature(found, _only(geneses), _numbers(found)) or strict
-        return report
+        damage = _bad_signature_entry(found, _only(geneses), _numbers(found))
+        if damage is not None:
+            return report.fail(damage[1], damage[0], "signature")
+        return report.fail(*strict)
     if len(geneses) != 1:
-        report.failure = _bad_signature(entries, None, _numbers(found)) or (
-            f"expected one genesis entry, found {len(geneses)}"
-        )
-        return report
+        damage = _bad_signature_entry(entries, None, _numbers(found))
+        if damage is not None:
+            return report.fail(damage[1], damage[0], "signature")
+        return report.fail(f"expected one genesis entry, found {len(geneses)}")
     genesis = geneses[0]
     ordered = _in_order(genesis, entries)
     extra = {data_digest(c): c for c in (extra_data or {}).values()}
@@ -177,31 +237,177 @@ def _verify_text(
         # Damage first: a damaged entry can make a later, intact one look out of place
         # (a changed seq or author), and the reader must learn that the text is damaged.
         if "signature" not in failure:
-            failure = _bad_signature(ordered, genesis, _numbers(found)) or failure
-        report.failure = failure
-        return report
+            damage = _bad_signature_entry(ordered, genesis, _numbers(found))
+            if damage is not None:
+                return report.fail(damage[1], damage[0], "signature")
+        bad = _refused_entry(exc)
+        return report.fail(failure, bad, _name(exc, bad))
     report.game = game
     report.lines += _summary(game)
     sealed = game.unopened()
     # (a game ended by a resignation or an agreed draw may leave values sealed: said below)
     if sealed and game.outcome() is not None and not game.ended_by_agreement:
         first = min(sealed, key=lambda s: s.seq)
-        report.failure = (
+        return report.fail(
             f"entry {first.seq} by {first.role}: commitment {first.label} was never opened, "
-            "but every commitment must be opened by the end of the game"
+            "but every commitment must be opened by the end of the game",
+            next((e for e in ordered if e.seq == first.seq), None),
+            "unopened",
         )
+    if text is None:
+        report.ok = True
         return report
     computed = [r.line() for r in game.rng_log]
     try:
         sections = check_rng_log(text, computed)
     except RngLogError as exc:
-        report.failure = str(exc)
-        return report
+        return report.fail(str(exc), None, "rng-log")
     if sections:
         copies = "" if sections == 1 else f" (in each of its {sections} copies)"
         report.lines.append(f"RNG log: {len(computed)} lines match the recomputed dice{copies}")
     report.ok = True
     return report
+
+
+def _refused_entry(exc: PbemError) -> Entry | None:
+    """The entry an EntryRefused names (None for any other failure)."""
+    return exc.entry if isinstance(exc, EntryRefused) else None
+
+
+def _name(exc: PbemError, bad: Entry | None) -> str:
+    from pbem.failures import classify
+
+    if isinstance(exc, EntryRefused):
+        return classify(exc.reason, bad.kind if bad is not None else "")
+    return classify(str(exc))
+
+
+# --- mailboxes of many games ----------------------------------------------------------------
+
+# A game found in a mailbox, to verify in a worker: (mailbox path, "mbox" or "Maildir",
+# the game's id, the keys of the messages holding its entries). Game None: the message
+# keys[0] is damaged (or, no keys at all, the mailbox holds no entries). Only keys travel,
+# never the messages, so an archive of thousands of games is read one game at a time.
+MailGame = tuple[str, str, str | None, tuple[str, ...]]
+
+
+def mailbox_kind(path: str) -> str | None:
+    """ "Maildir" for a folder with cur/ and new/, "mbox" for a file (not a *.pbem save)
+    whose first line starts with "From ", else None (a save, a move file, a mail)."""
+    if os.path.isdir(path):
+        both = os.path.isdir(os.path.join(path, "cur")) and os.path.isdir(os.path.join(path, "new"))
+        return "Maildir" if both else None
+    if path == "-" or path.endswith(".pbem"):
+        return None
+    try:
+        with open(path, "rb") as stream:
+            return "mbox" if stream.read(5) == b"From " else None
+    except OSError:
+        return None  # (said when the file itself is verified)
+
+
+def mailbox_games(path: str, kind: str) -> Iterator[MailGame]:
+    """The games of a mailbox, in the order their first entry appears: each with the keys
+    of the messages that hold its entries. A damaged message is one item of its own.
+
+    Every message is parsed here and its entries dropped at once (only game ids and keys
+    are kept); the worker that verifies a game parses its messages again."""
+    from pathlib import Path
+
+    from pbem.mail.fetch import parse_message
+    from pbem.mail.sources import MaildirSource, MboxSource
+
+    games: dict[str, list[str]] = {}
+    damaged: list[str] = []
+    opened = MaildirSource(Path(path)) if kind == "Maildir" else MboxSource(Path(path))
+    with opened as source:
+        for key, raw in source.messages():
+            try:
+                entries = parse_message(raw)
+            except PbemError:
+                damaged.append(key)
+                continue
+            for game in dict.fromkeys(_game_of(entry) for entry in entries):
+                games.setdefault(game, []).append(key)
+    for game, keys in games.items():
+        yield path, kind, game, tuple(keys)
+    for key in damaged:
+        yield path, kind, None, (key,)
+    if not games and not damaged:
+        yield path, kind, None, ()
+
+
+def mail_game_label(game: MailGame) -> str:
+    """The name of a game's record: `<mailbox>#<game id, first 12 hex>`."""
+    path, _, game_id, keys = game
+    if game_id is not None:
+        return f"{path}#{game_id[:12]}"
+    return f"{path}#message-{keys[0]}" if keys else path
+
+
+def verify_mail_game(
+    game: MailGame,
+    extra_data: Mapping[str, bytes] | None = None,
+    engines: Callable[[str], Engine] = engine_by_name,
+) -> Report:
+    """Verify one game of a mailbox (`mailbox_games`) from the messages that hold it, read
+    leniently as a move file is: any order, identical copies (quoted replies) once."""
+    from pbem.mail.fetch import parse_message
+
+    path, kind, game_id, keys = game
+    box = _open_box(path, kind)
+    if game_id is None:
+        if not keys:
+            return Report(ok=False).fail(f"no PBEM entries found in {kind} {path}")
+        try:
+            parse_message(_message(box, keys[0]))
+        except PbemError as exc:
+            return Report(ok=False).fail(f"message {keys[0]}: {exc}")
+        return Report(ok=False).fail(
+            f"message {keys[0]} changed while it was read", None, "unreadable"
+        )
+    entries = []
+    for key in keys:
+        try:
+            entries += [e for e in parse_message(_message(box, key)) if _game_of(e) == game_id]
+        except (PbemError, KeyError) as exc:
+            return Report(ok=False).fail(f"message {key}: {exc}", None, "unreadable")
+    if not any(entry.kind == GENESIS for entry in entries):
+        first = min(entries, key=lambda e: e.seq, default=None)
+        return Report(ok=False).fail(f"no genesis for game {game_id[:12]}", first, "chain")
+    return verify_entries(entries, extra_data, engines)
+
+
+def _game_of(entry: Entry) -> str:
+    return entry.id if entry.kind == GENESIS else str(entry.game)
+
+
+# The mailbox a worker last opened: its table of contents is built once, not per game.
+_BOX: dict[str, object] = {}
+
+
+def _open_box(path: str, kind: str) -> object:
+    import mailbox
+
+    box = _BOX.get(path)
+    if box is None:
+        _BOX.clear()
+        if kind == "Maildir":
+            box = mailbox.Maildir(path, factory=None, create=False)
+        else:
+            box = mailbox.mbox(path, factory=None, create=False)
+        _BOX[path] = box
+    return box
+
+
+def _message(box: object, key: str) -> bytes:
+    import mailbox
+
+    if isinstance(box, mailbox.mbox):
+        # MboxSource names an mbox's messages by their number (typeshed says str keys)
+        return box.get_bytes(int(key))  # type: ignore[arg-type]
+    assert isinstance(box, mailbox.Maildir)
+    return box.get_bytes(key)
 
 
 # --- streaming a save file --------------------------------------------------------------------
@@ -371,51 +577,53 @@ _ORDER = "a save holds every entry of its game once, in seq order"
 
 def _check_saves(
     sections: list[SaveSection], found: list[Entry], genesis: Entry | None
-) -> str | None:
-    """Why a save in the text breaks the save rules, or None (see the module doc)."""
+) -> tuple[str, Entry | None] | None:
+    """Why a save in the text breaks the save rules, and the entry to blame (None: the
+    save as a whole), or None (see the module doc)."""
     for number, section in enumerate(sections, start=1):
         where = "the save" if len(sections) == 1 else f"save {number} (line {section.line})"
         if not section.has_log:
-            return f"{where} has no RNG LOG line after its entries"
+            return f"{where} has no RNG LOG line after its entries", None
         if section.foreign_break is not None:
             line, char = section.foreign_break
             return (
                 f"{where}'s line {line} holds a line break that is not a newline "
                 f"(U+{ord(char):04X}); a save's lines end at newlines only, and a reader that "
                 "splits lines there too would read another save"
-            )
+            ), None
         if section.stray_record is not None:
             return (
                 f"{where}'s line {section.stray_record} reads as an RNG log record but comes "
                 "before its RNG LOG line; only the RNG log holds records (a forged record?)"
-            )
+            ), None
         problem = section.header.problem(genesis.id if genesis else None, where)
         if problem is not None:
             if genesis is not None and "names game" in problem:
-                return f"{genesis.describe()}: {problem}"
-            return problem
+                return f"{genesis.describe()}: {problem}", genesis
+            return problem, None
         own = found[section.first : section.first + section.count]
-        problem = _order_problem(own, section.first, where)
-        if problem is not None:
-            return problem
+        misplaced = _order_problem(own, section.first, where)
+        if misplaced is not None:
+            return misplaced
         declared = int(str(section.header.value("entries")))
         if declared > len(own):
             last = f"entry {len(own) - 1}" if own else "its header"
             return (
                 f"entry {len(own)} is missing: {where} ends after {last}, "
                 f"but its header says entries: {declared}"
-            )
+            ), None
         if declared < len(own):
             extra = own[declared]
             return (
                 f"{extra.describe()} refused: {where}'s header says entries: {declared}, "
                 f"so it holds no entry {extra.seq} (entry block {section.first + declared + 1})"
-            )
+            ), extra
     return None
 
 
-def _order_problem(own: list[Entry], first: int, where: str) -> str | None:
-    """The first entry of a save's own entries that is not where it belongs, or None."""
+def _order_problem(own: list[Entry], first: int, where: str) -> tuple[str, Entry] | None:
+    """The first entry of a save's own entries that is not where it belongs (why, and
+    the entry), or None."""
     seen: dict[int, int] = {}  # seq -> entry block number
     present = {entry.seq for entry in own}
     for offset, entry in enumerate(own):
@@ -429,17 +637,17 @@ def _order_problem(own: list[Entry], first: int, where: str) -> str | None:
             return (
                 f"{entry.describe()} refused: {where} holds {again} at entry block "
                 f"{seen[entry.seq]}, and this one at entry block {block}; {_ORDER}"
-            )
+            ), entry
         if expected in present:
             return (
                 f"{entry.describe()} refused: out of order: {where} has it (entry block "
                 f"{block}) before entry {expected}; {_ORDER}"
-            )
+            ), entry
         missing = "genesis entry (entry 0)" if expected == 0 else f"entry {expected}"
         return (
             f"{entry.describe()} refused: does not follow the head: {where} has no "
             f"{missing} before it (entry block {block}); {_ORDER}"
-        )
+        ), entry
     return None
 
 
@@ -510,10 +718,11 @@ def _numbers(found: list[Entry]) -> dict[tuple[str, bytes], int]:
     return numbers
 
 
-def _bad_signature(
+def _bad_signature_entry(
     entries: list[Entry], genesis: Entry | None, numbers: Mapping[tuple[str, bytes], int]
-) -> str | None:
-    """The first entry whose signature verifies with no key it could be signed with.
+) -> tuple[Entry, str] | None:
+    """The first entry whose signature verifies with no key it could be signed with, and
+    the failure that names it.
 
     A genesis is checked against the roles it names, every other entry against the
     game's roles (its author's key, or any role's when its author is not a role, as a
@@ -537,7 +746,7 @@ def _bad_signature(
         else:
             number = numbers.get((entry.id, entry.signature))
             block = f" (entry block {number} of the text)" if number else ""
-            return (
+            return entry, (
                 f"{entry.describe()}{block} refused: its signature does not verify, the "
                 f"entry was damaged or altered: {reason}"
             )

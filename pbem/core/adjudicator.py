@@ -126,6 +126,7 @@ class EntryRefused(PbemError):
 
     def __init__(self, entry: Entry, reason: str) -> None:
         super().__init__(f"{entry.describe()} refused: {reason}")
+        self.entry = entry  # (a league's report names the first bad entry: pbem.verify)
         self.seq = entry.seq
         self.by = entry.by
         self.reason = reason
@@ -803,7 +804,8 @@ class Adjudicator(
 
     @property
     def ended_by_agreement(self) -> bool:
-        """Whether the game ended by a resignation or an agreed draw, not by its rules."""
+        """Whether the game ended by a resignation, an agreed draw or a referee's forfeit,
+        not by its rules (then values may stay sealed: verify lists them, unchecked)."""
         return self.meta.ended is not None
 
     @cached_property

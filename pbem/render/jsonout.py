@@ -21,7 +21,7 @@ from __future__ import annotations
 # (mypy reads the block below; Python never runs it: see pbem.cli)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
+    from collections.abc import Callable, Iterable, Mapping
     from typing import Any, NoReturn
 
     from pbem.client import Client
@@ -352,8 +352,11 @@ def report_document(source: str, report: Report) -> dict[str, Any]:
         first, _, rest = (report.failure or "verification failed").partition("\n")
         failure, detail = first, rest or None
     game = report.game
-    document = file_document(source, report.ok, failure)
+    document = file_document(source, report.ok, failure, None if report.ok else report.cheat)
     document["detail"] = detail  # an equivocation proof, in full
+    bad = report.bad
+    if bad is not None and not report.ok:
+        document["bad_entry"] = {"seq": bad.seq, "by": bad.by, "id": bad.id, "kind": bad.kind}
     if game is None:
         return document
     count = getattr(game, "entry_count", None)  # (a lean adjudicator counts, keeps none)
@@ -378,13 +381,22 @@ def report_document(source: str, report: Report) -> dict[str, Any]:
     return document
 
 
-def file_document(source: str, ok: bool, error: str | None) -> dict[str, Any]:
-    """A file's verification before anything is known of its game (every key present)."""
+def file_document(
+    source: str, ok: bool, error: str | None, cheat: str | None = None
+) -> dict[str, Any]:
+    """A file's verification before anything is known of its game (every key present).
+    `cheat`: the failure's name (pbem.failures), from `error` when not given."""
+    if error is not None and cheat is None:
+        from pbem.failures import classify
+
+        cheat = classify(error)
     return {
         "file": source,
         "ok": ok,
         "error": error,
         "detail": None,
+        "cheat": cheat,
+        "bad_entry": None,
         "game": None,
         "rules": None,
         "rules_version": None,
@@ -399,16 +411,20 @@ def file_document(source: str, ok: bool, error: str | None) -> dict[str, Any]:
     }
 
 
-def verify_one(task: tuple[str, bytes | None, Mapping[str, bytes]]) -> dict[str, Any]:
-    """Verify one file (`given`: its bytes, read from stdin) into its document; module
-    level so that a worker process of `pbem verify --jobs` can run it."""
+def verify_one(task: tuple[Any, ...]) -> dict[str, Any]:
+    """Verify one file (`given`: its bytes, read from stdin) or one game of a mailbox
+    (a 4th item, pbem.verify.MailGame) into its document; module level so that a worker
+    process of `pbem verify --jobs` can run it."""
     from pbem.errors import PbemError
     from pbem.ledger import cold_engine_by_name
-    from pbem.verify import verify_path, verify_text
+    from pbem.verify import verify_mail_game, verify_path, verify_text
 
-    source, given, files = task
+    source, given, files = task[:3]
+    mail = task[3] if len(task) > 3 else None
     try:
-        if given is not None:
+        if mail is not None:
+            report = verify_mail_game(mail, files, cold_engine_by_name)
+        elif given is not None:
             report = verify_text(given, files)
         else:
             report = verify_path(source, files, cold_engine_by_name)
@@ -423,6 +439,54 @@ def verify_document(documents: list[dict[str, Any]]) -> dict[str, Any]:
         "ok": all(d["ok"] for d in documents),
         "files": documents,
     }
+
+
+def stream_verify(
+    documents: Iterable[dict[str, Any]],
+    write: Callable[[str], None],
+    fail: Callable[[str], NoReturn],
+) -> None:
+    """`print_verify` for documents that come one at a time (an archive of thousands of
+    games): the same bytes, without holding every document at once.
+
+    The document's `ok` comes before `files` and is known only at the end, so each file's
+    record is written to a temporary file as it comes, then the whole is copied out."""
+    import shutil
+    import tempfile
+
+    from pbem.render.escape import terminal_line
+
+    count, failed, first_error = 0, 0, ""
+    with tempfile.TemporaryFile("w+", encoding="ascii") as spool:
+        for document in documents:
+            if count:
+                spool.write(",\n")
+            # A record sits two levels deep in the whole document: 4 spaces more per line.
+            spool.write("    " + dumps(document).replace("\n", "\n    "))
+            count += 1
+            if not document["ok"]:
+                failed += 1
+                first_error = first_error or str(document["error"])
+        head = dumps({"schema": SCHEMA, "ok": not failed, "files": []})
+        if not count:
+            write(head + "\n")
+        else:
+            write(head.removesuffix("[]\n}") + "[\n")
+            spool.seek(0)
+            shutil.copyfileobj(spool, _Writer(write))
+            write("\n  ]\n}\n")
+    if not failed:
+        return
+    if count == 1:
+        fail(terminal_line(first_error))
+    fail(f"{failed} of {count} files failed verification")
+
+
+class _Writer:
+    """A file-like `write` for shutil.copyfileobj."""
+
+    def __init__(self, write: Callable[[str], None]) -> None:
+        self.write = write
 
 
 def print_verify(
