@@ -17,6 +17,18 @@ import tests.support.skeleton  # noqa: E402,F401
 import tests.support.toy  # noqa: E402,F401
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _compiled_pbem() -> None:
+    """With bytecode caching on, compile pbem once before any test: the tests that SIGKILL
+    a `python -m pbem` mid-work time a first run to spread their kills, and a first run
+    that also compiles every module would make the later ones finish before the kill."""
+    if sys.flags.dont_write_bytecode:
+        return  # nothing is cached: every run compiles alike
+    import compileall
+
+    compileall.compile_dir(ROOT / "pbem", quiet=1)
+
+
 @pytest.fixture(autouse=True)
 def _isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """No test ever touches a real user's store."""

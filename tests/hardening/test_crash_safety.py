@@ -330,6 +330,8 @@ def test_killed_moves_that_commit_secrets_land_whole_or_not_at_all(
         delay = plan[tally.kills + tally.finished] * duration
         state, rerun = kill_a_move(game, role, text, delay, sealing)
         duration = rerun or duration
+        if "finished" in state:  # it took less than `delay`: the runs got quicker (a
+            duration = min(duration, delay)  # warm disk cache, a busy machine calmer)
         tally.kills += "finished" not in state
         tally.finished += "finished" in state
         tally.saw(state.split()[0])
