@@ -300,7 +300,7 @@ def kill_a_move(
     return f"{state}{'' if was_killed else ' (finished)'}", rerun
 
 
-@pytest.mark.parametrize(("rules", "kills"), [("berlin-1945", 14), ("race-to-berlin", 6)])
+@pytest.mark.parametrize(("rules", "kills"), [("berlin-1945", 10), ("race-to-berlin", 6)])
 def test_killed_moves_that_commit_secrets_land_whole_or_not_at_all(
     tmp_path: Path, rules: str, kills: int
 ) -> None:
