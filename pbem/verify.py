@@ -383,20 +383,25 @@ def _game_of(entry: Entry) -> str:
 
 
 # The mailbox a worker last opened: its table of contents is built once, not per game.
-_BOX: dict[str, object] = {}
+# Keyed by this process too: an mbox keeps its file open, and a worker forked from a
+# process that had opened it would share that file's read offset with its siblings. And
+# by the file's size and time, so that a mailbox written again is read again.
+_BOX: dict[tuple[str, int, int, int], object] = {}
 
 
 def _open_box(path: str, kind: str) -> object:
     import mailbox
 
-    box = _BOX.get(path)
+    stat = os.stat(path)
+    key = (path, os.getpid(), stat.st_mtime_ns, stat.st_size)
+    box = _BOX.get(key)
     if box is None:
         _BOX.clear()
         if kind == "Maildir":
             box = mailbox.Maildir(path, factory=None, create=False)
         else:
             box = mailbox.mbox(path, factory=None, create=False)
-        _BOX[path] = box
+        _BOX[key] = box
     return box
 
 

@@ -128,6 +128,31 @@ def test_an_mbox_of_two_games_gives_one_record_per_game(tmp_path: Path) -> None:
     assert verify("--json", "--jobs", "2", str(box)).stdout == result.stdout
 
 
+def test_a_forked_worker_never_shares_the_parents_open_mbox(tmp_path: Path) -> None:
+    """An mbox keeps its file open: a worker of `--jobs N` forked from a process that had
+    opened the mailbox must open its own, or the workers share one read offset and read
+    each other's messages half the time. And a mailbox written again is read again."""
+    import os
+
+    from pbem import verify as verifying
+
+    box = tmp_path / "league.mbox"
+    box.write_bytes(mbox_of(thread(log(played("one")), "one")))
+    parent = verifying._open_box(str(box), "mbox")
+    assert verifying._open_box(str(box), "mbox") is parent  # once per process
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:  # pragma: no cover (the child reports through the pipe)
+        os.write(write, b"own" if verifying._open_box(str(box), "mbox") is not parent else b"x")
+        os._exit(0)
+    os.waitpid(child, 0)
+    assert os.read(read, 3) == b"own"
+    os.close(read)
+    os.close(write)
+    box.write_bytes(mbox_of(thread(log(played("two", steps=6)), "two")))
+    assert verifying._open_box(str(box), "mbox") is not parent
+
+
 def test_an_mbox_of_one_game_still_gets_its_full_report(tmp_path: Path) -> None:
     one = played("one")
     box = tmp_path / "one.mbox"
