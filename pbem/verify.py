@@ -18,6 +18,7 @@ from __future__ import annotations
 import gc
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 
 from pbem.core.adjudicator import Adjudicator, EntryRefused, data_digest
 from pbem.core.engine import Engine
@@ -147,21 +148,8 @@ def verify_text(
 
     `engines` finds a game's engine by name (ledger.cold_engine_by_name: from its cached
     facts when that is all the text needs)."""
-    # Python's cycle collector is paused while a whole text is verified, then restored: a
-    # verification keeps every entry, action and RNG record of the game alive and makes no
-    # reference cycles (the replayed games of every title leave none to collect), so the
-    # collector's passes over the growing heap find nothing and cost about 4% of verifying
-    # a 10,000-entry log (bench/verify.py). Memory is still freed as usual, by reference
-    # counting. Turned on again only if it was on, so nested and concurrent verifications
-    # leave it as they found it. (The streaming path of a save, verify_path, keeps little
-    # alive and is left alone.)
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with _collector_paused():
         return _verify_text(data, extra_data, engines)
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def verify_entries(
@@ -170,14 +158,28 @@ def verify_entries(
     engines: Callable[[str], Engine] = engine_by_name,
 ) -> Report:
     """Verify a whole game from its entries read out of mail (any order, copies dropped),
-    as `verify_text` reads a move file; no save rules and no printed RNG log to compare.
-    (The cycle collector is paused as in `verify_text`, for the same reason.)"""
+    as `verify_text` reads a move file; no save rules and no printed RNG log to compare."""
+    if not entries:
+        return Report(ok=False).fail("no PBEM entries found")
+    with _collector_paused():
+        return _verify_found(entries, None, extra_data, engines)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cycle collector paused while a whole game is verified, then restored.
+
+    A verification keeps every entry, action and RNG record of the game alive and makes no
+    reference cycles (the replayed games of every title leave none to collect), so the
+    collector's passes over the growing heap find nothing and cost about 4% of verifying
+    a 10,000-entry log (bench/verify.py). Memory is still freed as usual, by reference
+    counting. Turned on again only if it was on, so nested and concurrent verifications
+    leave it as they found it. (The streaming path of a save, verify_path, keeps little
+    alive and is left alone.)"""
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        if not entries:
-            return Report(ok=False).fail("no PBEM entries found")
-        return _verify_found(entries, None, extra_data, engines)
+        yield
     finally:
         if was_enabled:
             gc.enable()
@@ -217,15 +219,11 @@ def _verify_found(
     strict = _check_saves(saves, found, geneses[0] if len(geneses) == 1 else None)
     if strict is not None:
         # Damage first, as below: a changed seq or author reads as a misplaced entry.
-        damage = _bad_signature_entry(found, _only(geneses), _numbers(found))
-        if damage is not None:
-            return report.fail(damage[1], damage[0], "signature")
-        return report.fail(*strict)
+        damaged = _damage(report, found, _only(geneses), found)
+        return damaged or report.fail(*strict)
     if len(geneses) != 1:
-        damage = _bad_signature_entry(entries, None, _numbers(found))
-        if damage is not None:
-            return report.fail(damage[1], damage[0], "signature")
-        return report.fail(f"expected one genesis entry, found {len(geneses)}")
+        damaged = _damage(report, entries, None, found)
+        return damaged or report.fail(f"expected one genesis entry, found {len(geneses)}")
     genesis = geneses[0]
     ordered = _in_order(genesis, entries)
     extra = {data_digest(c): c for c in (extra_data or {}).values()}
@@ -237,15 +235,16 @@ def _verify_found(
         # Damage first: a damaged entry can make a later, intact one look out of place
         # (a changed seq or author), and the reader must learn that the text is damaged.
         if "signature" not in failure:
-            damage = _bad_signature_entry(ordered, genesis, _numbers(found))
-            if damage is not None:
-                return report.fail(damage[1], damage[0], "signature")
+            damaged = _damage(report, ordered, genesis, found)
+            if damaged is not None:
+                return damaged
         bad = _refused_entry(exc)
         return report.fail(failure, bad, _name(exc, bad))
     report.game = game
     report.lines += _summary(game)
     sealed = game.unopened()
-    # (a game ended by a resignation or an agreed draw may leave values sealed: said below)
+    # (a game ended by a resignation, an agreed draw or a forfeit may leave values sealed:
+    # said below)
     if sealed and game.outcome() is not None and not game.ended_by_agreement:
         first = min(sealed, key=lambda s: s.seq)
         return report.fail(
@@ -721,6 +720,17 @@ def _numbers(found: list[Entry]) -> dict[tuple[str, bytes], int]:
     for number, entry in enumerate(found, start=1):
         numbers.setdefault((entry.id, entry.signature), number)
     return numbers
+
+
+def _damage(
+    report: Report, entries: list[Entry], genesis: Entry | None, found: list[Entry]
+) -> Report | None:
+    """The report failed on the first damaged entry of `entries` (`_bad_signature_entry`,
+    numbered by their places in `found`), or None when no signature is damaged."""
+    damage = _bad_signature_entry(entries, genesis, _numbers(found))
+    if damage is None:
+        return None
+    return report.fail(damage[1], damage[0], "signature")
 
 
 def _bad_signature_entry(
