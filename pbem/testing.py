@@ -31,7 +31,7 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from pbem.bots import choose
-from pbem.core import chain
+from pbem.core import blind, chain
 from pbem.core.adjudicator import Adjudicator, ApplyContext, Sealed, data_digest
 from pbem.core.canonical import _FAST_ENCODE, _SCAN, JSON, canonical_bytes
 from pbem.core.commit import Opening, commitment
@@ -583,7 +583,27 @@ class SignedTable:
         return self.make(role, MOVE, {"decision": text}, **overrides)
 
     def ack_entry(self, role: str, **overrides: Any) -> Entry:
-        return self.make(role, ACK, {}, **overrides)
+        body: dict[str, JSON] = {}
+        if self.game.double_blind and role == "referee" and self.game.escrows:
+            body[blind.HELD] = [item.seq for item in self.game.escrows]  # (pbem.core.blind)
+        return self.make(role, ACK, body, **overrides)
+
+    # double-blind games (pbem.core.blind)
+
+    def escrow(self, role: str, seq: int, openings: list[JSON]) -> str:
+        """`openings` sealed to the referee as `role`'s client seals them for entry `seq`."""
+        from pbem.crypto.escrow import seal_derived
+
+        secret = bytes.fromhex(hex_of(b"escrow", role.encode(), self.game.id.encode()))
+        text = blind.plaintext(openings)
+        referee = self.keys["referee"].public.raw
+        return seal_derived(secret, referee, text, blind.context(self.game.id, seq, role)).hex()
+
+    def disclose_entry(self, **overrides: Any) -> Entry:
+        """The referee's disclose of every value still sealed (the table knows them all)."""
+        labels = sorted(sealed.label for sealed in self.game.unopened())
+        body = {"open": [Opening(lb, *self.secrets[lb]).to_json() for lb in labels]}
+        return self.make("referee", blind.DISCLOSE, body, **overrides)
 
     # playing
 
@@ -643,6 +663,9 @@ class SignedTable:
         due = self.engine.due_openings(state, role, public)
         if due:
             body["open"] = [Opening(lb, *self.secrets[lb]).to_json() for lb in due]
+        if values and self.game.double_blind:
+            openings: list[JSON] = [Opening(lb, *self.secrets[lb]).to_json() for lb in values]
+            body[blind.ESCROW] = self.escrow(role, self.game.head.seq + 1, openings)
         return self.apply(self.make(role, MOVE, body))
 
     def known(self, role: str) -> dict[str, JSON]:

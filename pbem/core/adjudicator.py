@@ -24,7 +24,7 @@ from collections.abc import Callable, Hashable, Mapping
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Protocol
 
-from pbem.core import chain
+from pbem.core import blind, chain
 from pbem.core import meta as meta_rules
 from pbem.core import referee as league
 from pbem.core.canonical import JSON
@@ -485,6 +485,7 @@ class Adjudicator(
         "_opened_memo",
         "_draw_index",
         "meta",
+        "escrows",
     ),
     hidden=("_asked_memo", "_opened_memo", "_draw_index"),
     uncompared=("_asked_memo", "_opened_memo", "_draw_index"),
@@ -527,6 +528,8 @@ class Adjudicator(
     _draw_index: tuple[int, dict[str, list[PrivateDraw]]]
     # the open draw offer and an end agreed in the log (resignation, draw): pbem.core.meta
     meta: meta_rules.MetaState
+    # double-blind games: the escrows the referee has not attested yet (pbem.core.blind)
+    escrows: tuple[blind.Escrowed, ...]
 
     def __init__(
         self,
@@ -553,6 +556,7 @@ class Adjudicator(
         _opened_memo: tuple[Mapping[str, Sealed], dict[str, int]] | None = None,
         _draw_index: tuple[int, dict[str, list[PrivateDraw]]] = _NEW,
         meta: meta_rules.MetaState = meta_rules.NONE,
+        escrows: tuple[blind.Escrowed, ...] = (),
     ) -> None:
         self.engine = engine
         self.genesis = genesis
@@ -577,6 +581,7 @@ class Adjudicator(
         self._opened_memo = _opened_memo
         self._draw_index = (0, {}) if _draw_index is _NEW else _draw_index
         self.meta = meta
+        self.escrows = escrows
 
     # --- starting -------------------------------------------------------------------------
 
@@ -620,6 +625,7 @@ class Adjudicator(
             data = load_data_cached(engine, files, tables)
             options: Mapping[str, JSON] = body["options"]
             league.deadline_hours(options, roles)  # (refused here, before any join)
+            league.double_blind(options, roles)
         except EntryRefused:
             raise
         except PbemError as exc:
@@ -705,6 +711,11 @@ class Adjudicator(
         """Hours each player has for each entry it owes, when the genesis sets a deadline
         (then the referee may sign a forfeit: pbem.core.referee), else None."""
         return league.deadline_hours(self.genesis.body["options"], self._role_keys)
+
+    @cached_property
+    def double_blind(self) -> bool:
+        """Whether the referee holds every player's sealed values (pbem.core.blind)."""
+        return league.double_blind(self.genesis.body["options"], self._role_keys)
 
     @cached_property
     def _join_order(self) -> tuple[str, ...]:
@@ -894,6 +905,12 @@ class Adjudicator(
         if entry.kind == league.FORFEIT:
             self._apply_forfeit(entry)
             return
+        if entry.kind == blind.VOID:
+            self._apply_void(entry)
+            return
+        if entry.kind == blind.DISCLOSE:
+            self._apply_disclose(entry)
+            return
         if entry.kind not in (MOVE, ACK):
             raise PbemError(f"unknown entry kind {entry.kind!r}")
         if self.state is None:  # (not started)
@@ -923,9 +940,11 @@ class Adjudicator(
                 f"waiting for entropy: entry {self._pending.entry.seq}'s dice are rolled "
                 f"by the next entry of {roller}"
             )
+        escrows = self._escrows_after(entry)
         sealed = self.sealed
         if entry.kind == ACK:
-            if body and (not has_meta or set(body) - {"note", "draw"}):
+            rest = set(body) - {blind.HELD}
+            if rest and (not has_meta or rest - {"note", "draw"}):
                 raise PbemError("an ack carries no body but a note or a draw offer")
             if not actions:
                 raise PbemError("out of turn: there are no dice waiting for this ack")
@@ -973,6 +992,7 @@ class Adjudicator(
             opened_values = self._opened_private_values(sealed)
         # Everything checked: commit.
         self.meta = new_meta
+        self.escrows = escrows
         self._chains[entry.by] = link
         self.sealed = sealed
         self.state = state
@@ -983,6 +1003,10 @@ class Adjudicator(
         self.rng_log.extend(records)
         for draw in draws:
             self.private[draw.key] = draw
+        self._record_private_values(opened_values)
+
+    def _record_private_values(self, opened_values: Mapping[str, int]) -> None:
+        """Private draws whose secrets were just opened: their values, in the RNG log too."""
         for key, value in opened_values.items():
             self.private_values[key] = value
             at = self.private[key].log_index - self._rng_base
@@ -1071,6 +1095,122 @@ class Adjudicator(
         self._append(entry)
         if not self.lean:
             self.actions.append(Action(entry.seq, entry.by, ended.text, turn=_turn(self.state)))
+
+    # --- double-blind games (pbem.core.blind) ----------------------------------------------
+
+    def _escrows_after(self, entry: Entry) -> tuple[blind.Escrowed, ...]:
+        """The escrows waiting for the referee's attestation once `entry` is applied: the
+        referee's entry attests them all (`held`), a player's move that commits adds its
+        own. PbemError for an escrow or attestation the game refuses."""
+        body = entry.body
+        if not self.double_blind:
+            if blind.ESCROW in body or blind.HELD in body:
+                raise PbemError("escrow and held belong to double-blind games only")
+            return self.escrows
+        if entry.by == league.REFEREE:
+            if blind.ESCROW in body:
+                raise PbemError("the referee seals nothing to itself: no escrow")
+            blind.check_held(body, self.escrows)
+            return ()
+        if blind.HELD in body:
+            raise PbemError("only the referee attests escrows (held)")
+        commits = body.get("commit")
+        if not isinstance(commits, dict) or entry.kind != MOVE:
+            if blind.ESCROW in body:
+                raise PbemError("escrow rides only on a move that commits")
+            return self.escrows
+        if blind.ESCROW not in body:
+            raise PbemError(
+                "in a double-blind game a move that commits carries its openings sealed to "
+                "the referee (escrow)"
+            )
+        sealed = body[blind.ESCROW]
+        blind.check_escrow_field(sealed)
+        pairs = tuple(sorted((str(label), str(digest)) for label, digest in commits.items()))
+        return (*self.escrows, blind.Escrowed(entry.seq, entry.by, str(sealed), pairs))
+
+    def _blind_referee_entry(self, entry: Entry) -> None:
+        """What a void and a disclose share: the referee's, in a double-blind game, after
+        play has started."""
+        if not self.double_blind:
+            raise PbemError(f"a {entry.kind} belongs to double-blind games only")
+        if entry.by != league.REFEREE:
+            raise PbemError(f"a {entry.kind} is signed by the referee only, not by {entry.by}")
+        if self.state is None:
+            raise PbemError("play has not started")
+
+    def _apply_void(self, entry: Entry) -> None:
+        """The referee answers an escrow that does not open to its entry's commitments
+        (pbem.core.blind): the game ends, against the author when the key proves it."""
+        self._blind_referee_entry(entry)
+        state = self.state
+        assert state is not None  # (_blind_referee_entry: play has started)
+        if self.outcome() is not None:
+            raise PbemError("the game is over")
+        ended = blind.check_void(entry.body, self.id, self.escrows, self.sides)
+        link = self._checked_reveal(entry)
+        self.meta = self.meta.replace(offer_by=None, offer_seq=None, ended=ended, takeback=None)
+        self.escrows = ()
+        self._pending = None  # (dice that waited are never rolled: the game is over)
+        self._chains[entry.by] = link
+        self._append(entry)
+        if not self.lean:
+            self.actions.append(Action(entry.seq, entry.by, ended.text, turn=_turn(state)))
+
+    def _apply_disclose(self, entry: Entry) -> None:
+        """The referee opens every value still sealed once the game is over; each opening
+        is checked against its commitment, then the game's claim checks run on them."""
+        from pbem.core.commit import Opening, check_opening
+
+        self._blind_referee_entry(entry)
+        if self.outcome() is None:
+            raise PbemError("the game is not over: values are disclosed at its end")
+        body = entry.body
+        if set(body) != {"open"} or not isinstance(body["open"], list):
+            raise PbemError('a disclose body has exactly "open", a list of openings')
+        still = {s.label: s for s in self.sealed.values() if not s.opened}
+        if not still:
+            raise PbemError("nothing is sealed any more: nothing to disclose")
+        openings = [Opening.from_json(raw) for raw in body["open"]]
+        labels = [opening.label for opening in openings]
+        if len(set(labels)) != len(labels) or set(labels) != set(still):
+            missing = sorted(set(still) - set(labels))
+            raise PbemError(
+                "a disclose opens every value still sealed, each once"
+                + (f"; missing {', '.join(missing[:5])}" if missing else "")
+            )
+        sealed = dict(self.sealed)
+        for opening in openings:
+            known = still[opening.label]
+            check_opening(self.id, known.digest, opening)
+            sealed[opening.label] = known.replace(
+                opened=True, value=opening.value, opened_at=entry.seq
+            )
+        opened_values = self._opened_private_values(sealed)
+        ctx = ApplyContext(
+            None,
+            entry.seq,
+            None,
+            sealed,
+            (),
+            tuple(labels),
+            {**self.private_values, **opened_values},
+        )
+        assert self.state is not None
+        state = self.engine.settle(self.state, ctx)
+        link = self._checked_reveal(entry)
+        # Everything checked: commit.
+        self.escrows = ()
+        self.sealed = sealed
+        self.state = state
+        self._chains[entry.by] = link
+        self._append(entry)
+        self._record_private_values(opened_values)
+        if not self.lean:
+            text = f"the referee discloses {len(labels)} sealed values"
+            self.actions.append(
+                Action(entry.seq, entry.by, text, tuple(ctx.events), turn=_turn(state))
+            )
 
     def _checked_reveal(self, entry: Entry) -> _Chain:
         current = self._chains.get(entry.by)
@@ -1440,7 +1580,7 @@ class Adjudicator(
 
 
 # `note` and `draw` (an offer) may ride on any move: pbem.core.meta checks them.
-_MOVE_FIELDS = frozenset({"decision", "commit", "open", "note", "draw"})
+_MOVE_FIELDS = frozenset({"decision", "commit", "open", "note", "draw", blind.ESCROW, blind.HELD})
 
 
 def _copy_state(state: Any) -> Any:

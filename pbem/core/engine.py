@@ -259,6 +259,14 @@ class Engine(ABC):
         value opens. `verify` of an unfinished game lists them (protocol section 8)."""
         return []
 
+    def settle(self, state: State, ctx: Context) -> State:
+        """After the game ends, the referee of a double-blind game opens every value still
+        sealed (`ctx.opened_now()`, private draws' values with them: pbem.core.blind).
+        Check every claim made on them while sealed (a false one raises, naming its
+        entry and rule) and return the state with them open. Called on the final state,
+        never during play. Default: a game with no claims on sealed values."""
+        return state
+
     # --- automatic answers (optional: the defaults ask a person every time) ----------------
     # A role's own client answers for it, without asking its person, what has one answer
     # (pbem.answers). Every answer is signed and checked like any other entry: these only

@@ -13,7 +13,8 @@ the engine, and no engine ever sees them.
 * League options (`LEAGUE_OPTIONS`), signed into the genesis's `options` beside the
   game's own but never passed to its engine. `deadline_hours`: how long each player has
   for each entry it owes, counted from when the referee saw the entry before it. A game
-  with a deadline must name a referee.
+  with a deadline must name a referee. `double_blind: true`: the referee holds every
+  player's sealed values (pbem.core.blind); it too needs a referee.
 * The `forfeit` entry, signed by the referee only, in a game with a deadline only, while
   a player (not the referee, not a joiner) is the one asked and no dice wait. Its body:
 
@@ -41,7 +42,8 @@ from pbem.errors import PbemError
 REFEREE = "referee"
 FORFEIT = "forfeit"  # the entry kind
 DEADLINE = "deadline_hours"
-LEAGUE_OPTIONS = frozenset({DEADLINE})
+DOUBLE_BLIND = "double_blind"  # the referee holds every player's secrets (pbem.core.blind)
+LEAGUE_OPTIONS = frozenset({DEADLINE, DOUBLE_BLIND})
 DEADLINE_MAX = 24 * 366  # hours: a year, far beyond any league's
 FORFEIT_FIELDS = frozenset({"forfeit", "waited_on", "since", "deadline", "seen", "note"})
 _TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z")
@@ -63,6 +65,17 @@ def deadline_hours(options: Mapping[str, JSON], roles: Mapping[str, str]) -> int
     if REFEREE not in roles:
         raise PbemError(f"{DEADLINE} needs a referee: name a {REFEREE!r} role in the game")
     return hours
+
+
+def double_blind(options: Mapping[str, JSON], roles: Mapping[str, str]) -> bool:
+    """Whether a genesis makes the game double-blind (pbem.core.blind), else PbemError."""
+    if DOUBLE_BLIND not in options:
+        return False
+    if options[DOUBLE_BLIND] is not True:
+        raise PbemError(f"{DOUBLE_BLIND} is true or absent")
+    if REFEREE not in roles:
+        raise PbemError(f"{DOUBLE_BLIND} needs a referee: name a {REFEREE!r} role in the game")
+    return True
 
 
 def witness(author: str, join_order: Sequence[str]) -> str:

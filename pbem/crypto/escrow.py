@@ -51,8 +51,11 @@ __all__ = [
     "EscrowError",
     "INFO",
     "OVERHEAD",
+    "message_key",
     "open_sealed",
+    "open_with_key",
     "seal",
+    "seal_derived",
     "x25519_private",
     "x25519_public",
 ]
@@ -178,6 +181,60 @@ def _seal_with(
     return e + ChaCha20Poly1305(key).encrypt(NONCE, plaintext, context)
 
 
+def seal_derived(
+    secret: bytes,
+    recipient_ed25519_public_raw: bytes | PublicKey,
+    plaintext: bytes,
+    context: bytes,
+) -> bytes:
+    """seal with an ephemeral key derived from the sender's own 32-byte `secret`, the
+    context and the text: the same entry sealed again is the same bytes.
+
+    Why: a client signs an entry again after a crash, and protocol section 8 lets it sign
+    only the same bytes for the same reveal; a fresh random key would make a second
+    entry. The ephemeral key is still new for every (context, text), and only the holder
+    of `secret` (derived from the sender's private key) can know it."""
+    if len(secret) != KEY_BYTES:
+        raise EscrowError("an escrow secret is 32 bytes")
+    scalar = hashlib.sha256(
+        INFO + b" ephemeral\0" + secret + hashlib.sha256(context).digest() + plaintext
+    ).digest()
+    ephemeral = X25519PrivateKey.from_private_bytes(scalar)
+    return _seal_with(ephemeral, recipient_ed25519_public_raw, plaintext, context)
+
+
+def message_key(
+    recipient_private: PrivateKey | Ed25519PrivateKey, sealed: bytes, context: bytes
+) -> bytes:
+    """The ChaCha20-Poly1305 key of one sealed message, as its recipient derives it.
+
+    What a referee publishes to prove a player's escrow false: with it anyone opens that
+    one message (`open_with_key`), and learns nothing about the recipient's key or any
+    other message (each key is HKDF of a fresh shared secret). EscrowError when the
+    message is too short or its ephemeral key is unusable."""
+    if not isinstance(sealed, bytes) or len(sealed) < OVERHEAD:
+        raise EscrowError(NOT_FOR_US)
+    private = x25519_private(recipient_private)
+    recipient = _public_bytes(private.public_key())
+    e = sealed[:KEY_BYTES]
+    try:
+        shared = _exchange(private, X25519PublicKey.from_public_bytes(e))
+        return _key(shared, e, recipient, context)
+    except (EscrowError, ValueError):
+        raise EscrowError(NOT_FOR_US) from None
+
+
+def open_with_key(key: bytes, sealed: bytes, context: bytes) -> bytes:
+    """The plaintext of `sealed` opened with its message key (`message_key`); EscrowError
+    when the key is not this message's (the Poly1305 tag fails)."""
+    if len(key) != KEY_BYTES or not isinstance(sealed, bytes) or len(sealed) < OVERHEAD:
+        raise EscrowError(NOT_FOR_US)
+    try:
+        return ChaCha20Poly1305(key).decrypt(NONCE, sealed[KEY_BYTES:], context)
+    except InvalidTag:
+        raise EscrowError(NOT_FOR_US) from None
+
+
 def open_sealed(
     recipient_private: PrivateKey | Ed25519PrivateKey, sealed: bytes, context: bytes
 ) -> bytes:
@@ -186,14 +243,4 @@ def open_sealed(
     Every failure (too short, another key, a changed byte, another context) is the one
     line EscrowError("not sealed for this key, or damaged"): the AEAD cannot tell them
     apart, and a refusal that said more would help nobody but a forger."""
-    if not isinstance(sealed, bytes) or len(sealed) < OVERHEAD:
-        raise EscrowError(NOT_FOR_US)
-    private = x25519_private(recipient_private)
-    recipient = _public_bytes(private.public_key())
-    e = sealed[:KEY_BYTES]
-    try:
-        shared = _exchange(private, X25519PublicKey.from_public_bytes(e))
-        key = _key(shared, e, recipient, context)
-        return ChaCha20Poly1305(key).decrypt(NONCE, sealed[KEY_BYTES:], context)
-    except (InvalidTag, EscrowError, ValueError):
-        raise EscrowError(NOT_FOR_US) from None
+    return open_with_key(message_key(recipient_private, sealed, context), sealed, context)

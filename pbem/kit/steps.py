@@ -228,6 +228,23 @@ class StepGame(Engine):
     def check_claims(self, piece: kit_pieces.Piece, value: JSON) -> None:
         """Check the claims made on `piece` while it was sealed against its opened value."""
 
+    def settle(self, state: State, ctx: Context) -> State:
+        """Open every sealed piece the referee's disclose entry opens, each claim on it
+        checked (`settle_piece`), as a reveal in play would (Engine.settle)."""
+        opened = ctx.opened_now()
+        if not any(p["label"] in opened and not p["revealed"] for p in self.pieces(state)):
+            return state
+        new = self.clone(state)
+        for piece in self.pieces(new):
+            if piece["label"] in opened and not piece["revealed"]:
+                self.settle_piece(new, piece, ctx)
+        return new
+
+    def settle_piece(self, state: State, piece: kit_pieces.Piece, ctx: Context) -> None:
+        """Open one sealed piece after the game, checking its claims (a game whose reveals
+        check more, such as the values a side owns, overrides this)."""
+        kit_pieces.reveal(piece, ctx, self.check_claims)
+
     def unchecked_claims(self, state: State) -> list[tuple[int, str, str]]:
         """Every claim on a piece still sealed, as made (its facts as the game recorded them)."""
         found = []

@@ -23,8 +23,11 @@ from pbem.crypto.escrow import (
     OVERHEAD,
     EscrowError,
     _seal_with,
+    message_key,
     open_sealed,
+    open_with_key,
     seal,
+    seal_derived,
     x25519_private,
     x25519_public,
 )
@@ -254,3 +257,42 @@ def test_known_answer_follows_the_module_docstring() -> None:
     ).derive(shared)
     expected = e + ChaCha20Poly1305(key).encrypt(bytes(12), TEXT, CONTEXT)
     assert expected.hex() == KAT_SEALED
+
+
+# --- what double-blind games add (pbem.core.blind) ------------------------------------------
+
+
+def test_a_derived_seal_is_the_same_bytes_for_the_same_entry_and_opens(referee: PrivateKey) -> None:
+    """A client that signs an entry again after a crash must sign the same bytes (protocol
+    section 8): the ephemeral key derives from its secret, the context and the text."""
+    secret = bytes(range(32))
+    first = seal_derived(secret, referee.public, TEXT, CONTEXT)
+    assert seal_derived(secret, referee.public, TEXT, CONTEXT) == first
+    assert open_sealed(referee, first, CONTEXT) == TEXT
+    others = {
+        seal_derived(bytes(32), referee.public, TEXT, CONTEXT),
+        seal_derived(secret, referee.public, TEXT + b"!", CONTEXT),
+        seal_derived(secret, referee.public, TEXT, CONTEXT + b"!"),
+    }
+    assert len(others) == 3 and first not in others
+    # ... and a new ephemeral key each time: no two share their first 32 bytes.
+    assert len({sealed[:32] for sealed in (*others, first)}) == 4
+    with pytest.raises(EscrowError):
+        seal_derived(b"short", referee.public, TEXT, CONTEXT)
+
+
+def test_a_message_key_opens_its_message_and_no_other(referee: PrivateKey) -> None:
+    """What a referee publishes to prove an escrow false opens that message alone."""
+    sealed = seal(referee.public, TEXT, CONTEXT)
+    key = message_key(referee, sealed, CONTEXT)
+    assert open_with_key(key, sealed, CONTEXT) == TEXT
+    other = seal(referee.public, TEXT, CONTEXT)
+    with pytest.raises(EscrowError, match=NOT_FOR_US):
+        open_with_key(key, other, CONTEXT)
+    with pytest.raises(EscrowError, match=NOT_FOR_US):
+        open_with_key(key, sealed, CONTEXT + b"!")
+    with pytest.raises(EscrowError, match=NOT_FOR_US):
+        open_with_key(bytes(32), sealed, CONTEXT)
+    # The key is the one the module docstring derives: HKDF of the X25519 shared secret.
+    stranger = key_from_seed(bytes([9]) * 32)
+    assert message_key(stranger, sealed, CONTEXT) != key

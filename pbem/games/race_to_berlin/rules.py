@@ -42,7 +42,7 @@ from pbem.errors import DataError, IllegalOrderError, InvalidOrderError
 from pbem.games.race_to_berlin import choices, flow, prompts
 from pbem.games.race_to_berlin import data as rtb_data
 from pbem.games.race_to_berlin.actions import move, remove
-from pbem.games.race_to_berlin.blocks import label_for, remaining_hand, sealed_labels
+from pbem.games.race_to_berlin.blocks import label_for, open_block, remaining_hand, sealed_labels
 from pbem.games.race_to_berlin.board import refresh_markers
 from pbem.games.race_to_berlin.combat import (
     declare,
@@ -298,6 +298,11 @@ class RaceToBerlinEngine(StepGame):
     def pieces(self, state: State) -> list[Piece]:
         blocks: list[Piece] = state["blocks"]
         return blocks
+
+    def settle_piece(self, state: State, piece: Piece, ctx: Context) -> None:
+        # A block opened after the game is checked as one opened in play: one of its
+        # owner's values, every cube claim, no value used twice (4.1).
+        open_block(state, piece, ctx)
 
     def clone(self, state: State) -> State:
         return copy_state(state)
