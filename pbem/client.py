@@ -19,7 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pbem.core import chain
+from pbem.core import blind, chain
 from pbem.core import referee as league
 from pbem.core.adjudicator import Adjudicator, EntryRefused, data_digest
 from pbem.core.canonical import JSON
@@ -480,6 +480,7 @@ class Client:
             files[name] = content
         if options:  # refused options, like refused data, before anything is signed
             league.deadline_hours(options, keys)
+            league.double_blind(options, keys)
             engine.setup(engine.load_data(files), league.engine_options(options))
         for role in keys:
             if role not in engine.roles and role != league.REFEREE:
@@ -688,9 +689,24 @@ class Client:
         if due:
             body["open"] = [self._opening(game, role, label) for label in due]
         fields = self._next_fields(game, MOVE, role)
+        if sealed and game.double_blind:
+            body[blind.ESCROW] = self._escrow(game, role, int(str(fields["seq"])), sealed)
         fields["body"] = body
         own = engine.format(decision) if values else None
         return MovePlan(game, role, fields, sealed, own if own != body["decision"] else None)
+
+    def _escrow(
+        self, game: Adjudicator, role: str, seq: int, sealed: list[tuple[str, str, JSON]]
+    ) -> str:
+        """A double-blind move's openings sealed to the referee (pbem.core.blind): the same
+        bytes every time this entry is signed (its ephemeral key derives from our key)."""
+        from pbem.crypto.escrow import seal_derived
+        from pbem.crypto.keyline import key_bytes
+
+        text = blind.plaintext([Opening(*item).to_json() for item in sealed])
+        secret = self._vault(game, role).escrow_secret()
+        referee = key_bytes(game.roles[league.REFEREE])
+        return seal_derived(secret, referee, text, blind.context(game.id, seq, role)).hex()
 
     def _opening(self, game: Adjudicator, role: str, label: str) -> JSON:
         raw = self._open_secret(game, role, SEALED + label)
@@ -724,7 +740,92 @@ class Client:
         """Sign an empty acknowledgement that rolls the dice waiting for our reveal."""
         game = self.game(prefix)
         role = self.acting_role(game, role)
-        return self._append(game, self._next_fields(game, ACK, role), role)
+        fields = self._next_fields(game, ACK, role)
+        if game.double_blind and role == league.REFEREE and game.escrows:
+            for item, _opened, _key, problem in self._opened_escrows(game, game.escrows):
+                if problem is not None:
+                    raise PbemError(
+                        f"entry {item.seq}'s escrow by {item.by} is false ({problem}): the "
+                        "referee voids it instead of attesting it"
+                    )
+            fields["body"] = {blind.HELD: [item.seq for item in game.escrows]}
+        return self._append(game, fields, role)
+
+    # --- double-blind games: the referee's side (pbem.core.blind) ---------------------------
+
+    def _opened_escrows(
+        self, game: Adjudicator, items: tuple[blind.Escrowed, ...]
+    ) -> list[tuple[blind.Escrowed, list[Opening], str, str | None]]:
+        """Each escrow opened with the referee's key: (it, its openings, its message key in
+        hex, what is false in it or None). Nothing is stored: the key and the log are
+        enough to open them again (protocol section 8: no secret in the store alone)."""
+        from pbem.core.canonical import parse_canonical
+        from pbem.crypto.escrow import EscrowError, message_key, open_with_key
+
+        key = self._private_key_for(game.roles[league.REFEREE])
+        found: list[tuple[blind.Escrowed, list[Opening], str, str | None]] = []
+        for item in items:
+            sealed = bytes.fromhex(item.escrow)
+            where = blind.context(game.id, item.seq, item.by)
+            try:
+                secret = message_key(key, sealed, where)
+            except EscrowError:  # too short, or an unusable ephemeral key
+                found.append((item, [], bytes(32).hex(), "it does not open"))
+                continue
+            try:
+                text = open_with_key(secret, sealed, where)
+            except EscrowError:
+                found.append((item, [], secret.hex(), "it does not open"))
+                continue
+            problem = blind.false_in(game.id, text, item.commits)
+            openings = []
+            if problem is None:
+                raw = parse_canonical(text)
+                assert isinstance(raw, dict) and isinstance(raw["open"], list)
+                openings = [Opening.from_json(one) for one in raw["open"]]
+            found.append((item, openings, secret.hex(), problem))
+        return found
+
+    def blind_duties(self, prefix: str) -> list[Entry]:
+        """What the referee of a double-blind game owes now besides acknowledgements,
+        signed at once: a `void` for a false escrow while the game is in play, and once it
+        is over the `disclose` of every value still sealed. Nothing else: []."""
+        game = self.game(prefix)
+        if not game.double_blind or league.REFEREE not in self.my_roles(game):
+            return []
+        if not game.started:
+            return []
+        if game.outcome() is None:
+            for item, _openings, key, problem in self._opened_escrows(game, game.escrows):
+                if problem is not None:
+                    body: dict[str, JSON] = {"escrow_of": item.seq, "key": key}
+                    return [self._referee_entry(game, blind.VOID, body)]
+            return []
+        ended = game.outcome()
+        if not game.unopened() or (ended is not None and ended.level in blind.VOIDED):
+            return []  # (after a void, a false escrow keeps its values: nothing to disclose)
+        return [self._referee_entry(game, blind.DISCLOSE, {"open": self._disclosed(game)})]
+
+    def _disclosed(self, game: Adjudicator) -> list[JSON]:
+        """The openings of every value still sealed, from the escrows in the log."""
+        still = {sealed.label for sealed in game.unopened()}
+        items = []
+        for entry in game.entries:
+            commits = entry.body.get("commit")
+            if blind.ESCROW in entry.body and isinstance(commits, dict) and still & set(commits):
+                pairs = tuple(sorted((str(k), str(v)) for k, v in commits.items()))
+                items.append(blind.Escrowed(entry.seq, entry.by, str(entry.body["escrow"]), pairs))
+        openings: list[JSON] = []
+        for item, opened, _key, problem in self._opened_escrows(game, tuple(items)):
+            if problem is not None:
+                raise PbemError(f"entry {item.seq}'s escrow by {item.by} is false: {problem}")
+            openings += [one.to_json() for one in opened if one.label in still]
+        return sorted(openings, key=lambda one: str(one["label"]))
+
+    def _referee_entry(self, game: Adjudicator, kind: str, body: dict[str, JSON]) -> Entry:
+        fields = self._next_fields(game, kind, league.REFEREE)
+        fields["body"] = body
+        return self._append(game, fields, league.REFEREE)
 
     # --- resignations and draws (pbem.core.meta: handled by the adjudicator, every game) ---
 

@@ -1361,11 +1361,23 @@ def cards(ctx: click.Context, game: str, role: str | None) -> None:
 @click.option(
     "--referee", is_flag=True, help="Add a referee's store: it rolls every player's dice."
 )
-def demo(rules_name: str, directory: str, seed: int, referee: bool) -> None:
+@click.option(
+    "--double-blind",
+    is_flag=True,
+    help="A referee holds every sealed value and discloses them all at the end.",
+)
+def demo(rules_name: str, directory: str, seed: int, referee: bool, double_blind: bool) -> None:
     """Play a whole game of RULES between bots through the real signed pipeline."""
     from pbem.demo import run_demo
 
-    result = run_demo(rules_name, Path(directory), seed, echo=click.echo, referee=referee)
+    result = run_demo(
+        rules_name,
+        Path(directory),
+        seed,
+        echo=click.echo,
+        referee=referee,
+        double_blind=double_blind,
+    )
     click.echo(f"save:    {result.save}")
     click.echo(f"summary: {result.summary}")
     click.echo(f"moves:   {result.moves} ({result.count} move files)")

@@ -20,7 +20,7 @@ from pathlib import Path
 from pbem.bots import bot_orders, choose
 from pbem.client import Client
 from pbem.core.log import Entry
-from pbem.core.referee import REFEREE
+from pbem.core.referee import DOUBLE_BLIND, REFEREE
 from pbem.errors import PbemError
 from pbem.ledger import engine_by_name
 from pbem.store import Store
@@ -57,13 +57,17 @@ def run_demo(
     max_entries: int = 20000,
     on_step: Callable[[DemoStep], None] | None = None,
     referee: bool = False,
+    double_blind: bool = False,
 ) -> DemoResult:
     """Play a whole game of `rules` between bots in `directory`.
 
     `on_step`, if given, is called after each move file has been applied by the other
     side (tests use it to look at the stores and files while the game runs). `referee`
-    adds a referee's store to a title whose rules do not list one (pbem.core.referee).
+    adds a referee's store to a title whose rules do not list one (pbem.core.referee);
+    `double_blind` (a referee implied) makes the referee hold every sealed value and
+    disclose them all at the end (pbem.core.blind).
     """
+    referee = referee or double_blind
     say = echo or (lambda _text: None)
     engine = engine_by_name(rules)
     if directory.exists() and any(directory.iterdir()):
@@ -105,7 +109,11 @@ def run_demo(
             on_step(DemoStep(count, path, author, game_id, dict(homes)))
 
     game_id, first = clients[creator].new_game(
-        rules, creator, {role: role for role in roles}, title=f"{engine.title} (demo)"
+        rules,
+        creator,
+        {role: role for role in roles},
+        title=f"{engine.title} (demo)",
+        options={DOUBLE_BLIND: True} if double_blind else None,
     )
     send(creator, first)
     for role, client in clients.items():
@@ -119,6 +127,10 @@ def run_demo(
             client.set_order(game_id, name, argument, role)
     rng = random.Random(seed)
     while True:
+        if referee:  # a double-blind game's void or disclose, the moment it is owed
+            owed = clients[REFEREE].blind_duties(game_id)
+            if owed:
+                send(REFEREE, owed)
         game = clients[creator].game(game_id)
         if game.outcome() is not None:
             break

@@ -788,6 +788,11 @@ def _summary(game: Adjudicator) -> list[str]:
     for role, witness in game.witnesses():
         lines.append(f"dice of {role} rolled by {witness}: {fingerprint(game.roles[witness])}")
     lines.append(f"draws: {game.rng_count}")
+    if game.double_blind:
+        lines.append(
+            "double-blind: every sealed value was also sealed to the referee"
+            + (", which disclosed them at the end" if game.head.kind == "disclose" else "")
+        )
     if game.sealed:
         still = len(game.unopened())
         lines.append(f"commitments: {len(game.sealed)} made, {len(game.sealed) - still} opened")

@@ -115,12 +115,16 @@ def settle(client: Client, game_id: str) -> list[str]:
     lines: list[str] = []
     for _ in range(ROUNDS):
         game = client.game(game_id)
-        if REFEREE not in client.my_roles(game) or game.next_signer() != REFEREE:
+        if REFEREE not in client.my_roles(game):
             signed: list[Entry] = []
         elif not game.started:
-            signed = client.join(game_id)
+            signed = client.join(game_id) if game.next_signer() == REFEREE else []
         else:
-            signed = [entry for entry, _why in client.answer_automatically(game_id)]
+            # A double-blind game's void (a false escrow, never attested) or, once it is
+            # over, its disclose come first, whoever is asked (like a forfeit).
+            signed = client.blind_duties(game_id)
+            if not signed and game.next_signer() == REFEREE:
+                signed = [entry for entry, _why in client.answer_automatically(game_id)]
         lines += [f"game {game_id[:12]}: signed {_what(e)} (seq {e.seq})" for e in signed]
         applied: list[int] = []
         if client.store.buffered(game_id):
@@ -140,4 +144,8 @@ def _what(entry: Entry) -> str:
         return "the referee's join"
     if entry.kind == "ack":
         return "an acknowledgement (the dice)"
+    if entry.kind == "disclose":
+        return "the disclosure of every value still sealed"
+    if entry.kind == "void":
+        return f"a void of entry {entry.body.get('escrow_of')}'s escrow"
     return f"a {entry.kind}"

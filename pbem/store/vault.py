@@ -57,6 +57,11 @@ class Vault:
         """The secret x of the private draws committed under `label` (hex, 32 bytes)."""
         return self._derive("fresh", label).hex()
 
+    def escrow_secret(self) -> bytes:
+        """What the ephemeral keys of the role's escrows derive from (double-blind games:
+        pbem.crypto.escrow.seal_derived), so an entry signed again is the same bytes."""
+        return self._derive("escrow")
+
     def seal(self, name: str, plain: str) -> str:
         """`plain` encrypted and bound to `name` (a store row's kind), as stored text."""
         from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
