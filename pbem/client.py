@@ -147,6 +147,8 @@ class Client:
         # vaults derived from them: a passphrase is asked once per key and process.
         self._keys: dict[bytes, tuple[PrivateKey, Path]] = {}
         self._vaults: dict[tuple[str, str], Vault] = {}
+        # A double-blind game's referee: what it knows, by game, at the head it was read.
+        self._referee_known: dict[str, tuple[str, dict[str, JSON]]] = {}
 
     # --- keys -----------------------------------------------------------------------------
 
@@ -480,7 +482,11 @@ class Client:
             files[name] = content
         if options:  # refused options, like refused data, before anything is signed
             league.deadline_hours(options, keys)
-            league.double_blind(options, keys)
+            league.check_engine_options(
+                league.engine_options(options),
+                engine.double_blind_options,
+                league.double_blind(options, keys),
+            )
             engine.setup(engine.load_data(files), league.engine_options(options))
         for role in keys:
             if role not in engine.roles and role != league.REFEREE:
@@ -689,7 +695,9 @@ class Client:
         if due:
             body["open"] = [self._opening(game, role, label) for label in due]
         fields = self._next_fields(game, MOVE, role)
-        if sealed and game.double_blind:
+        if sealed and game.double_blind and role == league.REFEREE:
+            body[blind.DEAL] = self._deal(game, int(str(fields["seq"])), sealed)
+        elif sealed and game.double_blind:
             body[blind.ESCROW] = self._escrow(game, role, int(str(fields["seq"])), sealed)
         fields["body"] = body
         own = engine.format(decision) if values else None
@@ -708,6 +716,94 @@ class Client:
         referee = key_bytes(game.roles[league.REFEREE])
         return seal_derived(secret, referee, text, blind.context(game.id, seq, role)).hex()
 
+    def _deal(
+        self, game: Adjudicator, seq: int, sealed: list[tuple[str, str, JSON]]
+    ) -> dict[str, JSON]:
+        """The referee's commitments for each side (`for/SIDE/...`), sealed to that side."""
+        from pbem.crypto.escrow import seal_derived
+        from pbem.crypto.keyline import key_bytes
+
+        by_role: dict[str, list[JSON]] = {}
+        for label, salt, value in sealed:
+            role = blind.dealt_to(label)
+            if role is None:
+                raise PbemError(f"the referee commits values for a side only, not {label}")
+            by_role.setdefault(role, []).append(Opening(label, salt, value).to_json())
+        secret = self._vault(game, league.REFEREE).escrow_secret()
+        return {
+            role: seal_derived(
+                secret,
+                key_bytes(game.roles[role]),
+                blind.plaintext(openings),
+                blind.deal_context(game.id, seq, role),
+            ).hex()
+            for role, openings in sorted(by_role.items())
+        }
+
+    def _dealt(self, game: Adjudicator, role: str) -> dict[str, JSON]:
+        """Label -> value of every value the referee of a double-blind game dealt `role`
+        (its `deal` entries, opened with `role`'s key; each checked against the referee's
+        commitment, and one that does not match is left out)."""
+        from pbem.core.canonical import parse_canonical
+        from pbem.core.commit import check_opening
+        from pbem.crypto.escrow import open_sealed
+
+        found: dict[str, JSON] = {}
+        key = None
+        for entry in game.entries:
+            deal = entry.body.get(blind.DEAL) if entry.by == league.REFEREE else None
+            sealed = deal.get(role) if isinstance(deal, dict) else None
+            commits = entry.body.get("commit")
+            if not isinstance(sealed, str) or not isinstance(commits, dict):
+                continue
+            key = key or self._private_key_for(game.roles[role])
+            try:
+                text = open_sealed(
+                    key, bytes.fromhex(sealed), blind.deal_context(game.id, entry.seq, role)
+                )
+                raw = parse_canonical(text)
+            except PbemError:
+                continue
+            if not isinstance(raw, dict) or not isinstance(raw.get("open"), list):
+                continue
+            for item in raw["open"]:
+                try:
+                    opening = Opening.from_json(item)
+                    check_opening(game.id, str(commits.get(opening.label, "")), opening)
+                except PbemError:
+                    continue
+                found[opening.label] = opening.value
+        return found
+
+    def _double_blind(self, game_id: str) -> bool:
+        """Whether a stored game is double-blind, from its genesis alone (no replay)."""
+        rows = self.store.entries(game_id)
+        if not rows:
+            return False
+        options = Entry.from_wire(rows[0]["canonical"], rows[0]["signature"]).body.get("options")
+        return isinstance(options, dict) and options.get(league.DOUBLE_BLIND) is True
+
+    def _referee_knows(self, game: Adjudicator) -> dict[str, JSON]:
+        """Everything the referee of a double-blind game knows: every opening the players
+        escrowed (opened with its key) and the values of every private draw. Kept for the
+        head it was computed at (the referee asks at every step of its own)."""
+        kept = self._referee_known.get(game.id)
+        if kept is not None and kept[0] == game.head.id:
+            return dict(kept[1])
+        items = []
+        for entry in game.entries:
+            commits = entry.body.get("commit")
+            if blind.ESCROW in entry.body and isinstance(commits, dict):
+                pairs = tuple(sorted((str(k), str(v)) for k, v in commits.items()))
+                items.append(blind.Escrowed(entry.seq, entry.by, str(entry.body["escrow"]), pairs))
+        known: dict[str, JSON] = {}
+        for _item, opened, _key, problem in self._opened_escrows(game, tuple(items)):
+            if problem is None:
+                known.update({one.label: one.value for one in opened})
+        known.update(game.private_values_for(known))
+        self._referee_known[game.id] = (game.head.id, dict(known))
+        return known
+
     def _opening(self, game: Adjudicator, role: str, label: str) -> JSON:
         raw = self._open_secret(game, role, SEALED + label)
         if raw is None:
@@ -725,7 +821,7 @@ class Client:
         """What `role` knows that others may not: label -> value of every commitment it made
         from this store, and key -> value of every private draw seeded by one of them."""
         kinds = [kind for kind, _value in self.store.secrets(game_id, role, SEALED)]
-        if not kinds:
+        if not kinds and not self._double_blind(game_id):
             return {}
         game = self._cache.get(game_id) or self._replay(game_id)
         own: dict[str, JSON] = {}
@@ -734,6 +830,10 @@ class Client:
             if kept is not None:
                 own[kind[len(SEALED) :]] = json.loads(kept)["value"]
         own.update(game.private_values_for(own))
+        if game.double_blind and role == league.REFEREE:
+            own.update(self._referee_knows(game))
+        elif game.double_blind:
+            own.update(self._dealt(game, role))
         return own
 
     def ack(self, prefix: str, role: str | None = None) -> Entry:
@@ -815,7 +915,11 @@ class Client:
             if blind.ESCROW in entry.body and isinstance(commits, dict) and still & set(commits):
                 pairs = tuple(sorted((str(k), str(v)) for k, v in commits.items()))
                 items.append(blind.Escrowed(entry.seq, entry.by, str(entry.body["escrow"]), pairs))
-        openings: list[JSON] = []
+        openings: list[JSON] = [
+            self._opening(game, league.REFEREE, sealed.label)
+            for sealed in game.unopened()
+            if sealed.role == league.REFEREE
+        ]
         for item, opened, _key, problem in self._opened_escrows(game, tuple(items)):
             if problem is not None:
                 raise PbemError(f"entry {item.seq}'s escrow by {item.by} is false: {problem}")
@@ -1043,6 +1147,12 @@ class Client:
             return None
         if game.meta.offer_by not in (None, role) or game.meta.takeback is not None:
             return None  # a draw offer or a take-back to answer: the person's choice
+        if role == league.REFEREE and game.waiting_for_entropy:
+            # The referee rolls first and decides after: a decision of its own (a double-blind
+            # game's deal) reads the private draws this very entry would produce.
+            from pbem.answers import ACKNOWLEDGE, Answer
+
+            return Answer(None, ACKNOWLEDGE)
         state = self.state_for(game, role)
         state = game.engine.with_secrets(state, role, self.known(game.id, role))
         orders = self.store.orders(game.id, role) if use_orders else {}

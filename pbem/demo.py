@@ -113,7 +113,12 @@ def run_demo(
         creator,
         {role: role for role in roles},
         title=f"{engine.title} (demo)",
-        options={DOUBLE_BLIND: True} if double_blind else None,
+        # (and whatever the title plays only double-blind: Race to the Sea's shared cup)
+        options=(
+            {DOUBLE_BLIND: True, **{name: True for name in engine.double_blind_options}}
+            if double_blind
+            else None
+        ),
     )
     send(creator, first)
     for role, client in clients.items():

@@ -583,10 +583,14 @@ class SignedTable:
         return self.make(role, MOVE, {"decision": text}, **overrides)
 
     def ack_entry(self, role: str, **overrides: Any) -> Entry:
-        body: dict[str, JSON] = {}
-        if self.game.double_blind and role == "referee" and self.game.escrows:
-            body[blind.HELD] = [item.seq for item in self.game.escrows]  # (pbem.core.blind)
+        body = self._held() if role == "referee" else {}
         return self.make(role, ACK, body, **overrides)
+
+    def _held(self) -> dict[str, JSON]:
+        """What a double-blind game's referee attests in its entry (pbem.core.blind)."""
+        if self.game.double_blind and self.game.escrows:
+            return {blind.HELD: [item.seq for item in self.game.escrows]}
+        return {}
 
     # double-blind games (pbem.core.blind)
 
@@ -598,6 +602,27 @@ class SignedTable:
         text = blind.plaintext(openings)
         referee = self.keys["referee"].public.raw
         return seal_derived(secret, referee, text, blind.context(self.game.id, seq, role)).hex()
+
+    def deal(self, seq: int, openings: list[JSON]) -> dict[str, JSON]:
+        """The referee's `for/SIDE/...` openings, each side's sealed to that side."""
+        from pbem.crypto.escrow import seal_derived
+
+        secret = bytes.fromhex(hex_of(b"deal", self.game.id.encode()))
+        by_side: dict[str, list[JSON]] = {}
+        for opening in openings:
+            assert isinstance(opening, dict)
+            side = blind.dealt_to(str(opening["label"]))
+            assert side is not None
+            by_side.setdefault(side, []).append(opening)
+        return {
+            side: seal_derived(
+                secret,
+                self.keys[side].public.raw,
+                blind.plaintext(found),
+                blind.deal_context(self.game.id, seq, side),
+            ).hex()
+            for side, found in sorted(by_side.items())
+        }
 
     def disclose_entry(self, **overrides: Any) -> Entry:
         """The referee's disclose of every value still sealed (the table knows them all)."""
@@ -635,6 +660,8 @@ class SignedTable:
         if not prompts:
             raise AssertionError("dead end: nobody is asked and there is no outcome")
         role = prompts[0].role
+        if role == "referee" and self.game.waiting_for_entropy:
+            return self.ack(role)  # (it rolls first, then decides: Client.automatic_answer)
         state = self.state_for(role)
         if any(p.role == role for p in self.engine.prompts(state)):
             private = self.engine.with_secrets(state, role, self.known(role))
@@ -665,12 +692,24 @@ class SignedTable:
             body["open"] = [Opening(lb, *self.secrets[lb]).to_json() for lb in due]
         if values and self.game.double_blind:
             openings: list[JSON] = [Opening(lb, *self.secrets[lb]).to_json() for lb in values]
-            body[blind.ESCROW] = self.escrow(role, self.game.head.seq + 1, openings)
+            seq = self.game.head.seq + 1
+            if role == "referee":  # its values for a side, sealed to that side
+                body[blind.DEAL] = self.deal(seq, openings)
+                body.update(self._held())
+            else:
+                body[blind.ESCROW] = self.escrow(role, seq, openings)
+        elif role == "referee" and self.game.double_blind:
+            body.update(self._held())
         return self.apply(self.make(role, MOVE, body))
 
     def known(self, role: str) -> dict[str, JSON]:
         """`role`'s own sealed values and private draws, as its client computes them."""
-        own = {lb: v for lb, (_salt, v) in self.secrets.items() if self.owners[lb] == role}
+        everything = role == "referee" and self.game.double_blind  # it holds every escrow
+        own = {
+            lb: v
+            for lb, (_salt, v) in self.secrets.items()
+            if self.owners[lb] == role or everything or blind.dealt_to(lb) == role
+        }
         # A secret's draws are all made by one entry: once computed for that many draws,
         # they never change (the bots ask for this at every step).
         counts: dict[str, int] = {}

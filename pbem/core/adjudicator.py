@@ -625,7 +625,11 @@ class Adjudicator(
             data = load_data_cached(engine, files, tables)
             options: Mapping[str, JSON] = body["options"]
             league.deadline_hours(options, roles)  # (refused here, before any join)
-            league.double_blind(options, roles)
+            league.check_engine_options(
+                league.engine_options(options),
+                engine.double_blind_options,
+                league.double_blind(options, roles),
+            )
         except EntryRefused:
             raise
         except PbemError as exc:
@@ -1104,16 +1108,17 @@ class Adjudicator(
         own. PbemError for an escrow or attestation the game refuses."""
         body = entry.body
         if not self.double_blind:
-            if blind.ESCROW in body or blind.HELD in body:
-                raise PbemError("escrow and held belong to double-blind games only")
+            if blind.ESCROW in body or blind.HELD in body or blind.DEAL in body:
+                raise PbemError("escrow, held and deal belong to double-blind games only")
             return self.escrows
         if entry.by == league.REFEREE:
             if blind.ESCROW in body:
                 raise PbemError("the referee seals nothing to itself: no escrow")
             blind.check_held(body, self.escrows)
+            blind.check_deal(body, self.sides)
             return ()
-        if blind.HELD in body:
-            raise PbemError("only the referee attests escrows (held)")
+        if blind.HELD in body or blind.DEAL in body:
+            raise PbemError("only the referee attests escrows (held) and deals (deal)")
         commits = body.get("commit")
         if not isinstance(commits, dict) or entry.kind != MOVE:
             if blind.ESCROW in body:
@@ -1580,7 +1585,9 @@ class Adjudicator(
 
 
 # `note` and `draw` (an offer) may ride on any move: pbem.core.meta checks them.
-_MOVE_FIELDS = frozenset({"decision", "commit", "open", "note", "draw", blind.ESCROW, blind.HELD})
+_MOVE_FIELDS = frozenset(
+    {"decision", "commit", "open", "note", "draw", blind.ESCROW, blind.HELD, blind.DEAL}
+)
 
 
 def _copy_state(state: Any) -> Any:

@@ -14,6 +14,12 @@ checked by the adjudicator like every other rule:
   escrow not attested yet (absent when there is none). The referee says: I opened these
   and every opening matches its commitment. Nothing in the log can check that until the
   game ends; the `disclose` entry then does.
+* `deal`, on a move of the referee (an engine may ask it for one: Race to the Sea's
+  shared casualty cup, where only the referee knows what the cup holds): every value the
+  referee commits is labelled `for/ROLE/...` and `deal` maps each such ROLE to the
+  openings of its labels, sealed to ROLE's key with the context `pbem-blind/v1 deal GAME
+  SEQ ROLE`. Only ROLE learns them; the referee's commitments bind it, and its disclose
+  opens them at the end like any other.
 * the `void` entry, by the referee while the game is in play: `{"escrow_of": N, "key":
   HEX}`, N an escrow not attested yet and HEX its message key (escrow.message_key):
   - the key opens the escrow and it is not exactly the openings of entry N's
@@ -41,6 +47,8 @@ from pbem.errors import PbemError
 
 ESCROW = "escrow"  # a move body field
 HELD = "held"  # an ack body field
+DEAL = "deal"  # a referee's move body field: role -> its openings sealed to it
+FOR = "for/"  # the label prefix of a value the referee commits for one role
 VOID = "void"  # entry kinds
 DISCLOSE = "disclose"
 FALSE_ESCROW = "false-escrow"  # the level of the end a proven void gives
@@ -63,6 +71,43 @@ class Escrowed(NamedTuple):
 def context(game: str, seq: int, role: str) -> bytes:
     """What an escrow is bound to: moved to another game, entry or role, it does not open."""
     return f"{DOMAIN} escrow {game} {seq} {role}".encode()
+
+
+def deal_context(game: str, seq: int, role: str) -> bytes:
+    """What a deal sealed to `role` is bound to."""
+    return f"{DOMAIN} deal {game} {seq} {role}".encode()
+
+
+def dealt_to(label: str) -> str | None:
+    """The role a referee's commitment is for (`for/ROLE/...`), else None."""
+    if not label.startswith(FOR):
+        return None
+    role, _slash, rest = label[len(FOR) :].partition("/")
+    return role if role and rest else None
+
+
+def check_deal(body: Mapping[str, JSON], sides: Sequence[str]) -> None:
+    """A referee's entry commits only values for a side (`for/SIDE/...`), and deals each
+    such side its openings (`deal`: side -> sealed hex), and nothing else."""
+    commits = body.get("commit")
+    labels = list(commits) if isinstance(commits, dict) else []
+    wanted: set[str] = set()
+    for label in labels:
+        role = dealt_to(label)
+        if role is None or role not in sides:
+            raise PbemError(
+                f"the referee commits values for a side only (for/SIDE/...), not {label}"
+            )
+        wanted.add(role)
+    deal = body.get(DEAL)
+    if not wanted:
+        if DEAL in body:
+            raise PbemError("a deal goes with the referee's commitments for a side")
+        return
+    if not isinstance(deal, dict) or set(deal) != wanted:
+        raise PbemError(f"the referee deals its commitments to {', '.join(sorted(wanted))}")
+    for value in deal.values():
+        check_escrow_field(value)
 
 
 def plaintext(openings: Sequence[Mapping[str, JSON]]) -> bytes:

@@ -147,6 +147,9 @@ class Engine(ABC):
     # Versions of the rules still played and verified: a game made under one of them keeps
     # its rules (saves are promises), through the engine `for_version` gives.
     earlier_versions: tuple[str, ...] = ()
+    # Options that need a referee holding every player's secrets (a double-blind game,
+    # pbem.core.blind): refused in any other game. Race to the Sea's `shared_cup`.
+    double_blind_options: frozenset[str] = frozenset()
 
     def for_version(self, version: str) -> Engine:
         """The engine that plays `version` of the rules: this one for `self.version`; for one

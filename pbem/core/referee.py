@@ -78,6 +78,19 @@ def double_blind(options: Mapping[str, JSON], roles: Mapping[str, str]) -> bool:
     return True
 
 
+def check_engine_options(
+    engine_options: Mapping[str, JSON], needing_blind: frozenset[str], blind: bool
+) -> None:
+    """Refuse an engine option that only a double-blind game can play (an engine's
+    `double_blind_options`) in a game that is not one."""
+    needs = sorted(name for name in engine_options if name in needing_blind)
+    if needs and not blind:
+        raise PbemError(
+            f"option {needs[0]} needs a referee who holds every secret: --option "
+            f"{DOUBLE_BLIND}=true and a {REFEREE!r} role"
+        )
+
+
 def witness(author: str, join_order: Sequence[str]) -> str:
     """The role whose next entry rolls the dice an entry of `author` waits for: the
     referee when the game has one (and `author` is not it), else the first other role in

@@ -25,7 +25,7 @@ from pbem.core.blind import DISCLOSE, ESCROW, HELD
 from pbem.core.canonical import canonical_bytes
 from pbem.core.commit import Opening
 from pbem.core.hashing import is_lower_hex
-from pbem.core.log import ACK
+from pbem.core.log import ACK, Entry
 from pbem.core.referee import REFEREE
 from pbem.demo import DemoStep, run_demo
 from pbem.refereeing.letters import turn_message
@@ -232,3 +232,44 @@ def test_no_store_mail_or_page_holds_the_opponents_sealed_values(
     disclosed = [e for e in entries if e.kind == DISCLOSE]
     if disclosed:  # values still sealed when the game ended were opened by the referee
         assert [e.by for e in disclosed] == [REFEREE] and disclosed[-1] == entries[-1]
+
+
+class _FirstRestack(Exception):
+    """Stops a demo once the first markers drawn from the shared cup are committed."""
+
+
+def test_the_referees_store_deals_the_shared_cup_to_the_owner_alone(tmp_path: Path) -> None:
+    """Race to the Sea with `shared_cup` through three real stores (docs/race-to-the-sea.md,
+    4.2): the referee's store acknowledges, then deals the markers from the one cup; only
+    the owner's store can read them, and its restack commits what it was dealt."""
+    from pbem.core.blind import DEAL
+
+    seen: dict[str, object] = {}
+
+    def watch(step: DemoStep) -> None:
+        entries = parse_entries(step.path.read_bytes())
+        for entry in entries:
+            if DEAL in entry.body:
+                seen["deal"] = entry
+            if "deal" in seen and entry.body.get("decision") == "restack":
+                seen["restack"], seen["homes"], seen["game"] = entry, step.homes, step.game_id
+                raise _FirstRestack
+
+    with pytest.raises(_FirstRestack):
+        run_demo("race-to-the-sea", tmp_path / "demo", seed=2, double_blind=True, on_step=watch)
+    deal, restack = seen["deal"], seen["restack"]
+    homes, game_id = seen["homes"], str(seen["game"])
+    assert isinstance(deal, Entry) and isinstance(restack, Entry) and isinstance(homes, dict)
+    assert deal.by == REFEREE and restack.by in deal.body[DEAL]  # type: ignore[operator]
+    owner = restack.by
+    other = next(role for role in homes if role not in (owner, REFEREE))
+    dealt = {label: value for label, value in deal.body["commit"].items()}  # type: ignore[union-attr]
+    assert dealt
+    knows = Client(Store(homes[owner])).known(game_id, owner)
+    assert set(dealt) <= set(knows)  # the owner's store opened its deal...
+    assert not set(dealt) & set(Client(Store(homes[other])).known(game_id, other))  # ...alone
+    # ... and its restack committed exactly the dealt stacks (same values under its labels).
+    for label in dealt:
+        stack_label = label.split("/", 2)[2]
+        assert stack_label in restack.body["commit"]  # type: ignore[operator]
+        assert knows[stack_label] == knows[label]

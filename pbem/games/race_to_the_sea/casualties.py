@@ -17,7 +17,9 @@ without a trusted party, so each side draws from its own copy of the full mix
 (docs/race-to-the-sea.md, "The casualty cup"). A side's cup is every marker not under one
 of its own units (`cup_for`), which only its owner knows; a private draw is a roll in a
 range fixed by the mix alone (`roll_range`), mapped onto the owner's cup (`drawer`), so
-the public request (how many rolls, over what range) says nothing about the cup.
+the public request (how many rolls, over what range) says nothing about the cup. In a
+double-blind game with the option `shared_cup`, the referee, who knows every stack, draws
+from the one cup itself (`shared_cup`; hits.deal_values), with the same rolls and mapping.
 """
 
 from __future__ import annotations
@@ -287,6 +289,19 @@ def cup_for(
     5.2.6) simply by leaving the stack."""
     if side not in SIDES:
         raise ValueError(f"unknown side {side!r} (expected allies or germans)")
+    return _left(markers, under, f"two {side} units (one copy per side)")
+
+
+def shared_cup(markers: Markers, under: Iterable[Sequence[Sequence[str]]]) -> list[str]:
+    """The rulebook's one cup (4.2), in canonical order: the mix less the markers under
+    every unit of both sides (`under`). Only a referee who knows every stack can draw from
+    it (a double-blind game's `shared_cup` option, docs/race-to-the-sea.md)."""
+    return _left(markers, under, "two units (4.2)")
+
+
+def _left(markers: Markers, under: Iterable[Sequence[Sequence[str]]], twice: str) -> list[str]:
+    """The mix less the markers of `under`, sorted; a marker under two of them is refused
+    (`twice` says where)."""
     held: set[str] = set()
     for stack in under:
         for marker, _side in stack:
@@ -295,9 +310,7 @@ def cup_for(
             if marker not in markers:
                 raise IllegalOrderError(f"illegal: no Casualties marker {marker} in the mix")
             if marker in held:
-                raise IllegalOrderError(
-                    f"illegal: marker {marker} is under two {side} units (one copy per side)"
-                )
+                raise IllegalOrderError(f"illegal: marker {marker} is under {twice}")
             held.add(marker)
     return sorted(set(markers) - held)
 

@@ -288,6 +288,12 @@ class Restack:
     """5.2: commit the Casualties markers just drawn under the hit units."""
 
 
+@dataclass(frozen=True)
+class Deal:
+    """4.2, shared cup (a double-blind game): the referee commits the markers drawn from
+    the one cup for the hit units, each sealed to their owner."""
+
+
 DECISION_TYPES = (
     Place,
     Done,
@@ -311,6 +317,7 @@ DECISION_TYPES = (
     FallBack,
     Reply,
     Restack,
+    Deal,
     Pick,
     Absorb,
     Regroup,
@@ -339,6 +346,7 @@ SIMPLE: dict[str, Any] = {
     "show": Show(),
     "stand": Stand(),
     "restack": Restack(),
+    "deal": Deal(),
     "absorb": Absorb(),
     "absorb lost": Absorb(True),
     "fight on": FightOn(),

@@ -20,6 +20,14 @@ docs/race-to-the-sea.md, "The casualty cup" and "When the markers open", is the 
 - Reading a modified rating (`need_ratings`) obliges the owner to open the identity and
   the current stack in its next entry (10.4.A: "until a modified rating needs to be
   referenced"); the step `show` asks it to.
+- The shared cup (option `shared_cup`, double-blind games only: docs/race-to-the-sea.md,
+  "The shared cup with a referee"). The markers come from the rulebook's one cup (4.2),
+  which only the referee knows: after its acknowledgement rolls the draws, the step
+  `deal` asks the referee to commit each new stack as `for/SIDE/markers/<counter>/<n>`,
+  sealed to the owner (pbem.core.blind); the owner's restack commits what it was dealt.
+  At the end the referee's disclose opens the deals and `check_dealt` recomputes each
+  from the one cup of its time: a deal that is not the draw is the referee's false
+  claim, a stack that is not the deal the owner's.
 - The Fog of War step (7.7.4.A) gives each re-labelled counter a fresh stack piece
   (`rehide_stacks`), even an empty one, so that the new labels do not tell which units
   carry markers; the claim is that the new stacks are the old ones, in some order.
@@ -242,14 +250,53 @@ def restack_labels(state: State, role: str) -> list[str]:
     return [stack_label(state, p["counter"], i) for i, p in enumerate(pending["pending"])]
 
 
+def shared(state: State) -> bool:
+    """Whether the markers come from the one shared cup (option `shared_cup`)."""
+    return bool(state.get("shared_cup"))
+
+
+def dealt_label(side: str, stack: str) -> str:
+    """The referee's commitment of the stack `stack` it dealt `side` (shared cup)."""
+    return f"for/{side}/{stack}"
+
+
 def restack_values(state: State, role: str, known: Mapping[str, Any]) -> dict[str, Any]:
     """The owner's client: each new stack from the old one, its hits and the rolls it
-    knows (`known` holds the private values by draw key)."""
+    knows (`known` holds the private values by draw key); with the shared cup, the stacks
+    the referee dealt (`deals`, filled in by the owner's `with_secrets`)."""
     pending = state.get("restack")
     if not pending or pending["side"] != role:
         return {}
+    if shared(state):
+        deals = pending.get("deals") or {}
+        labels = restack_labels(state, role)
+        if any(deals.get(label) is None for label in labels):
+            raise illegal("the referee's deal of these markers is not known yet", "4.2")
+        return {label: deals[label] for label in labels}
+    return _drawn(state, role, known, cup_now(state, role))
+
+
+def deal_values(state: State) -> dict[str, Any]:
+    """The referee's client (shared cup): the new stacks drawn from the one cup, each
+    committed for its owner. `state` holds every stack and the owner's rolls (the
+    referee's `with_secrets`)."""
+    pending = state.get("restack")
+    if not pending:
+        return {}
+    side = pending["side"]
+    stacks = [stack_of(state, counter) for counter in state["counters"]]
+    if any(stack is None for stack in stacks):
+        raise illegal("the referee does not know every stack: it cannot draw", "4.2")
+    cup = casualties.shared_cup(state["markers"], [s for s in stacks if s])
+    drawn = _drawn(state, side, pending.get("rolls") or {}, cup)
+    return {dealt_label(side, label): stack for label, stack in drawn.items()}
+
+
+def _drawn(state: State, role: str, known: Mapping[str, Any], cup: list[str]) -> dict[str, Any]:
+    """Each pending counter's new stack: the old one plus its hits, drawn from `cup` with
+    the rolls `known` holds, one counter after the other."""
+    pending = state["restack"]
     values: dict[str, Any] = {}
-    cup = cup_now(state, role)
     for i, p in enumerate(pending["pending"]):
         rolls = [r for r in (known.get(k) for k in p["keys"]) if isinstance(r, int)]
         if len(rolls) != len(p["keys"]):
@@ -276,18 +323,36 @@ def cup_now(state: State, side: str) -> list[str]:
     return casualties.cup_for(side, state["markers"], stacks)
 
 
+def deal(state: State, ctx: Context) -> None:
+    """The referee's deal (shared cup): it must commit one stack for each hit counter,
+    for their owner, and nothing else; the owner restacks next."""
+    pending = state["restack"]
+    side = pending["side"]
+    wanted = {dealt_label(side, label) for label in restack_labels(state, side)}
+    if set(ctx.committed_now()) != wanted:
+        raise illegal(f"the deal commits {', '.join(sorted(wanted))}", "4.2")
+    pending["dealt"] = True
+    ctx.event(f"the referee draws the markers for {NAMES[pending['side']]} from the cup (4.2)")
+
+
 def restack(state: State, role: str, ctx: Context) -> None:
     """The owner commits the stacks drawn for its last hits, each claiming its making."""
     pending = state["restack"]
+    both = shared(state)  # the one cup: every unit's markers are out of it
     others = [
         label
         for counter, label in sorted(state["stacks"].items())
-        if state["counters"].get(counter, {}).get("side") == role
+        if both or state["counters"].get(counter, {}).get("side") == role
     ]
     for i, p in enumerate(pending["pending"]):
         counter = p["counter"]
         label = stack_label(state, counter, i)
         piece = pieces.place(ctx, label, role, "5.2")
+        facts: dict[str, Any] = {}
+        if both:
+            facts["dealt"] = dealt_label(role, label)
+            if not ctx.is_committed(facts["dealt"]):
+                raise illegal(f"the referee has not dealt {label} ({facts['dealt']})", "4.2")
         pieces.claim(
             piece,
             ctx,
@@ -299,6 +364,7 @@ def restack(state: State, role: str, ctx: Context) -> None:
             hits=p["hits"],
             keys=list(p["keys"]),
             cup_less=list(others),
+            **facts,
         )
         state["pieces"][label] = piece
     for i, p in enumerate(pending["pending"]):
@@ -347,6 +413,8 @@ def check_stacks(state: State, side: str, ctx: Context) -> None:
         if piece["owner"] != side or not piece["label"].startswith("markers/"):
             continue
         for made in piece["claims"]:
+            if made.get("made") == "hits" and "dealt" in made:
+                continue  # the shared cup's: checked with the referee's deals (check_dealt)
             if made.get("made") == "hits":
                 _check_hits(state, piece, made, ctx)
             elif made.get("made") == "rehide":
@@ -372,7 +440,49 @@ def _value_of(state: State, label: str) -> Any:
     return None if counter is None else counter["unit"]
 
 
+def check_dealt(state: State, ctx: Context) -> None:
+    """After the game (shared cup): every stack drawn from the one cup, recomputed once the
+    referee's disclose has opened its deals and every stack is known. A deal that is not
+    the draw is the referee's false claim; a stack that is not its deal, its owner's."""
+    for piece in sorted(state["pieces"].values(), key=lambda p: p["label"]):
+        for made in piece["claims"]:
+            if made.get("made") != "hits" or "dealt" not in made:
+                continue
+            expected = _recomputed(state, piece, made, ctx, shared=True)
+            dealt = [list(m) for m in ctx.value(str(made["dealt"])) or []]
+            if dealt != expected:
+                raise pieces.false_claim(
+                    int(made["seq"]),
+                    "referee",
+                    f"the referee dealt {dealt} for {piece['label']}, but the draws from the "
+                    f"cup give {expected}",
+                    "4.2",
+                )
+            if [list(m) for m in piece["value"]] != dealt:
+                raise pieces.false_claim(
+                    int(made["seq"]),
+                    str(made["by"]),
+                    f"{piece['label']} is {piece['value']}, but the referee dealt {dealt}",
+                    "4.2, 5.2",
+                )
+
+
 def _check_hits(state: State, piece: dict[str, Any], made: Mapping[str, Any], ctx: Context) -> None:
+    expected = _recomputed(state, piece, made, ctx)
+    if [list(m) for m in piece["value"]] != expected:
+        raise pieces.false_claim(
+            int(made["seq"]),
+            str(made["by"]),
+            f"{piece['label']} is {piece['value']}, but the draws give {expected}",
+            "5.2, 4.2",
+        )
+
+
+def _recomputed(
+    state: State, piece: dict[str, Any], made: Mapping[str, Any], ctx: Context, shared: bool = False
+) -> Stack:
+    """The stack the claim's draws give (from its owner's cup, or the one `shared` cup),
+    after checking that the unit survived them as its owner said (5.2.6)."""
     values = [ctx.private_value(k) for k in made["keys"]]
     rolls = [r for r in values if r is not None]
     if len(rolls) != len(values):
@@ -380,7 +490,10 @@ def _check_hits(state: State, piece: dict[str, Any], made: Mapping[str, Any], ct
             int(made["seq"]), str(made["by"]), "a marker draw cannot be recomputed", "5.2.2"
         )
     held = [_value(state, label) for label in made["cup_less"]]
-    cup = casualties.cup_for(piece["owner"], state["markers"], held)
+    if shared:
+        cup = casualties.shared_cup(state["markers"], held)
+    else:
+        cup = casualties.cup_for(piece["owner"], state["markers"], held)
     expected = casualties.apply_hits(
         _value(state, made["after"]), int(made["hits"]), casualties.drawer(cup, rolls)
     )
@@ -393,13 +506,7 @@ def _check_hits(state: State, piece: dict[str, Any], made: Mapping[str, Any], ct
             f"{unit_id} said it survived, but {casualties.hits_of(expected)} hits eliminate it",
             "5.2.6",
         )
-    if [list(m) for m in piece["value"]] != expected:
-        raise pieces.false_claim(
-            int(made["seq"]),
-            str(made["by"]),
-            f"{piece['label']} is {piece['value']}, but the draws give {expected}",
-            "5.2, 4.2",
-        )
+    return expected
 
 
 def _check_rehide(state: State, piece: dict[str, Any], made: Mapping[str, Any]) -> None:

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 from pbem.core.engine import Context, State
 from pbem.games.race_to_the_sea import hits
-from pbem.games.race_to_the_sea.decisions import Restack, Show
+from pbem.games.race_to_the_sea.decisions import Deal, Restack, Show
 
 
 def continue_play(state: State, ctx: Context) -> None:
     """The next pending interruption, else the combat in progress, else the Event picks,
     else the sequence of play."""
     if state.get("restack"):
-        state["step"] = "restack"
+        shared = hits.shared(state) and not state["restack"].get("dealt")
+        state["step"] = "deal" if shared else "restack"
     elif hits.owing(state):
         state["step"] = "show"
     elif state.get("absorbing"):
@@ -73,6 +74,16 @@ def asks_restack(state: State) -> str | None:
 def show(state: State, role: str, d: Show, ctx: Context) -> None:
     """The kit has opened what `role` owed before this handler runs; what that means for
     the combat in progress is the combat's business (`continue_play`)."""
+    continue_play(state, ctx)
+
+
+def asks_deal(state: State) -> str | None:
+    """The shared cup (a double-blind game): the referee draws from it (hits.deal)."""
+    return "referee" if state.get("restack") else None
+
+
+def deal(state: State, role: str, d: Deal, ctx: Context) -> None:
+    hits.deal(state, ctx)
     continue_play(state, ctx)
 
 

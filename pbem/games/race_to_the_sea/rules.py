@@ -30,6 +30,7 @@ from typing import Any
 
 from pbem.core.canonical import JSON
 from pbem.core.engine import FRESH, Context, Outcome, State
+from pbem.core.referee import REFEREE
 from pbem.errors import DataError, InvalidOrderError
 from pbem.games.datacheck import given_or_shipped, shipped_files
 from pbem.games.race_to_the_sea import (
@@ -59,6 +60,7 @@ from pbem.games.race_to_the_sea.decisions import (
     Assault,
     Bid,
     CounterAttack,
+    Deal,
     Deploy,
     Discard,
     Done,
@@ -114,6 +116,11 @@ ACTIVE = asks_key("active")
 
 
 # --- prompts ----------------------------------------------------------------------------------
+
+
+# The option of a double-blind game (pbem.core.blind) in which the referee, who knows every
+# stack, draws the Casualties markers from the rulebook's one cup (4.2): docs/race-to-the-sea.md.
+SHARED_CUP = "shared_cup"
 
 
 def _p_place(state: State, role: str) -> str:
@@ -219,6 +226,11 @@ def _draw_commits(state: State, role: str, d: Any) -> list[str]:
 
 def _restack_commits(state: State, role: str, d: Any) -> list[str]:
     return hits.restack_labels(state, role)
+
+
+def _deal_commits(state: State, role: str, d: Any) -> list[str]:
+    side = state["restack"]["side"]
+    return [hits.dealt_label(side, label) for label in hits.restack_labels(state, side)]
 
 
 def _absorb_opens(state: State, role: str, d: Any) -> Openings:
@@ -414,6 +426,18 @@ STEPS: dict[str, Step] = {
         rule="10.4.A",
         exhaustive=True,
     ),
+    # 4.2, shared cup (a double-blind game): the referee deals the markers from the one cup
+    "deal": Step(
+        asks=interrupts.asks_deal,
+        prompt=lambda s, r: (
+            "draw the Casualties markers from the cup for the hit units ('deal', 4.2)"
+        ),
+        handlers={Deal: interrupts.deal},
+        choices=lambda s, r: [Deal()],
+        commits=_deal_commits,
+        rule="4.2",
+        exhaustive=True,
+    ),
     # 5.2: the markers just drawn are committed
     "restack": Step(
         asks=interrupts.asks_restack,
@@ -491,10 +515,11 @@ STEPS: dict[str, Step] = {
 def _filled(state: State, role: str, known: Mapping[str, JSON]) -> State:
     """The kit's fill of `role`'s unopened pieces (`pieces.fill`), on a copy that shares
     every other piece: the filled-in state is only read (choices, seal, views)."""
+    everyone = role == REFEREE  # a double-blind game's referee knows every piece
     mine = [
         label
         for label, piece in state["pieces"].items()
-        if piece["owner"] == role and not piece["revealed"] and label in known
+        if (everyone or piece["owner"] == role) and not piece["revealed"] and label in known
     ]
     if not mine:
         return state
@@ -512,6 +537,7 @@ class RaceToTheSeaEngine(StepGame):
     title = "Race to the Sea 1914"
     version = "1.0"
     roles = SIDES
+    double_blind_options = frozenset({SHARED_CUP})
     required_roles = SIDES
     data_files = DATA_FILES
     steps = STEPS
@@ -539,9 +565,16 @@ class RaceToTheSeaEngine(StepGame):
     # --- 15: setup ----------------------------------------------------------------------
 
     def setup(self, data: Any, options: Mapping[str, JSON]) -> State:
-        if options:
-            raise DataError(f"race-to-the-sea has no options (got {', '.join(sorted(options))})")
+        unknown = sorted(set(options) - {SHARED_CUP})
+        if unknown:
+            raise DataError(
+                f"race-to-the-sea has no option {', '.join(unknown)} (only {SHARED_CUP})"
+            )
+        if options.get(SHARED_CUP, True) is not True:
+            raise DataError(f"{SHARED_CUP} is true or absent")
         state = initial_state(data if data is not None else self.load_data({}))
+        if options.get(SHARED_CUP):  # (absent from every other game's state: saves replay)
+            state["shared_cup"] = True
         state["place_order"] = ["allies", "germans"]  # 15.5.A, 15.6.A
         flow.start_placing(state, None)
         return state
@@ -563,6 +596,15 @@ class RaceToTheSeaEngine(StepGame):
 
     def check_claims(self, piece: Piece, value: JSON) -> None:
         flow.check_claims(piece, value)
+
+    def settle(self, state: State, ctx: Context) -> State:
+        """After the game: the kit opens what the referee discloses; with the shared cup,
+        every deal is then recomputed from the one cup of its time (hits.check_dealt)."""
+        settled = super().settle(state, ctx)
+        if hits.shared(settled):
+            settled = settled if settled is not state else self.clone(state)
+            hits.check_dealt(settled, ctx)
+        return settled
 
     def seal(self, state: State, role: str, decision: Any) -> tuple[Any, dict[str, JSON]]:
         """The owner's client: a hidden placement names its unit only in the commitment; a
@@ -600,6 +642,8 @@ class RaceToTheSeaEngine(StepGame):
             return sealed_absorb, ({hits.draw_label(state, role): FRESH} if drawing else {})
         if isinstance(decision, Restack) and step == "restack":
             return decision, hits.restack_values(state, role, state["restack"].get("rolls", {}))
+        if isinstance(decision, Deal) and step == "deal":
+            return decision, hits.deal_values(state)
         return decision, {}
 
     def with_secrets(self, state: State, role: str, known: Mapping[str, JSON]) -> State:
@@ -608,10 +652,15 @@ class RaceToTheSeaEngine(StepGame):
         view starts here); its hand (7.2.B) follows from its discard."""
         filled = _filled(state, role, known)
         pending = state.get("restack")
-        if pending and pending["side"] == role:
+        referee = role == REFEREE  # a double-blind game's: it knows every sealed value
+        if pending and (pending["side"] == role or referee):
             keys = [k for p in pending["pending"] for k in p["keys"]]
             filled = filled if filled is not state else dict(state)
             filled["restack"] = {**pending, "rolls": {k: known.get(k) for k in keys}}
+            if hits.shared(state) and not referee:  # what the referee dealt from the cup
+                labels = hits.restack_labels(state, role)
+                deals = {lb: known.get(hits.dealt_label(role, lb)) for lb in labels}
+                filled["restack"]["deals"] = deals
         label = state["discards"].get(role) if role in SIDES else None
         if label is None:
             return filled
@@ -633,9 +682,10 @@ class RaceToTheSeaEngine(StepGame):
         stripped = super().view(state, role)
         stripped["hands"] = {r: h if r == role else None for r, h in stripped["hands"].items()}
         pending = stripped.get("restack")
-        if pending and "rolls" in pending and pending["side"] != role:
+        if pending and ("rolls" in pending or "deals" in pending) and pending["side"] != role:
             # the owner's private marker draws (with_secrets): never in another's view
-            stripped["restack"] = {k: v for k, v in pending.items() if k != "rolls"}
+            hidden = ("rolls", "deals")
+            stripped["restack"] = {k: v for k, v in pending.items() if k not in hidden}
         return stripped
 
     # --- apply hooks --------------------------------------------------------------------
@@ -646,8 +696,12 @@ class RaceToTheSeaEngine(StepGame):
     def after(self, state: State, role: str, decision: Any, ctx: Context) -> None:
         """Every commitment of an entry becomes a piece of the game, which opens by the end
         (7.7.6.C): one the rules do not use could never open, and would leave the game
-        unverifiable."""
-        unused = [label for label in ctx.committed_now() if label not in state["pieces"]]
+        unverifiable. (The referee's deals from the shared cup are no pieces: its disclose
+        opens them at the end, pbem.core.blind.)"""
+        dealt = decision == Deal()
+        unused = [
+            label for label in ctx.committed_now() if label not in state["pieces"] and not dealt
+        ]
         if unused:
             raise self.refuse(f"{', '.join(unused)} is committed but not used", "7.7.6.C")
 
