@@ -14,9 +14,9 @@ player, as Barbarossa with a referee) counts a win or a loss but moves no rating
 referee of a game is never a player. A game its referee ended with a signed forfeit
 (pbem.core.referee) counts as a loss for the player who forfeited, in the forfeits
 column too, and moves the ratings like any loss: a league that wants otherwise reads the
-`forfeited` key of the JSON document. A double-blind game its referee declared void
-(pbem.core.blind) has no result and counts for nobody; one ended by a proven false escrow
-is a loss for its author.
+`forfeited` key of the JSON document. A double-blind game its referee voided for a false
+escrow (pbem.core.blind) is a loss for the escrow's author, proven or on the referee's
+word (the outcome's `level` says which).
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pbem.core.blind import VOID
 from pbem.core.referee import FORFEIT
 
 START = 1500.0
@@ -113,8 +112,6 @@ def result_of(source: str, report: Any) -> tuple[GameResult | None, str]:
     outcome = game.outcome() if game is not None else None
     if game is None or outcome is None:
         return None, "the game is not finished"
-    if outcome.level == VOID:  # a double-blind game its referee voided: no result
-        return None, "void: the referee could not open an escrow (its word; no result)"
     players = {
         role: fingerprint(line)
         for role, line in game.roles.items()

@@ -25,10 +25,13 @@ checked by the adjudicator like every other rule:
   - the key opens the escrow and it is not exactly the openings of entry N's
     commitments: entry N's author sealed a false escrow, proven, and loses;
   - the key opens a true escrow: the void is refused (the referee is proven wrong);
-  - the key does not open it: the game ends void, with no result. That the escrow does
-    not open for the referee is the referee's word, like its clock (docs/referee.md):
-    proving it would take a proof of correct decryption, which protocol v1 has no
-    primitive for. A void game gives nobody a win, so the word cannot buy one.
+  - the key does not open it: entry N's author loses, on the referee's word, like a
+    forfeit on its clock (docs/referee.md): proving that a message does not open would
+    take a proof of correct decryption, which protocol v1 has no primitive for. (Ending
+    such a game with no result instead would let a losing player escape its loss by
+    sealing garbage.) The author can answer a false word in public: its escrow's
+    ephemeral key derives from its own key (escrow.seal_derived), and published, it
+    opens the escrow for anyone.
 * the `disclose` entry, by the referee once the game is over: `{"open": [opening, ...]}`
   with every commitment still sealed, each checked against its commitment; the game's
   claim checks then run on them (Engine.settle), so a double-blind game leaves nothing
@@ -193,14 +196,11 @@ def check_void(
     try:
         opened = open_with_key(bytes.fromhex(key), sealed, context(game, item.seq, item.by))
     except EscrowError:
-        return Outcome(
-            None,
-            VOID,
-            {side: 0 for side in sides},
-            f"void: the referee says entry {item.seq}'s escrow by {item.by} does not open "
-            "(its word: no result)",
-        )
-    problem = false_in(game, opened, item.commits)
+        problem: str | None = "it does not open with the referee's key (the referee's word)"
+        level = VOID
+    else:
+        problem = false_in(game, opened, item.commits)
+        level = FALSE_ESCROW
     if problem is None:
         raise PbemError(
             f"entry {item.seq}'s escrow opens with that key and matches its commitments"
@@ -209,7 +209,7 @@ def check_void(
     winner = others[0] if len(others) == 1 else None
     return Outcome(
         winner,
-        FALSE_ESCROW,
+        level,
         {side: int(side == winner) for side in sides},
         f"false escrow in entry {item.seq} by {item.by}: {problem}"
         + (f": {winner} wins" if winner else ""),

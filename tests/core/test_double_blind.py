@@ -171,29 +171,30 @@ def test_a_false_escrow_is_proven_by_its_message_key_and_its_author_loses() -> N
     assert result is not None and result.winner == ended.winner  # a loss for the cheat
 
 
-def test_a_void_of_a_true_escrow_is_refused_and_one_that_does_not_open_ends_with_no_result() -> (
+def test_a_void_of_a_true_escrow_is_refused_and_one_that_does_not_open_is_the_referees_word() -> (
     None
 ):
     table = _table()
     rng = random.Random(7)
     _escrowed_move(table, rng)
     seq = table.game.head.seq
+    author = table.game.head.by
     assert_refused(
         table.game,
         table.make(REFEREE, VOID, {"escrow_of": seq, "key": _key_of(table, seq)}),
         "matches its commitments",
     )
-    # A key that does not open it: the referee's word, and nobody wins by it.
+    # A key that does not open it: the author loses on the referee's word, like a forfeit
+    # on its clock (else a losing player would seal garbage to escape its loss).
     table.apply(table.make(REFEREE, VOID, {"escrow_of": seq, "key": "22" * 32}))
     ended = table.game.outcome()
-    assert ended is not None and ended.level == VOID and ended.winner is None
-    assert set(ended.score.values()) == {0}
-    # A league counts it for nobody (pbem.standings).
-    result, why = result_of("void.pbem", verify_text(move_file(table.game.entries)))
-    assert result is None and why.startswith("void")
+    assert ended is not None and ended.level == VOID
+    assert ended.winner not in (None, author) and "the referee's word" in ended.text
+    result, _why = result_of("void.pbem", verify_text(move_file(table.game.entries)))
+    assert result is not None and result.winner == ended.winner  # a loss in the league
 
 
-def test_garbage_sealed_to_the_referee_can_only_be_voided_with_no_result() -> None:
+def test_garbage_sealed_to_the_referee_loses_on_the_referees_word() -> None:
     table = _table()
 
     def garbage(who: str, seq: int, openings: list[JSON], real: Any) -> str:
@@ -203,7 +204,8 @@ def test_garbage_sealed_to_the_referee_can_only_be_voided_with_no_result() -> No
     table.apply(
         table.make(REFEREE, VOID, {"escrow_of": entry.seq, "key": _key_of(table, entry.seq)})
     )
-    assert table.game.outcome().level == VOID  # type: ignore[union-attr]
+    ended = table.game.outcome()
+    assert ended is not None and ended.level == VOID and ended.winner != entry.by
 
 
 def test_an_attested_escrow_cannot_be_voided() -> None:
