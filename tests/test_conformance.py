@@ -51,8 +51,8 @@ PAGE_SEEDS = range(4)
 # cover the breadth (three seeds here, all with pages).
 # Götterdämmerung likewise (some 500 entries a game, on two maps; its 30 seeded games are
 # tests/games/gotterdammerung/test_gd_selfplay.py).
-# Race to Berlin and Berlin 1945 (some 260 and 140 entries) play eight: their 120 seeded
-# games each in tests/games/*/test_*_bots.py check the invariants, these the replay and
+# Race to Berlin and Berlin 1945 (some 260 and 140 entries) play eight: their 80 and 120
+# seeded games in tests/games/*/test_*_bots.py check the invariants, these the replay and
 # the leaks, with pages in the first four as for every title.
 FEWER_SEEDS = {"race-to-the-sea": 3, "gotterdammerung": 2, "race-to-berlin": 8, "berlin-1945": 8}
 RENDER_EVERY_FOR = {"race-to-the-sea": 120, "gotterdammerung": 120}  # long pages, summaries

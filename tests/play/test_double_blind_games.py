@@ -42,8 +42,8 @@ GAMES = [("berlin-1945", 2)]
 # The stores grow to hundreds of kilobytes and the pages take tens of milliseconds: both
 # are searched every few move files (the test stays near six seconds; the whole suite is
 # near its four minutes).
-STORE_EVERY = 5
-PAGE_EVERY = 16
+STORE_EVERY = 8
+PAGE_EVERY = 24
 
 
 def _hex64(value: object) -> bool:
