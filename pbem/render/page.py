@@ -6,14 +6,17 @@ the page's own role is asked), the turn's events with every roll and its purpose
 score and what wins, the role's own hand or sealed values on its own page, and the
 armored entries of the last move to copy into `pbem apply`.
 
-Everything is inline and nothing is fetched: no script, no external style, font or
-image, and a Content-Security-Policy that forbids them all, so a page opened from a mail
-or a disk can never call out (and text from the log can never run: jinja2's autoescape
-writes it as text, after pbem.render.escape made its controls visible).
+Everything is inline and nothing is fetched: no external script, style, font or image,
+and a Content-Security-Policy that forbids them all, so a page opened from a mail or a
+disk can never call out (and text from the log can never run: jinja2's autoescape writes
+it as text, after pbem.render.escape made its controls visible). One script runs: pbem's
+own verifier (pbem.render.verifier, issue 18), allowed by its SHA-256 alone, which checks
+the game the page carries (its save text, as JSON data) when the page opens.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -45,6 +48,38 @@ def role_view(game: Adjudicator, role: str | None, known: Mapping[str, JSON] | N
     if role is not None and known:
         return game.engine.view_known(game.state, role, known)
     return game.engine.view(game.state, role)
+
+
+# Save texts of the last few games a page was made for, by (game id, head id): the head's
+# id fixes every entry before it, so the log, its replay and its save text with it (the
+# pages of every role at one head, and a test's pages of one position, share one).
+_SAVES: dict[tuple[str, str], str] = {}
+
+
+def _save_of(game: Adjudicator) -> str:
+    """The save text of the game the page shows: what its verifier checks (issue 18)."""
+    from pbem.ledger import fingerprint
+    from pbem.transport.savefile import save_text
+
+    if game.lean or not game.entries:
+        return ""
+    key = (game.id, game.head.id)
+    found = _SAVES.get(key)
+    if found is None:
+        title = str(game.genesis.body.get("title") or game.engine.title)
+        prints = {role: fingerprint(line) for role, line in game.roles.items()}
+        found = save_text(game, title, prints)
+        if len(_SAVES) >= 8:
+            _SAVES.pop(next(iter(_SAVES)))
+        _SAVES[key] = found
+    return found
+
+
+def _script_json(value: str) -> str:
+    """A JSON string safe inside a <script> element: no `<` at all (so no `</script>` and
+    no `<!--`), and U+2028/2029 escaped as well."""
+    text = json.dumps(value, ensure_ascii=True)
+    return text.replace("<", "\\u003c")
 
 
 def _check_role(game: Adjudicator, role: str | None) -> None:
@@ -130,7 +165,14 @@ def render_page(
     # never the raw store values, which hold draw secrets no page needs.
     own = facts.own_facts(engine.name, view, role) if role is not None and known else ()
     template = _environment("html").get_template("page.html.j2")
+    from pbem.render import verifier
+
+    save = _save_of(game)
     return template.render(
+        script_source=markupsafe.Markup(verifier.csp_source()),  # (ours: quotes kept)
+        verifier=markupsafe.Markup(verifier.verifier_script()),
+        save_json=markupsafe.Markup(_script_json(save)) if save else "",
+        entry_count=len(game.entries),
         title=str(game.genesis.body.get("title") or engine.title),
         game_id=game.id,
         rules=f"{engine.name} {engine.version}",

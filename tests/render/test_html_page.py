@@ -19,6 +19,8 @@ opens it (`pbem show --open`), draws the map as SVG and PNG, and reads a layout 
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import html
 import json
 import os
@@ -39,12 +41,14 @@ from click.testing import CliRunner, Result
 from pbem.cli import main
 from pbem.client import Client
 from pbem.core.adjudicator import Adjudicator
+from pbem.core.log import Entry
 from pbem.demo import DemoStep, run_demo
 from pbem.ledger import replay
 from pbem.render import maps
 from pbem.render.page import render_page, render_svg
 from pbem.render.png import chromium, run_headless, svg_size
 from pbem.render.summary import render_summary, turn_actions
+from pbem.render.verifier import csp_source, verifier_script
 from pbem.store import Store
 from pbem.verify import parse_entries
 from tests.render.png_pixels import read_png
@@ -250,7 +254,7 @@ def test_the_page_lists_the_summarys_facts_and_fetches_nothing(rules: str) -> No
         page = render_page(game, role)
         assert_same_facts(rules, page, render_summary(game, role, "text"))
         assert "default-src 'none'" in page
-        assert "<script" not in page.lower()
+        assert_only_the_verifier_runs(page)
         # No address but the SVG namespace: no style, font, image or link from outside.
         addresses = set(re.findall(r"(?:https?:)?//[\w.-]+[^\s\"'<>)]*", page))
         assert addresses <= {"http://www.w3.org/2000/svg"}, addresses
@@ -269,6 +273,22 @@ def test_the_page_lists_the_summarys_facts_and_fetches_nothing(rules: str) -> No
         assert page.count("<svg") == 1
 
 
+def assert_only_the_verifier_runs(page: str) -> None:
+    """Two script elements: the save as JSON data (never run) and pbem's verifier, whose
+    SHA-256 is the one script source the policy allows (issue 18)."""
+    scripts = re.findall(r"<script([^>]*)>(.*?)</script>", page, re.S)
+    assert [attrs for attrs, _body in scripts] == [
+        ' type="application/json" id="pbem-save"',
+        "",
+    ]
+    assert scripts[1][1] == verifier_script()
+    policy = re.search(r"script-src ([^;]+);", page)
+    assert policy is not None and policy.group(1) == csp_source()
+    digest = base64.b64encode(hashlib.sha256(scripts[1][1].encode()).digest()).decode()
+    assert csp_source() == f"'sha256-{digest}'"
+    assert "<" not in scripts[0][1]  # (so the data can never close its element)
+
+
 def test_text_from_the_log_is_written_as_text(tmp_path: Path) -> None:
     client = Client(Store(tmp_path / "home"))
     client.new_key("me")
@@ -277,6 +297,7 @@ def test_text_from_the_log_is_written_as_text(tmp_path: Path) -> None:
     page = render_page(client.game(game_id), "german")
     assert "<script>alert" not in page and "<img src=x" not in page
     assert str(markupsafe.escape(hostile)) in page
+    assert_only_the_verifier_runs(page)  # the title is in the save data, as JSON text
 
 
 # --- a game in two stores: own pages, the CLI ------------------------------------------------
@@ -444,3 +465,51 @@ def test_a_game_without_a_map_says_so(tmp_path: Path) -> None:
     assert shown.exit_code == 0 and "view of <strong>b</strong>" in shown.stdout
     refused = cli(tmp_path / "home", "render", str(save), "--format", "svg")
     assert refused.exit_code == 1 and "has no map to draw" in refused.stderr
+
+
+# --- the page checks the game it shows (issue 18) --------------------------------------------
+
+
+def test_the_page_verifies_its_game_when_it_opens_and_says_so() -> None:
+    """Opened in headless Chromium with its own policy: the verifier runs offline and
+    writes its verdict; a page whose embedded game was changed says which entry is bad."""
+    from tests.support.browser import CHROMIUM, run_page
+
+    if CHROMIUM is None:
+        pytest.skip("no Chromium here (Debian: apt-get install chromium)")
+    game = demo_game("race-to-berlin")
+    page = render_page(game, "west")
+    dom = run_page(page)
+    verdict = re.search(r'<p id="pbem-verdict"([^>]*)>([^<]*)</p>', dom)
+    assert verdict is not None, "no verdict in the page"
+    assert 'data-status="verified"' in verdict.group(1)
+    assert verdict.group(2).startswith(f"verified: {game.entry_count} entries, ")
+    assert f"{game.rng_count} dice recomputed" in verdict.group(2)
+    # One signed byte changed in the embedded save: the page says so, and where.
+    data = re.search(r'<script type="application/json" id="pbem-save">(.*?)</script>', page, re.S)
+    assert data is not None
+    save = json.loads(data.group(1))
+    entry = game.entries[7]
+    changed = save.replace(human_armor(entry), human_armor(entry, flip=True))
+    assert changed != save
+    tampered = page.replace(data.group(1), json.dumps(changed).replace("<", "\\u003c"))
+    dom = run_page(tampered)
+    verdict = re.search(r'<p id="pbem-verdict"([^>]*)>([^<]*)</p>', dom)
+    assert verdict is not None and 'data-status="failed"' in verdict.group(1)
+    assert "NOT VERIFIED: entry 7 by " in html.unescape(verdict.group(2))
+
+
+def human_armor(entry: Entry, flip: bool = False) -> str:
+    """The armored lines of `entry` as a save writes them; `flip`: with one signed byte of
+    its canonical JSON changed (the first digit of its `prev` hash)."""
+    from pbem.transport.armor import armor
+
+    canonical = entry.canonical
+    if flip:
+        at = canonical.index(b'"prev":"') + 8
+        canonical = (
+            canonical[:at]
+            + (b"1" if canonical[at : at + 1] != b"1" else b"2")
+            + canonical[at + 1 :]
+        )
+    return armor(canonical, entry.signature)

@@ -1,0 +1,86 @@
+"""The turn page's verifier (pbem/render/verifier.js, issue 18) run in headless Chromium,
+Debian's package, on many texts at once: one browser start for a whole batch.
+
+`browser_verdicts({name: save text})` writes a page that holds the verifier and the texts,
+lets Chromium run it with a virtual-time budget (so it returns once the page is idle, all
+Web Crypto promises settled) and reads the verdicts back from the DOM it dumps.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from pbem.render.verifier import verifier_script
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+_OUT = re.compile(r'<pre id="out">(.*?)</pre>', re.S)
+
+# A script that runs before the verifier in a test: `{prelude}` may replace browser
+# features (e.g. take Ed25519 away from Web Crypto) to see what the verifier says then.
+_PAGE = """<!DOCTYPE html><html><head><meta charset="utf-8"></head><body>
+<pre id="out">running</pre>
+<script type="application/json" id="inputs">{inputs}</script>
+<script>{prelude}</script>
+<script>{verifier}</script>
+<script>
+(async () => {{
+  const inputs = JSON.parse(document.getElementById("inputs").textContent);
+  const results = {{}};
+  for (const [name, text] of Object.entries(inputs)) {{
+    const started = performance.now();
+    results[name] = await pbemVerify(text);
+    results[name].ms = performance.now() - started;
+    results[name].text = pbemVerdictText(results[name]);
+  }}
+  document.getElementById("out").textContent = JSON.stringify(results);
+}})();
+</script></body></html>"""
+
+
+def script_json(value: Any) -> str:
+    """JSON safe inside a <script> element (no `</script`, no `<!--`)."""
+    return json.dumps(value).replace("<", "\\u003c")
+
+
+def run_page(page: str, budget_ms: int = 120_000, timeout: float = 300) -> str:
+    """The DOM of `page` after headless Chromium ran it until idle (or `budget_ms`)."""
+    assert CHROMIUM is not None, "chromium is not installed (Debian package chromium)"
+    with tempfile.TemporaryDirectory(prefix="pbem-browser-") as folder:
+        path = Path(folder) / "page.html"
+        path.write_text(page, encoding="utf-8")
+        done = subprocess.run(
+            [
+                CHROMIUM,
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                f"--user-data-dir={folder}/profile",
+                f"--virtual-time-budget={budget_ms}",
+                "--dump-dom",
+                path.as_uri(),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
+    return done.stdout
+
+
+def browser_verdicts(texts: Mapping[str, str], prelude: str = "") -> dict[str, dict[str, Any]]:
+    """name -> the verifier's verdict on that text (status, entries, dice, seq, by, why...)."""
+    page = _PAGE.format(
+        inputs=script_json(dict(texts)), prelude=prelude, verifier=verifier_script()
+    )
+    found = _OUT.search(run_page(page))
+    assert found is not None, "the browser wrote no results"
+    results: dict[str, dict[str, Any]] = json.loads(html.unescape(found.group(1)))
+    return results
