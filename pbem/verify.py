@@ -713,6 +713,18 @@ def _roles(entry: Entry | None) -> dict[str, str]:
     return {str(k): v for k, v in roles.items() if isinstance(v, str)}
 
 
+def _canonical_keys(roles: Mapping[str, str]) -> bool:
+    """Whether every key line is a canonical Ed25519 public-key line."""
+    from pbem.crypto.keyline import key_bytes
+
+    try:
+        for line in roles.values():
+            key_bytes(line)
+    except PbemError:
+        return False
+    return True
+
+
 def _numbers(found: list[Entry]) -> dict[tuple[str, bytes], int]:
     """Entry blocks numbered by their place in the text, copies included (the first
     copy's number): only a failure names them, so they are counted only then."""
@@ -744,7 +756,13 @@ def _bad_signature_entry(
     damaged `by` is not). Run only after a failure, so intact games pay nothing for it.
     """
     game_roles = _roles(genesis)
+    # A key line not in canonical form, in a genesis whose own signature holds, is the
+    # genesis's fault (protocol section 8), not damage to the entries signed by that role:
+    # they are not judged by it, and the replay names the genesis.
+    judged = _canonical_keys(game_roles)
     for entry in entries:
+        if entry.kind != GENESIS and not judged:
+            continue
         roles = _roles(entry) if entry.kind == GENESIS else game_roles
         keys = [roles[entry.by]] if entry.by in roles else list(roles.values())
         if not keys and entry.kind == GENESIS:
