@@ -160,6 +160,31 @@ def _save(table: Table, title: str) -> str:
 
 
 @cache
+def blind_table() -> tuple[Table, Entry]:
+    """A double-blind Race to Berlin game ended by a resignation with blocks still sealed,
+    then the referee's disclose of them all (pbem.core.blind); and that disclose entry."""
+    table = Table("race-to-berlin", ("west", "soviet", "referee"), options={"double_blind": True})
+    table.join_all()
+    rng = random.Random(10)
+    while not table.game.unopened() or table.game.next_signer() == "referee":
+        table.step(rng)
+    signer = str(table.game.next_signer())
+    table.apply(table.make(signer, "move", {"resign": True}))
+    disclose = table.apply(table.disclose_entry())
+    assert {s.role for s in table.game.sealed.values() if s.opened_at == disclose.seq}
+    return table, disclose
+
+
+def _save_entries(save: str, entries: list[Entry], extra: Entry) -> str:
+    """`save` with its entries' block replaced by `entries` and `extra` (its RNG log kept)."""
+    from pbem.transport.savefile import move_file
+
+    head, _, rest = save.partition(move_file(entries[:1]))
+    _, _, log = rest.partition("RNG LOG")
+    return head + move_file([*entries, extra]) + "RNG LOG" + log
+
+
+@cache
 def dice_table() -> Table:
     """A finished toy-dice game: public draws only."""
     table = Table("toy-dice", ("a", "b"), nonce="page verifier")
@@ -363,6 +388,19 @@ def _attacks() -> dict[str, Case]:
             if forged != line:
                 add(name, peek_save.replace(line, forged), peek_save)
     add("dice game", dice_save)
+    # A double-blind game (issue 17): a side resigns with blocks sealed, and the referee's
+    # disclose opens every one of them, the other role's included; with one salt changed
+    # (re-signed by the referee), both verifiers refuse the disclose.
+    blind, disclose = blind_table()
+    honest = _save(blind, "double-blind")
+    add("double-blind disclose", honest, honest)
+    body = dict(disclose.body)
+    opens = [dict(o) for o in body["open"]]  # type: ignore[union-attr]
+    opens[0]["salt"] = "55" * 32
+    at = {"seq": disclose.seq, "prev": disclose.prev, "reveal": disclose.reveal}
+    false = blind.make("referee", "disclose", {"open": opens}, **at)  # in the disclose's place
+    before = blind.game.entries[:-1]
+    add("double-blind false disclose", _save_entries(honest, before, false), honest)
     # Self-witnessed: one key for both roles (test_keys_as_keys). pbem says so and accepts.
     solo = Table(
         "toy-dice", ("a", "b"), keys={"a": dice.keys["a"], "b": dice.keys["a"]}, nonce="self"
@@ -551,8 +589,11 @@ def test_the_security_attacks_get_the_same_verdict_in_the_browser() -> None:
         assert not pbem(name).ok and pbem(name).cheat == cheat, (name, pbem(name).failure)
     for name in ATTACKS_RULES_ASIDE:
         assert not pbem(name).ok and browser()[name]["status"] == "verified", name
-    for name in ("peek game", "dice game", "self-witnessed"):
+    for name in ("peek game", "dice game", "self-witnessed", "double-blind disclose"):
         assert pbem(name).ok and browser()[name]["status"] == "verified", name
+    false = browser()["double-blind false disclose"]
+    assert false["status"] == "failed" and false["by"] == "referee", false
+    assert pbem("double-blind false disclose").cheat == "false-claim"
     assert browser()["peek game"]["privateUnopened"] > 0
 
 
