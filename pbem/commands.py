@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 import click
 
 from pbem.completion import complete_game, complete_game_or_file
+from pbem.mail.options import config_option
 from pbem.render import escape
 from pbem.reporting import print_report, report_error, verify_file
 
@@ -1504,12 +1505,7 @@ def orders(
 
 @main.command()
 @click.argument("game", shell_complete=complete_game)
-@click.option(
-    "--config",
-    "config_path",
-    type=click.Path(dir_okay=False),
-    help="The mail configuration (default: $PBEM_MAIL_CONFIG, else mail.toml in the store).",
-)
+@config_option()
 @click.option(
     "--interval",
     type=click.FloatRange(min=1),

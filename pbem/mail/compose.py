@@ -161,23 +161,54 @@ def compose(
     if not entries:
         raise ComposeError("no entries to send")
     entries = sorted(entries, key=lambda e: e.seq)
+    message = new_message(
+        game,
+        subject(game, entries),
+        sender=sender,
+        to=to,
+        sender_name=sender_name,
+        date=date,
+        message_id=message_id,
+        thread=thread,
+    )
+    set_body(message, body_text(game, entries))
+    return message
+
+
+def new_message(
+    game: Adjudicator,
+    subject_line: str,
+    *,
+    sender: str,
+    to: str,
+    sender_name: str | None = None,
+    date: datetime | None = None,
+    message_id: str | None = None,
+    thread: Sequence[str] = (),
+) -> EmailMessage:
+    """A message about `game` with its headers and no body yet: From, To, Date, Subject,
+    a Message-ID (made with the sender's domain unless given), the thread's In-Reply-To
+    and References, and the game header."""
     origin = mail_address(sender, sender_name)
     message = EmailMessage()
     message["From"] = origin
     message["To"] = mail_address(to)
     message["Date"] = format_datetime(date or datetime.now(UTC))
-    message["Subject"] = subject(game, entries)
+    message["Subject"] = subject_line
     message["Message-ID"] = bracketed(message_id or make_msgid(domain=origin.domain))
     reply_to, references = thread_headers(thread)
     if reply_to is not None and references is not None:
         message["In-Reply-To"] = reply_to
         message["References"] = references
     message[GAME_HEADER] = game.id
-    body = body_text(game, entries)
-    # 7bit when it can be (readable as is); quoted-printable otherwise, so that the
-    # message is ASCII for any server (no 8BITMIME needed) and stays mostly readable.
+    return message
+
+
+def set_body(message: EmailMessage, body: str) -> None:
+    """The plain-text body: 7bit when it can be (readable as is), quoted-printable
+    otherwise, so that the message is ASCII for any server (no 8BITMIME needed) and stays
+    mostly readable."""
     plain = body.isascii() and all(len(line) <= 998 for line in body.splitlines())
     message.set_content(
         body, subtype="plain", charset="utf-8", cte="7bit" if plain else "quoted-printable"
     )
-    return message

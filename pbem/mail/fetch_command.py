@@ -7,25 +7,16 @@ from typing import TYPE_CHECKING
 
 import click
 
+from pbem.mail.options import config_option, mailbox_options
+
 if TYPE_CHECKING:
     from pbem.client import Client
     from pbem.mail.fetch import MessageReport
 
 
 @click.command("fetch")
-@click.option(
-    "--config",
-    "config_file",
-    type=click.Path(dir_okay=False),
-    help="The mail configuration (default: $PBEM_MAIL_CONFIG, else mail.toml in the store).",
-)
-@click.option("--imap", "use_imap", is_flag=True, help="Read the IMAP folder of the config.")
-@click.option(
-    "--maildir", type=click.Path(file_okay=False), help="Read this Maildir (no config needed)."
-)
-@click.option(
-    "--mbox", type=click.Path(dir_okay=False), help="Read this mbox file (no config needed)."
-)
+@config_option("config_file")
+@mailbox_options
 @click.option(
     "--delete-applied",
     is_flag=True,

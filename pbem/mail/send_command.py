@@ -11,6 +11,7 @@ from __future__ import annotations
 import click
 
 from pbem.completion import complete_game
+from pbem.mail.options import config_option
 
 
 @click.command("send")
@@ -21,12 +22,7 @@ from pbem.completion import complete_game
     metavar="ADDRESS",
     help="The opponent's address (remembered for this game; default: the remembered one).",
 )
-@click.option(
-    "--config",
-    "config_path",
-    type=click.Path(dir_okay=False),
-    help="The mail configuration (default: $PBEM_MAIL_CONFIG, else mail.toml in the home).",
-)
+@config_option()
 @click.option("--dry-run", is_flag=True, help="Print the message instead of sending it.")
 @click.pass_context
 def send(

@@ -4,15 +4,12 @@ from __future__ import annotations
 
 import click
 
+from pbem.mail.options import config_option
+
 
 @click.command("watch")
 @click.argument("games", metavar="[GAME]...", nargs=-1)
-@click.option(
-    "--config",
-    "config_path",
-    type=click.Path(dir_okay=False),
-    help="The mail configuration (default: $PBEM_MAIL_CONFIG, else mail.toml in the store).",
-)
+@config_option()
 @click.option(
     "--interval",
     type=click.FloatRange(min=1),

@@ -10,13 +10,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from email.message import EmailMessage
-from email.utils import format_datetime, make_msgid
 
 from pbem.core.adjudicator import Adjudicator
 from pbem.core.log import Entry
-from pbem.mail.compose import GAME_HEADER, SUBJECT_TAG, compose, game_title, mail_address
+from pbem.mail.compose import SUBJECT_TAG, compose, game_title, new_message, set_body
 from pbem.refereeing.clock import Clock, stamp
 from pbem.render import escape
 
@@ -64,16 +63,14 @@ def reminder_message(
     title = escape.terminal_line(game_title(game))
     deadline = stamp(clock.deadline)
     what = "half your time has passed" if number == 1 else "your time is nearly up"
-    origin = mail_address(sender, sender_name)
-    message = EmailMessage()
-    message["From"] = origin
-    message["To"] = mail_address(to)
-    message["Date"] = format_datetime(date or datetime.now(UTC))
-    message["Subject"] = (
-        f"{SUBJECT_TAG} {title} {game.id[:8]}: reminder, {role} is due by {deadline}"
+    message = new_message(
+        game,
+        f"{SUBJECT_TAG} {title} {game.id[:8]}: reminder, {role} is due by {deadline}",
+        sender=sender,
+        to=to,
+        sender_name=sender_name,
+        date=date,
     )
-    message["Message-ID"] = make_msgid(domain=origin.domain)
-    message[GAME_HEADER] = game.id
     lines = [
         f"{title}, game {game.id[:12]}: the game waits for {role} ({what}).",
         "",
@@ -84,7 +81,5 @@ def reminder_message(
         "",
         f"To play: `pbem play {game.id[:12]}`, then `pbem mail send {game.id[:12]}`.",
     ]
-    body = "\n".join(lines) + "\n"
-    cte = "7bit" if body.isascii() else "quoted-printable"  # a title may not be ASCII
-    message.set_content(body, subtype="plain", charset="utf-8", cte=cte)
+    set_body(message, "\n".join(lines) + "\n")  # (a title may not be ASCII)
     return message

@@ -28,6 +28,8 @@ from pbem.refereeing.letters import reminder_message, turn_message
 from pbem.refereeing.postman import Postman
 
 if TYPE_CHECKING:
+    from email.message import EmailMessage
+
     from pbem.client import Client
     from pbem.core.adjudicator import Adjudicator
     from pbem.core.log import Entry
@@ -172,10 +174,7 @@ class Referee:
             with store.transaction():
                 store.set_referee_clock(game.id, game.head.seq, stamp(clock.since), due)
 
-        try:
-            self.postman.send(message, address, record)
-        except PbemError as exc:
-            self.say(f"game {game.id[:12]}: reminder to {role} not sent: {exc}")
+        if not self._post(game, message, address, record, f"reminder to {role}"):
             return
         self.say(
             f"game {game.id[:12]}: reminded {role} at {address} (reminder {due}, deadline "
@@ -222,14 +221,29 @@ class Referee:
             with store.transaction():
                 store.set_referee_mailed(game.id, role, head)
 
-        try:
-            self.postman.send(message, address, record)
-        except PbemError as exc:
-            self.say(f"game {game.id[:12]}: mail to {role} not sent (next round): {exc}")
+        if not self._post(game, message, address, record, f"mail to {role}"):
             return
         first, last = news[0].seq, news[-1].seq
         span = f"entry {first}" if first == last else f"entries {first} to {last}"
         self.say(f"game {game.id[:12]}: mailed {span} and its turn page to {role} at {address}")
+
+    def _post(
+        self,
+        game: Adjudicator,
+        message: EmailMessage,
+        address: str,
+        record: Callable[[], None],
+        what: str,
+    ) -> bool:
+        """Send `message`, `record` it once the server took it; False, said in a line,
+        when it was not sent (the next round tries again)."""
+        assert self.postman is not None
+        try:
+            self.postman.send(message, address, record)
+        except PbemError as exc:
+            self.say(f"game {game.id[:12]}: {what} not sent (next round): {exc}")
+            return False
+        return True
 
     def _no_mail(self, game: Adjudicator, role: str, address: str | None) -> None:
         if address is None:

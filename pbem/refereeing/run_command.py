@@ -8,6 +8,8 @@ from datetime import datetime
 
 import click
 
+from pbem.mail.options import config_option, mailbox_options
+
 
 def _fixed(moment: datetime) -> Callable[[], datetime]:
     def now() -> datetime:
@@ -17,17 +19,8 @@ def _fixed(moment: datetime) -> Callable[[], datetime]:
 
 
 @click.command("run")
-@click.option(
-    "--config",
-    "config_path",
-    type=click.Path(dir_okay=False),
-    help="The mail configuration (default: $PBEM_MAIL_CONFIG, else mail.toml in the store).",
-)
-@click.option(
-    "--maildir", type=click.Path(file_okay=False), help="Read this Maildir (not the config's)."
-)
-@click.option("--mbox", type=click.Path(dir_okay=False), help="Read this mbox file.")
-@click.option("--imap", "use_imap", is_flag=True, help="Read the IMAP folder of the config.")
+@config_option()
+@mailbox_options
 @click.option("--once", is_flag=True, help="One round, then stop (for cron).")
 @click.option(
     "--interval",
