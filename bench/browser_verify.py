@@ -28,7 +28,6 @@ import html
 import json
 import os
 import re
-import shutil
 import statistics
 import subprocess
 import sys
@@ -40,11 +39,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from pbem.render.png import chromium, run_headless  # noqa: E402
 from pbem.render.verifier import verifier_script  # noqa: E402
 from pbem.verify import parse_entries, verify_path  # noqa: E402
 
 SAVES = sorted((ROOT / "saves").glob("*.pbem"))
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMIUM = chromium()
 OUT = re.compile(r'<pre id="out">(.*?)</pre>', re.S)
 
 # Every save `warm` times untimed, then `runs` times timed; the verdict of the last kept.
@@ -94,24 +94,22 @@ def in_browser(texts: dict[str, str], warm: int, runs: int) -> tuple[dict[str, A
     with tempfile.TemporaryDirectory(prefix="pbem-bench-browser-") as folder:
         path = Path(folder) / "page.html"
         path.write_text(page, encoding="utf-8")
-        command = [
-            CHROMIUM,
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            f"--user-data-dir={folder}/profile",
-            # returns once the page is idle (every Web Crypto promise settled);
-            # performance.now() inside the page stays real time
-            "--virtual-time-budget=600000",
-            "--dump-dom",
-            path.as_uri(),
-        ]
         started = time.perf_counter()
-        done = subprocess.run(command, capture_output=True, text=True, timeout=900)
+        # returns once the page is idle (every Web Crypto promise settled);
+        # performance.now() inside the page stays real time
+        dom = run_headless(
+            path,
+            width=1200,
+            height=900,
+            dump_dom=True,
+            browser=CHROMIUM,
+            idle_ms=600_000,
+            timeout=900,
+        )
         wall = time.perf_counter() - started
-    found = OUT.search(done.stdout)
+    found = OUT.search(dom)
     if found is None or found.group(1) == "running":
-        raise SystemExit(f"the browser wrote no results:\n{done.stderr[-2000:]}")
+        raise SystemExit("the browser wrote no results")
     results: dict[str, Any] = json.loads(html.unescape(found.group(1)))
     return results, wall
 

@@ -60,9 +60,13 @@ def run_headless(
     screenshot: Path | None = None,
     dump_dom: bool = False,
     browser: str | None = None,
+    idle_ms: int | None = None,
+    timeout: float = TIMEOUT,
 ) -> str:
     """Open `page` (a local file) in a headless Chromium of `width` x `height` pixels;
-    write a screenshot to `screenshot` and/or return the DOM after layout (`dump_dom`)."""
+    write a screenshot to `screenshot` and/or return the DOM after layout (`dump_dom`).
+    `idle_ms`: let the page's scripts run until it is idle, for at most that much
+    virtual time (the turn page's verifier: its Web Crypto promises all settle)."""
     found = browser or chromium()
     if found is None:
         raise PbemError("no Chromium found to draw a PNG (install chromium, or set PBEM_CHROMIUM)")
@@ -77,10 +81,12 @@ def run_headless(
             command.append(f"--screenshot={screenshot}")
         if dump_dom:
             command.append("--dump-dom")
+        if idle_ms is not None:
+            command.append(f"--virtual-time-budget={idle_ms}")
         command.append(page.resolve().as_uri())
         try:
             done = subprocess.run(
-                command, capture_output=True, text=True, timeout=TIMEOUT, check=False
+                command, capture_output=True, text=True, timeout=timeout, check=False
             )
         except (OSError, subprocess.TimeoutExpired) as exc:
             raise PbemError(f"Chromium could not draw the page: {exc}") from None

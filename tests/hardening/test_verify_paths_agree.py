@@ -31,7 +31,7 @@ from pbem.transport.armor import BEGIN, END
 from pbem.transport.savefile import SAVE_MAGIC, save_text
 from pbem.verify import Report, verify_path, verify_text
 from tests.support.independent import reader
-from tests.support.peek import Peek
+from tests.support.peek import opened_and_sealed
 from tests.support.players import Table
 
 # --- saves ----------------------------------------------------------------------------------
@@ -54,14 +54,7 @@ def dice_save() -> str:
 @cache
 def peek_save() -> str:
     """An unfinished toy-peek game: an opened private draw and a sealed one."""
-    table = Table("toy-peek", ("a", "b"), nonce="paths agree")
-    table.join_all()
-    rng = random.Random(4)
-    for _ in range(3):  # peek, ack (rolls it), call (opens x)
-        table.step(rng)
-    table.decide("a", Peek())  # peek again: a private draw, still sealed
-    table.ack("b")
-    return _save(table, "toy peek")
+    return _save(opened_and_sealed("paths agree"), "toy peek")
 
 
 SAVES = {"dice": dice_save, "peek": peek_save}

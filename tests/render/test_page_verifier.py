@@ -41,7 +41,7 @@ from pbem.verify import Report, verify_path, verify_text
 from tests.hardening import test_tamper_matrix as matrix
 from tests.hardening.test_signature_encoding import rewrap
 from tests.support.browser import CHROMIUM, browser_verdicts
-from tests.support.peek import Peek
+from tests.support.peek import opened_and_sealed
 from tests.support.players import Table
 from tests.support.players import dice as d6_values
 
@@ -196,13 +196,7 @@ def dice_table() -> Table:
 @cache
 def peek_table() -> Table:
     """An unfinished toy-peek game: opened private draws and a sealed one."""
-    table = Table("toy-peek", ("a", "b"), nonce="page verifier")
-    table.join_all()
-    rng = random.Random(4)
-    for _ in range(3):  # peek, ack (rolls it), call (opens x)
-        table.step(rng)
-    table.decide("a", Peek())  # peek again: a private draw, still sealed
-    table.ack("b")
+    table: Table = opened_and_sealed("page verifier")
     return table
 
 

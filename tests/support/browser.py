@@ -11,16 +11,15 @@ from __future__ import annotations
 import html
 import json
 import re
-import shutil
-import subprocess
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from pbem.render.png import chromium, run_headless
 from pbem.render.verifier import verifier_script
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMIUM = chromium()
 _OUT = re.compile(r'<pre id="out">(.*?)</pre>', re.S)
 
 # A script that runs before the verifier in a test: `{prelude}` may replace browser
@@ -56,23 +55,15 @@ def run_page(page: str, budget_ms: int = 120_000, timeout: float = 300) -> str:
     with tempfile.TemporaryDirectory(prefix="pbem-browser-") as folder:
         path = Path(folder) / "page.html"
         path.write_text(page, encoding="utf-8")
-        done = subprocess.run(
-            [
-                CHROMIUM,
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                f"--user-data-dir={folder}/profile",
-                f"--virtual-time-budget={budget_ms}",
-                "--dump-dom",
-                path.as_uri(),
-            ],
-            capture_output=True,
-            text=True,
+        return run_headless(
+            path,
+            width=1200,
+            height=900,
+            dump_dom=True,
+            browser=CHROMIUM,
+            idle_ms=budget_ms,
             timeout=timeout,
-            check=False,
         )
-    return done.stdout
 
 
 def browser_verdicts(texts: Mapping[str, str], prelude: str = "") -> dict[str, dict[str, Any]]:

@@ -133,3 +133,20 @@ class ToyPeek(Engine):
 
 ENGINE = ToyPeek()
 register("toy-peek", "tests.support.peek:ENGINE")
+
+
+def opened_and_sealed(nonce: str) -> Any:
+    """An unfinished toy-peek game on a SignedTable (`nonce`: its keys and game id): a
+    private draw whose secret is opened, then one still sealed."""
+    import random
+
+    from pbem.testing import SignedTable
+
+    table = SignedTable("toy-peek", ("a", "b"), nonce=nonce)
+    table.join_all()
+    rng = random.Random(4)
+    for _ in range(3):  # peek, ack (rolls it), call (opens x)
+        table.step(rng)
+    table.decide("a", Peek())  # peek again: a private draw, still sealed
+    table.ack("b")
+    return table
