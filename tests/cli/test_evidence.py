@@ -25,16 +25,16 @@ from click.testing import CliRunner, Result
 from pbem.cli import main
 from pbem.core.commit import Opening, commitment
 from pbem.core.log import Entry
-from pbem.core.referee import DEADLINE, FORFEIT, REFEREE
+from pbem.core.referee import DEADLINE, REFEREE
 from pbem.evidence import MAGIC
 from pbem.transport.armor import armor
 from pbem.transport.savefile import move_file
 from tests.support.bid import Bid
-from tests.support.players import Table, hex_of
+from tests.support.players import FORFEIT_DUE, FORFEIT_SINCE, Table, forfeit_entry, hex_of
 
 needs_ssh_keygen = pytest.mark.skipif(shutil.which("ssh-keygen") is None, reason="no ssh-keygen")
 
-SINCE, DUE = "2026-12-01T10:00:00Z", "2026-12-04T10:00:00Z"
+SINCE, DUE = FORFEIT_SINCE, FORFEIT_DUE
 PROVEN = re.compile(r"PROVEN: (\S+) by (\S+) \((SHA256:\S+)\) in game ([0-9a-f]{12}): (.+)\n")
 
 
@@ -113,19 +113,6 @@ def refereed() -> Table:
     return table
 
 
-def forfeit(table: Table, role: str = "b", by: str = REFEREE, **changes: object) -> Entry:
-    head = table.game.head
-    body = {
-        "forfeit": role,
-        "waited_on": {"seq": head.seq, "id": head.id},
-        "since": SINCE,
-        "deadline": DUE,
-        "seen": "2026-12-04T10:00:01Z",
-        **changes,
-    }
-    return table.make(by, FORFEIT, body)
-
-
 def test_an_equivocation_is_proven_by_the_genesis_and_both_entries(tmp_path: Path) -> None:
     table, log = equivocation()
     path = evidence_of(tmp_path, log)
@@ -157,7 +144,7 @@ def test_a_forfeit_before_its_deadline_needs_only_the_genesis_and_the_forfeit(
     tmp_path: Path,
 ) -> None:
     table = refereed()
-    early = forfeit(table, seen="2026-12-02T10:00:00Z")
+    early = forfeit_entry(table, seen="2026-12-02T10:00:00Z")
     path = evidence_of(tmp_path, [*table.game.entries, early])
     claim, role, fingerprint, _short, reason = proven(path)
     assert (claim, role) == ("forfeit", REFEREE)
@@ -180,7 +167,7 @@ def test_a_forfeit_that_contradicts_itself(
     tmp_path: Path, changes: dict[str, object], fragment: str
 ) -> None:
     table = refereed()
-    path = evidence_of(tmp_path, [*table.game.entries, forfeit(table, **changes)])
+    path = evidence_of(tmp_path, [*table.game.entries, forfeit_entry(table, **changes)])
     claim, role, _fingerprint, _short, reason = proven(path)
     assert (claim, role) == ("forfeit", REFEREE) and fragment in reason
     assert path.read_text().count("-----BEGIN PBEM ENTRY-----") == 2
@@ -188,7 +175,7 @@ def test_a_forfeit_that_contradicts_itself(
 
 def test_a_forfeit_signed_by_a_player_is_evidence_against_that_player(tmp_path: Path) -> None:
     table = refereed()
-    forged = forfeit(table, role="b", by="a")  # a signs, in its own name, b's forfeit
+    forged = forfeit_entry(table, role="b", by="a")  # a signs, in its own name, b's forfeit
     claim, role, fingerprint, _short, reason = proven(
         evidence_of(tmp_path, [*table.game.entries, forged])
     )
@@ -199,7 +186,7 @@ def test_a_forfeit_signed_by_a_player_is_evidence_against_that_player(tmp_path: 
 
 def test_a_forfeit_against_the_wrong_player_needs_the_log_up_to_it(tmp_path: Path) -> None:
     table = refereed()
-    wrong = forfeit(table, role="a", seen="2026-12-05T10:00:00Z")  # well after; b is asked
+    wrong = forfeit_entry(table, role="a", seen="2026-12-05T10:00:00Z")  # well after; b is asked
     path = evidence_of(tmp_path, [*table.game.entries, wrong])
     claim, role, _fingerprint, _short, reason = proven(path)
     assert (claim, role) == ("forfeit", REFEREE)
@@ -381,7 +368,7 @@ def test_ssh_keygen_checks_the_unpacked_signatures(tmp_path: Path, cheat: str) -
         accused = [log[3], log[5]]
     else:
         table = refereed()
-        accused = [forfeit(table, seen=SINCE)]
+        accused = [forfeit_entry(table, seen=SINCE)]
         log = [*table.game.entries, *accused]
     evidence = evidence_of(tmp_path, log)
     folder = _unpack(tmp_path, evidence)

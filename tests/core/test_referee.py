@@ -11,28 +11,22 @@ from pbem.core.referee import DEADLINE, FORFEIT, REFEREE
 from pbem.errors import PbemError
 from pbem.transport.savefile import move_file
 from pbem.verify import verify_text
-from tests.support.players import Table, assert_refused
+from tests.support.players import (
+    FORFEIT_DUE,
+    FORFEIT_SEEN,
+    FORFEIT_SINCE,
+    Table,
+    assert_refused,
+    forfeit_entry,
+)
 
-SINCE, DUE, LATE = "2026-12-01T10:00:00Z", "2026-12-04T10:00:00Z", "2026-12-04T10:00:01Z"
+SINCE, DUE, LATE = FORFEIT_SINCE, FORFEIT_DUE, FORFEIT_SEEN
 
 
 def _table(options: dict[str, object] | None = None) -> Table:
     table = Table("toy-dice", ("a", "b", REFEREE), options={DEADLINE: 72, **(options or {})})
     table.join_all()
     return table
-
-
-def _forfeit(table: Table, role: str = "b", by: str = REFEREE, **changes: object) -> object:
-    head = table.game.head
-    body = {
-        "forfeit": role,
-        "waited_on": {"seq": head.seq, "id": head.id},
-        "since": SINCE,
-        "deadline": DUE,
-        "seen": LATE,
-        **changes,
-    }
-    return table.make(by, FORFEIT, body)
 
 
 def _a_rolls(table: Table) -> None:
@@ -79,7 +73,7 @@ def test_a_deadline_needs_a_referee_and_a_whole_number_of_hours() -> None:
 def test_a_forfeit_ends_the_game_against_the_late_player() -> None:
     table = _table()
     _a_rolls(table)
-    table.apply(_forfeit(table))
+    table.apply(forfeit_entry(table))
     outcome = table.game.outcome()
     assert outcome is not None
     assert (outcome.winner, outcome.level) == ("a", FORFEIT)
@@ -93,41 +87,41 @@ def test_a_forfeit_ends_the_game_against_the_late_player() -> None:
 def test_only_the_referee_signs_a_forfeit() -> None:
     table = _table()
     _a_rolls(table)
-    assert_refused(table.game, _forfeit(table, by="a"), "signed by the referee only")
+    assert_refused(table.game, forfeit_entry(table, by="a"), "signed by the referee only")
 
 
 def test_no_forfeit_where_the_genesis_sets_no_deadline() -> None:
     table = Table("toy-dice", ("a", "b", REFEREE))
     table.join_all()
     _a_rolls(table)
-    assert_refused(table.game, _forfeit(table), "sets no deadline")
+    assert_refused(table.game, forfeit_entry(table), "sets no deadline")
 
 
 def test_a_forfeit_names_the_player_asked_and_the_head() -> None:
     table = _table()
     _a_rolls(table)
-    assert_refused(table.game, _forfeit(table, role="a"), "waits for b, not a")
+    assert_refused(table.game, forfeit_entry(table, role="a"), "waits for b, not a")
     assert_refused(
-        table.game, _forfeit(table, waited_on={"seq": 3, "id": "00" * 32}), "names the entry"
+        table.game, forfeit_entry(table, waited_on={"seq": 3, "id": "00" * 32}), "names the entry"
     )
 
 
 def test_no_forfeit_while_the_referee_itself_owes_the_dice() -> None:
     table = _table()
     table.move("a", "roll")
-    assert_refused(table.game, _forfeit(table, role="a"), "the referee's own acknowledgement")
+    assert_refused(table.game, forfeit_entry(table, role="a"), "the referee's own acknowledgement")
 
 
 def test_a_forfeit_before_its_deadline_is_refused() -> None:
     table = _table()
     _a_rolls(table)
-    assert_refused(table.game, _forfeit(table, seen=SINCE), "issued before its deadline")
+    assert_refused(table.game, forfeit_entry(table, seen=SINCE), "issued before its deadline")
     early = "2026-12-04T09:59:59Z"
-    assert_refused(table.game, _forfeit(table, seen=early), "issued before its deadline")
+    assert_refused(table.game, forfeit_entry(table, seen=early), "issued before its deadline")
     # The deadline is since + deadline_hours, not what the referee says it is.
     assert_refused(
         table.game,
-        _forfeit(table, deadline="2026-12-02T10:00:00Z", seen="2026-12-02T10:00:00Z"),
+        forfeit_entry(table, deadline="2026-12-02T10:00:00Z", seen="2026-12-02T10:00:00Z"),
         "is not 72 h after",
     )
 
@@ -138,10 +132,10 @@ def test_a_forfeit_before_its_deadline_is_refused() -> None:
 def test_forfeit_times_are_written_one_way(written: object) -> None:
     table = _table()
     _a_rolls(table)
-    assert_refused(table.game, _forfeit(table, seen=written), "seen")
+    assert_refused(table.game, forfeit_entry(table, seen=written), "seen")
 
 
 def test_a_forfeit_carries_nothing_else() -> None:
     table = _table()
     _a_rolls(table)
-    assert_refused(table.game, _forfeit(table, result="a wins"), "carries no result")
+    assert_refused(table.game, forfeit_entry(table, result="a wins"), "carries no result")

@@ -25,6 +25,7 @@ from pbem.client import Client
 from pbem.core.adjudicator import Adjudicator
 from pbem.core.engine import Context, Engine, Outcome, Prompt, State, register
 from pbem.core.log import JOIN, Entry
+from pbem.core.referee import FORFEIT, REFEREE
 from pbem.core.rng import Stream, public_seed
 from pbem.crypto.keys import PrivateKey, load_private_key
 from pbem.errors import IllegalOrderError, InvalidOrderError, PbemError
@@ -42,6 +43,7 @@ __all__ = [
     "call_refused",
     "dice",
     "entry_count",
+    "forfeit_entry",
     "hex_of",
     "no_signature_check",
     "sign_entry",
@@ -156,6 +158,26 @@ def assert_refused(game: Adjudicator, entry: Entry, *fragments: str) -> str:
         assert fragment in message, f"{fragment!r} not in {message!r}"
     assert snapshot(game) == before
     return message
+
+
+# A forfeit's times (pbem.core.referee): a 72 h deadline, and a referee who saw it pass.
+FORFEIT_SINCE, FORFEIT_DUE = "2026-12-01T10:00:00Z", "2026-12-04T10:00:00Z"
+FORFEIT_SEEN = "2026-12-04T10:00:01Z"
+
+
+def forfeit_entry(table: Table, role: str = "b", by: str = REFEREE, **changes: object) -> Entry:
+    """A forfeit of `role` on the table's head, signed by `by`, its body's fields
+    replaced by `changes` (a test's forged or early forfeit)."""
+    head = table.game.head
+    body = {
+        "forfeit": role,
+        "waited_on": {"seq": head.seq, "id": head.id},
+        "since": FORFEIT_SINCE,
+        "deadline": FORFEIT_DUE,
+        "seen": FORFEIT_SEEN,
+        **changes,
+    }
+    return table.make(by, FORFEIT, body)
 
 
 # --- two Client stores ----------------------------------------------------------------------
