@@ -20,6 +20,7 @@ from pbem.core.referee import DOUBLE_BLIND, REFEREE
 from pbem.crypto.escrow import EscrowError, open_sealed
 from pbem.errors import PbemError
 from pbem.games.race_to_the_sea import casualties, hits
+from pbem.testing import leaks, other_secrets, page_leaks
 from pbem.transport.savefile import move_file
 from pbem.verify import verify_text
 from tests.support.players import Table, assert_refused
@@ -72,10 +73,17 @@ def test_a_whole_game_draws_every_marker_from_the_one_cup_and_verifies() -> None
         with pytest.raises(EscrowError):
             open_sealed(table.keys[other], sealed, where)
         dealt = json.loads(open_sealed(table.keys[side], sealed, where))["open"]
-        # The owner's own state knows its deal; no view for the other side holds it.
-        mine = table.engine.with_secrets(table.game.state, side, table.known(side))
+        # The owner's own state knows its deal; what the other side, the referee's page and
+        # the public see is byte-identical whatever the owner's secrets, its deal included.
+        known = table.known(side)
+        mine = table.engine.with_secrets(table.game.state, side, known)
         assert all(mine["restack"]["deals"].values())
-        assert "deals" not in table.engine.view(mine, other)["restack"]
+        changed = table.engine.with_secrets(table.game.state, side, other_secrets(known))
+        assert changed["restack"]["deals"] != mine["restack"]["deals"]  # (the test tests)
+        viewers = [other, REFEREE, None]
+        assert leaks(table.engine, table.game.state, side, known, viewers) == []
+        if deals == 1:  # (the pages too, once: a page costs a tenth of a second)
+            assert page_leaks(table.game, side, known, viewers) == []
         assert [o["label"] for o in dealt] == sorted(entry.body["commit"])  # type: ignore[arg-type]
         # The next entry is the owner's restack of exactly what it was dealt.
         restack = table.step(rng)
