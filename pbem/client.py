@@ -46,7 +46,15 @@ if TYPE_CHECKING:
 
 Passphrase = Callable[[str], bytes | None]
 SEALED = "sealed:"  # store secrets of this kind: a commitment's salt and value, by label
+CLOCK_SKEW = timedelta(hours=1)  # how far ahead of a referee's clock a game may say it began
 CHAIN = "chain"  # the store secret of a hash-chain seed made by an earlier version (random)
+
+
+def _utc_now() -> datetime:
+    """Now, in whole UTC seconds (the times an entry signs)."""
+    from datetime import UTC
+
+    return datetime.now(UTC).replace(microsecond=0)
 
 
 class _Replays:
@@ -137,9 +145,17 @@ class MovePlan:
 
 
 class Client:
-    def __init__(self, store: Store, passphrase: Passphrase | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        passphrase: Passphrase | None = None,
+        clock: Callable[[], datetime] | None = None,
+    ) -> None:
         self.store = store
         self._passphrase = passphrase or (lambda _name: None)
+        # This user's clock (UTC): the time a genesis says its game was made, and what a
+        # referee compares it with before joining (an unattended referee sets its own).
+        self.clock: Callable[[], datetime] = clock or _utc_now
         # Replayed games kept between calls of one process; checked against the store's
         # head on every use and dropped whenever a change fails to commit.
         self._cache: dict[str, Adjudicator] = {}
@@ -469,8 +485,11 @@ class Client:
         title: str = "",
         data_files: Mapping[str, bytes] | None = None,
         options: Mapping[str, JSON] | None = None,
+        created: datetime | None = None,
     ) -> tuple[str, list[Entry]]:
-        """Sign a genesis (roles -> key names in this store) and join every role we own."""
+        """Sign a genesis (roles -> key names in this store) and join every role we own.
+        `created`: when the game is made (default: this client's clock), the time before
+        which no referee's clock may start (pbem.core.referee)."""
         engine = engine_by_name(rules)
         if creator_role not in keys:
             raise PbemError(f"the creating role {creator_role!r} needs a key")
@@ -499,6 +518,7 @@ class Client:
             "roles": {role: self._public_line(name) for role, name in keys.items()},
             "title": title or engine.title,
             "nonce": secrets.token_hex(16),
+            league.CREATED: league.format_time(created or self.clock()),
         }
         fields: dict[str, JSON] = {
             "v": VERSION,
@@ -543,6 +563,8 @@ class Client:
             role = game.next_signer()
             if role not in mine or any(e.kind == JOIN and e.by == role for e in game.entries):
                 break
+            if role == league.REFEREE:
+                self._check_created(game)
             seed = self._vault(game, role).chain_seed()
             length = chain.MIN_LENGTH
             fields = self._next_fields(game, JOIN, role)
@@ -554,6 +576,19 @@ class Client:
             self._store_entry(game.id, entry)
             made.append(entry)
         return made
+
+    def _check_created(self, game: Adjudicator) -> None:
+        """A referee joins no game made in the future of its clock: a forfeit's `since`
+        may not come before the game was made, so a creator who wrote a time to come
+        could escape its deadline until then (pbem.core.referee)."""
+        made = league.created_time(game.genesis.body)
+        now = self.clock()
+        if made is not None and made > now + CLOCK_SKEW:
+            raise PbemError(
+                f"refusing to referee game {game.id[:12]}: its genesis says it was made at "
+                f"{league.format_time(made)}, later than this referee's clock "
+                f"({league.format_time(now)}); no forfeit could be signed before then"
+            )
 
     def _next_fields(self, game: Adjudicator, kind: str, role: str) -> dict[str, JSON]:
         fields: dict[str, JSON] = {
@@ -888,23 +923,136 @@ class Client:
 
     def blind_duties(self, prefix: str) -> list[Entry]:
         """What the referee of a double-blind game owes now besides acknowledgements,
-        signed at once: a `void` for a false escrow while the game is in play, and once it
-        is over the `disclose` of every value still sealed. Nothing else: []."""
+        signed at once: a `void` for a false escrow not attested yet (in play, or in the
+        last moves of a game now over); once the game is over, the `disclose` of every
+        value still sealed, whatever it shows (a claim it shows false is the proof the log
+        keeps: pbem.core.blind); and the answer to a player's dispute of one of its deals
+        (its own key for the deal, which opens it). Nothing else: []."""
         game = self.game(prefix)
         if not game.double_blind or league.REFEREE not in self.my_roles(game):
             return []
-        if not game.started:
+        if not game.started or game.disclosed_at is not None:
             return []
-        if game.outcome() is None:
-            for item, _openings, key, problem in self._opened_escrows(game, game.escrows):
-                if problem is not None:
-                    body: dict[str, JSON] = {"escrow_of": item.seq, "key": key}
-                    return [self._referee_entry(game, blind.VOID, body)]
+        settled = game.blind_end
+        if settled is not None:
+            if settled.level == blind.DISPUTED and settled.item is not None:
+                return [self._answer_dispute(game, settled.item)]
             return []
-        ended = game.outcome()
-        if not game.unopened() or (ended is not None and ended.level in blind.VOIDED):
-            return []  # (after a void, a false escrow keeps its values: nothing to disclose)
+        for item, _openings, key, problem in self._opened_escrows(game, game.escrows):
+            if problem is not None:
+                body: dict[str, JSON] = {"escrow_of": item.seq, "key": key}
+                return [self._referee_entry(game, blind.VOID, body)]
+        if game.outcome() is None or not game.unopened():
+            return []
         return [self._referee_entry(game, blind.DISCLOSE, {"open": self._disclosed(game)})]
+
+    def _answer_dispute(self, game: Adjudicator, item: blind.Escrowed) -> Entry:
+        """The referee's answer to a player who says its deal does not open: the deal's
+        message key, derived on the sender's side (pbem.crypto.escrow.sender_message_key)."""
+        openings = [self._opening(game, league.REFEREE, label) for label, _digest in item.commits]
+        key = self._sender_key(
+            game,
+            league.REFEREE,
+            item.by,
+            blind.plaintext(openings),
+            blind.deal_context(game.id, item.seq, item.by),
+            item.escrow,
+        )
+        body: dict[str, JSON] = {"deal_of": item.seq, "to": item.by, "key": key}
+        return self._referee_entry(game, blind.UNSEAL, body)
+
+    def _sender_key(
+        self,
+        game: Adjudicator,
+        sender: str,
+        recipient: str,
+        plaintext: bytes,
+        where: bytes,
+        sealed_hex: str,
+    ) -> str:
+        """The message key (hex) of a message `sender` sealed from this store, checked to
+        be the very message in the log."""
+        from pbem.crypto.escrow import sender_message_key
+        from pbem.crypto.keyline import key_bytes
+
+        secret = self._vault(game, sender).escrow_secret()
+        sealed, key = sender_message_key(secret, key_bytes(game.roles[recipient]), plaintext, where)
+        if sealed.hex() != sealed_hex:
+            raise PbemError(
+                "this store did not seal that message as the log holds it: it cannot show its key"
+            )
+        return key.hex()
+
+    def unseal(self, prefix: str, seq: int, role: str | None = None) -> Entry:
+        """Publish the message key of one sealed message of a double-blind game, for
+        anyone to open it (pbem.core.blind.check_unseal): the referee's latest deal to
+        `role` that does not open or does not match (a dispute, while `role` is asked), or
+        `role`'s own escrow of entry `seq` after the referee voided it on its word."""
+        from pbem.crypto.escrow import EscrowError, message_key
+
+        game = self.game(prefix)
+        if not game.double_blind:
+            raise PbemError("unseal belongs to double-blind games only")
+        settled = game.blind_end
+        voided = settled.item if settled is not None and settled.level == blind.VOID else None
+        mine = self.my_roles(game)
+        if role is None:
+            # After a void the game is over and asks nobody: the voided escrow's author.
+            mine_voided = voided is not None and voided.by in mine and voided.seq == seq
+            role = voided.by if voided is not None and mine_voided else self.acting_role(game)
+        if role not in mine:
+            raise PbemError(f"you hold no key for role {role!r} in this game")
+        if voided is not None and voided.seq == seq and voided.by == role:
+            openings = [self._opening(game, role, label) for label, _digest in voided.commits]
+            key = self._sender_key(
+                game,
+                role,
+                league.REFEREE,
+                blind.plaintext(openings),
+                blind.context(game.id, seq, role),
+                voided.escrow,
+            )
+            body: dict[str, JSON] = {"escrow_of": seq, "key": key}
+        else:
+            deal = next((item for item in game.deals if item.by == role), None)
+            if deal is None or deal.seq != seq:
+                raise PbemError(
+                    f"entry {seq} holds neither the referee's latest deal to {role} nor an "
+                    f"escrow of {role}'s that the referee voided on its word"
+                )
+            try:
+                key = message_key(
+                    self._private_key_for(game.roles[role]),
+                    bytes.fromhex(deal.escrow),
+                    blind.deal_context(game.id, seq, role),
+                ).hex()
+            except EscrowError as exc:
+                raise PbemError(f"the deal in entry {seq} cannot be opened at all: {exc}") from None
+            body = {"deal_of": seq, "to": role, "key": key}
+        fields = self._next_fields(game, blind.UNSEAL, role)
+        fields["body"] = body
+        return self._append(game, fields, role)
+
+    def deal_problems(self, game: Adjudicator, role: str) -> list[str]:
+        """What is wrong with the referee's latest deal to `role` (one line), if it does
+        not open with `role`'s key or does not match the referee's commitments: then the
+        player cannot act on it and should publish its key (`pbem unseal`)."""
+        from pbem.crypto.escrow import EscrowError, open_sealed
+
+        deal = next((item for item in game.deals if item.by == role), None)
+        if deal is None or not game.double_blind or role not in self.my_roles(game):
+            return []
+        where = blind.deal_context(game.id, deal.seq, role)
+        try:
+            text = open_sealed(
+                self._private_key_for(game.roles[role]), bytes.fromhex(deal.escrow), where
+            )
+        except EscrowError:
+            return [f"the referee's deal in entry {deal.seq} does not open with your key"]
+        problem = blind.false_in(game.id, text, deal.commits)
+        if problem is None:
+            return []
+        return [f"the referee's deal in entry {deal.seq} does not match its commitments: {problem}"]
 
     def _disclosed(self, game: Adjudicator) -> list[JSON]:
         """The openings of every value still sealed, from the escrows in the log."""

@@ -46,6 +46,21 @@ class IllegalOrderError(PbemError, ValueError):
     """A well-formed decision that the rules do not allow now."""
 
 
+class FalseClaimError(IllegalOrderError):
+    """An opening that shows a claim made while the value was sealed was false: names the
+    entry that made the claim, its signer, what was false and the rule (pbem.kit.pieces).
+
+    Raised while an opening is checked. In play it refuses the opening entry; at a
+    double-blind game's disclose it is the proof the log keeps (pbem.core.blind)."""
+
+    def __init__(self, seq: int, by: str, text: str, rule: str) -> None:
+        super().__init__(f"false claim in entry {seq} by {by}: {text} (rulebook {rule})")
+        self.seq = seq
+        self.by = by
+        self.text = text
+        self.rule = rule
+
+
 class DataError(PbemError):
     """A game data file (TOML) that is missing a field or contradicts the rulebook."""
 

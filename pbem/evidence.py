@@ -10,7 +10,14 @@ themselves, and writes the few entries that prove it:
 * a refused forfeit: a `forfeit` entry the rules refuse (pbem.core.referee): the genesis
   and the forfeit when it contradicts itself or its genesis (seen before its deadline, a
   deadline that is not `since` plus the genesis's hours, signed by another role than the
-  referee, ...), else the log up to it.
+  referee, ...), else the log up to it;
+* a lie a double-blind game's own entries prove (pbem.core.blind, claim `false-claim`): a
+  void whose key opens a false escrow, a referee's disclose that shows a player's claim
+  (or its own deal) false, an unseal whose key opens a false deal, or answers a void or
+  a dispute the key shows false: the log from the genesis up to that entry, which the
+  rules accept, and whose end names the liar. An end on someone's word (a void of an
+  escrow that does not open, a deal a player says does not open) and a game whose
+  referee has not disclosed prove nothing, and `pbem evidence` says so.
 
 `judge` re-checks such a bundle from its signed entries alone: it decides the claim and
 the accused from them, never from the file's human lines, and `pbem verify` calls it for
@@ -357,10 +364,7 @@ def _prefix(
     except PbemError as exc:
         reason = str(exc)
     else:
-        raise NotProven(
-            f"{last.describe()} is accepted by the rules: the log up to it is honest and "
-            "proves nothing"
-        )
+        return _settled(game, genesis, roles, rest, last)
     refused = f"{last.describe()} refused: {reason}"
     if last.kind == FORFEIT_KIND and classify(reason, FORFEIT_KIND) == FORFEIT:
         return _proof(FORFEIT, last.by, genesis, roles, refused, rest, [last])
@@ -375,6 +379,36 @@ def _prefix(
         f"{refused}; that is not a cheat an evidence file proves (an equivocation, a false "
         "hidden claim, a refused forfeit)"
     )
+
+
+def _settled(
+    game: Adjudicator,
+    genesis: Entry,
+    roles: Mapping[str, str],
+    rest: Sequence[Entry],
+    last: Entry,
+) -> Proof:
+    """The proof a log gives whose last entry, accepted, ends a double-blind game with a
+    lie it proves (pbem.core.blind: a void that opens a false escrow, a disclose that
+    shows a false claim, an unseal that opens a false deal or answers a false void or
+    dispute), else NotProven: an honest log, or an end on someone's word."""
+    settled = game.blind_end
+    if settled is None or settled.at != last.seq:
+        raise NotProven(
+            f"{last.describe()} is accepted by the rules: the log up to it is honest and "
+            "proves nothing"
+        )
+    if not settled.proven:
+        raise NotProven(
+            f"{last.describe()} ends the game on {settled.word}'s word, which nothing in the "
+            f"log proves: {settled.text}"
+        )
+    lied = next((e for e in rest if e.seq == settled.seq), None)
+    accused = [e for e in (lied, last) if e is not None and e.by == settled.culprit]
+    if settled.culprit not in roles or not accused:
+        raise NotProven(f"{settled.text}: no entry of the liar's is in the log")
+    unique = list(dict.fromkeys(accused))
+    return _proof(FALSE_CLAIM, settled.culprit, genesis, roles, settled.text, rest, unique)
 
 
 def _first_line(exc: BaseException) -> str:
@@ -453,10 +487,21 @@ def _find_in_game(
                 proof = attempt([*game.entries, entry])
         if proof is not None:
             return proof
+    settled = game.blind_end
+    if settled is not None and settled.proven:
+        proof = attempt(game.entries[: settled.at + 1])
+        if proof is not None:
+            return proof
     if not refused:
-        notes.append(
-            f"every entry of game {genesis.id[:12]} is accepted by the rules: an honest log"
-        )
+        from pbem import verdicts
+
+        verdict = verdicts.of(game)
+        if verdict.kind == verdicts.NOT_CHECKED:
+            notes.append(f"game {genesis.id[:12]} is not checked in full: {verdict.text}")
+        elif settled is None:
+            notes.append(
+                f"every entry of game {genesis.id[:12]} is accepted by the rules: an honest log"
+            )
     return None
 
 

@@ -30,11 +30,17 @@ def verify_file(source: str, files: dict[str, bytes], echo: Echo, fail: Fail) ->
 
 
 def print_report(report: Report, echo: Echo, fail: Fail) -> None:
-    """A verification's lines, then OK, or the failure (exit 1); escaped for a terminal,
+    """A verification's lines, then OK; or NOT CHECKED or PROVEN with its reason (on
+    stdout, exit 1: pbem.verdicts); or the failure (exit 1); escaped for a terminal,
     since they quote the file's own text (titles, roles, decisions)."""
+    import sys
+
     from pbem.render.escape import terminal, terminal_line
 
     echo(terminal("\n".join(report.lines)))
+    if report.verdict in ("not-checked", "proven"):
+        echo(terminal_line(report.tail()))
+        sys.exit(1)
     if not report.ok:
         failure = report.failure or "verification failed"
         first, _, rest = failure.partition("\n")

@@ -14,9 +14,15 @@ player, as Barbarossa with a referee) counts a win or a loss but moves no rating
 referee of a game is never a player. A game its referee ended with a signed forfeit
 (pbem.core.referee) counts as a loss for the player who forfeited, in the forfeits
 column too, and moves the ratings like any loss: a league that wants otherwise reads the
-`forfeited` key of the JSON document. A double-blind game its referee voided for a false
-escrow (pbem.core.blind) is a loss for the escrow's author, proven or on the referee's
-word (the outcome's `level` says which).
+`forfeited` key of the JSON document.
+
+A double-blind game (pbem.core.blind) counts only on what its log proves (pbem.verdicts):
+a player proven to have lied (a false escrow, a claim the referee's disclose shows false,
+a false dispute of a deal) loses it, in the `proven` key of the JSON document too; a game
+whose referee is proven to have lied (a false deal, a false void), one whose result rests
+on someone's word (a void of an escrow that does not open, a deal a player says does not
+open), and one over whose referee has not disclosed the values it holds are not rated:
+they are listed apart with the reason.
 """
 
 from __future__ import annotations
@@ -42,6 +48,7 @@ class GameResult:
     players: Mapping[str, str]  # role -> key fingerprint
     winner: str | None  # the winning role, None for a draw
     forfeited: str | None = None  # the role the referee forfeited, if that ended the game
+    proven: str | None = None  # the role the log proves lied, if that ended the game
 
 
 @dataclass
@@ -105,10 +112,19 @@ def result_of(source: str, report: Any) -> tuple[GameResult | None, str]:
     """A verification report read as a result, or None and why the game does not count."""
     from pbem.ledger import fingerprint
 
-    if not report.ok:
-        first = (report.failure or "verification failed").partition("\n")[0]
-        return None, f"does not verify: {first}"
+    verdict = getattr(report, "verdict", "ok" if report.ok else "failed")
+    first = (report.failure or "verification failed").partition("\n")[0]
     game = report.game
+    proven = None
+    if verdict == "not-checked":
+        return None, f"not rated, not checked in full: {first}"
+    if verdict == "proven":
+        settled = game.blind_end if game is not None else None
+        if settled is None or settled.culprit not in game.sides:
+            return None, f"not rated, the referee is proven to have lied: {first}"
+        proven = settled.culprit  # (the outcome makes it lose)
+    elif not report.ok:
+        return None, f"does not verify: {first}"
     outcome = game.outcome() if game is not None else None
     if game is None or outcome is None:
         return None, "the game is not finished"
@@ -122,7 +138,9 @@ def result_of(source: str, report: Any) -> tuple[GameResult | None, str]:
         forfeited = next(
             (r for r, score in outcome.score.items() if score == 0 and r != outcome.winner), None
         )
-    result = GameResult(source, game.id, game.engine.name, players, outcome.winner, forfeited)
+    result = GameResult(
+        source, game.id, game.engine.name, players, outcome.winner, forfeited, proven
+    )
     return result, ""
 
 
@@ -151,6 +169,7 @@ def document(found: Standings) -> dict[str, Any]:
                 "players": dict(r.players),
                 "winner": r.winner,
                 "forfeited": r.forfeited,
+                "proven": r.proven,
             }
             for r in found.counted
         ],

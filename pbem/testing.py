@@ -480,7 +480,9 @@ class SignedTable:
         nonce: str = "",
         data: Mapping[str, bytes] | None = None,
         version: str | None = None,
+        genesis_body: Mapping[str, JSON] | None = None,
     ) -> None:
+        """`genesis_body`: more fields for the genesis's body (a `created` time, say)."""
         self.engine: Engine = engine_by_name(rules)
         self.roles = roles
         self.keys: dict[str, PrivateKey] = dict(keys) if keys else {}
@@ -503,6 +505,7 @@ class SignedTable:
             "options": dict(options or {}),
             "roles": {role: self.keys[role].public.openssh_line() for role in roles},
             "nonce": nonce,
+            **(genesis_body or {}),
         }
         fields: dict[str, JSON] = {
             "v": VERSION,
@@ -623,6 +626,27 @@ class SignedTable:
             ).hex()
             for side, found in sorted(by_side.items())
         }
+
+    def sender_key(self, seq: int, to: str | None = None) -> str:
+        """The message key (hex) of the escrow of entry `seq`, or (`to`) of the referee's
+        deal in it to `to`, as its sender derives it (escrow.sender_message_key): what a
+        player answering a void, or the referee answering a dispute, publishes."""
+        from pbem.crypto.escrow import sender_message_key
+
+        entry = self.game.entries[seq]
+        labels = [label for label, _digest in blind.commits_of(entry.body, to)]
+        text = blind.plaintext([Opening(lb, *self.secrets[lb]).to_json() for lb in labels])
+        if to is None:
+            secret = hex_of(b"escrow", entry.by.encode(), self.game.id.encode())
+            recipient, where = "referee", blind.context(self.game.id, seq, entry.by)
+        else:
+            secret = hex_of(b"deal", self.game.id.encode())
+            recipient, where = to, blind.deal_context(self.game.id, seq, to)
+        raw = self.keys[recipient].public.raw
+        sealed, key = sender_message_key(bytes.fromhex(secret), raw, text, where)
+        sent = blind.escrow_of(entry.body) if to is None else blind.deal_to(entry.body, to)
+        assert sealed.hex() == sent, "not the message this table sealed"
+        return key.hex()
 
     def disclose_entry(self, **overrides: Any) -> Entry:
         """The referee's disclose of every value still sealed (the table knows them all)."""

@@ -20,7 +20,8 @@ import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 
-from pbem.core.adjudicator import Adjudicator, EntryRefused, data_digest
+from pbem import verdicts
+from pbem.core.adjudicator import Adjudicator, EntryRefused, Sealed, data_digest
 from pbem.core.engine import Engine
 from pbem.core.log import GENESIS, Entry, UntrustedTextError
 from pbem.core.record import MutableRecord
@@ -53,14 +54,18 @@ from pbem.transport.savefile import (
     printed_rng_digest,
     save_sections,
 )
+from pbem.verdicts import Verdict
 
 
-class Report(MutableRecord, fields=("ok", "lines", "failure", "game", "bad", "cheat")):
+class Report(MutableRecord, fields=("ok", "lines", "failure", "game", "bad", "cheat", "verdict")):
     """What a verification found: every line of the summary, and the failure if any.
 
-    `bad` is the first entry refused (None: no one entry is to blame, or the game
-    verifies) and `cheat` the failure's short name (pbem.failures.NAMES; None when ok).
-    A record (pbem.core.record), as @dataclass would make it."""
+    `verdict` is "ok", "failed", or, for a log that holds, pbem.verdicts' "not-checked"
+    or "proven" (`ok` only for "ok"; `failure` then holds the verdict's line). `bad` is
+    the entry to blame: the first entry refused, or the entry of a proven lie (None: no
+    one entry is to blame, or the game verifies); `cheat` the failure's short name
+    (pbem.failures.NAMES; None when ok or not checked). A record (pbem.core.record), as
+    @dataclass would make it."""
 
     ok: bool
     lines: list[str]
@@ -68,6 +73,7 @@ class Report(MutableRecord, fields=("ok", "lines", "failure", "game", "bad", "ch
     game: Adjudicator | None
     bad: Entry | None
     cheat: str | None
+    verdict: str
 
     def __init__(
         self,
@@ -77,6 +83,7 @@ class Report(MutableRecord, fields=("ok", "lines", "failure", "game", "bad", "ch
         game: Adjudicator | None = None,
         bad: Entry | None = None,
         cheat: str | None = None,
+        verdict: str | None = None,
     ) -> None:
         self.ok = ok
         self.lines = [] if lines is None else lines
@@ -84,6 +91,7 @@ class Report(MutableRecord, fields=("ok", "lines", "failure", "game", "bad", "ch
         self.game = game
         self.bad = bad
         self.cheat = cheat
+        self.verdict = verdict or ("ok" if ok else "failed")
 
     def fail(self, failure: str, bad: Entry | None = None, cheat: str | None = None) -> Report:
         """Record the failure, the entry to blame and its name (from the reason when not
@@ -94,11 +102,28 @@ class Report(MutableRecord, fields=("ok", "lines", "failure", "game", "bad", "ch
         self.failure = failure
         self.bad = bad
         self.cheat = cheat or classify(failure)
+        self.verdict = "failed"
         return self
 
+    def settle(self, verdict: Verdict, bad: Entry | None) -> Report:
+        """The verdict on a log that holds (pbem.verdicts): OK, NOT CHECKED or PROVEN (a
+        lie the log proves, `bad` the entry of the lie); returns the report."""
+        self.verdict = verdict.kind
+        self.ok = verdict.kind == verdicts.OK
+        self.failure = verdict.text
+        self.bad = bad if verdict.kind == verdicts.PROVEN else None
+        self.cheat = "false-claim" if verdict.kind == verdicts.PROVEN else None
+        return self
+
+    def tail(self) -> str:
+        """The verdict line: OK, NOT CHECKED, PROVEN or FAILED, with its reason."""
+        if self.ok:
+            return "OK: every check holds"
+        word = {"not-checked": "NOT CHECKED", "proven": "PROVEN"}.get(self.verdict, "FAILED")
+        return f"{word}: {self.failure or 'verification failed'}"
+
     def text(self) -> str:
-        tail = [f"FAILED: {self.failure}"] if self.failure else ["OK: every check holds"]
-        return "\n".join(self.lines + tail)
+        return "\n".join([*self.lines, self.tail()])
 
 
 def parse_entries(data: bytes | str) -> list[Entry]:
@@ -242,20 +267,18 @@ def _verify_found(
         return report.fail(failure, bad, _name(exc, bad))
     report.game = game
     report.lines += _summary(game)
-    sealed = game.unopened()
-    # (a game ended by a resignation, an agreed draw or a forfeit may leave values sealed:
-    # said below)
-    if sealed and game.outcome() is not None and not game.ended_by_agreement:
-        first = min(sealed, key=lambda s: s.seq)
+    first = _unopened_at_end(game)
+    if first is not None:
         return report.fail(
             f"entry {first.seq} by {first.role}: commitment {first.label} was never opened, "
             "but every commitment must be opened by the end of the game",
             next((e for e in ordered if e.seq == first.seq), None),
             "unopened",
         )
+    verdict = verdicts.of(game)
+    lied = next((e for e in ordered if e.seq == verdict.seq), None)
     if text is None:
-        report.ok = True
-        return report
+        return report.settle(verdict, lied)
     computed = [r.line() for r in game.rng_log]
     try:
         sections = check_rng_log(text, computed)
@@ -264,8 +287,18 @@ def _verify_found(
     if sections:
         copies = "" if sections == 1 else f" (in each of its {sections} copies)"
         report.lines.append(f"RNG log: {len(computed)} lines match the recomputed dice{copies}")
-    report.ok = True
-    return report
+    return report.settle(verdict, lied)
+
+
+def _unopened_at_end(game: Adjudicator) -> Sealed | None:
+    """The first commitment still sealed in a game its rules ended, without a referee who
+    holds them (a double-blind game's referee discloses them: pbem.verdicts); None when
+    there is none. (A resignation, a draw or a forfeit may leave values sealed, listed as
+    unchecked; a double-blind game's own end makes the rest moot.)"""
+    if game.double_blind or verdicts.basis(game) != "rules":
+        return None
+    sealed = game.unopened()
+    return min(sealed, key=lambda s: s.seq) if sealed else None
 
 
 def _refused_entry(exc: PbemError) -> Entry | None:
@@ -482,8 +515,8 @@ def _verify_stream(
         return None
     if header.value("entries") != str(game.entry_count):
         return None
-    if game.unopened() and game.outcome() is not None and not game.ended_by_agreement:
-        return None
+    if _unopened_at_end(game) is not None or verdicts.of(game).kind != verdicts.OK:
+        return None  # (the in-memory path says what and names the entry)
     report = Report(ok=True, game=game)
     report.lines += _summary(game)
     report.lines.append(f"RNG log: {digest.count} lines match the recomputed dice")
@@ -807,19 +840,23 @@ def _summary(game: Adjudicator) -> list[str]:
         lines.append(f"dice of {role} rolled by {witness}: {fingerprint(game.roles[witness])}")
     lines.append(f"draws: {game.rng_count}")
     if game.double_blind:
-        lines.append(
-            "double-blind: every sealed value was also sealed to the referee"
-            + (", which disclosed them at the end" if game.head.kind == "disclose" else "")
-        )
+        if game.disclosed_at is not None:
+            held = f", which disclosed them in entry {game.disclosed_at}"
+        elif verdicts.undisclosed(game):
+            held = ", which has not disclosed them yet: it owes a disclose entry"
+        else:
+            held = ""
+        lines.append("double-blind: every sealed value was also sealed to the referee" + held)
     if game.sealed:
         still = len(game.unopened())
         lines.append(f"commitments: {len(game.sealed)} made, {len(game.sealed) - still} opened")
     lines.append(f"result: {outcome.text if outcome else 'unfinished'}")
-    if outcome is None or game.ended_by_agreement:
+    lines += verdicts.ending_lines(game)
+    why = verdicts.unchecked_why(game)
+    if why is not None:
         # What a player may never show (a hand, a roll it went silent on) is said, so a
         # referee knows what this verdict does not cover (protocol section 8).
         unchecked = game.unchecked()
-        why = "the game is unfinished" if outcome is None else "the game ended by agreement"
         if unchecked:
             lines.append(f"cannot be checked yet ({len(unchecked)}): {why}")
             lines += [f"  {line}" for line in unchecked]

@@ -34,7 +34,7 @@ from pbem.core.log import ACK, GENESIS, JOIN, MOVE, Entry, escape_text, refused_
 from pbem.core.record import MutableRecord, Record
 from pbem.core.rng import RNG_DOMAIN, RngRecord, Stream, private_seed, public_seed
 from pbem.crypto.keyline import key_bytes  # (plain encoding: no cryptography here)
-from pbem.errors import EntropyPending, PbemError
+from pbem.errors import EntropyPending, FalseClaimError, PbemError
 
 if TYPE_CHECKING:  # types only: a Protocol class costs import time (every `pbem verify`)
 
@@ -384,6 +384,11 @@ class ApplyContext:
     def is_committed(self, label: str) -> bool:
         return label in self._sealed
 
+    def committed_at(self, label: str) -> int | None:
+        """The seq of the entry that committed `label` (None: never committed)."""
+        found = self._sealed.get(label)
+        return None if found is None else found.seq
+
     def is_opened(self, label: str) -> bool:
         return label in self._sealed and self._sealed[label].opened
 
@@ -486,6 +491,9 @@ class Adjudicator(
         "_draw_index",
         "meta",
         "escrows",
+        "deals",
+        "blind_end",
+        "disclosed_at",
     ),
     hidden=("_asked_memo", "_opened_memo", "_draw_index"),
     uncompared=("_asked_memo", "_opened_memo", "_draw_index"),
@@ -528,8 +536,14 @@ class Adjudicator(
     _draw_index: tuple[int, dict[str, list[PrivateDraw]]]
     # the open draw offer and an end agreed in the log (resignation, draw): pbem.core.meta
     meta: meta_rules.MetaState
-    # double-blind games: the escrows the referee has not attested yet (pbem.core.blind)
+    # double-blind games (pbem.core.blind): the escrows the referee has not attested yet;
+    # the referee's latest deal to each role (Escrowed.by: the role it is sealed to); how
+    # one of the game's own entries ended it (a void, a disclose that shows a false claim,
+    # an unseal), if one did; the seq of the referee's disclose, once signed
     escrows: tuple[blind.Escrowed, ...]
+    deals: tuple[blind.Escrowed, ...]
+    blind_end: blind.Settled | None
+    disclosed_at: int | None
 
     def __init__(
         self,
@@ -557,6 +571,9 @@ class Adjudicator(
         _draw_index: tuple[int, dict[str, list[PrivateDraw]]] = _NEW,
         meta: meta_rules.MetaState = meta_rules.NONE,
         escrows: tuple[blind.Escrowed, ...] = (),
+        deals: tuple[blind.Escrowed, ...] = (),
+        blind_end: blind.Settled | None = None,
+        disclosed_at: int | None = None,
     ) -> None:
         self.engine = engine
         self.genesis = genesis
@@ -582,6 +599,9 @@ class Adjudicator(
         self._draw_index = (0, {}) if _draw_index is _NEW else _draw_index
         self.meta = meta
         self.escrows = escrows
+        self.deals = deals
+        self.blind_end = blind_end
+        self.disclosed_at = disclosed_at
 
     # --- starting -------------------------------------------------------------------------
 
@@ -625,6 +645,7 @@ class Adjudicator(
             data = load_data_cached(engine, files, tables)
             options: Mapping[str, JSON] = body["options"]
             league.deadline_hours(options, roles)  # (refused here, before any join)
+            league.created_time(body)
             league.check_engine_options(
                 league.engine_options(options),
                 engine.double_blind_options,
@@ -812,15 +833,18 @@ class Adjudicator(
         return self._pending is not None
 
     def outcome(self) -> Outcome | None:
-        """The result: a resignation or an agreed draw (pbem.core.meta), else the engine's."""
+        """The result: an end the log's own entries signed (a resignation or an agreed draw:
+        pbem.core.meta; a forfeit: pbem.core.referee; a double-blind game's void, disclose
+        or unseal: pbem.core.blind), else the engine's."""
         if self.meta.ended is not None:
             return self.meta.ended
         return None if self.state is None else self.engine.outcome(self.state)
 
     @property
     def ended_by_agreement(self) -> bool:
-        """Whether the game ended by a resignation, an agreed draw or a referee's forfeit,
-        not by its rules (then values may stay sealed: verify lists them, unchecked)."""
+        """Whether one of the log's own entries ended the game, not its rules (a
+        resignation, an agreed draw, a forfeit, a double-blind end): pbem.verdicts.basis
+        says which."""
         return self.meta.ended is not None
 
     @cached_property
@@ -915,6 +939,9 @@ class Adjudicator(
         if entry.kind == blind.DISCLOSE:
             self._apply_disclose(entry)
             return
+        if entry.kind == blind.UNSEAL:
+            self._apply_unseal(entry)
+            return
         if entry.kind not in (MOVE, ACK):
             raise PbemError(f"unknown entry kind {entry.kind!r}")
         if self.state is None:  # (not started)
@@ -945,6 +972,7 @@ class Adjudicator(
                 f"by the next entry of {roller}"
             )
         escrows = self._escrows_after(entry)
+        deals = self._deals_after(entry) if blind.DEAL in body else self.deals
         sealed = self.sealed
         if entry.kind == ACK:
             rest = set(body) - {blind.HELD}
@@ -997,6 +1025,7 @@ class Adjudicator(
         # Everything checked: commit.
         self.meta = new_meta
         self.escrows = escrows
+        self.deals = deals
         self._chains[entry.by] = link
         self.sealed = sealed
         self.state = state
@@ -1091,7 +1120,12 @@ class Adjudicator(
             meta_rules.check_note(entry.body["note"])
         head = self.head
         ended = league.check_forfeit(
-            entry.body, self.deadline, (head.seq, head.id), self.next_signer(), self.sides
+            entry.body,
+            self.deadline,
+            (head.seq, head.id),
+            self.next_signer(),
+            self.sides,
+            league.created_time(self.genesis.body),
         )
         link = self._checked_reveal(entry)
         self.meta = self.meta.replace(offer_by=None, offer_seq=None, ended=ended, takeback=None)
@@ -1134,42 +1168,88 @@ class Adjudicator(
         pairs = tuple(sorted((str(label), str(digest)) for label, digest in commits.items()))
         return (*self.escrows, blind.Escrowed(entry.seq, entry.by, str(sealed), pairs))
 
-    def _blind_referee_entry(self, entry: Entry) -> None:
-        """What a void and a disclose share: the referee's, in a double-blind game, after
-        play has started."""
+    def _deals_after(self, entry: Entry) -> tuple[blind.Escrowed, ...]:
+        """The referee's latest deal to each role once `entry` (a referee's move that deals,
+        checked by `_escrows_after`) is applied: what a player may dispute (`unseal`)."""
+        latest = {item.by: item for item in self.deals}
+        for role in sorted(self.sides):
+            sealed = blind.deal_to(entry.body, role)
+            if sealed is not None:
+                commits = blind.commits_of(entry.body, role)
+                latest[role] = blind.Escrowed(entry.seq, role, sealed, commits)
+        return tuple(latest[role] for role in sorted(latest))
+
+    def _blind_entry(self, entry: Entry, referee_only: bool = True) -> None:
+        """What a double-blind game's own entries share: a double-blind game in play or
+        over (after its start), signed by the referee (`referee_only`) or by a role of it."""
         if not self.double_blind:
             raise PbemError(f"a {entry.kind} belongs to double-blind games only")
-        if entry.by != league.REFEREE:
+        if referee_only and entry.by != league.REFEREE:
             raise PbemError(f"a {entry.kind} is signed by the referee only, not by {entry.by}")
         if self.state is None:
             raise PbemError("play has not started")
+        if self.disclosed_at is not None:
+            raise PbemError(
+                f"the referee disclosed every sealed value in entry {self.disclosed_at}"
+            )
 
-    def _apply_void(self, entry: Entry) -> None:
-        """The referee answers an escrow that does not open to its entry's commitments
-        (pbem.core.blind): the game ends, against the author when the key proves it."""
-        self._blind_referee_entry(entry)
-        state = self.state
-        assert state is not None  # (_blind_referee_entry: play has started)
-        if self.outcome() is not None:
-            raise PbemError("the game is over")
-        ended = blind.check_void(entry.body, self.id, self.escrows, self.sides)
+    def _end_blind(self, entry: Entry, ended: Outcome, settled: blind.Settled) -> None:
+        """Commit an end of blind.ENDS that `entry` (its reveal not checked yet) signs."""
         link = self._checked_reveal(entry)
         self.meta = self.meta.replace(offer_by=None, offer_seq=None, ended=ended, takeback=None)
+        self.blind_end = settled
         self.escrows = ()
         self._pending = None  # (dice that waited are never rolled: the game is over)
         self._chains[entry.by] = link
         self._append(entry)
         if not self.lean:
-            self.actions.append(Action(entry.seq, entry.by, ended.text, turn=_turn(state)))
+            turn = _turn(self.state) if self.state is not None else None
+            self.actions.append(Action(entry.seq, entry.by, ended.text, turn=turn))
+
+    def _apply_void(self, entry: Entry) -> None:
+        """The referee answers an escrow that does not open to its entry's commitments
+        (pbem.core.blind): the game ends, against the author when the key proves it. While
+        the game is played, or once it is over by its rules or an agreement (an escrow of
+        the last moves, never attested), before the disclose."""
+        self._blind_entry(entry)
+        if self.blind_end is not None:
+            raise PbemError(f"the game is over: {self.blind_end.text}")
+        ended, settled = blind.check_void(entry.body, self.id, self.escrows, self.sides, entry.seq)
+        self._end_blind(entry, ended, settled)
+
+    def _apply_unseal(self, entry: Entry) -> None:
+        """A published message key (pbem.core.blind.check_unseal): a player's dispute of a
+        deal it must act on, while it is asked; the referee's answer to it; an author's
+        answer to a void on the referee's word."""
+        self._blind_entry(entry, referee_only=False)
+        answers = self.blind_end is not None
+        if not answers:
+            if self.outcome() is not None:
+                raise PbemError("the game is over: a deal is disputed while it is played")
+            asked = self.next_signer()
+            if self._pending is not None or asked != entry.by:
+                raise PbemError(
+                    f"out of turn: a deal is disputed by the role asked to act on it "
+                    f"({asked}), not by {entry.by}"
+                )
+        deals = {item.by: item for item in self.deals}
+        ended, settled = blind.check_unseal(
+            entry.body, self.id, entry.by, self.sides, self.blind_end, deals, entry.seq
+        )
+        self._end_blind(entry, ended, settled)
 
     def _apply_disclose(self, entry: Entry) -> None:
         """The referee opens every value still sealed once the game is over; each opening
-        is checked against its commitment, then the game's claim checks run on them."""
+        is checked against its commitment, then the game's claim checks run on them. A
+        claim they show false does not refuse the disclose: it is the proof the log keeps
+        (the liar loses; a lie of the referee's own leaves no side the winner)."""
         from pbem.core.commit import Opening, check_opening
 
-        self._blind_referee_entry(entry)
+        self._blind_entry(entry)
         if self.outcome() is None:
             raise PbemError("the game is not over: values are disclosed at its end")
+        if self.blind_end is not None:
+            raise PbemError(f"nothing to disclose: the game ended so: {self.blind_end.text}")
         body = entry.body
         if set(body) != {"open"} or not isinstance(body["open"], list):
             raise PbemError('a disclose body has exactly "open", a list of openings')
@@ -1202,17 +1282,36 @@ class Adjudicator(
             {**self.private_values, **opened_values},
         )
         assert self.state is not None
-        state = self.engine.settle(self.state, ctx)
+        shown: FalseClaimError | None = None
+        try:
+            state = self.engine.settle(self.state, ctx)
+        except FalseClaimError as exc:
+            shown, state = exc, self.state  # (the claims after it are moot: the liar loses)
         link = self._checked_reveal(entry)
         # Everything checked: commit.
         self.escrows = ()
         self.sealed = sealed
         self.state = state
+        self.disclosed_at = entry.seq
         self._chains[entry.by] = link
         self._append(entry)
         self._record_private_values(opened_values)
+        text = f"the referee discloses {len(labels)} sealed values"
+        if shown is not None:
+            level = blind.FALSE_DEAL if shown.by == league.REFEREE else blind.FALSE_CLAIM
+            culprit = shown.by if shown.by in self._role_keys else league.REFEREE
+            ended, settled = blind.ending(
+                level,
+                self.sides,
+                culprit,
+                shown.seq,
+                entry.seq,
+                f"{shown} (shown by the referee's disclose, entry {entry.seq})",
+            )
+            self.meta = self.meta.replace(ended=ended)
+            self.blind_end = settled
+            text += f": {ended.text}"
         if not self.lean:
-            text = f"the referee discloses {len(labels)} sealed values"
             self.actions.append(
                 Action(entry.seq, entry.by, text, tuple(ctx.events), turn=_turn(state))
             )

@@ -46,6 +46,7 @@ from typing import NamedTuple
 from pbem.core.canonical import JSON, canonical_bytes, parse_canonical
 from pbem.core.engine import Outcome
 from pbem.core.hashing import is_lower_hex
+from pbem.core.referee import REFEREE
 from pbem.errors import PbemError
 
 ESCROW = "escrow"  # a move body field
@@ -54,21 +55,54 @@ DEAL = "deal"  # a referee's move body field: role -> its openings sealed to it
 FOR = "for/"  # the label prefix of a value the referee commits for one role
 VOID = "void"  # entry kinds
 DISCLOSE = "disclose"
-FALSE_ESCROW = "false-escrow"  # the level of the end a proven void gives
-VOIDED = frozenset({VOID, FALSE_ESCROW})  # the ends a void entry gives
+UNSEAL = "unseal"
 ESCROW_MAX = 2 * 65536  # hex digits: 64 KiB of sealed openings, far beyond any entry's
 VOID_FIELDS = frozenset({"escrow_of", "key"})
 DOMAIN = "pbem-blind/v1"
 
+# How a double-blind game's own entries end it (Outcome.level). A proven end needs nothing
+# but the log; an end on someone's word is only that (protocol section 8), and verify,
+# evidence and standings say so.
+# (the level VOID: on the referee's word, an escrow that does not open with its key)
+FALSE_ESCROW = "false-escrow"  # proven: an escrow that opens false; its author loses
+FALSE_CLAIM = "false-claim"  # proven at the disclose: a player's claim was false; it loses
+FALSE_DEAL = "false-deal"  # proven: the referee's deal (or claim) was false; no side wins
+FALSE_VOID = "false-void"  # proven: the escrow the referee voided opens true; no side wins
+DISPUTED = "disputed"  # on a player's word: a deal to it does not open with the key it gave
+FALSE_DISPUTE = "false-dispute"  # proven: the disputed deal opens true; the player loses
+PROVEN = frozenset({FALSE_ESCROW, FALSE_CLAIM, FALSE_DEAL, FALSE_VOID, FALSE_DISPUTE})
+ON_WORD = frozenset({VOID, DISPUTED})
+ENDS = PROVEN | ON_WORD
+UNSEAL_FIELDS = (frozenset({"escrow_of", "key"}), frozenset({"deal_of", "to", "key"}))
+
 
 class Escrowed(NamedTuple):
-    """An escrow the referee has not attested yet: the entry, its author, the sealed hex
-    and the commitments (label, digest) it must open."""
+    """A sealed message in the log: the entry, its author (for a deal: the role it is
+    sealed to), the sealed hex and the commitments (label, digest) it must open. What the
+    adjudicator keeps of the escrows the referee has not attested yet, and of its deals."""
 
     seq: int
     by: str
     escrow: str
     commits: tuple[tuple[str, str], ...]
+
+
+class Settled(NamedTuple):
+    """How a double-blind game's own entry ended it: `level` (one of ENDS), whether the
+    log `proven`s it, the `culprit` (proven: the role that lied; on a word: the role
+    accused), `seq` (the entry of the lie, or the sealed message in question), `at` (the
+    entry that settled it), `word` (whose word it rests on; None when proven), the
+    outcome's `text` and, for an end a later entry may answer (VOID, DISPUTED), the
+    sealed message in question (`item`)."""
+
+    level: str
+    proven: bool
+    culprit: str
+    seq: int
+    at: int
+    word: str | None
+    text: str
+    item: Escrowed | None = None
 
 
 def context(game: str, seq: int, role: str) -> bytes:
@@ -120,8 +154,11 @@ def plaintext(openings: Sequence[Mapping[str, JSON]]) -> bytes:
 
 
 def check_escrow_field(value: JSON) -> bytes:
-    """The sealed bytes of a move's `escrow` field, else PbemError."""
-    from pbem.crypto.escrow import OVERHEAD  # (only double-blind games need cryptography)
+    """The sealed bytes of a move's `escrow` field (or of one deal), else PbemError: the
+    hex of 48 bytes to 64 KiB whose ephemeral key some recipient could open (one of small
+    order, all zeros among them, opens for nobody: escrow.check_ephemeral)."""
+    # (only double-blind games need cryptography)
+    from pbem.crypto.escrow import OVERHEAD, EscrowError, check_ephemeral
 
     if (
         not isinstance(value, str)
@@ -132,7 +169,12 @@ def check_escrow_field(value: JSON) -> bytes:
         raise PbemError(
             f"escrow must be lowercase hex of {OVERHEAD} to {ESCROW_MAX // 2} sealed bytes"
         )
-    return bytes.fromhex(value)
+    sealed = bytes.fromhex(value)
+    try:
+        check_ephemeral(sealed)
+    except EscrowError as exc:
+        raise PbemError(f"a sealed message that cannot open: {exc}") from None
+    return sealed
 
 
 def false_in(game: str, sealed_text: bytes, commits: Sequence[tuple[str, str]]) -> str | None:
@@ -177,40 +219,215 @@ def check_held(body: Mapping[str, JSON], waiting: Sequence[Escrowed]) -> None:
         raise PbemError(f"the referee's entry attests the escrows not held yet: held [{listed}]")
 
 
-def check_void(
-    body: Mapping[str, JSON], game: str, waiting: Sequence[Escrowed], sides: Sequence[str]
-) -> Outcome:
-    """The end a referee's `void` entry signs (see the module's docstring); PbemError when
-    the rules refuse it."""
+def _winner(sides: Sequence[str], loser: str | None) -> str | None:
+    """The side that wins when `loser` loses (None: no side, or no single other side)."""
+    others = [side for side in sides if side != loser]
+    return others[0] if loser is not None and len(others) == 1 else None
+
+
+def ending(
+    level: str,
+    sides: Sequence[str],
+    culprit: str,
+    seq: int,
+    at: int,
+    text: str,
+    word: str | None = None,
+    item: Escrowed | None = None,
+) -> tuple[Outcome, Settled]:
+    """The outcome and its record for an end of ENDS. A player proven to have lied loses
+    (FALSE_ESCROW, FALSE_CLAIM, FALSE_DISPUTE), and so does the author of an escrow voided
+    on the referee's word (VOID, like a forfeit on its clock). When the referee is proven
+    to have lied (FALSE_DEAL, FALSE_VOID) or a player's word stops the game (DISPUTED), no
+    side wins: the play was not fair, or nothing shows who spoiled it."""
+    loses = culprit if level in (FALSE_ESCROW, FALSE_CLAIM, FALSE_DISPUTE, VOID) else None
+    winner = _winner(sides, loses)
+    tail = f": {winner} wins" if winner else ": no side wins" if loses is None else ""
+    outcome = Outcome(winner, level, {side: int(side == winner) for side in sides}, text + tail)
+    return outcome, Settled(level, level in PROVEN, culprit, seq, at, word, outcome.text, item)
+
+
+def opened_by_key(key: JSON, sealed: bytes, where: bytes) -> bytes | None:
+    """What `sealed` opens to with a published message key (64 lowercase hex digits, else
+    PbemError), or None when the key does not open it."""
     from pbem.crypto.escrow import EscrowError, open_with_key
 
+    if not isinstance(key, str) or len(key) != 64 or not is_lower_hex(key):
+        raise PbemError("a message key is 64 lowercase hex digits")
+    try:
+        return open_with_key(bytes.fromhex(key), sealed, where)
+    except EscrowError:
+        return None
+
+
+def check_void(
+    body: Mapping[str, JSON],
+    game: str,
+    waiting: Sequence[Escrowed],
+    sides: Sequence[str],
+    at: int,
+) -> tuple[Outcome, Settled]:
+    """The end a referee's `void` entry (seq `at`) signs (see the module's docstring);
+    PbemError when the rules refuse it."""
     if set(body) != VOID_FIELDS:
         raise PbemError("a void body has exactly escrow_of and key")
     seq, key = body["escrow_of"], body["key"]
     item = next((w for w in waiting if w.seq == seq), None)
     if item is None:
         raise PbemError(f"a void names an escrow the referee has not attested yet, not entry {seq}")
-    if not isinstance(key, str) or len(key) != 64 or not is_lower_hex(key):
-        raise PbemError("a void's key is 64 lowercase hex digits")
-    sealed = bytes.fromhex(item.escrow)
-    try:
-        opened = open_with_key(bytes.fromhex(key), sealed, context(game, item.seq, item.by))
-    except EscrowError:
-        problem: str | None = "it does not open with the referee's key (the referee's word)"
-        level = VOID
-    else:
-        problem = false_in(game, opened, item.commits)
-        level = FALSE_ESCROW
+    opened = opened_by_key(key, bytes.fromhex(item.escrow), context(game, item.seq, item.by))
+    if opened is None:
+        text = (
+            f"on the referee's word, which nothing in the log proves: it voids entry "
+            f"{item.seq}'s escrow by {item.by} as one that does not open (the key it "
+            f"published in entry {at} does not open it)"
+        )
+        return ending(VOID, sides, item.by, item.seq, at, text, word=REFEREE, item=item)
+    problem = false_in(game, opened, item.commits)
     if problem is None:
         raise PbemError(
             f"entry {item.seq}'s escrow opens with that key and matches its commitments"
         )
-    others = [side for side in sides if side != item.by]
-    winner = others[0] if len(others) == 1 else None
-    return Outcome(
-        winner,
-        level,
-        {side: int(side == winner) for side in sides},
-        f"false escrow in entry {item.seq} by {item.by}: {problem}"
-        + (f": {winner} wins" if winner else ""),
-    )
+    text = f"false escrow in entry {item.seq} by {item.by}: {problem}"
+    return ending(FALSE_ESCROW, sides, item.by, item.seq, at, text)
+
+
+def escrow_of(entry_body: Mapping[str, JSON]) -> str | None:
+    """The escrow hex an entry's body carries (None: none)."""
+    value = entry_body.get(ESCROW)
+    return value if isinstance(value, str) else None
+
+
+def deal_to(entry_body: Mapping[str, JSON], role: str) -> str | None:
+    """The hex of the deal an entry's body seals to `role` (None: none)."""
+    deal = entry_body.get(DEAL)
+    value = deal.get(role) if isinstance(deal, dict) else None
+    return value if isinstance(value, str) else None
+
+
+def commits_of(
+    entry_body: Mapping[str, JSON], role: str | None = None
+) -> tuple[tuple[str, str], ...]:
+    """The (label, digest) pairs an entry commits, sorted; with `role`, only those it
+    commits for that role (`for/ROLE/...`: a referee's deal)."""
+    commits = entry_body.get("commit")
+    if not isinstance(commits, dict):
+        return ()
+    pairs = sorted((str(label), str(digest)) for label, digest in commits.items())
+    return tuple(p for p in pairs if role is None or dealt_to(p[0]) == role)
+
+
+def check_unseal(
+    body: Mapping[str, JSON],
+    game: str,
+    by: str,
+    sides: Sequence[str],
+    settled: Settled | None,
+    deals: Mapping[str, Escrowed],
+    at: int,
+) -> tuple[Outcome, Settled]:
+    """The end an `unseal` entry (seq `at`, signed by `by`) gives, else PbemError. It
+    publishes the message key of one sealed message, as a `void` does, and is checked
+    the same way: the key opens the message or proves nothing. Three cases:
+
+    * a player, asked to act on the referee's latest deal to it (`deals`: role -> it),
+      says it does not open or does not match: `{"deal_of": N, "to": ITSELF, "key": K}`.
+      K opens a false deal: the referee's lie is proven (FALSE_DEAL). K does not open it:
+      the game stops on the player's word (DISPUTED). K opens a true deal: refused.
+    * the referee answers that dispute with its own key for the deal (the sender derives
+      it too: escrow.sender_message_key): it opens a true deal, so the player's dispute
+      was false (FALSE_DISPUTE); a key that does not open it is refused.
+    * the author of an escrow the referee voided on its word answers with its own key:
+      `{"escrow_of": N, "key": K}`; K opens a true escrow, so the referee's void was
+      false (FALSE_VOID); a key that does not open it is refused."""
+    fields = frozenset(body)
+    if fields not in UNSEAL_FIELDS:
+        raise PbemError("an unseal body has exactly escrow_of and key, or deal_of, to and key")
+    if "escrow_of" in body:
+        return _answer_void(body, game, by, sides, settled, at)
+    seq, to = body["deal_of"], body["to"]
+    if by == REFEREE:
+        return _answer_dispute(body, game, sides, settled, at)
+    if settled is not None:
+        raise PbemError("the game is over: a deal is disputed while it is played")
+    if to != by:
+        raise PbemError(f"{by} publishes the key of a deal sealed to itself only, not to {to}")
+    item = deals.get(by)
+    if item is None or item.seq != seq:
+        latest = f"entry {item.seq}" if item is not None else "none yet"
+        raise PbemError(
+            f"{by} disputes the referee's latest deal to it ({latest}), not entry {seq}"
+        )
+    opened = opened_by_key(body["key"], bytes.fromhex(item.escrow), deal_context(game, seq, by))
+    if opened is None:
+        text = (
+            f"on {by}'s word, which nothing in the log proves: the referee's deal in entry "
+            f"{seq} does not open (the key {by} published in entry {at} does not open it)"
+        )
+        return ending(DISPUTED, sides, REFEREE, seq, at, text, word=by, item=item)
+    problem = false_in(game, opened, item.commits)
+    if problem is None:
+        raise PbemError(
+            f"the deal in entry {seq} opens with that key and matches the referee's commitments"
+        )
+    text = f"false deal in entry {seq} by the referee: {problem} ({by}'s key, entry {at}, opens it)"
+    return ending(FALSE_DEAL, sides, REFEREE, seq, at, text)
+
+
+def _answer_dispute(
+    body: Mapping[str, JSON],
+    game: str,
+    sides: Sequence[str],
+    settled: Settled | None,
+    at: int,
+) -> tuple[Outcome, Settled]:
+    seq, to = body["deal_of"], body["to"]
+    item = settled.item if settled is not None and settled.level == DISPUTED else None
+    if settled is None or item is None or (item.seq, item.by) != (seq, to):
+        raise PbemError(
+            f"the referee publishes the key of its deal in entry {seq} only to answer {to}'s "
+            "dispute of it"
+        )
+    opened = opened_by_key(body["key"], bytes.fromhex(item.escrow), deal_context(game, seq, to))
+    if opened is None:
+        raise PbemError(f"that key does not open the deal in entry {seq}: it answers nothing")
+    problem = false_in(game, opened, item.commits)
+    if problem is None:
+        text = (
+            f"false dispute by {to} in entry {settled.at}: the referee's key (entry {at}) opens "
+            f"its deal of entry {seq}, and it matches its commitments"
+        )
+        return ending(FALSE_DISPUTE, sides, to, settled.at, at, text)
+    text = f"false deal in entry {seq} by the referee: {problem} (its own key, entry {at})"
+    return ending(FALSE_DEAL, sides, REFEREE, seq, at, text)
+
+
+def _answer_void(
+    body: Mapping[str, JSON],
+    game: str,
+    by: str,
+    sides: Sequence[str],
+    settled: Settled | None,
+    at: int,
+) -> tuple[Outcome, Settled]:
+    seq = body["escrow_of"]
+    item = settled.item if settled is not None and settled.level == VOID else None
+    if settled is None or item is None or item.seq != seq:
+        raise PbemError(
+            f"an escrow's key is published by its author only to answer a void of it on the "
+            f"referee's word, and entry {seq}'s escrow was not voided so"
+        )
+    if by != item.by:
+        raise PbemError(f"entry {seq}'s escrow is {item.by}'s: only its author answers its void")
+    opened = opened_by_key(body["key"], bytes.fromhex(item.escrow), context(game, seq, by))
+    if opened is None:
+        raise PbemError(f"that key does not open entry {seq}'s escrow: it answers nothing")
+    problem = false_in(game, opened, item.commits)
+    if problem is None:
+        text = (
+            f"false void by the referee in entry {settled.at}: {by}'s key (entry {at}) opens "
+            f"its escrow of entry {seq}, and it matches its commitments"
+        )
+        return ending(FALSE_VOID, sides, REFEREE, settled.at, at, text)
+    text = f"false escrow in entry {seq} by {by}: {problem} (its own key, entry {at}, shows it)"
+    return ending(FALSE_ESCROW, sides, by, seq, at, text)

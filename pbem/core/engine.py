@@ -108,6 +108,11 @@ class Context(Protocol):
 
     def is_committed(self, label: str) -> bool: ...
 
+    def committed_at(self, label: str) -> int | None:
+        """The seq of the entry that committed `label` (None: never committed): a false
+        claim names the entry that made it."""
+        ...
+
     def is_opened(self, label: str) -> bool: ...
 
     def value(self, label: str) -> JSON:

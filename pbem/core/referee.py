@@ -23,9 +23,13 @@ the engine, and no engine ever sees them.
 
   TIME is UTC written exactly `YYYY-MM-DDTHH:MM:SSZ`. The verifier checks that ROLE is
   the role asked at the head, that `waited_on` is the head, that `deadline` is `since`
-  plus the deadline and that `seen` is not before it. The times themselves are the
-  referee's word: nothing in a log can prove when a mail arrived (docs/referee.md).
-  ROLE's side loses; the game is over.
+  plus the deadline, that `seen` is not before it, and that `since` is not before the
+  game's start: the genesis's `created` time, when it has one (a game made before that
+  field has no start to compare with). The times themselves are the referee's word:
+  nothing in a log can prove when a mail arrived (docs/referee.md); the referee's own
+  join vouches for `created`, since its client refuses to join a game created in its
+  future. ROLE's side loses; the game is over.
+* `created`, in a genesis (optional): when the game was made, a TIME as above.
 """
 
 from __future__ import annotations
@@ -46,6 +50,7 @@ DOUBLE_BLIND = "double_blind"  # the referee holds every player's secrets (pbem.
 LEAGUE_OPTIONS = frozenset({DEADLINE, DOUBLE_BLIND})
 DEADLINE_MAX = 24 * 366  # hours: a year, far beyond any league's
 FORFEIT_FIELDS = frozenset({"forfeit", "waited_on", "since", "deadline", "seen", "note"})
+CREATED = "created"  # a genesis body field: when the game was made (a TIME)
 _TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z")
 TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 
@@ -104,14 +109,22 @@ def format_time(moment: datetime) -> str:
     return moment.astimezone(UTC).strftime(TIME_FORMAT)
 
 
-def parse_time(text: JSON, field: str) -> datetime:
+def parse_time(text: JSON, field: str, what: str = "forfeit") -> datetime:
     """A forfeit's time, written exactly YYYY-MM-DDTHH:MM:SSZ (UTC), else PbemError."""
     if not isinstance(text, str) or not _TIME.fullmatch(text):
-        raise PbemError(f"forfeit {field} must be a UTC time written YYYY-MM-DDTHH:MM:SSZ")
+        raise PbemError(f"{what} {field} must be a UTC time written YYYY-MM-DDTHH:MM:SSZ")
     try:
         return datetime.strptime(text, TIME_FORMAT).replace(tzinfo=UTC)
     except ValueError:
-        raise PbemError(f"forfeit {field} {text} is not a date and time") from None
+        raise PbemError(f"{what} {field} {text} is not a date and time") from None
+
+
+def created_time(body: Mapping[str, JSON]) -> datetime | None:
+    """When a genesis says its game was made (None: a genesis without the field), else
+    PbemError for a time not written as a forfeit writes one."""
+    if CREATED not in body:
+        return None
+    return parse_time(body[CREATED], CREATED, "genesis")
 
 
 def check_forfeit(
@@ -120,10 +133,12 @@ def check_forfeit(
     head: tuple[int, str],
     asked: str | None,
     sides: Sequence[str],
+    start: datetime | None = None,
 ) -> Outcome:
     """The end a referee's forfeit entry signs, checked against the game: `hours` its
     deadline, `head` the (seq, id) of the entry before it, `asked` the role the game
-    waits for. PbemError (one line) for a forfeit the rules refuse."""
+    waits for, `start` when the game was made (its genesis's `created`, if any).
+    PbemError (one line) for a forfeit the rules refuse."""
     if hours is None:
         raise PbemError(f"this game sets no deadline ({DEADLINE}): nobody can forfeit it")
     unknown = set(body) - FORFEIT_FIELDS
@@ -157,6 +172,11 @@ def check_forfeit(
     if seen < deadline:
         raise PbemError(
             f"forfeit issued before its deadline: seen {body['seen']}, deadline {body['deadline']}"
+        )
+    if start is not None and since < start:
+        raise PbemError(
+            f"forfeit since {body['since']} is before the game was made ({format_time(start)}, "
+            "its genesis): no clock runs before the game"
         )
     others = [side for side in sides if side != role]
     winner = others[0] if len(others) == 1 else None

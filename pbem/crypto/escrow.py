@@ -51,11 +51,13 @@ __all__ = [
     "EscrowError",
     "INFO",
     "OVERHEAD",
+    "check_ephemeral",
     "message_key",
     "open_sealed",
     "open_with_key",
     "seal",
     "seal_derived",
+    "sender_message_key",
     "x25519_private",
     "x25519_public",
 ]
@@ -194,13 +196,54 @@ def seal_derived(
     only the same bytes for the same reveal; a fresh random key would make a second
     entry. The ephemeral key is still new for every (context, text), and only the holder
     of `secret` (derived from the sender's private key) can know it."""
+    ephemeral = _derived_ephemeral(secret, plaintext, context)
+    return _seal_with(ephemeral, recipient_ed25519_public_raw, plaintext, context)
+
+
+def check_ephemeral(sealed: bytes) -> None:
+    """Refuse (EscrowError, one line) a sealed message whose ephemeral key `E` no recipient
+    can ever open: not 32 bytes, or a point of small order (the all-zero key among them),
+    with which every shared secret is zero. Anyone can see this from the bytes alone, so
+    such a message is refused where it is signed and where it is read, instead of leaving
+    its recipient unable to move."""
+    if not isinstance(sealed, bytes) or len(sealed) < OVERHEAD:
+        raise EscrowError("a sealed message is at least 48 bytes: an ephemeral key and a tag")
+    try:
+        _PROBE.exchange(X25519PublicKey.from_public_bytes(sealed[:KEY_BYTES]))
+    except ValueError:
+        raise EscrowError(
+            "its ephemeral key is a point of small order: no key can ever open it"
+        ) from None
+
+
+def _derived_ephemeral(secret: bytes, plaintext: bytes, context: bytes) -> X25519PrivateKey:
+    """The ephemeral key `seal_derived` uses for (secret, text, context)."""
     if len(secret) != KEY_BYTES:
         raise EscrowError("an escrow secret is 32 bytes")
     scalar = hashlib.sha256(
         INFO + b" ephemeral\0" + secret + hashlib.sha256(context).digest() + plaintext
     ).digest()
-    ephemeral = X25519PrivateKey.from_private_bytes(scalar)
-    return _seal_with(ephemeral, recipient_ed25519_public_raw, plaintext, context)
+    return X25519PrivateKey.from_private_bytes(scalar)
+
+
+def sender_message_key(
+    secret: bytes,
+    recipient_ed25519_public_raw: bytes | PublicKey,
+    plaintext: bytes,
+    context: bytes,
+) -> tuple[bytes, bytes]:
+    """(sealed, its message key) of what `seal_derived` seals for these arguments, as its
+    sender derives them: the key the recipient's `message_key` gives, computed from the
+    sender's side of the exchange.
+
+    What a sender publishes to show that a message it sealed opens, and to what (a
+    player answering a void on the referee's word; a referee answering a player who says
+    its deal does not open). It opens that one message only."""
+    ephemeral = _derived_ephemeral(secret, plaintext, context)
+    recipient = x25519_public(recipient_ed25519_public_raw)
+    e = _public_bytes(ephemeral.public_key())
+    key = _key(_exchange(ephemeral, recipient), e, _public_bytes(recipient), context)
+    return e + ChaCha20Poly1305(key).encrypt(NONCE, plaintext, context), key
 
 
 def message_key(

@@ -26,16 +26,16 @@ from typing import Any
 
 from pbem.core.canonical import JSON
 from pbem.core.engine import Context
-from pbem.errors import IllegalOrderError
+from pbem.errors import FalseClaimError, IllegalOrderError
 
 Piece = dict[str, Any]
 # Checks one opened value against a piece's claims; raises `false_claim(...)` when one lies.
 ClaimCheck = Callable[[Piece, JSON], None]
 
 
-def false_claim(seq: int, by: str, text: str, rule: str) -> IllegalOrderError:
+def false_claim(seq: int, by: str, text: str, rule: str) -> FalseClaimError:
     """The refusal of an opening that shows an earlier claim was false."""
-    return IllegalOrderError(f"false claim in entry {seq} by {by}: {text} (rulebook {rule})")
+    return FalseClaimError(seq, by, text, rule)
 
 
 def place(ctx: Context, label: str, owner: str, rule: str, **fields: Any) -> Piece:

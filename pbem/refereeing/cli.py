@@ -10,6 +10,7 @@ import click
 from pbem.lazy_group import LazyGroup
 
 SUBCOMMANDS = {
+    "disclose": "pbem.refereeing.disclose_command:disclose",
     "player": "pbem.refereeing.player_command:player",
     "run": "pbem.refereeing.run_command:run",
     "status": "pbem.refereeing.status_command:status",

@@ -344,6 +344,7 @@ def apply_document(
 
 def report_document(source: str, report: Report) -> dict[str, Any]:
     """One file's verification: ok, the failure's first line, and what was replayed."""
+    from pbem import verdicts
     from pbem.ledger import fingerprint
 
     failure: str | None = None
@@ -353,6 +354,7 @@ def report_document(source: str, report: Report) -> dict[str, Any]:
         failure, detail = first, rest or None
     game = report.game
     document = file_document(source, report.ok, failure, None if report.ok else report.cheat)
+    document["verdict"] = report.verdict
     document["detail"] = detail  # an equivocation proof, in full
     bad = report.bad
     if bad is not None and not report.ok:
@@ -375,8 +377,9 @@ def report_document(source: str, report: Report) -> dict[str, Any]:
             for role, witness in game.witnesses()
         ],
         outcome=outcome_document(outcome),
-        # (a game ended by a resignation or agreed draw may leave values sealed: listed)
-        unchecked=game.unchecked() if outcome is None or game.ended_by_agreement else [],
+        # (an unfinished game, one ended by an agreement or a forfeit, or whose referee
+        # has not disclosed, may leave values sealed: listed, as verify lists them)
+        unchecked=game.unchecked() if verdicts.unchecked_why(game) is not None else [],
     )
     return document
 
@@ -393,6 +396,7 @@ def file_document(
     return {
         "file": source,
         "ok": ok,
+        "verdict": "ok" if ok else "failed",
         "error": error,
         "detail": None,
         "cheat": cheat,

@@ -139,3 +139,77 @@ def test_a_forfeit_carries_nothing_else() -> None:
     table = _table()
     _a_rolls(table)
     assert_refused(table.game, forfeit_entry(table, result="a wins"), "carries no result")
+
+
+# --- the game's start: no clock runs before it (issue 27, item 11) -----------------------------
+
+
+def _made_at(created: object) -> Table:
+    table = Table(
+        "toy-dice",
+        ("a", "b", REFEREE),
+        options={DEADLINE: 72},
+        genesis_body={"created": created},
+    )
+    table.join_all()
+    return table
+
+
+def test_a_forfeit_whose_clock_starts_before_the_game_was_made_is_refused() -> None:
+    """Today's attack: `since 2000-01-01` verified and counted. A genesis says when its
+    game was made (`created`); a forfeit's `since` may not come before it."""
+    table = _made_at("2026-12-01T09:00:00Z")
+    _a_rolls(table)
+    backdated = forfeit_entry(
+        table,
+        since="2000-01-01T00:00:00Z",
+        deadline="2000-01-04T00:00:00Z",
+        seen="2000-01-04T00:00:01Z",
+    )
+    assert_refused(table.game, backdated, "before the game was made (2026-12-01T09:00:00Z")
+    assert_refused(
+        table.game,
+        forfeit_entry(table, since="2026-12-01T08:59:59Z", deadline="2026-12-04T08:59:59Z"),
+        "before the game was made",
+    )
+    table.apply(forfeit_entry(table))  # since 2026-12-01T10:00:00Z: after the start
+    assert verify_text(move_file(table.game.entries)).ok
+
+
+@pytest.mark.parametrize("written", ["2026-12-01 09:00:00", 1764579600, "2026-13-01T09:00:00Z"])
+def test_a_genesis_time_is_written_one_way(written: object) -> None:
+    with pytest.raises(PbemError, match="genesis created"):
+        _made_at(written)
+
+
+def test_a_referee_joins_no_game_made_in_the_future_of_its_clock(tmp_path: object) -> None:
+    """The referee's own join vouches for the time a genesis says: its client refuses a
+    game made later than its clock (an hour of skew allowed), whose creator would escape
+    every forfeit until then."""
+    from datetime import UTC, datetime, timedelta
+    from pathlib import Path
+
+    from pbem.client import Client
+    from pbem.store import Store
+
+    root = Path(str(tmp_path))
+    now = datetime(2026, 12, 1, 10, 0, tzinfo=UTC)
+    clients = {role: Client(Store(root / role), clock=lambda: now) for role in ("a", "b", REFEREE)}
+    for role, client in clients.items():
+        client.new_key(role)
+    for role in ("b", REFEREE):
+        clients["a"].import_key(role, root / role / "keys" / f"{role}.pub")
+    keys = {role: role for role in clients}
+    for ahead, joins in ((timedelta(days=2), False), (timedelta(minutes=30), True)):
+        game, made = clients["a"].new_game(
+            "toy-dice", "a", keys, options={DEADLINE: 72}, created=now + ahead
+        )
+        for role in ("b", REFEREE):
+            clients[role].apply_entries(made)
+            if role == "b":
+                made = made + clients["b"].join(game)
+        if joins:
+            assert clients[REFEREE].join(game)
+        else:
+            with pytest.raises(PbemError, match="later than this referee's clock"):
+                clients[REFEREE].join(game)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import mailbox
 import random
+from datetime import UTC, datetime
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -66,11 +67,16 @@ def desks(root: Path) -> dict[str, Desk]:
     return made
 
 
+# When the tests' games are made: before the referee's clock starts (its `--now`, from
+# 2026-12-01T10:00:00Z on), since no forfeit's clock may start before its game was made.
+CREATED = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
+
+
 def new_game(made: dict[str, Desk], hours: int = 72) -> str:
     """The first player's genesis naming the three keys, with a deadline."""
     keys = {role: role for role in made}
     game, _entries = made[PLAYERS[0]].client.new_game(
-        RULES, PLAYERS[0], keys, title="refereed", options={DEADLINE: hours}
+        RULES, PLAYERS[0], keys, title="refereed", options={DEADLINE: hours}, created=CREATED
     )
     return game
 

@@ -100,6 +100,12 @@ def test_a_false_escrow_is_voided_by_the_referee_and_its_author_loses(
     assert outcome is not None and outcome.level == "false-escrow"
     cheat = final.entries[int(str(final.head.body["escrow_of"]))].by
     assert outcome.winner in PLAYERS and outcome.winner != cheat
-    # The proof stands on its own: anyone holding the log finds the cheat.
+    # The proof stands on its own: anyone holding the log finds the cheat, and blames its
+    # escrow's entry.
     report = verify_text(move_file(final.entries))
-    assert report.ok, report.failure
+    assert report.verdict == "proven" and not report.ok, report.text()
+    assert report.bad is not None and (report.bad.seq, report.bad.by) == (
+        final.head.body["escrow_of"],
+        cheat,
+    )
+    assert report.tail().startswith(f"PROVEN: false escrow in entry {report.bad.seq} by {cheat}")

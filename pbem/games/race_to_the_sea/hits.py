@@ -451,8 +451,10 @@ def check_dealt(state: State, ctx: Context) -> None:
             expected = _recomputed(state, piece, made, ctx, shared=True)
             dealt = [list(m) for m in ctx.value(str(made["dealt"])) or []]
             if dealt != expected:
+                # The referee's lie is its deal: the entry that committed the stack.
+                at = ctx.committed_at(str(made["dealt"]))
                 raise pieces.false_claim(
-                    int(made["seq"]),
+                    int(made["seq"]) if at is None else at,
                     "referee",
                     f"the referee dealt {dealt} for {piece['label']}, but the draws from the "
                     f"cup give {expected}",

@@ -117,7 +117,20 @@ def _resign_and_disclose(table: Table, rng: random.Random) -> Any:
     return table.disclose_entry()
 
 
+def _proven(table: Table, disclose: Any) -> Any:
+    """Apply the referee's disclose (accepted whatever it shows) and verify the whole log:
+    the report, PROVEN."""
+    table.apply(disclose)
+    assert table.game.unopened() == []
+    report = verify_text(move_file(table.game.entries))
+    assert report.verdict == "proven" and not report.ok, report.text()
+    return report
+
+
 def test_a_deal_that_is_not_the_draw_is_the_referees_false_claim(monkeypatch: Any) -> None:
+    """4.2: the referee's disclose shows its own deal was not the draw from the cup. The
+    disclose is accepted: the log now proves the referee lied, blames its deal entry, and
+    no side wins."""
     table = _table("false-deal")
     rng = random.Random(2)
     _until_deal(table, rng)
@@ -134,14 +147,19 @@ def test_a_deal_that_is_not_the_draw_is_the_referees_false_claim(monkeypatch: An
         return {**values, label: stack}
 
     monkeypatch.setattr(hits, "deal_values", false_deal)
-    table.step(rng)  # the referee's deal
+    deal = table.step(rng)  # the referee's deal
     monkeypatch.setattr(hits, "deal_values", honest)
-    disclose = _resign_and_disclose(table, rng)
-    message = assert_refused(table.game, disclose, "the referee dealt", "(rulebook 4.2)")
-    assert "by referee" in message
+    report = _proven(table, _resign_and_disclose(table, rng))
+    ended = table.game.outcome()
+    assert ended is not None and ended.level == "false-deal" and ended.winner is None
+    assert "the referee dealt" in ended.text and "(rulebook 4.2)" in ended.text
+    assert report.bad is not None and (report.bad.seq, report.bad.by) == (deal.seq, REFEREE)
+    assert table.game.blind_end is not None and table.game.blind_end.culprit == REFEREE
 
 
 def test_a_stack_that_is_not_the_deal_is_its_owners_false_claim(monkeypatch: Any) -> None:
+    """The owner restacks one marker more than it was dealt (4.2, 5.2): the referee's
+    disclose shows it, the owner loses, and its restack is the entry blamed."""
     table = _table("false-restack")
     rng = random.Random(2)
     _until_deal(table, rng)
@@ -155,7 +173,111 @@ def test_a_stack_that_is_not_the_deal_is_its_owners_false_claim(monkeypatch: Any
         return {**values, label: [*values[label], [sorted(state["markers"])[-1], "light"]]}
 
     monkeypatch.setattr(hits, "restack_values", false_restack)
+    restack_seq = table.game.head.seq + 1
     disclose = _resign_and_disclose(table, rng)
     monkeypatch.setattr(hits, "restack_values", honest)
-    message = assert_refused(table.game, disclose, "but the referee dealt")
-    assert f"by {owner}" in message
+    report = _proven(table, disclose)
+    ended = table.game.outcome()
+    assert ended is not None and ended.level == "false-claim"
+    assert ended.winner not in (None, owner) and "but the referee dealt" in ended.text
+    assert report.bad is not None and (report.bad.seq, report.bad.by) == (restack_seq, owner)
+
+
+# --- a deal its owner cannot act on (issue 27, item 3: pbem.core.blind.check_unseal) ----------
+
+
+def _dealt_by(table: Table, rng: random.Random, sealing: Any = None) -> tuple[int, str]:
+    """The referee's deal (sealed by `sealing(table, seq, openings)` instead of honestly,
+    when given); returns its seq and the side it was dealt to (asked next, to restack)."""
+    _until_deal(table, rng)
+    real = table.deal
+    if sealing is not None:
+        table.deal = lambda seq, openings: sealing(table, real, seq, openings)  # type: ignore[method-assign]
+    try:
+        entry = table.step(rng)
+    finally:
+        table.deal = real  # type: ignore[method-assign]
+    (side,) = entry.body[DEAL]  # type: ignore[union-attr]
+    assert table.game.next_signer() == side
+    return entry.seq, side
+
+
+def _owners_key(table: Table, seq: int, side: str) -> str:
+    from pbem.crypto.escrow import message_key
+
+    sealed = bytes.fromhex(str(table.game.entries[seq].body[DEAL][side]))  # type: ignore[index]
+    return message_key(table.keys[side], sealed, deal_context(table.game.id, seq, side)).hex()
+
+
+def _garbage(table: Table, real: Any, seq: int, openings: list[Any]) -> Any:
+    from pbem.crypto.escrow import seal
+
+    sides = real(seq, openings)
+    return {s: seal(table.keys[s].public.raw, b"garbage", b"elsewhere").hex() for s in sides}
+
+
+def _wrong_salts(table: Table, real: Any, seq: int, openings: list[Any]) -> Any:
+    return real(seq, [dict(o, salt="66" * 32) for o in openings])
+
+
+def test_a_deal_that_does_not_open_stops_the_game_on_the_owners_word() -> None:
+    """The referee deals bytes its owner cannot open: the owner publishes the key it
+    derives; it does not open the deal, so the game stops on the owner's word (NOT
+    CHECKED, not rated), and the referee, holding no key that opens it, cannot answer."""
+    from pbem import evidence
+    from pbem.core.blind import DISPUTED, UNSEAL
+    from pbem.standings import result_of
+
+    table = _table("garbage-deal")
+    seq, side = _dealt_by(table, random.Random(2), _garbage)
+    other = next(role for role in ("allies", "germans") if role != side)
+    body = {"deal_of": seq, "to": side, "key": _owners_key(table, seq, side)}
+    assert_refused(table.game, table.make(other, UNSEAL, dict(body, to=other)), "out of turn")
+    table.apply(table.make(side, UNSEAL, body))
+    ended = table.game.outcome()
+    assert ended is not None and ended.level == DISPUTED and ended.winner is None
+    report = verify_text(move_file(table.game.entries))
+    assert report.verdict == "not-checked" and f"on {side}'s word" in report.tail()
+    assert "pbem referee disclose" in report.tail()
+    result, why = result_of("stalled.pbem", report)
+    assert result is None and "not rated" in why
+    with pytest.raises(evidence.NotProven, match="word"):
+        evidence.find(table.game.entries)
+    answer = {"deal_of": seq, "to": side, "key": "44" * 32}
+    assert_refused(table.game, table.make(REFEREE, UNSEAL, answer), "does not open")
+
+
+def test_a_false_dispute_of_a_true_deal_is_answered_by_the_referees_key() -> None:
+    """An owner who says an honest deal does not open (a key that opens nothing) is
+    answered by the referee's own key for the deal, which opens it true: the owner's
+    dispute is proven false and it loses; its true key alone is refused."""
+    from pbem import evidence
+    from pbem.core.blind import FALSE_DISPUTE, UNSEAL
+
+    table = _table("false-dispute")
+    seq, side = _dealt_by(table, random.Random(2))
+    true = {"deal_of": seq, "to": side, "key": _owners_key(table, seq, side)}
+    assert_refused(table.game, table.make(side, UNSEAL, true), "matches the referee's commit")
+    dispute = table.apply(table.make(side, UNSEAL, dict(true, key="22" * 32)))
+    table.apply(table.make(REFEREE, UNSEAL, dict(true, key=table.sender_key(seq, side))))
+    ended = table.game.outcome()
+    assert ended is not None and ended.level == FALSE_DISPUTE and ended.winner not in (None, side)
+    report = verify_text(move_file(table.game.entries))
+    assert report.verdict == "proven" and report.bad is not None
+    assert (report.bad.seq, report.bad.by) == (dispute.seq, side)
+    proof = evidence.find(table.game.entries)
+    assert proof.role == side and [e.seq for e in proof.accused] == [dispute.seq]
+
+
+def test_a_deal_that_opens_false_is_the_referees_proven_lie() -> None:
+    from pbem.core.blind import FALSE_DEAL, UNSEAL
+
+    table = _table("lying-deal")
+    seq, side = _dealt_by(table, random.Random(2), _wrong_salts)
+    body = {"deal_of": seq, "to": side, "key": _owners_key(table, seq, side)}
+    table.apply(table.make(side, UNSEAL, body))
+    ended = table.game.outcome()
+    assert ended is not None and ended.level == FALSE_DEAL and ended.winner is None
+    report = verify_text(move_file(table.game.entries))
+    assert report.verdict == "proven" and report.bad is not None
+    assert (report.bad.seq, report.bad.by) == (seq, REFEREE)

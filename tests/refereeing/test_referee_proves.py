@@ -1,0 +1,182 @@
+"""A player's cheat in a double-blind game is proven by the referee's disclose, whatever it
+exposes (issue 27, item 1), through three real stores.
+
+The attack, as performed: in Race to the Sea with the shared cup (rulebook 4.2), a player
+restacks one marker more than the referee dealt it, then the game ends (a resignation).
+The honest referee's client used to refuse to sign the disclose ("false claim in entry N
+by allies ..."), so no disclose ever came: `pbem verify` said OK, `pbem evidence` found
+an honest log, and `pbem standings` counted the cheater's win. Now the unattended referee
+(what `pbem referee run` does each round) and `pbem referee disclose` by hand both sign
+it, and the log proves the false claim: the result names the cheater, evidence writes
+the proof, and the standings count it as the cheater's loss.
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+import pbem.games  # noqa: F401  (registers the shipped games)
+from pbem import evidence
+from pbem.bots import choose
+from pbem.cli import main
+from pbem.client import Client
+from pbem.core.blind import DEAL, DISCLOSE, FALSE_CLAIM
+from pbem.core.referee import DOUBLE_BLIND, REFEREE
+from pbem.errors import StoreError
+from pbem.games.race_to_the_sea import hits
+from pbem.refereeing.settle import settle
+from pbem.standings import result_of, standings
+from pbem.store import Store
+from pbem.verify import verify_path, verify_text
+
+SIDES = ("allies", "germans")
+
+
+def _stores(root: Path) -> tuple[dict[str, Client], str]:
+    clients = {role: Client(Store(root / role)) for role in (*SIDES, REFEREE)}
+    for role, client in clients.items():
+        client.new_key(role)
+    for role in (SIDES[1], REFEREE):
+        clients[SIDES[0]].import_key(role, root / role / "keys" / f"{role}.pub")
+    keys = {role: role for role in clients}
+    options = {DOUBLE_BLIND: True, "shared_cup": True}
+    game, _made = clients[SIDES[0]].new_game("race-to-the-sea", SIDES[0], keys, options=options)
+    _sync(clients, game)
+    clients[SIDES[1]].join(game)
+    _sync(clients, game)
+    settle(clients[REFEREE], game)  # the referee joins: play starts
+    _sync(clients, game)
+    return clients, game
+
+
+def _sync(clients: dict[str, Client], game: str) -> None:
+    """Every store up to the longest log (what the mail would bring)."""
+    logs = {role: _log(client, game) for role, client in clients.items()}
+    longest = max(logs.values(), key=len)
+    for role, client in clients.items():
+        if len(logs[role]) < len(longest):
+            client.apply_entries(longest[len(logs[role]) :])
+
+
+def _log(client: Client, game: str) -> list[Any]:
+    try:
+        return list(client.game(game).entries)
+    except StoreError:
+        return []  # (not received yet)
+
+
+def _play(client: Client, game: str, role: str, rng: random.Random) -> None:
+    """One decision (or an acknowledgement) by the bot of `role`."""
+    played = client.game(game)
+    engine = played.engine
+    state = engine.with_secrets(client.state_for(played, role), role, client.known(game, role))
+    if any(p.role == role for p in engine.prompts(state)):
+        client.move(game, engine.format(choose(engine, state, role, rng)), role)
+    else:
+        client.ack(game, role)
+
+
+def _cheat_then_resign(clients: dict[str, Client], game: str, monkeypatch: Any) -> int:
+    """Play bots until the referee's first deal, have its owner restack one marker more
+    than it was dealt, then the next side resigns; returns the restack's seq."""
+    honest = hits.restack_values
+
+    def one_more(state: Any, role: str, known: Any) -> Any:
+        values = honest(state, role, known)
+        label = sorted(values)[0]
+        return {**values, label: [*values[label], [sorted(state["markers"])[-1], "light"]]}
+
+    rng = random.Random(2)
+    dealt = False
+    for _ in range(3000):
+        _sync(clients, game)
+        log = clients[REFEREE].game(game)
+        signer = log.next_signer()
+        assert signer is not None and log.outcome() is None
+        if signer == REFEREE:
+            settle(clients[REFEREE], game)
+            dealt = dealt or DEAL in clients[REFEREE].game(game).head.body
+            continue
+        if dealt and log.head.by == REFEREE and DEAL in log.head.body:
+            monkeypatch.setattr(hits, "restack_values", one_more)
+            _play(clients[signer], game, signer, rng)  # the owner's false restack
+            monkeypatch.setattr(hits, "restack_values", honest)
+            restack = clients[signer].game(game).head
+            assert restack.body.get("decision") == "restack"
+            break
+        _play(clients[signer], game, signer, rng)
+    else:
+        raise AssertionError("no deal in 3000 turns")
+    for _ in range(50):
+        _sync(clients, game)
+        signer = clients[REFEREE].game(game).next_signer()
+        if signer == REFEREE:
+            settle(clients[REFEREE], game)
+            continue
+        assert signer in SIDES
+        clients[signer].resign(game, signer)
+        _sync(clients, game)
+        return restack.seq
+    raise AssertionError("nobody could resign")
+
+
+def test_the_referee_discloses_a_players_false_claim_and_the_log_proves_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clients, game = _stores(tmp_path)
+    restack_seq = _cheat_then_resign(clients, game, monkeypatch)
+    cheat = clients[REFEREE].game(game).entries[restack_seq].by
+    honest_side = next(side for side in SIDES if side != cheat)
+    # By hand: `pbem referee disclose` in a copy of the referee's store signs it.
+    by_hand = tmp_path / "by-hand"
+    shutil.copytree(tmp_path / REFEREE, by_hand)
+    out = tmp_path / "disclose.txt"
+    result = CliRunner().invoke(
+        main, ["--home", str(by_hand), "referee", "disclose", game[:12], "-o", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    assert "false claim in entry" in result.output and f"{honest_side} wins" in result.output
+    # Unattended: the round of `pbem referee run` signs the very same entry.
+    said = settle(clients[REFEREE], game)
+    assert any("disclosure of every value still sealed" in line for line in said), said
+    final = clients[REFEREE].game(game)
+    assert final.head.kind == DISCLOSE
+    handmade = [e for e in Client(Store(by_hand)).game(game).entries if e.kind == DISCLOSE]
+    assert [e.id for e in handmade] == [final.head.id]
+    # The result names the cheater, and every player's store takes the disclose.
+    ended = final.outcome()
+    assert ended is not None and ended.level == FALSE_CLAIM and ended.winner == honest_side
+    assert f"false claim in entry {restack_seq} by {cheat}" in ended.text
+    _sync(clients, game)
+    assert all(c.game(game).head.id == final.head.id for c in clients.values())
+    # verify: PROVEN, the restack blamed; never OK.
+    save = tmp_path / "game.pbem"
+    save.write_text(clients[SIDES[0]].export(game), encoding="utf-8")
+    report = verify_path(save)
+    assert report.verdict == "proven" and not report.ok, report.text()
+    assert report.bad is not None and (report.bad.seq, report.bad.by) == (restack_seq, cheat)
+    assert "OK: every check holds" not in report.text()
+    cli = CliRunner().invoke(main, ["verify", str(save)])
+    assert cli.exit_code == 1 and f"PROVEN: false claim in entry {restack_seq} by {cheat}" in (
+        cli.output
+    )
+    # evidence: the proof, which stands on its own.
+    written = tmp_path / "proof.txt"
+    cli = CliRunner().invoke(main, ["evidence", str(save), "-o", str(written)])
+    assert cli.exit_code == 0, cli.output
+    proof = evidence.check(written.read_text())
+    assert (proof.role, proof.claim) == (cheat, "false-claim")
+    assert [e.seq for e in proof.accused] == [restack_seq]
+    # standings: the cheater's loss.
+    counted, why = result_of(str(save), verify_text(save.read_bytes()))
+    assert counted is not None, why
+    assert counted.winner == honest_side and counted.proven == cheat
+    table = standings([counted])
+    loser = next(row for row in table.rows if row.player == counted.players[cheat])
+    assert (loser.losses, loser.wins) == (1, 0)
