@@ -270,3 +270,34 @@ def test_the_fast_path_reads_a_page_as_the_click_command_does(tmp_path: Path) ->
         assert fast.returncode == clicked.exit_code == code, (name, fast.stderr)
         assert fast.stdout == clicked.stdout, name
         assert fast.stderr.replace("CLICK False\n", "") == clicked.stderr, name
+
+
+def test_a_page_with_two_games_or_a_damaged_one_is_refused_in_one_line(tmp_path: Path) -> None:
+    honest = pages()["honest"]
+    data = _SAVE_DATA.search(honest)
+    assert data is not None
+    for name, page, why in (
+        ("two", honest.replace("</body>", data.group(0) + "</body>"), "carries 2 games"),
+        ("not json", with_save(honest, "x").replace('"x"', "{not json"), "not a save text"),
+        ("a number", with_save(honest, "x").replace('"x"', "380"), "not a save text"),
+    ):
+        path = tmp_path / f"{name}.html"
+        path.write_text(page, encoding="utf-8")
+        result = cli(tmp_path / "home", "verify", str(path))
+        assert result.exit_code == 1 and result.stdout == "", (name, result.output)
+        assert result.stderr.startswith("error: this turn page") and why in result.stderr, name
+        assert result.stderr.count("\n") == 1
+
+
+def test_apply_of_a_page_imports_the_game_it_carries(tmp_path: Path) -> None:
+    """A page read by `pbem apply` is the game it carries too (it held the last move only):
+    a reader imports it into their own store, and renders their own page from it."""
+    game = table().game
+    home = tmp_path / "reader"
+    applied = cli(home, "apply", str(written(tmp_path, "honest")))
+    assert applied.exit_code == 0, applied.output
+    assert applied.stdout.count("applied: entry ") == game.entry_count
+    shown = cli(home, "show", game.id[:12])
+    assert f"head: seq {game.head.seq} id {game.head.id}" in shown.stdout
+    refused = cli(tmp_path / "other", "apply", str(written(tmp_path, "after the end")))
+    assert refused.exit_code == 1 and "the game is over" in refused.stderr
