@@ -11,7 +11,8 @@ without them:
   from has changed; the first run renders it with click and caches it;
 * `pbem verify FILE`: verified and reported by `verify_file`, the function the click
   command itself uses, with failures turned into the same one-line errors
-  (`pbem.reporting`, which the click commands use too); `pbem verify --json FILE` (or
+  (`pbem.reporting`, which the click commands use too), and a turn page's line first
+  (`turn_page_note`) as the command says it; `pbem verify --json FILE` (or
   `FILE --json`) likewise, by the functions of pbem.render.jsonout the command uses.
 
 Anything else, and these two in any other form (another option, a folder, stdin, a
@@ -131,6 +132,11 @@ def _fast() -> None:
 
             print_verify([verify_one((args[1], None, {}))], _echo, _fail)
         else:
+            from pbem.transport.movefile import turn_page_note
+
+            note = turn_page_note(args[1])
+            if note is not None:
+                _echo(note)  # (as pbem.commands.verify says it)
             verify_file(args[1], {}, _echo, _fail)
     except (EOFError, KeyboardInterrupt):
         _echo("", err=True)  # as click does before it aborts

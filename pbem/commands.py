@@ -853,7 +853,13 @@ def verify(
             return
         tasks = _verify_tasks(sources, files)
         if len(tasks) == 1 and (tasks[0][3] is None or tasks[0][3][2] is not None):
-            # One game (an mbox of one game too): its full report, as `pbem.cli` gives it.
+            # One game (an mbox of one game too): its full report, as `pbem.cli` gives it;
+            # a turn page's first says what of it is checked (its game, not its text).
+            from pbem.transport.movefile import turn_page_note
+
+            note = turn_page_note(source)
+            if note is not None:
+                click.echo(note)
             verify_file(source, files, click.echo, _fail)
             return
     tasks = tasks if tasks is not None else _verify_tasks(sources, files)

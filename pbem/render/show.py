@@ -152,6 +152,9 @@ def show_text(
             f" view of {viewer or 'public'}"
         )
     ]
+    # The head in the form a turn page's verdict names the head it checked (verifier.js),
+    # so that a reader compares a page they received with their own store.
+    lines.append(f"head: seq {game.head.seq} id {game.head.id} ({game.entry_count} entries)")
     if game.self_witnessed:
         lines.append("Dice are SELF-WITNESSED: no second role supplies entropy in this game.")
     view = role_view(game, viewer, known)

@@ -2,10 +2,14 @@
 // a save. Written from ../shared/docs/protocol.md alone, so that it can disagree with pbem:
 // armor, canonical JSON, SSHSIG with Ed25519 (Web Crypto), SHA-256, the hash chains, the
 // deferral rule, the generator with rejection sampling, commitments and opened private
-// draws. The rules of the game are not re-run here: pbem checked them.
+// draws. The rules of the game are not re-run here, and the verdict says so: only
+// `pbem verify` (or the reader's own store) checks them. A page is only as trustworthy as
+// whoever made it: this script is theirs too, so the verdict names the head it checked
+// (seq and id), for the reader to compare with their own `pbem show`.
 //
 // pbemVerify(text) resolves to one verdict:
-//   {status: "verified", entries, dice, privateUnopened, selfWitnessed, keys: [[role, "SHA256:..."]], game}
+//   {status: "verified", entries, dice, privateUnopened, opened, selfWitnessed,
+//    keys: [[role, "SHA256:..."]], game, head: {seq, id}}
 //   {status: "failed", seq, by, why, entries, dice}   (seq/by: the first bad entry, or null)
 //   {status: "unsupported", why}                      (no Ed25519 in this browser's Web Crypto)
 "use strict";
@@ -507,7 +511,10 @@
     // Keys are compared as keys (section 8): a role whose witness signs with its own key
     // rolls its own dice, however the two key lines are written.
     const selfWitnessed = joinOrder.some((role) => equal(keys[witness(role)].raw, keys[role].raw));
-    return { status: "verified", entries: entries.length, dice, privateUnopened, selfWitnessed, keys: roleKeys, game };
+    const opened = Object.values(sealed).filter((item) => item.opened).length;
+    const last = entries[entries.length - 1];
+    const head = { seq: last.seq, id: last.id };
+    return { status: "verified", entries: entries.length, dice, privateUnopened, opened, selfWitnessed, keys: roleKeys, game, head };
   }
 
   async function pbemVerify(text) {
@@ -520,12 +527,20 @@
     }
   }
 
+  // What was checked, said as exactly that: the head it ends at (seq and full id, as
+  // `pbem show` prints it) and what of section 7 held; never the rules, which it does not
+  // run (a move after the game's end, say, passes here and fails `pbem verify`).
   function sentence(v) {
     if (v.status === "verified") {
       const keys = v.keys.map(([role, fp]) => `${role} ${fp}`).join(", ");
       const sealedDice = v.privateUnopened ? ` (${v.privateUnopened} private draws still sealed)` : "";
       const own = v.selfWitnessed ? " (SELF-WITNESSED: one key rolls its own dice)" : "";
-      return `verified: ${v.entries} entries, ${v.dice} dice recomputed${sealedDice}${own}, keys ${keys}`;
+      return (
+        `checked in this browser, the rules NOT checked: game ${v.game.slice(0, 12)}, ` +
+        `${v.entries} entries to head seq ${v.head.seq} id ${v.head.id}; ` +
+        `every signature, hash chain and reveal, ${v.dice} dice recomputed${sealedDice}${own}, ` +
+        `${v.opened} commitments opened; keys ${keys}`
+      );
     }
     if (v.status === "unsupported") return v.why;
     return v.seq === null ? `NOT VERIFIED: ${v.why}` : `NOT VERIFIED: entry ${v.seq} by ${v.by}: ${v.why}`;
@@ -544,6 +559,8 @@
       out.dataset.entries = String(v.entries ?? "");
       out.dataset.dice = String(v.dice ?? "");
       out.dataset.seq = v.seq === null || v.seq === undefined ? "" : String(v.seq);
+      out.dataset.headSeq = v.head ? String(v.head.seq) : "";
+      out.dataset.headId = v.head ? v.head.id : "";
       out.className = `verdict ${v.status}`;
     });
   }

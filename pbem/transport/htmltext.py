@@ -1,8 +1,17 @@
-"""The text of an HTML page or mail part: what a reader sees, with its line breaks."""
+"""The text of an HTML page or mail part: what a reader sees, with its line breaks; and the
+game a pbem turn page carries (its embedded save text), which is what pbem checks of it."""
 
 from __future__ import annotations
 
+import json
 from html.parser import HTMLParser
+
+from pbem.errors import PbemError
+
+# The ids of a turn page's elements (templates/page.html.j2): the save text of the game it
+# shows, as JSON data, and the verdict its in-page verifier writes.
+SAVE_ID = "pbem-save"
+VERDICT_ID = "pbem-verdict"
 
 
 class _HtmlText(HTMLParser):
@@ -39,3 +48,59 @@ def html_to_text(html: str) -> str:
     parser.feed(html)
     parser.close()
     return "".join(parser.parts)
+
+
+class _TurnPage(HTMLParser):
+    """The parts of a turn page pbem reads: every element with the save's id (its text) and
+    whether the page has a verdict element."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.saves: list[list[str]] = []
+        self.has_verdict = False
+        self._in_save: list[str] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        ids = {value for name, value in attrs if name == "id"}
+        if VERDICT_ID in ids:
+            self.has_verdict = True
+        if SAVE_ID in ids:
+            self._in_save = []
+            self.saves.append(self._in_save)
+
+    def handle_endtag(self, tag: str) -> None:
+        self._in_save = None
+
+    def handle_data(self, data: str) -> None:
+        if self._in_save is not None:
+            self._in_save.append(data)
+
+
+def embedded_save(html: str) -> str | None:
+    """The save text a pbem turn page carries (None: the HTML is no turn page).
+
+    What pbem checks of a page is that game, never what the page shows around it nor the
+    script it runs: a page is only as trustworthy as whoever made it, and its visible text
+    or its verdict can say anything. A page with a verdict but no game, or with more than
+    one game, is refused: there is nothing (or no one thing) to check."""
+    if SAVE_ID not in html and VERDICT_ID not in html:
+        return None  # (the common case, a forum thread: not parsed twice)
+    page = _TurnPage()
+    page.feed(html)
+    page.close()
+    if not page.saves:
+        if page.has_verdict:
+            raise PbemError(
+                "this turn page carries no game (no embedded save text): there is nothing "
+                "to check, whatever its own verdict says"
+            )
+        return None
+    if len(page.saves) > 1:
+        raise PbemError(f"this turn page carries {len(page.saves)} games: a page carries one")
+    try:
+        save = json.loads("".join(page.saves[0]))
+    except ValueError:
+        save = None
+    if not isinstance(save, str):
+        raise PbemError("this turn page's embedded game is not a save text (a JSON string)")
+    return save

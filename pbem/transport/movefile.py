@@ -4,8 +4,10 @@ A move file is any text with armored entries in it (protocol section 6). A whole
 RFC 5322 message (saved from a mail client, with its MIME encodings) is decoded
 first: its text parts, HTML ones converted, forwarded messages included, one
 alternative of multipart/alternative. An mbox file is read message by message, an
-HTML page (a forum thread saved from a browser) as its text. The armor reader then
-ignores everything around the entries, including Markdown fences and BBCode tags.
+HTML page (a forum thread saved from a browser) as its text, and a pbem turn page as
+the save text of the game it carries (never its visible text: see htmltext.embedded_save).
+The armor reader then ignores everything around the entries, including Markdown fences
+and BBCode tags.
 """
 
 from __future__ import annotations
@@ -107,7 +109,8 @@ def extract_text(data: bytes | str) -> str:
     """The readable text of a move file.
 
     A raw mail: its decoded text parts (HTML converted); an mbox file: those of every
-    message; an HTML page (a saved forum thread): its text; anything else: itself.
+    message; a pbem turn page: the save text it carries; another HTML page (a saved forum
+    thread): its text; anything else: itself.
     """
     if isinstance(data, bytes) and data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
@@ -125,10 +128,38 @@ def extract_text(data: bytes | str) -> str:
     if looks_like_email(text):
         return _mail_text(data if isinstance(data, bytes) else text)
     if looks_like_html(text):
-        return html_to_text(text)
+        from pbem.transport.htmltext import embedded_save  # html.parser: only when needed
+
+        save = embedded_save(text)
+        return save if save is not None else html_to_text(text)
     return text
 
 
 def read_entries(data: bytes | str) -> list[tuple[bytes, bytes]]:
     """Every armored entry in a move file, mail or plain text, as (canonical, signature)."""
     return find_entries(extract_text(data))
+
+
+def turn_page_note(path: str) -> str | None:
+    """What `pbem verify` says before its report of a pbem turn page (None for any other
+    file): that it checks the game the page carries, not what the page shows or runs."""
+    try:
+        with open(path, "rb") as stream:
+            start = stream.read(4096)
+            if not looks_like_html(start.decode("utf-8", errors="replace")):
+                return None
+            text = (start + stream.read()).decode("utf-8", errors="replace")
+    except OSError:
+        return None  # (the verification says why it cannot read it)
+    from pbem.errors import PbemError
+    from pbem.transport.htmltext import embedded_save
+
+    try:
+        if embedded_save(text) is None:
+            return None
+    except PbemError:
+        return None  # (the verification refuses it, in its own words)
+    return (
+        "turn page: what is checked is the game it carries (its embedded save text, rules"
+        " included), not the text it shows nor the script it runs"
+    )

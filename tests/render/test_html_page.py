@@ -483,8 +483,12 @@ def test_the_page_verifies_its_game_when_it_opens_and_says_so() -> None:
     verdict = re.search(r'<p id="pbem-verdict"([^>]*)>([^<]*)</p>', dom)
     assert verdict is not None, "no verdict in the page"
     assert 'data-status="verified"' in verdict.group(1)
-    assert verdict.group(2).startswith(f"verified: {game.entry_count} entries, ")
+    # What this browser checked, that it did not check the rules, and the head it checked.
+    assert verdict.group(2).startswith("checked in this browser, the rules NOT checked: ")
+    head = f"{game.entry_count} entries to head seq {game.head.seq} id {game.head.id};"
+    assert head in verdict.group(2)
     assert f"{game.rng_count} dice recomputed" in verdict.group(2)
+    assert f'data-head-seq="{game.head.seq}" data-head-id="{game.head.id}"' in verdict.group(1)
     # One signed byte changed in the embedded save: the page says so, and where.
     data = re.search(r'<script type="application/json" id="pbem-save">(.*?)</script>', page, re.S)
     assert data is not None

@@ -527,7 +527,17 @@ def test_every_save_verifies_in_the_browser_with_pbem_counts(save: str) -> None:
     assert seen["entries"] == report.game.entry_count
     assert seen["dice"] == report.game.rng_count
     assert seen["game"] == report.game.id
-    assert seen["text"].startswith(f"verified: {report.game.entry_count} entries, ")
+    # The head it checked, what it checked (the commitments opened: as many as pbem's),
+    # and that it did not check the rules.
+    last = _entries(cases()[save].text)[-1]
+    assert seen["head"] == {"seq": report.game.entry_count - 1, "id": last.id}
+    assert seen["text"].startswith("checked in this browser, the rules NOT checked: ")
+    assert f"{report.game.entry_count} entries to head seq {last.seq} id {last.id};" in seen["text"]
+    opened = [
+        m for line in report.lines if (m := re.match(r"commitments: \d+ made, (\d+) opened", line))
+    ]
+    assert seen["opened"] == (int(opened[0].group(1)) if opened else 0)
+    assert f"{seen['opened']} commitments opened" in seen["text"]
 
 
 def test_the_tamper_matrix_gets_the_same_verdict_in_the_browser() -> None:

@@ -4,6 +4,9 @@ Debian's package, on many texts at once: one browser start for a whole batch.
 `browser_verdicts({name: save text})` writes a page that holds the verifier and the texts,
 lets Chromium run it with a virtual-time budget (so it returns once the page is idle, all
 Web Crypto promises settled) and reads the verdicts back from the DOM it dumps.
+`page_verdicts({name: turn page})` opens whole turn pages, each in a frame of one page
+(`srcdoc`: each under its own Content-Security-Policy, as when opened alone), and reads
+back the verdict each page wrote: one browser start for them all.
 """
 
 from __future__ import annotations
@@ -72,6 +75,52 @@ def browser_verdicts(texts: Mapping[str, str], prelude: str = "") -> dict[str, d
         inputs=script_json(dict(texts)), prelude=prelude, verifier=verifier_script()
     )
     found = _OUT.search(run_page(page))
+    assert found is not None, "the browser wrote no results"
+    results: dict[str, dict[str, Any]] = json.loads(html.unescape(found.group(1)))
+    return results
+
+
+# Each turn page in a frame of its own; once every frame's verdict element has left its
+# "pending" state (a MutationObserver, not a timer: virtual time would run a timer's
+# polls out before the Web Crypto work settles), their verdicts are written out.
+_FRAMES = """<!DOCTYPE html><html><head><meta charset="utf-8"></head><body>
+<pre id="out">running</pre>
+<script type="application/json" id="pages">{pages}</script>
+<script>
+(async () => {{
+  const pages = JSON.parse(document.getElementById("pages").textContent);
+  const verdict = (frame) => new Promise((done) => {{
+    frame.addEventListener("load", () => {{
+      const doc = frame.contentDocument;
+      const out = doc.getElementById("pbem-verdict");
+      if (!out) return done({{ status: "no verdict element" }});
+      const read = () => ({{ text: out.textContent, className: out.className, ...out.dataset }});
+      if (!/\\bpending\\b/.test(out.className)) return done(read());
+      new MutationObserver((_, observer) => {{
+        if (/\\bpending\\b/.test(out.className)) return;
+        observer.disconnect();
+        done(read());
+      }}).observe(out, {{ attributes: true, childList: true, characterData: true, subtree: true }});
+    }});
+  }});
+  const waiting = {{}};
+  for (const [name, page] of Object.entries(pages)) {{
+    const frame = document.createElement("iframe");
+    waiting[name] = verdict(frame);
+    frame.srcdoc = page;
+    document.body.appendChild(frame);
+  }}
+  const results = {{}};
+  for (const [name, found] of Object.entries(waiting)) results[name] = await found;
+  document.getElementById("out").textContent = JSON.stringify(results);
+}})();
+</script></body></html>"""
+
+
+def page_verdicts(pages: Mapping[str, str]) -> dict[str, dict[str, Any]]:
+    """name -> what that turn page's verdict element says once its script ran: `text`,
+    `className` and its data attributes (`status`, `headSeq`, `headId`, ...)."""
+    found = _OUT.search(run_page(_FRAMES.format(pages=script_json(dict(pages)))))
     assert found is not None, "the browser wrote no results"
     results: dict[str, dict[str, Any]] = json.loads(html.unescape(found.group(1)))
     return results
