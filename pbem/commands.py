@@ -116,13 +116,17 @@ def _read_input(source: str) -> bytes:
 
 
 def _data_files(specs: tuple[str, ...]) -> dict[str, bytes]:
+    """The user's own data files (`--data NAME=FILE`), each refused over the size cap
+    before it is read (pbem.games.datacheck.read_data_file)."""
     files = {}
     for spec in specs:
+        from pbem.games.datacheck import read_data_file
+
         name, sep, path = spec.partition("=")
         if not sep:
             path, name = spec, Path(spec).name
         try:
-            files[name] = Path(path).read_bytes()
+            files[name] = read_data_file(path)
         except OSError as exc:
             _fail(f"cannot read data file {path}: {exc.strerror}")
     return files
