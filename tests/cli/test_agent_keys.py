@@ -197,3 +197,33 @@ def test_a_double_blind_referee_whose_key_only_the_agent_holds(
         refused = failed(referee.home, "ack", game[:12])
         assert "opening the escrows sealed to the referee " + NEEDS_FILE in refused
         assert referee.client.game(game).head.id == log.head.id
+
+
+def test_a_player_whose_key_only_the_agent_holds_cannot_open_a_deal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Race to the Sea's shared cup: the referee deals a side its markers sealed to the
+    side's key. Through the agent the side's store reads the game, but opening the deal
+    needs the key file: one line saying so."""
+    from pbem.core.blind import DEAL
+    from tests.games.race_to_the_sea.test_rts_shared_cup import _table, _until_deal
+
+    table = _table()
+    rng = random.Random(1)
+    _until_deal(table, rng)
+    deal = table.step(rng)
+    (side,) = dict(deal.body[DEAL])
+    key_file = tmp_path / "side-key"
+    write_private_key(key_file, table.keys[side])
+    with running_agent() as agent:
+        agent.add(key_file)
+        key_file.unlink()
+        monkeypatch.setenv("SSH_AUTH_SOCK", str(agent.socket))
+        player = Client(Store(tmp_path / "player"))
+        player.import_key(side, Path(f"{key_file}.pub"), agent=True)
+        player.apply_entries(list(table.game.entries))
+        with pytest.raises(PbemError) as refused:
+            player.known(table.game.id, side)
+        message = str(refused.value)
+        assert "\n" not in message
+        assert message.startswith(f"opening the referee's deals to {side} {NEEDS_FILE}")
