@@ -112,6 +112,8 @@ def test_a_whole_game_signed_by_ssh_agent_alone(
     assert listed(a)["a"] == ["missing", str(a / "keys" / "a")]
     refused = failed(a, "new", "toy-dice", "--key", "a=a", "--key", "b=b")
     assert "cannot read the private key" in refused and "ssh-agent does not hold" in refused
+    removed = ok(a, "key", "rm", "a", "--force").stderr
+    assert f"it had no key file at {a / 'keys' / 'a'} (ssh-agent keeps its own copy)" in removed
 
 
 def test_the_key_file_and_the_agent_derive_the_same_chain_salts_and_seals(
