@@ -120,7 +120,7 @@ def _data_files(specs: tuple[str, ...]) -> dict[str, bytes]:
     before it is read (pbem.games.datacheck.read_data_file)."""
     files = {}
     for spec in specs:
-        from pbem.games.datacheck import read_data_file
+        from pbem.games.datacheck import read_data_file  # imported only when a file is given
 
         name, sep, path = spec.partition("=")
         if not sep:
