@@ -42,7 +42,7 @@ from pbem.store.vault import Vault, is_sealed
 
 if TYPE_CHECKING:
     from pbem.answers import Answer
-    from pbem.crypto.keys import PrivateKey
+    from pbem.crypto.keys import PrivateKey, Signer
 
 Passphrase = Callable[[str], bytes | None]
 SEALED = "sealed:"  # store secrets of this kind: a commitment's salt and value, by label
@@ -159,9 +159,11 @@ class Client:
         # Replayed games kept between calls of one process; checked against the store's
         # head on every use and dropped whenever a change fails to commit.
         self._cache: dict[str, Adjudicator] = {}
-        # Private keys read in this process (by raw public key, with their file) and the
-        # vaults derived from them: a passphrase is asked once per key and process.
-        self._keys: dict[bytes, tuple[PrivateKey, Path]] = {}
+        # Keys read in this process (by raw public key, with their file: a key file's, or
+        # ssh-agent's) and the vaults derived from them: a passphrase is asked once per key
+        # and process. `_seeds`: key files read for their seed when the agent signs.
+        self._keys: dict[bytes, tuple[Signer, Path]] = {}
+        self._seeds: dict[bytes, PrivateKey] = {}
         self._vaults: dict[tuple[str, str], Vault] = {}
         # A double-blind game's referee: what it knows, by game, at the head it was read.
         self._referee_known: dict[str, tuple[str, dict[str, JSON]]] = {}
@@ -221,26 +223,62 @@ class Client:
             raise refused
         return key
 
-    def import_key(self, name: str, path: Path, public_only: bool = False) -> str:
+    def import_key(
+        self, name: str, path: Path, public_only: bool = False, agent: bool = False
+    ) -> str:
         """Import an OpenSSH private key (kept where it is) or a public-key line; with
         `public_only`, only the public half of a private key file.
+
+        With `agent`, the key is the player's own and ssh-agent holds it (refused when
+        SSH_AUTH_SOCK's agent does not): `path` is its private key file, whose passphrase
+        is then never asked, or its public-key line, recorded as `keys/NAME` where no file
+        is (pbem.crypto.agent). A passphrase-protected key file that the agent holds is
+        imported that way without `agent` too.
 
         Returns the fingerprint line under `name`; `store.key(name)["private_path"]` tells
         which kind was imported (absolute, unless the file is inside the store's folder).
         A private key file whose public half the store already holds under another name is
         refused: it is most likely the player's own key given where an opponent's public
         key was meant."""
-        from pbem.crypto.keys import PassphraseNeeded, PublicKey, load_private_key
+        from pbem.crypto.agent import find
+        from pbem.crypto.keys import (
+            PassphraseNeeded,
+            PublicKey,
+            load_private_key,
+            public_of_key_file,
+        )
 
         _check_key_name(name)
+        if agent and public_only:
+            raise PbemError("--agent imports your own key for signing, --public an opponent's")
         data = path.read_bytes()
         if b"PRIVATE KEY" in data:
             try:
-                key = load_private_key(data, None)
+                public = load_private_key(data, None).public
             except PassphraseNeeded:
-                key = load_private_key(data, self._passphrase(name))
-            public = key.public
+                outer = public_of_key_file(data)
+                if public_only and outer is not None:
+                    public = outer  # the public half only: no passphrase needed for it
+                elif outer is not None and (agent or find(outer) is not None):
+                    public = outer  # ssh-agent signs (checked below): no passphrase asked
+                else:
+                    public = load_private_key(data, self._passphrase(name)).public
             private_path = "" if public_only else self.store.recorded_key_path(path)
+        elif agent:
+            public = PublicKey.parse_line(data.decode("utf-8", errors="replace"))
+            nominal = self.store.keys_dir / name
+            if nominal.exists():
+                raise StoreError(f"{nominal} already exists; refusing to shadow a key file")
+            private_path = self.store.recorded_key_path(nominal)
+        else:
+            public = PublicKey.parse_line(data.decode("utf-8", errors="replace"))
+            private_path = ""
+        if agent and find(public) is None:
+            raise StoreError(
+                f"ssh-agent does not hold {public.fingerprint()}: add it with `ssh-add` first "
+                "(SSH_AUTH_SOCK names the agent)"
+            )
+        if private_path:
             for row in self.store.list_keys():
                 if row["name"] != name and PublicKey.parse_line(row["public"]).raw == public.raw:
                     raise StoreError(
@@ -248,9 +286,6 @@ class Client:
                         f"as {row['name']!r} ({public.fingerprint()}); to add an opponent, "
                         "import their public-key line (their .pub file)"
                     )
-        else:
-            public = PublicKey.parse_line(data.decode("utf-8", errors="replace"))
-            private_path = ""
         with self.changing():
             self.store.add_key(name, public.openssh_line(), public.fingerprint(), private_path)
         return str(PublicKey(public.raw, name).fingerprint_line())
@@ -301,6 +336,8 @@ class Client:
             for path in (private.with_name(private.name + ".pub"), private):
                 path.unlink(missing_ok=True)
             done.append(f"deleted {private} and {private.name}.pub")
+        elif private is not None and not private.exists():
+            done.append(f"it had no key file at {private} (ssh-agent keeps its own copy)")
         elif private is not None:
             done.append(f"kept the private key file {private}")
             if made_here:
@@ -322,11 +359,16 @@ class Client:
             return moved
         return path
 
-    def _private_key_for(self, public_line: str) -> PrivateKey:
+    def _private_key_for(self, public_line: str) -> Signer:
         return self._key_and_path(public_line)[0]
 
-    def _key_and_path(self, public_line: str) -> tuple[PrivateKey, Path]:
-        """The private key of `public_line` held by this store, and its file."""
+    def _key_and_path(self, public_line: str) -> tuple[Signer, Path]:
+        """The key of `public_line` held by this store, and its file (where it is recorded).
+
+        The key file's key, unless the file is gone or passphrase-protected and ssh-agent
+        (SSH_AUTH_SOCK) holds the key: then the agent signs, and no passphrase is asked
+        (pbem.crypto.agent; the signatures are the same bytes)."""
+        from pbem.crypto.agent import find
         from pbem.crypto.keys import PassphraseNeeded, PublicKey, load_private_key
 
         wanted = PublicKey.parse_line(public_line)
@@ -342,12 +384,20 @@ class Client:
             try:
                 data = path.read_bytes()
             except OSError as exc:
+                held = find(wanted) if isinstance(exc, FileNotFoundError) else None
+                if held is not None:
+                    self._keys[wanted.raw] = (held, path)
+                    return held, path
                 raise StoreError(
-                    f"cannot read the private key {path}: {exc.strerror or exc}"
+                    f"cannot read the private key {path}: {exc.strerror or exc}{_agent_note()}"
                 ) from None
             try:
                 key = load_private_key(data, None)
             except PassphraseNeeded:
+                held = find(wanted)
+                if held is not None:
+                    self._keys[wanted.raw] = (held, path)
+                    return held, path
                 key = load_private_key(data, self._passphrase(row["name"]))
             if key.public.raw != wanted.raw:
                 raise StoreError(f"the key file {path} no longer holds {wanted.fingerprint()}")
@@ -356,6 +406,67 @@ class Client:
             self._keys[wanted.raw] = (key, path)
             return key, path
         raise StoreError(f"no private key in this store for {wanted.fingerprint()}")
+
+    def _seed_key_for(self, public_line: str, what: str) -> PrivateKey:
+        """The key file's key of `public_line`, for `what` needs its seed: opening what was
+        sealed to the key (pbem.crypto.escrow), which no ssh-agent can do. When the agent
+        signs for a passphrase-protected file, the file is read (its passphrase asked);
+        when there is no file, one error line says what is needed."""
+        from pbem.crypto.keys import (
+            NEEDS_FILE,
+            PassphraseNeeded,
+            PrivateKey,
+            PublicKey,
+            load_private_key,
+        )
+
+        signer, path = self._key_and_path(public_line)
+        if isinstance(signer, PrivateKey):
+            return signer
+        raw = signer.public.raw
+        if raw not in self._seeds:
+            try:
+                data = path.read_bytes()
+            except OSError:
+                raise PbemError(
+                    f"{what} {NEEDS_FILE}; import the key file of {signer.public.fingerprint()} "
+                    f"(put it at {path})"
+                ) from None
+            try:
+                key = load_private_key(data, None)
+            except PassphraseNeeded:
+                names = [
+                    row["name"]
+                    for row in self.store.list_keys()
+                    if PublicKey.parse_line(row["public"]).raw == raw
+                ]
+                key = load_private_key(data, self._passphrase(str(names[0]) if names else ""))
+            if key.public.raw != raw:
+                held = signer.public.fingerprint()
+                raise StoreError(f"the key file {path} no longer holds {held}")
+            self._seeds[raw] = key
+        return self._seeds[raw]
+
+    def key_location(self, row: Mapping[str, Any]) -> str:
+        """Where the private half of a keys row is: "private" (its key file signs), "agent"
+        (ssh-agent signs: its file is gone or passphrase-protected), "missing" (neither
+        a file nor the agent) or "public" (an opponent's key)."""
+        from pbem.crypto.agent import find
+        from pbem.crypto.keys import PassphraseNeeded, PublicKey, load_private_key
+
+        path = self.key_file(row)
+        if path is None:
+            return "public"
+        try:
+            load_private_key(path.read_bytes(), None)
+            return "private"
+        except PassphraseNeeded:
+            protected = True
+        except (OSError, PbemError):
+            protected = False
+        if find(PublicKey.parse_line(str(row["public"]))) is not None:
+            return "agent"
+        return "private" if protected else "missing"
 
     def _record_moved_key(self, name: str, path: Path) -> None:
         """Record a key found after the store folder moved relative to the store, so that
@@ -791,7 +902,9 @@ class Client:
             commits = entry.body.get("commit")
             if not isinstance(sealed, str) or not isinstance(commits, dict):
                 continue
-            key = key or self._private_key_for(game.roles[role])
+            key = key or self._seed_key_for(
+                game.roles[role], f"opening the referee's deals to {role}"
+            )
             try:
                 text = open_sealed(
                     key, bytes.fromhex(sealed), blind.deal_context(game.id, entry.seq, role)
@@ -897,9 +1010,12 @@ class Client:
         from pbem.core.canonical import parse_canonical
         from pbem.crypto.escrow import EscrowError, message_key, open_with_key
 
-        key = self._private_key_for(game.roles[league.REFEREE])
+        key = None
         found: list[tuple[blind.Escrowed, list[Opening], str, str | None]] = []
         for item in items:
+            key = key or self._seed_key_for(
+                game.roles[league.REFEREE], "opening the escrows sealed to the referee"
+            )
             sealed = bytes.fromhex(item.escrow)
             where = blind.context(game.id, item.seq, item.by)
             try:
@@ -1429,6 +1545,15 @@ def _holds_key(path: Path, public_line: str) -> bool:
         return load_private_key(path.read_bytes(), None).public.raw == wanted
     except (OSError, PbemError):  # missing, unreadable, or protected by a passphrase
         return False
+
+
+def _agent_note() -> str:
+    """What a missing key file's error adds about ssh-agent, which could have signed."""
+    from pbem.crypto.agent import socket_path
+
+    if socket_path() is None:
+        return " (and no ssh-agent: SSH_AUTH_SOCK is not set)"
+    return " (and ssh-agent does not hold the key)"
 
 
 def _check_key_name(name: str) -> None:

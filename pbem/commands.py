@@ -116,13 +116,17 @@ def _read_input(source: str) -> bytes:
 
 
 def _data_files(specs: tuple[str, ...]) -> dict[str, bytes]:
+    """The user's own data files (`--data NAME=FILE`), each refused over the size cap
+    before it is read (pbem.games.datacheck.read_data_file)."""
     files = {}
     for spec in specs:
+        from pbem.games.datacheck import read_data_file  # imported only when a file is given
+
         name, sep, path = spec.partition("=")
         if not sep:
             path, name = spec, Path(spec).name
         try:
-            files[name] = Path(path).read_bytes()
+            files[name] = read_data_file(path)
         except OSError as exc:
             _fail(f"cannot read data file {path}: {exc.strerror}")
     return files
@@ -213,11 +217,23 @@ def key() -> None:
     """Make, import, list and remove Ed25519 keys."""
 
 
+NO_PASSPHRASE_NOTE = (
+    "A passphrase encrypts the key file; without one, anyone who copies it (a backup of "
+    "the store folder) can sign as you and open your sealed orders. Empty for none."
+)
+
+
 @key.command("new")
 @click.argument("name")
-@click.option("--passphrase", "protect", is_flag=True, help="Protect the key with a passphrase.")
+@click.option(
+    "--passphrase/--no-passphrase",
+    "protect",
+    default=None,
+    help="Protect the key with a passphrase (from a prompt or PBEM_PASSPHRASE), or not. "
+    "Default: asked at a terminal, none otherwise.",
+)
 @click.pass_context
-def key_new(ctx: click.Context, name: str, protect: bool) -> None:
+def key_new(ctx: click.Context, name: str, protect: bool | None) -> None:
     """Make an Ed25519 OpenSSH key pair NAME (file mode 0600)."""
     phrase = None
     if protect:
@@ -225,11 +241,26 @@ def key_new(ctx: click.Context, name: str, protect: bool) -> None:
             os.environ.get("PBEM_PASSPHRASE")
             or click.prompt("passphrase", hide_input=True, confirmation_prompt=True)
         ).encode()
+    elif protect is None and _at_a_terminal() and os.environ.get("PBEM_PASSPHRASE") is None:
+        # Offered, never forced: an empty answer (twice) keeps today's unencrypted key.
+        _say(NO_PASSPHRASE_NOTE, err=True)
+        typed = click.prompt(
+            f"passphrase for key {name}",
+            hide_input=True,
+            confirmation_prompt=True,
+            default="",
+            show_default=False,
+        )
+        phrase = typed.encode() or None
     client = _client(ctx)
     click.echo(client.new_key(name, phrase))
     # Standard output keeps the fingerprint line alone; what to send goes to stderr.
     row = client.store.key(name)
     _say(f"send your opponent {client.key_file(row)}.pub, this line: {row['public']}", err=True)
+
+
+def _at_a_terminal() -> bool:
+    return sys.stdin.isatty() and sys.stdout.isatty()
 
 
 @key.command("import")
@@ -241,13 +272,22 @@ def key_new(ctx: click.Context, name: str, protect: bool) -> None:
     is_flag=True,
     help="From a private key file, import only its public half.",
 )
+@click.option(
+    "--agent",
+    is_flag=True,
+    help="Your own key, held by ssh-agent (SSH_AUTH_SOCK), which signs: PATH is its key "
+    "file (no passphrase asked) or its .pub line (no key file needed).",
+)
 @click.pass_context
-def key_import(ctx: click.Context, name: str, path: str, public_only: bool) -> None:
+def key_import(ctx: click.Context, name: str, path: str, public_only: bool, agent: bool) -> None:
     """Import an OpenSSH private key (your own, for signing) or an opponent's public-key
     line as NAME."""
     client = _client(ctx)
-    _say(client.import_key(name, Path(path), public_only))
-    if client.store.key(name)["private_path"]:
+    _say(client.import_key(name, Path(path), public_only, agent))
+    row = client.store.key(name)
+    if row["private_path"] and client.key_location(row) == "agent":
+        _say(f"imported {name}: your own key, signed by ssh-agent", err=True)
+    elif row["private_path"]:
         _say(f"imported {name}: your own key, for signing (the file stays at {path})", err=True)
     else:
         _say(f"imported {name}: an opponent's public key", err=True)
@@ -271,12 +311,15 @@ def key_rm(ctx: click.Context, name: str, force: bool, delete_file: bool) -> Non
 @key.command("list")
 @click.pass_context
 def key_list(ctx: click.Context) -> None:
-    """List keys: name, fingerprint, whether the private half is here, and its file."""
+    """List keys: name, fingerprint, where the private half is (private: its key file;
+    agent: ssh-agent signs; missing: neither; public: an opponent's key), and its file."""
     client = _client(ctx)
     for row in client.store.list_keys():
         private = client.key_file(row)
-        kind = "private" if private else "public"
-        _say(f"{row['name']}\t{row['fingerprint']}\t{kind}" + (f"\t{private}" if private else ""))
+        where = client.key_location(row)
+        if private is not None and where == "agent" and not private.exists():
+            private = None  # held by the agent alone: no key file to name
+        _say(f"{row['name']}\t{row['fingerprint']}\t{where}" + (f"\t{private}" if private else ""))
 
 
 # --- games ----------------------------------------------------------------------------------

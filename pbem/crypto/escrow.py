@@ -44,7 +44,7 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-from pbem.crypto.keys import PrivateKey, PublicKey
+from pbem.crypto.keys import NEEDS_FILE, PrivateKey, PublicKey, Signer
 from pbem.errors import KeyError_, PbemError
 
 __all__ = [
@@ -81,10 +81,14 @@ class EscrowError(PbemError):
     """A sealed message that cannot be made or opened."""
 
 
-def _seed(key: PrivateKey | Ed25519PrivateKey) -> bytes:
+def _seed(key: Signer | Ed25519PrivateKey) -> bytes:
     if isinstance(key, PrivateKey):
         # PrivateKey keeps its Ed25519 object private; its seed never leaves pbem.crypto.
         return key._seed()
+    if not isinstance(key, Ed25519PrivateKey):
+        # A key that ssh-agent holds (pbem.crypto.agent) signs, but no agent operation
+        # gives the seed or decrypts: opening needs the key file.
+        raise KeyError_(f"opening what was sealed to {key.public.fingerprint()} {NEEDS_FILE}")
     return key.private_bytes(
         serialization.Encoding.Raw, serialization.PrivateFormat.Raw, serialization.NoEncryption()
     )
@@ -94,7 +98,7 @@ def _raw(key: bytes | PublicKey) -> bytes:
     return key.raw if isinstance(key, PublicKey) else key
 
 
-def x25519_private(ed25519_private: PrivateKey | Ed25519PrivateKey) -> X25519PrivateKey:
+def x25519_private(ed25519_private: Signer | Ed25519PrivateKey) -> X25519PrivateKey:
     """The X25519 key of an Ed25519 private key: SHA-512(seed)[:32].
 
     The same as libsodium's crypto_sign_ed25519_sk_to_curve25519 and age's ssh-ed25519
@@ -247,7 +251,7 @@ def sender_message_key(
 
 
 def message_key(
-    recipient_private: PrivateKey | Ed25519PrivateKey, sealed: bytes, context: bytes
+    recipient_private: Signer | Ed25519PrivateKey, sealed: bytes, context: bytes
 ) -> bytes:
     """The ChaCha20-Poly1305 key of one sealed message, as its recipient derives it.
 
@@ -279,7 +283,7 @@ def open_with_key(key: bytes, sealed: bytes, context: bytes) -> bytes:
 
 
 def open_sealed(
-    recipient_private: PrivateKey | Ed25519PrivateKey, sealed: bytes, context: bytes
+    recipient_private: Signer | Ed25519PrivateKey, sealed: bytes, context: bytes
 ) -> bytes:
     """The plaintext of `sealed`, opened with the recipient's Ed25519 private key.
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import base64
 import hashlib
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import (
@@ -39,10 +39,15 @@ __all__ = [
     "PassphraseNeeded",
     "PrivateKey",
     "PublicKey",
+    "Signer",
     "generate",
     "load_private_key",
     "write_private_key",
 ]
+
+# What an operation that needs a key's seed says when only ssh-agent holds the key
+# (pbem.crypto.agent): an agent signs, but has no operation that decrypts.
+NEEDS_FILE = "needs the private key file: ssh-agent signs but cannot decrypt"
 
 # KEY_TYPE, "ssh-ed25519", comes from pbem.crypto.keyline (= pbem.crypto.openssh.KEY_TYPE).
 
@@ -116,6 +121,20 @@ class PublicKey(Record, fields=("raw", "comment"), uncompared=("comment",)):
         return self.raw == other.raw
 
 
+class Signer(Protocol):
+    """What signs for a key: a PrivateKey read from its file, or pbem.crypto.agent's AgentKey
+    (ssh-agent holds the key). Both give the same deterministic Ed25519 signatures; only a
+    PrivateKey has the seed that opens what was sealed to the key (pbem.crypto.escrow)."""
+
+    @property
+    def public(self) -> PublicKey: ...
+
+    @property
+    def comment(self) -> str: ...
+
+    def sign_raw(self, data: bytes) -> bytes: ...
+
+
 class PrivateKey:
     """An Ed25519 private key and its comment. Its repr never shows secret material."""
 
@@ -163,6 +182,17 @@ class PrivateKey:
 def generate(comment: str = "") -> PrivateKey:
     """A fresh random Ed25519 key."""
     return PrivateKey.generate(comment)
+
+
+def public_of_key_file(data: bytes) -> PublicKey | None:
+    """The public half of an OpenSSH private key file, read without its passphrase (the
+    format keeps it outside the encrypted part); None for another format. Not a proof
+    that the file holds that key: only loading it (with the passphrase) is."""
+    from pbem.crypto import openssh
+
+    if not openssh.is_openssh(data):
+        return None
+    return PublicKey(openssh.public_of(data))
 
 
 def load_private_key(data: bytes, passphrase: bytes | None = None) -> PrivateKey:

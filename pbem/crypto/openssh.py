@@ -146,6 +146,28 @@ def decode(data: bytes, passphrase: bytes | None) -> Ed25519Secret:
         raise KeyError_(f"OpenSSH private key is damaged: {exc}") from None
 
 
+def public_of(data: bytes) -> bytes:
+    """The raw Ed25519 public key in the file's unencrypted header (no passphrase needed)."""
+    try:
+        r = Reader(_unarmor(data))
+        if r.raw(len(MAGIC), "magic") != MAGIC:
+            raise KeyError_("not an OpenSSH private key: bad magic")
+        for field in ("cipher name", "kdf name", "kdf options"):
+            r.string(field)
+        if r.u32("key count") != 1:
+            raise KeyError_("OpenSSH private key file must hold exactly one key")
+        outer = Reader(r.string("public key"))
+        key_type = outer.text("key type")
+        if key_type != KEY_TYPE:
+            raise KeyError_(f"key type {key_type} is not supported: pbem needs an Ed25519 key")
+        public = outer.string("public key")
+    except WireError as exc:
+        raise KeyError_(f"OpenSSH private key is damaged: {exc}") from None
+    if len(public) != 32:
+        raise KeyError_("private key is damaged: bad Ed25519 key lengths")
+    return public
+
+
 def _decode(body: bytes, passphrase: bytes | None) -> Ed25519Secret:
     r = Reader(body)
     if r.raw(len(MAGIC), "magic") != MAGIC:

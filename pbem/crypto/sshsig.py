@@ -19,7 +19,7 @@ import base64
 import binascii
 import hashlib
 
-from pbem.crypto.keys import KEY_TYPE, PrivateKey, PublicKey
+from pbem.crypto.keys import KEY_TYPE, PublicKey, Signer
 from pbem.crypto.wire import Reader, WireError, string, u32
 from pbem.errors import KeyError_, SignatureError
 
@@ -43,8 +43,12 @@ def _signed_data(message: bytes, namespace: str) -> bytes:
     )
 
 
-def sign(key: PrivateKey, message: bytes, namespace: str = NAMESPACE) -> bytes:
-    """The binary SSHSIG blob signing `message` (what ssh-keygen base64-encodes in its armor)."""
+def sign(key: Signer, message: bytes, namespace: str = NAMESPACE) -> bytes:
+    """The binary SSHSIG blob signing `message` (what ssh-keygen base64-encodes in its armor).
+
+    `key` signs the "signed data" blob, as `ssh-keygen -Y sign` has its key or its agent
+    do: a key file and ssh-agent (pbem.crypto.agent) give the same bytes (Ed25519 is
+    deterministic), so an entry is the same whichever holds the key."""
     signature = string(KEY_TYPE) + string(key.sign_raw(_signed_data(message, namespace)))
     return (
         MAGIC

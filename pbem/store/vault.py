@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from pbem.errors import StoreError
 
 if TYPE_CHECKING:
-    from pbem.crypto.keys import PrivateKey
+    from pbem.crypto.keys import Signer
 
 VAULT_DOMAIN = b"pbem-vault/v1"
 SEALED_PREFIX = "vault1:"  # a stored value sealed by this module (earlier stores: plain JSON)
@@ -36,7 +36,9 @@ SEALED_PREFIX = "vault1:"  # a stored value sealed by this module (earlier store
 class Vault:
     """The derivations and the sealing of one role's secrets in one game."""
 
-    def __init__(self, key: PrivateKey, game_id: str, role: str) -> None:
+    def __init__(self, key: Signer, game_id: str, role: str) -> None:
+        # `key` is the key file's PrivateKey or ssh-agent's AgentKey: the same deterministic
+        # signature, so the same root, whichever holds the key (tests/crypto/test_agent.py).
         label = VAULT_DOMAIN + b" root\0" + game_id.encode("ascii") + b"\0" + role.encode()
         self._root = hashlib.sha256(VAULT_DOMAIN + key.sign_raw(label)).digest()
         self._name = f"{game_id}/{role}"
