@@ -1138,7 +1138,7 @@ class Client:
                 )
             try:
                 key = message_key(
-                    self._private_key_for(game.roles[role]),
+                    self._seed_key_for(game.roles[role], "opening the referee's deal"),
                     bytes.fromhex(deal.escrow),
                     blind.deal_context(game.id, seq, role),
                 ).hex()
@@ -1161,7 +1161,9 @@ class Client:
         where = blind.deal_context(game.id, deal.seq, role)
         try:
             text = open_sealed(
-                self._private_key_for(game.roles[role]), bytes.fromhex(deal.escrow), where
+                self._seed_key_for(game.roles[role], "opening the referee's deal"),
+                bytes.fromhex(deal.escrow),
+                where,
             )
         except EscrowError:
             return [f"the referee's deal in entry {deal.seq} does not open with your key"]

@@ -53,6 +53,7 @@ class Referee:
     def round(self, messages: Iterable[tuple[str, bytes]]) -> None:
         from pbem.mail.fetch import Fetcher
 
+        self.client.clock = self.now  # (a game made in its future is refused at its join)
         if not self.recovered:  # a run's first round: what a kill left in the journal
             for line in settle.recover(self.client, settle.refereed_games(self.client)):
                 self.say(line)
