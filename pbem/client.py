@@ -1052,7 +1052,10 @@ class Client:
         settled = game.blind_end
         if settled is not None:
             if settled.level == blind.DISPUTED and settled.item is not None:
-                return [self._answer_dispute(game, settled.item)]
+                try:
+                    return [self._answer_dispute(game, settled.item)]
+                except PbemError:
+                    return []  # not a deal this store sealed as the log holds it: no answer
             return []
         for item, _openings, key, problem in self._opened_escrows(game, game.escrows):
             if problem is not None:
@@ -1149,15 +1152,15 @@ class Client:
         fields["body"] = body
         return self._append(game, fields, role)
 
-    def deal_problems(self, game: Adjudicator, role: str) -> list[str]:
-        """What is wrong with the referee's latest deal to `role` (one line), if it does
-        not open with `role`'s key or does not match the referee's commitments: then the
-        player cannot act on it and should publish its key (`pbem unseal`)."""
+    def deal_problem(self, game: Adjudicator, role: str) -> tuple[int, str] | None:
+        """(seq, what is wrong) when the referee's latest deal to `role` does not open with
+        `role`'s key or does not match the referee's commitments: the player cannot act on
+        it, and answers it by publishing its key (`unseal`); else None."""
         from pbem.crypto.escrow import EscrowError, open_sealed
 
         deal = next((item for item in game.deals if item.by == role), None)
         if deal is None or not game.double_blind or role not in self.my_roles(game):
-            return []
+            return None
         where = blind.deal_context(game.id, deal.seq, role)
         try:
             text = open_sealed(
@@ -1166,11 +1169,11 @@ class Client:
                 where,
             )
         except EscrowError:
-            return [f"the referee's deal in entry {deal.seq} does not open with your key"]
+            return deal.seq, f"the referee's deal in entry {deal.seq} does not open with your key"
         problem = blind.false_in(game.id, text, deal.commits)
         if problem is None:
-            return []
-        return [f"the referee's deal in entry {deal.seq} does not match its commitments: {problem}"]
+            return None
+        return deal.seq, f"the referee's deal in entry {deal.seq} does not match: {problem}"
 
     def _disclosed(self, game: Adjudicator) -> list[JSON]:
         """The openings of every value still sealed, from the escrows in the log."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from pbem.core.adjudicator import Action, Adjudicator
+from pbem.errors import PbemError
 from pbem.ledger import fingerprint
 from pbem.render import escape
 
@@ -74,8 +75,6 @@ def joins_lines(client: Client, game: Adjudicator) -> list[str]:
 def game_list_lines(client: Client) -> list[str]:
     """`pbem show` with no game: one line per stored game, tab-separated: id prefix,
     rules, title, whose turn it is, and what is asked of this store's roles."""
-    from pbem.errors import PbemError
-
     lines = []
     for row in client.store.games():
         short = str(row["id"])[:12]
@@ -140,8 +139,6 @@ def show_text(
     mine = client.my_roles(game)
     viewer = role or (mine[0] if mine else None)
     if viewer is not None and viewer not in game.roles:
-        from pbem.errors import PbemError
-
         raise PbemError(f"this game has no role {viewer!r}")
     known = client.known(game.id, viewer) if viewer in mine else None
     engine = game.engine
@@ -182,6 +179,19 @@ def show_text(
         lines.append(f"role {name}{you}: {fingerprint(line)}")
     asked = asked_of(client, game)
     if asked is not None:
+        # A double-blind deal this role cannot act on: say so, and what answers it.
+        try:
+            trouble = client.deal_problem(game, asked.role)
+        except PbemError:
+            trouble = None  # (a key that cannot decrypt: said where the deal is needed)
+        if trouble is not None:
+            seq, problem = trouble
+            lines.append(
+                escape.terminal_line(
+                    f"{problem}: publish its key for anyone to check "
+                    f"(`pbem unseal {game.id[:12]} {seq}`; docs/referee.md)"
+                )
+            )
         lines += asked.notes
         if asked.choices:
             lines.append(f"Your choices as {asked.role} (`pbem move GAME N` or the text):")

@@ -180,3 +180,80 @@ def test_the_referee_discloses_a_players_false_claim_and_the_log_proves_it(
     table = standings([counted])
     loser = next(row for row in table.rows if row.player == counted.players[cheat])
     assert (loser.losses, loser.wins) == (1, 0)
+
+
+def _to_first_deal(clients: dict[str, Client], game: str) -> str:
+    """Bots play until the referee's first deal; returns the side it was dealt to."""
+    rng = random.Random(2)
+    for _ in range(3000):
+        _sync(clients, game)
+        log = clients[REFEREE].game(game)
+        signer = log.next_signer()
+        assert signer is not None and log.outcome() is None
+        if log.head.by == REFEREE and DEAL in log.head.body:
+            assert signer in log.head.body[DEAL]  # type: ignore[operator]
+            return signer
+        if signer == REFEREE:
+            settle(clients[REFEREE], game)
+        else:
+            _play(clients[signer], game, signer, rng)
+    raise AssertionError("no deal in 3000 turns")
+
+
+def test_a_deal_its_owner_cannot_open_is_shown_disputed_and_not_rated(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Item 3: the referee deals bytes its owner cannot open. `pbem show` tells the owner
+    and names `pbem unseal`; the unseal publishes the key it derives, the game stops on
+    its word (NOT CHECKED, not rated), and the referee's store, holding no key that opens
+    it, signs no answer."""
+    from pbem.crypto.escrow import seal
+
+    real = Client._deal
+
+    def garbage(self: Client, log: Any, seq: int, sealed: list[Any]) -> Any:
+        honest = real(self, log, seq, sealed)
+        return {side: seal(bytes(range(32)), b"garbage", b"elsewhere").hex() for side in honest}
+
+    clients, game = _stores(tmp_path)
+    monkeypatch.setattr(Client, "_deal", garbage)
+    owner = _to_first_deal(clients, game)
+    monkeypatch.setattr(Client, "_deal", real)
+    deal_seq = clients[owner].game(game).head.seq
+    home = ["--home", str(tmp_path / owner)]
+    shown = CliRunner().invoke(main, [*home, "show", game[:12]])
+    assert shown.exit_code == 0, shown.output
+    assert "does not open with your key" in shown.output
+    assert f"pbem unseal {game[:12]} {deal_seq}" in shown.output
+    unsealed = CliRunner().invoke(
+        main, [*home, "unseal", game[:12], str(deal_seq), "-o", str(tmp_path / "u.txt")]
+    )
+    assert unsealed.exit_code == 0, unsealed.output
+    _sync(clients, game)
+    assert settle(clients[REFEREE], game) == []  # nothing opens it: no answer to sign
+    report = verify_text(clients[REFEREE].export(game))
+    assert report.verdict == "not-checked" and f"on {owner}'s word" in report.tail()
+    assert "not rated" in result_of("stalled.pbem", report)[1]
+
+
+def test_the_referees_store_answers_a_false_dispute_with_its_own_key(tmp_path: Path) -> None:
+    """A player disputes an honest deal with a key that opens nothing: the unattended
+    referee's next round answers with the deal's own key, which opens it, so the dispute
+    is proven false and its author loses."""
+    from pbem.core.blind import FALSE_DISPUTE, UNSEAL
+
+    clients, game = _stores(tmp_path)
+    owner = _to_first_deal(clients, game)
+    client = clients[owner]
+    log = client.game(game)
+    fields = client._next_fields(log, UNSEAL, owner)
+    fields["body"] = {"deal_of": log.head.seq, "to": owner, "key": "22" * 32}
+    dispute = client._append(log, fields, owner)  # (a forged key: the client signs no such)
+    _sync(clients, game)
+    said = settle(clients[REFEREE], game)
+    assert any("unseal" in line for line in said), said
+    ended = clients[REFEREE].game(game).outcome()
+    assert ended is not None and ended.level == FALSE_DISPUTE and ended.winner != owner
+    report = verify_text(clients[REFEREE].export(game))
+    assert report.verdict == "proven" and report.bad is not None
+    assert (report.bad.seq, report.bad.by) == (dispute.seq, owner)
