@@ -20,22 +20,35 @@ checked by the adjudicator like every other rule:
   openings of its labels, sealed to ROLE's key with the context `pbem-blind/v1 deal GAME
   SEQ ROLE`. Only ROLE learns them; the referee's commitments bind it, and its disclose
   opens them at the end like any other.
-* the `void` entry, by the referee while the game is in play: `{"escrow_of": N, "key":
-  HEX}`, N an escrow not attested yet and HEX its message key (escrow.message_key):
+* the `void` entry, by the referee while the game is in play, or once it is over by its
+  rules or an agreement and before the disclose (an escrow of the last moves is never
+  attested): `{"escrow_of": N, "key": HEX}`, N an escrow not attested yet and HEX its
+  message key (escrow.message_key):
   - the key opens the escrow and it is not exactly the openings of entry N's
-    commitments: entry N's author sealed a false escrow, proven, and loses;
+    commitments: entry N's author sealed a false escrow, proven, and loses (FALSE_ESCROW);
   - the key opens a true escrow: the void is refused (the referee is proven wrong);
-  - the key does not open it: entry N's author loses, on the referee's word, like a
-    forfeit on its clock (docs/referee.md): proving that a message does not open would
+  - the key does not open it: entry N's author loses, on the referee's word (VOID), like
+    a forfeit on its clock (docs/referee.md): proving that a message does not open would
     take a proof of correct decryption, which protocol v1 has no primitive for. (Ending
     such a game with no result instead would let a losing player escape its loss by
-    sealing garbage.) The author can answer a false word in public: its escrow's
-    ephemeral key derives from its own key (escrow.seal_derived), and published, it
-    opens the escrow for anyone.
+    sealing garbage.) The author answers it with an `unseal` (below).
+* the `unseal` entry (`check_unseal`): a published message key, checked as a void is.
+  A player disputes the referee's latest deal to it, while asked; the referee answers a
+  dispute with its own key for the deal; an escrow's author answers a void on the
+  referee's word. Either end of a sealed message can derive its key (the sender from the
+  ephemeral key it derived: escrow.sender_message_key), so a key that opens the message
+  settles the dispute for anyone.
 * the `disclose` entry, by the referee once the game is over: `{"open": [opening, ...]}`
   with every commitment still sealed, each checked against its commitment; the game's
   claim checks then run on them (Engine.settle), so a double-blind game leaves nothing
-  unchecked, whoever stopped answering.
+  unchecked, whoever stopped answering. A claim they show false (FalseClaimError) does
+  not refuse the disclose: it ends the game against the liar (FALSE_CLAIM, or FALSE_DEAL
+  for the referee's own), the proof the log keeps.
+* every sealed text (escrow, deal) must have an ephemeral key some recipient can open:
+  one of small order (all zeros among them) is refused (escrow.check_ephemeral).
+
+How each end reads (proven, or on whose word) is `Settled`; pbem.verdicts turns it into
+the verdict every verifier gives.
 """
 
 from __future__ import annotations
