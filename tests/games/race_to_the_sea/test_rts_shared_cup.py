@@ -155,6 +155,12 @@ def test_a_deal_that_is_not_the_draw_is_the_referees_false_claim(monkeypatch: An
     assert "the referee dealt" in ended.text and "(rulebook 4.2)" in ended.text
     assert report.bad is not None and (report.bad.seq, report.bad.by) == (deal.seq, REFEREE)
     assert table.game.blind_end is not None and table.game.blind_end.culprit == REFEREE
+    # Evidence against the referee (issue 27, item 2): its own deal, shown false.
+    from pbem import evidence
+
+    proof = evidence.check(evidence.render(evidence.find(table.game.entries)))
+    disclosed = table.game.head.seq  # (the referee's own disclose shows it: accused too)
+    assert proof.role == REFEREE and [e.seq for e in proof.accused] == [deal.seq, disclosed]
 
 
 def test_a_stack_that_is_not_the_deal_is_its_owners_false_claim(monkeypatch: Any) -> None:
