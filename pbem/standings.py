@@ -169,9 +169,9 @@ class Roster:
 
 def parse_roster(text: str, source: str) -> Roster:
     """A roster's text: per line one OpenSSH public-key line (`ssh-ed25519 AAAA...
-    [comment]`) or one SHA256 fingerprint (as `pbem standings` and `ssh-keygen -l`
-    print them, text after it ignored); blank lines and lines starting with `#` are
-    comments. Any other line is refused, with its number."""
+    [comment]`) or one SHA256 fingerprint (`SHA256:...` as `pbem standings` prints it,
+    or a line of `ssh-keygen -l`; text after it is ignored); blank lines and lines
+    starting with `#` are comments. Any other line is refused, with its number."""
     from pbem.crypto.keys import PublicKey
     from pbem.errors import PbemError
 
@@ -180,7 +180,9 @@ def parse_roster(text: str, source: str) -> Roster:
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
-        first = line.split()[0]
+        words = line.split()
+        # (`ssh-keygen -l` prints the key's size first: `256 SHA256:... comment (ED25519)`)
+        first = words[1] if words[0].isdigit() and len(words) > 1 else words[0]
         try:
             if first == "ssh-ed25519":
                 found.add(str(PublicKey.parse_line(line).fingerprint()))
