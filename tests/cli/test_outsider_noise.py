@@ -189,3 +189,35 @@ def test_an_intact_log_pays_no_extra_signature_check(monkeypatch: pytest.MonkeyP
     real = table.game.entries[3]
     assert verify_text(text + "\n" + move_file([flipped(real)])).ok
     assert calls and set(calls) == {real.canonical}  # only the copies of entry 3
+
+
+def test_a_store_meets_noise_one_mail_at_a_time(tmp_path: Path) -> None:
+    """What docs/protocol-notes.md says a store does with such a copy: a copy of an entry
+    it holds is "already had" (the stored copy kept); a mail whose only copy of a new
+    entry is damaged is refused alone, and the honest mail after it applies."""
+    from pbem.client import Client
+    from pbem.errors import PbemError
+    from pbem.mail.fetch import Fetcher
+    from pbem.store import Store
+    from pbem.verify import parse_entries
+
+    table = played()
+    entries = list(table.game.entries)
+    client = Client(Store(tmp_path / "store"))
+    client.apply_entries(entries[:3])
+    fetcher = Fetcher(client)
+    noise = fetcher.process("noise", move_file([flipped(entries[3])]).encode())
+    assert noise.refusal is not None and "signature" in noise.refusal
+    late = fetcher.process("late", move_file([resigned(table, entries[1])]).encode())
+    assert late.refusal is None and late.had
+    honest = fetcher.process("honest", move_file(entries[3:]).encode())
+    assert honest.refusal is None
+    stored = client.game(table.game.id).entries
+    assert [e.signature for e in stored] == [e.signature for e in entries]
+    # `pbem apply` of one file with the damaged copy first refuses the file (said in the
+    # notes: apply a clean copy), and changes nothing
+    other = Client(Store(tmp_path / "other"))
+    other.apply_entries(entries[:3])
+    with pytest.raises(PbemError, match="signature"):
+        other.apply_entries(parse_entries(move_file([flipped(entries[3]), *entries[3:]])))
+    assert len(other.game(table.game.id).entries) == 3
