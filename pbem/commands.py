@@ -1015,29 +1015,32 @@ def _verify_evidence(sources: tuple[str, ...], files: dict[str, bytes], as_json:
     help="Print one JSON document on stdout: the table, the games counted and the files "
     "left out with the reason.",
 )
-def standings(sources: tuple[str, ...], as_json: bool) -> None:
-    """League standings over saves (files, or folders of *.pbem): wins, losses, draws and
-    an Elo rating per player key, counting only games that verify and are finished; the
-    files left out are listed with the reason. Games are rated in the order given."""
+@click.option(
+    "--players",
+    "roster",
+    metavar="FILE",
+    help="A roster of the league's players: one OpenSSH public-key line or SHA256 "
+    "fingerprint a line (# comments). Only games whose every player is on it count.",
+)
+def standings(sources: tuple[str, ...], as_json: bool, roster: str | None) -> None:
+    """League standings over saves (files, or folders of *.pbem) and mailboxes (an mbox
+    file, a Maildir folder: every game in it): wins, losses, draws and an Elo rating per
+    player key, counting only games that verify and are finished, each game once (by its
+    id); the files and games left out are listed with the reason. Games are rated in the
+    order given."""
     import json
 
     from pbem import standings as league
     from pbem.errors import PbemError
-    from pbem.verify import verify_path
 
-    results, left_out = [], []
-    for path in _verify_paths(sources):
-        if path == "-":
-            _fail("standings read files, not stdin")
-        try:
-            result, why = league.result_of(path, verify_path(path))
-        except PbemError as exc:
-            result, why = None, str(exc).partition("\n")[0]
-        if result is None:
-            left_out.append((path, why))
-        else:
-            results.append(result)
-    found = league.standings(results, left_out)
+    try:
+        players = league.read_roster(roster) if roster is not None else None
+    except PbemError as exc:
+        _fail(str(exc))
+    paths = _verify_paths(sources)
+    if "-" in paths:
+        _fail("standings read files, not stdin")
+    found = league.league(league.source_results(paths), players)
     if as_json:
         click.echo(json.dumps(league.document(found), indent=2, sort_keys=True))
         return

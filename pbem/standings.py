@@ -23,12 +23,25 @@ whose referee is proven to have lied (a false deal, a false void), one whose res
 on someone's word (a void of an escrow that does not open, a deal a player says does not
 open), and one over whose referee has not disclosed the values it holds are not rated:
 they are listed apart with the reason.
+
+What counts (issue 27, item 8; `league`): one game counts once, by its game id, whatever
+file, copy or mailbox it comes from (the first one given; each other copy is listed as
+not counted, with where it was counted). Mailboxes (an mbox file, a Maildir folder) are
+read as `pbem verify` reads them, one result per game (`source_results`). A league that
+gives a roster (`--players FILE`, `read_roster`) counts only games whose every player's
+key is on it: anyone can make keys and games that resign at once, and without a roster
+the standings count them like any other. The referee of a game is no player and is not
+looked up.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import base64
+import binascii
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from pbem.core.referee import FORFEIT
@@ -142,6 +155,159 @@ def result_of(source: str, report: Any) -> tuple[GameResult | None, str]:
         source, game.id, game.engine.name, players, outcome.winner, forfeited, proven
     )
     return result, ""
+
+
+# --- what counts: one game once, a roster, mailboxes ------------------------------------------
+
+# (source, its result or None, why it does not count): one item per file or mailbox game.
+Found = tuple[str, GameResult | None, str]
+
+ROSTER_BYTES = 1024 * 1024  # a roster is one line per player: a larger file is not one
+_FINGERPRINT = re.compile(r"SHA256:[A-Za-z0-9+/]{43}")
+
+
+@dataclass(frozen=True)
+class Roster:
+    """The players' keys a league counts (`--players FILE`), as SHA256 fingerprints."""
+
+    source: str
+    fingerprints: frozenset[str]
+
+    def missing(self, result: GameResult) -> str | None:
+        """Why `result` does not count (a player not on the roster), or None."""
+        off = [
+            f"{who} ({role})"
+            for role, who in sorted(result.players.items())
+            if who not in self.fingerprints
+        ]
+        if not off:
+            return None
+        return f"not on the roster {self.source}: " + ", ".join(off)
+
+
+def parse_roster(text: str, source: str) -> Roster:
+    """A roster's text: per line one OpenSSH public-key line (`ssh-ed25519 AAAA...
+    [comment]`) or one SHA256 fingerprint (`SHA256:...` as `pbem standings` prints it,
+    or a line of `ssh-keygen -l`; text after it is ignored); blank lines and lines
+    starting with `#` are comments. Any other line is refused, with its number."""
+    from pbem.crypto.keys import PublicKey
+    from pbem.errors import PbemError
+
+    found: set[str] = set()
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        words = line.split()
+        # (`ssh-keygen -l` prints the key's size first: `256 SHA256:... comment (ED25519)`)
+        first = words[1] if words[0].isdigit() and len(words) > 1 else words[0]
+        try:
+            if first == "ssh-ed25519":
+                found.add(str(PublicKey.parse_line(line).fingerprint()))
+                continue
+            if _FINGERPRINT.fullmatch(first) and len(base64.b64decode(first[7:] + "=")) == 32:
+                found.add(first)
+                continue
+        except (PbemError, binascii.Error) as exc:
+            raise PbemError(f"roster {source} line {number}: {exc}") from None
+        raise PbemError(
+            f"roster {source} line {number}: not a public-key line (ssh-ed25519 AAAA...) "
+            "nor a SHA256 fingerprint (SHA256:...)"
+        )
+    if not found:
+        raise PbemError(f"roster {source} names no player (one key or fingerprint a line)")
+    return Roster(source, frozenset(found))
+
+
+def read_roster(path: str) -> Roster:
+    """`parse_roster` of a file, refused over ROSTER_BYTES or not UTF-8."""
+    from pbem.errors import PbemError
+
+    try:
+        with open(path, "rb") as stream:
+            data = stream.read(ROSTER_BYTES + 1)
+    except OSError as exc:
+        raise PbemError(f"cannot read roster {path}: {exc.strerror or exc}") from None
+    if len(data) > ROSTER_BYTES:
+        raise PbemError(f"roster {path} is over {ROSTER_BYTES // 1024} KiB: not a roster")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise PbemError(f"roster {path} is not UTF-8 text") from None
+    return parse_roster(text, path)
+
+
+def source_results(paths: Iterable[str]) -> Iterator[Found]:
+    """Each file's result, and each game's of a mailbox (an mbox file, a Maildir folder),
+    verified as `pbem verify` verifies them (pbem.verify), in the order given."""
+    from pbem.errors import PbemError
+    from pbem.verify import (
+        mail_game_label,
+        mailbox_games,
+        mailbox_kind,
+        verify_mail_game,
+        verify_path,
+    )
+
+    for path in paths:
+        kind = mailbox_kind(path)
+        if kind is None:
+            yield _result(path, partial(verify_path, path))
+            continue
+        try:
+            games = list(mailbox_games(path, kind))
+        except (PbemError, OSError) as exc:
+            yield path, None, f"cannot read {kind} {path}: {exc}"
+            continue
+        for game in games:
+            yield _result(mail_game_label(game), partial(verify_mail_game, game))
+
+
+def _result(source: str, verify: Callable[[], Any]) -> Found:
+    from pbem.errors import PbemError
+
+    try:
+        result, why = result_of(source, verify())
+    except PbemError as exc:
+        result, why = None, str(exc).partition("\n")[0]
+    return source, result, why
+
+
+def league(found: Iterable[Found], roster: Roster | None = None) -> Standings:
+    """The standings of what the sources gave, in order: a result that does not count is
+    listed with why; one game (by id) counts once, from its first copy; with a roster,
+    only games whose every player is on it count."""
+    counted: list[GameResult] = []
+    left_out: list[tuple[str, str]] = []
+    first: dict[str, GameResult] = {}
+    for source, result, why in found:
+        if result is None:
+            left_out.append((source, why))
+            continue
+        off = roster.missing(result) if roster is not None else None
+        if off is not None:
+            left_out.append((source, off))
+            continue
+        earlier = first.get(result.game)
+        if earlier is not None:
+            left_out.append((source, _counted_once(result, earlier)))
+            continue
+        first[result.game] = result
+        counted.append(result)
+    return standings(counted, left_out)
+
+
+def _counted_once(copy: GameResult, earlier: GameResult) -> str:
+    why = f"game {copy.game[:12]} counts once: already counted from {earlier.source}"
+    if (copy.winner, copy.forfeited) != (earlier.winner, earlier.forfeited):
+        # Two verified logs of one game that end otherwise: someone signed two branches.
+        # The first given counts, and the league is told to look.
+        why += (
+            f"; this copy's result differs (winner {copy.winner or 'none'}, there "
+            f"{earlier.winner or 'none'}): two logs of one game, look at both "
+            "(pbem evidence FILE FILE)"
+        )
+    return why
 
 
 def document(found: Standings) -> dict[str, Any]:

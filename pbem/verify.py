@@ -52,19 +52,25 @@ from pbem.transport.savefile import (
     line_marker,
     plain_header_line,
     printed_rng_digest,
+    save_result,
     save_sections,
 )
 from pbem.verdicts import Verdict
 
 
-class Report(MutableRecord, fields=("ok", "lines", "failure", "game", "bad", "cheat", "verdict")):
+class Report(
+    MutableRecord,
+    fields=("ok", "lines", "failure", "game", "bad", "cheat", "verdict", "set_aside"),
+):
     """What a verification found: every line of the summary, and the failure if any.
 
     `verdict` is "ok", "failed", or, for a log that holds, pbem.verdicts' "not-checked"
     or "proven" (`ok` only for "ok"; `failure` then holds the verdict's line). `bad` is
     the entry to blame: the first entry refused, or the entry of a proven lie (None: no
     one entry is to blame, or the game verifies); `cheat` the failure's short name
-    (pbem.failures.NAMES; None when ok or not checked). A record (pbem.core.record), as
+    (pbem.failures.NAMES; None when ok or not checked). `set_aside`: seq -> how many
+    damaged copies of that entry were set aside as an outsider's noise (`_set_aside`),
+    in seq order. A record (pbem.core.record), as
     @dataclass would make it."""
 
     ok: bool
@@ -74,6 +80,7 @@ class Report(MutableRecord, fields=("ok", "lines", "failure", "game", "bad", "ch
     bad: Entry | None
     cheat: str | None
     verdict: str
+    set_aside: dict[int, int]
 
     def __init__(
         self,
@@ -84,6 +91,7 @@ class Report(MutableRecord, fields=("ok", "lines", "failure", "game", "bad", "ch
         bad: Entry | None = None,
         cheat: str | None = None,
         verdict: str | None = None,
+        set_aside: dict[int, int] | None = None,
     ) -> None:
         self.ok = ok
         self.lines = [] if lines is None else lines
@@ -92,6 +100,7 @@ class Report(MutableRecord, fields=("ok", "lines", "failure", "game", "bad", "ch
         self.bad = bad
         self.cheat = cheat
         self.verdict = verdict or ("ok" if ok else "failed")
+        self.set_aside = {} if set_aside is None else set_aside
 
     def fail(self, failure: str, bad: Entry | None = None, cheat: str | None = None) -> Report:
         """Record the failure, the entry to blame and its name (from the reason when not
@@ -234,7 +243,7 @@ def _verify_found(
     """Verify the entries `found` in a text (`text`: its saves are read strictly and their
     RNG logs compared; None: entries from mail, read leniently only)."""
     report = Report(ok=False)
-    entries = _unique(found)
+    entries, noise = _set_aside(_unique(found))
     geneses = [e for e in entries if e.kind == GENESIS]
     if len(geneses) == 1:
         proof = find_equivocation(geneses[0], entries)
@@ -246,6 +255,7 @@ def _verify_found(
         # Damage first, as below: a changed seq or author reads as a misplaced entry.
         damaged = _damage(report, found, _only(geneses), found)
         return damaged or report.fail(*strict)
+    _say_set_aside(report, noise)
     if len(geneses) != 1:
         damaged = _damage(report, entries, None, found)
         return damaged or report.fail(f"expected one genesis entry, found {len(geneses)}")
@@ -287,6 +297,7 @@ def _verify_found(
     if sections:
         copies = "" if sections == 1 else f" (in each of its {sections} copies)"
         report.lines.append(f"RNG log: {len(computed)} lines match the recomputed dice{copies}")
+    report.lines += _header_results([save.header for save in saves], game)
     return report.settle(verdict, lied)
 
 
@@ -299,6 +310,14 @@ def _unopened_at_end(game: Adjudicator) -> Sealed | None:
         return None
     sealed = game.unopened()
     return min(sealed, key=lambda s: s.seq) if sealed else None
+
+
+def _header_results(headers: list[SaveHeader], game: Adjudicator) -> list[str]:
+    """A line for each different `result:` a save header gives that the log does not
+    (issue 27, item 12): reported, never a failure (SaveHeader.result_disagrees)."""
+    computed = save_result(game)
+    said = (header.result_disagrees(computed) for header in headers)
+    return list(dict.fromkeys(line for line in said if line is not None))
 
 
 def _refused_entry(exc: PbemError) -> Entry | None:
@@ -520,6 +539,7 @@ def _verify_stream(
     report = Report(ok=True, game=game)
     report.lines += _summary(game)
     report.lines.append(f"RNG log: {digest.count} lines match the recomputed dice")
+    report.lines += _header_results([header], game)
     return report
 
 
@@ -710,6 +730,74 @@ def _unique(entries: list[Entry]) -> list[Entry]:
             continue
         unique.append(entry)
     return unique
+
+
+def _set_aside(entries: list[Entry]) -> tuple[list[Entry], dict[int, int]]:
+    """The entries without an outsider's noise, and how many copies of each seq were set
+    aside (protocol section 8).
+
+    Copies of one seq (different bytes, or the same bytes with another signature) are
+    judged by their signatures alone: those that verify with their author's key (the
+    genesis's key for the role in `by`; a genesis, the key it names itself) are the
+    real candidates, and those that do not (a flipped byte, a stranger's key, a `by`
+    that names no role) are set aside when at least one copy of that seq verifies. They
+    prove nothing against anyone: anybody can post such a copy into a thread or a
+    mailbox. A seq with no copy that verifies keeps all of them, and fails as damage; two
+    valid different entries for one seq stay too (an equivocation). A strict save is
+    refused for a second copy of an entry whatever this finds (`_check_saves`).
+
+    An intact log holds one entry per seq and pays one pass over its entries for this.
+    """
+    groups: dict[tuple[str | None, int], list[Entry]] = {}
+    for entry in entries:
+        key = (None, 0) if entry.kind == GENESIS else (entry.game, entry.seq)
+        groups.setdefault(key, []).append(entry)
+    if len(groups) == len(entries):
+        return entries, {}
+    noise: list[Entry] = []
+    geneses = groups.get((None, 0), [])
+    if len(geneses) > 1:
+        noise += _damaged_beside_valid(geneses, {})
+    kept_geneses = {g.id: g for g in geneses if not any(g is n for n in noise)}
+    for (game, _seq), copies in groups.items():
+        genesis = kept_geneses.get(str(game))
+        if len(copies) > 1 and game is not None and genesis is not None:
+            noise += _damaged_beside_valid(copies, _roles(genesis))
+    if not noise:
+        return entries, {}
+    aside = {id(entry) for entry in noise}
+    counts: dict[int, int] = {}
+    for entry in sorted(noise, key=lambda e: e.seq):
+        counts[entry.seq] = counts.get(entry.seq, 0) + 1
+    return [e for e in entries if id(e) not in aside], counts
+
+
+def _damaged_beside_valid(copies: list[Entry], roles: Mapping[str, str]) -> list[Entry]:
+    """The copies of one seq whose signature fails, when another copy's verifies (else
+    none). `roles`: the game's role keys (empty for geneses: each names its own)."""
+    valid, damaged = [], []
+    for copy in copies:
+        line = (_roles(copy) if copy.kind == GENESIS else roles).get(copy.by)
+        try:
+            if line is None:
+                raise PbemError(f"{copy.by!r} is no role of the game")
+            check_signature(line, copy.canonical, copy.signature)
+        except PbemError:
+            damaged.append(copy)
+        else:
+            valid.append(copy)
+    return damaged if valid else []
+
+
+def _say_set_aside(report: Report, noise: Mapping[int, int]) -> None:
+    """The report's lines for the copies `_set_aside` set aside, one per seq."""
+    report.set_aside = dict(noise)
+    for seq, count in noise.items():
+        copies = "1 damaged copy" if count == 1 else f"{count} damaged copies"
+        report.lines.append(
+            f"set aside: {copies} of entry {seq} (an outsider's noise; it proves nothing "
+            "against anyone)"
+        )
 
 
 def _same_entry(kept: Entry, copy: Entry, entries: list[Entry]) -> bool:

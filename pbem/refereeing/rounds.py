@@ -1,7 +1,8 @@
 """One round of an unattended referee, over every game its store referees.
 
     read the mailbox    every message through the Fetcher: all or nothing per message
-    invitations         accepted when asked to (games naming this store's key as referee)
+    invitations         accepted when asked to (games naming this store's key as referee,
+                        whose players are on the roster, a few a run: settle.Admission)
     settle              the joins and acknowledgements the referee owes, signed at once
     keep time           the head each game waits on and when the referee first saw it;
                         the reminders, then the forfeit, each once
@@ -46,6 +47,8 @@ class Referee:
     postman: Postman | None = None
     forfeits: bool = True  # False: --no-forfeit, a deadline only reminds
     accept_invitations: bool = False
+    # Which invitations --accept-invitations takes (a roster, a cap per run)
+    admission: settle.Admission = field(default_factory=settle.Admission)
     seen: set[str] = field(default_factory=set)  # report lines and notes said already
     refused: bool = False  # a message, a held entry or a game failed in this run
     recovered: bool = False  # the journals were read (once per run)
@@ -63,8 +66,11 @@ class Referee:
             self._report(fetcher.process(key, raw))
         self.refused = self.refused or fetcher.refused
         if self.accept_invitations:
-            for line in settle.accept_all(self.client):
-                self.say(line)
+            for line, refused in settle.accept_all(self.client, self.admission):
+                if refused:
+                    self._once(line)  # (still in the inbox: listed again every round)
+                else:
+                    self.say(line)
         else:
             for genesis in settle.invitations(self.client):
                 self._once(

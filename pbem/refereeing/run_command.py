@@ -9,6 +9,7 @@ from datetime import datetime
 import click
 
 from pbem.mail.options import config_option, mailbox_options
+from pbem.refereeing.settle import DEFAULT_NEW_GAMES, Admission
 
 
 def _fixed(moment: datetime) -> Callable[[], datetime]:
@@ -37,7 +38,24 @@ def _fixed(moment: datetime) -> Callable[[], datetime]:
 @click.option(
     "--accept-invitations",
     is_flag=True,
-    help="Accept and join every game whose genesis names this store's key as its referee.",
+    help="Accept and join the games whose genesis names this store's key as their referee: "
+    "only those whose every player is on --players FILE, if given, and at most "
+    "--max-new-games a run.",
+)
+@click.option(
+    "--players",
+    "roster_path",
+    metavar="FILE",
+    help="With --accept-invitations: a roster of the league's players (one OpenSSH "
+    "public-key line or SHA256 fingerprint a line, # comments); an invitation is accepted "
+    "only if every player's key is on it.",
+)
+@click.option(
+    "--max-new-games",
+    type=click.IntRange(min=0),
+    metavar="N",
+    help="With --accept-invitations: accept at most N new games in this run (default: "
+    f"{DEFAULT_NEW_GAMES} without --players, no limit with it).",
 )
 @click.option(
     "--now",
@@ -57,6 +75,8 @@ def run(
     interval: float,
     no_forfeit: bool,
     accept_invitations: bool,
+    roster_path: str | None,
+    max_new_games: int | None,
     now_text: str | None,
 ) -> None:
     """Referee every game whose referee key this store holds, without waiting on anyone:
@@ -68,7 +88,12 @@ def run(
     The times are the referee's clock (UTC); `--now` (hidden) sets it for a run, for
     tests or a referee replaying a backlog. With --once, exit status 1 when a message
     was refused or a game failed. Stop the loop with Ctrl-C: nothing is lost at any
-    moment."""
+    moment.
+
+    Anyone can mail invitations from keys made for the purpose: --accept-invitations
+    takes only games whose players are all on --players FILE, if given, and no more
+    than --max-new-games in one run (5 without a roster); the others are said once and
+    stay in the inbox (`pbem join GAME` accepts one by hand)."""
     import time
 
     from pbem.commands import _client
@@ -79,6 +104,7 @@ def run(
     from pbem.refereeing.rounds import Referee
     from pbem.render.escape import terminal_line
 
+    admission = _admission(accept_invitations, roster_path, max_new_games)
     client = _client(ctx)
     now = utc_now if now_text is None else _fixed(parse_now(now_text))
 
@@ -95,6 +121,7 @@ def run(
         postman,
         forfeits=not no_forfeit,
         accept_invitations=accept_invitations,
+        admission=admission,
     )
     try:
         while True:
@@ -113,3 +140,15 @@ def run(
         say("stopped")
     if once and referee.refused:
         sys.exit(1)
+
+
+def _admission(accept: bool, roster_path: str | None, limit: int | None) -> Admission:
+    """Which invitations this run accepts (pbem.refereeing.settle.Admission); the roster
+    is read before anything else, so a bad one stops the run in one line."""
+    from pbem.standings import read_roster
+
+    if not accept and (roster_path is not None or limit is not None):
+        raise click.UsageError("--players and --max-new-games go with --accept-invitations")
+    if roster_path is None:
+        return Admission(None, DEFAULT_NEW_GAMES if limit is None else limit)
+    return Admission(read_roster(roster_path), limit)  # (a PbemError: one error line)

@@ -1,5 +1,6 @@
-"""The referee's own entries: accepting the games it is invited to referee, its join,
-and the acknowledgements that roll the players' dice, signed at once.
+"""The referee's own entries: accepting the games it is invited to referee (only from a
+roster of players, or a few a run: `Admission`), its join, and the acknowledgements that
+roll the players' dice, signed at once.
 
 Each entry is one store transaction with the signing journal (pbem.client), and each
 is deterministic for a key and a game (chain seeds are derived from the key): a referee
@@ -8,6 +9,7 @@ killed between signing and storing signs the same bytes again on its next round.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from pbem.core.log import Entry
@@ -16,6 +18,7 @@ from pbem.errors import PbemError
 
 if TYPE_CHECKING:
     from pbem.client import Client
+    from pbem.standings import Roster
 
 ROUNDS = 10_000  # the referee's own entries in one round, at most (a safety stop)
 
@@ -54,16 +57,74 @@ def invitations(client: Client) -> list[Entry]:
     return [g for g in pending_invitations(client) if refereed_by_us(client, g)]
 
 
-def accept_all(client: Client) -> list[str]:
-    """Accept every invitation to referee a game (stored with the entries held with it)."""
+# New games a run accepts without a roster, unless --max-new-games says otherwise: anyone
+# can mail a referee invitations from keys made for the purpose (101 were joined in 1.4 s),
+# and each is a game the referee then keeps, rolls dice for and mails.
+DEFAULT_NEW_GAMES = 5
+
+
+@dataclass
+class Admission:
+    """Which invitations `pbem referee run --accept-invitations` accepts: those whose every
+    player key is on the roster (`--players FILE`, pbem.standings.read_roster), if one is
+    given, and no more than `limit` new games in one run (`--max-new-games`; without a
+    roster DEFAULT_NEW_GAMES, with one no cap unless given). `accepted` counts this run's."""
+
+    roster: Roster | None = None
+    limit: int | None = DEFAULT_NEW_GAMES
+    accepted: int = 0
+
+    def refusal(self, genesis: Entry) -> str | None:
+        """Why the invitation is not accepted now, or None."""
+        from pbem.ledger import fingerprint
+
+        if self.roster is not None:
+            roles = genesis.body.get("roles")
+            players = {
+                str(role): str(line)
+                for role, line in (roles.items() if isinstance(roles, dict) else ())
+                if role != REFEREE
+            }
+            off = []
+            for role, line in sorted(players.items()):
+                try:
+                    who = fingerprint(line)
+                except PbemError:
+                    who = "a key that does not parse"
+                if who not in self.roster.fingerprints:
+                    off.append(f"{who} ({role})")
+            if off or not players:
+                named = ", ".join(off) or "it names no player"
+                return f"not every player is on the roster {self.roster.source}: {named}"
+        if self.limit is not None and self.accepted >= self.limit:
+            by_default = self.roster is None and self.limit == DEFAULT_NEW_GAMES
+            default = ", the default without --players" if by_default else ""
+            return (
+                f"this run has accepted {self.accepted} new game(s), its limit "
+                f"(--max-new-games {self.limit}{default}); the next run takes more"
+            )
+        return None
+
+
+def accept_all(client: Client, admission: Admission) -> list[tuple[str, bool]]:
+    """Accept the invitations to referee a game that `admission` lets in (each stored with
+    the entries held with it): a line each, and whether it says one was not accepted.
+    An invitation not accepted stays in the inbox (`pbem join` accepts it by hand)."""
     from pbem.mail.fetch import accept_invitation
 
     lines = []
     for genesis in invitations(client):
+        short = genesis.id[:12]
+        why = admission.refusal(genesis)
+        if why is not None:
+            lines.append((f"invitation to referee game {short} not accepted: {why}", True))
+            continue
         try:
-            lines.append(accept_invitation(client, genesis.id))
+            lines.append((accept_invitation(client, genesis.id), False))
         except PbemError as exc:
-            lines.append(f"invitation to game {genesis.id[:12]} not accepted: {exc}")
+            lines.append((f"invitation to game {short} not accepted: {exc}", True))
+        else:
+            admission.accepted += 1
     return lines
 
 

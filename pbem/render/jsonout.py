@@ -359,6 +359,10 @@ def report_document(source: str, report: Report) -> dict[str, Any]:
     bad = report.bad
     if bad is not None and not report.ok:
         document["bad_entry"] = {"seq": bad.seq, "by": bad.by, "id": bad.id, "kind": bad.kind}
+    # (an outsider's noise: copies whose signature fails beside one that verifies)
+    document["set_aside"] = [
+        {"seq": seq, "copies": count} for seq, count in report.set_aside.items()
+    ]
     if game is None:
         return document
     count = getattr(game, "entry_count", None)  # (a lean adjudicator counts, keeps none)
@@ -401,6 +405,7 @@ def file_document(
         "detail": None,
         "cheat": cheat,
         "bad_entry": None,
+        "set_aside": [],
         "game": None,
         "rules": None,
         "rules_version": None,

@@ -56,8 +56,7 @@ def save_text(game: Adjudicator, title: str, fingerprints: dict[str, str]) -> st
     """A save of `game`. Its free text (the title, role names, the result) is written with
     `escape_text`, so no value can break its line and forge another header line, an RNG
     record or a marker (protocol section 8)."""
-    outcome = game.outcome()
-    result = outcome.text if outcome is not None else "unfinished"
+    result = save_result(game)
     witness = "self-witnessed" if game.self_witnessed else "witnessed by another role"
     roles = ", ".join(f"{role} {fp}" for role, fp in fingerprints.items())
     lines = [
@@ -75,6 +74,13 @@ def save_text(game: Adjudicator, title: str, fingerprints: dict[str, str]) -> st
     ]
     lines.extend(record.line() for record in game.rng_log)
     return "\n".join(lines) + "\n"
+
+
+def save_result(game: Adjudicator) -> str:
+    """What a save's `result:` line says of `game` (before escaping): its outcome's text,
+    or "unfinished"."""
+    outcome = game.outcome()
+    return outcome.text if outcome is not None else "unfinished"
 
 
 class RngLogError(PbemError):
@@ -265,8 +271,10 @@ class SaveHeader:
 
     A line starting with a known key opens that field; any other line continues the field
     before it (a mail client re-wrapped it). Values are kept with whitespace removed, so a
-    hex game id cut in two by a re-wrap reads whole. Only `game` and `entries` are
-    checked; the rest is human text.
+    hex game id cut in two by a re-wrap reads whole. `game` and `entries` are checked
+    against the entries; `result` is human text, but a header holds at most one (a
+    reader could see either of two), and one that differs from the recomputed result is
+    reported (`result_disagrees`); the rest is human text.
     """
 
     def __init__(self) -> None:
@@ -301,6 +309,11 @@ class SaveHeader:
                 return f"{where}'s header has {len(self.fields[key])} '{key}:' lines"
             if self.value(key) is None:
                 return f"{where}'s header has no '{key}:' line"
+        results = self.fields.get("result", [])
+        if len(results) > 1:
+            # No pbem writes two; a second line is one a forger added for a reader (or a
+            # script) that reads the other one. (Reported as such when they agree too.)
+            return f"{where}'s header has {len(results)} 'result:' lines"
         game, entries = self.value("game"), self.value("entries")
         if game_id is not None and game != game_id:
             return (
@@ -310,6 +323,25 @@ class SaveHeader:
         if entries is not None and not entries.isdigit():
             return f"{where}'s header line 'entries: {entries}' is not a number"
         return None
+
+    def result_disagrees(self, computed: str) -> str | None:
+        """The verdict's line when the header's one `result:` line says other than
+        `computed` (what `save_text` would write for the game the log gives), or None.
+
+        Compared with whitespace removed, as a mail client may re-wrap the line. Never a
+        failure: the header is human text, and a later pbem may word an outcome otherwise
+        than the pbem that wrote the save (docs/protocol-notes.md).
+        """
+        values = self.fields.get("result")
+        if not values or "".join(values[0].split()) == "".join(escape_text(computed).split()):
+            return None
+        said = " ".join(values[0].split())
+        if len(said) > 200:
+            said = said[:200] + "..."
+        return (
+            f"header says result: {said}; the log gives: {computed} "
+            "(the header is human text, never trusted)"
+        )
 
 
 class SaveSection(

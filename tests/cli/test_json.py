@@ -34,9 +34,8 @@ GAME_KEYS = [
     "next_signer", "dice_waiting", "asked", "over", "outcome", "head",
 ]  # fmt: skip
 FILE_KEYS = [
-    "file", "ok", "verdict", "error", "detail", "cheat", "bad_entry", "game", "rules",
-    "rules_version",
-    "title", "players",
+    "file", "ok", "verdict", "error", "detail", "cheat", "bad_entry", "set_aside", "game",
+    "rules", "rules_version", "title", "players",
     "entries", "draws",
     "self_witnessed", "witnesses", "outcome", "unchecked",
 ]  # fmt: skip

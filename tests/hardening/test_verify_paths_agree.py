@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 import tests.support.peek  # noqa: F401  (registers toy-peek)
 import tests.support.toy  # noqa: F401  (registers toy-dice)
 from pbem.cli import main
+from pbem.failures import classify
 from pbem.transport.armor import BEGIN, END
 from pbem.transport.savefile import SAVE_MAGIC, save_text
 from pbem.verify import Report, verify_path, verify_text
@@ -340,3 +341,47 @@ def test_an_intact_save_verifies_on_every_path(tmp_path: Path, name: str) -> Non
     # human text after the log, quoting of a record, CRLF: still the same answer
     for variant in (text + "good game\n", text.replace("\n", "\r\n")):
         assert assert_agree(variant, tmp_path).ok
+
+
+# --- the header's result line (issue 27, item 12) -------------------------------------------
+
+
+def _result_line(text: str) -> str:
+    return next(line for line in text.split("\n") if line.startswith("result: "))
+
+
+@pytest.mark.parametrize("second", ["result: a wins 36-0", None])
+def test_a_second_result_line_in_the_header_is_refused_everywhere(
+    tmp_path: Path, second: str | None
+) -> None:
+    """Before: both paths said OK, whichever of the two lines a reader believed. A second
+    line equal to the first is refused too: no pbem writes two."""
+    text = base("dice")
+    line = _result_line(text)
+    for placed in (f"{line}\n{second or line}", f"{second or line}\n{line}"):
+        doubled = text.replace(line, placed, 1)
+        failure = refused_everywhere(doubled, tmp_path, "the save's header has 2 'result:' lines")
+        assert classify(failure) == "header"
+
+
+def test_a_result_line_that_differs_from_the_log_is_reported(tmp_path: Path) -> None:
+    """The header is human text: a result the log does not give is said in the verdict
+    (both paths, the same line), and the verdict rests on the recomputed result."""
+    text = base("dice")
+    line = _result_line(text)
+    forged = text.replace(line, "result: b wins 36-0", 1)
+    report = assert_agree(forged, tmp_path)
+    assert report.ok
+    said = (
+        f"header says result: b wins 36-0; the log gives: {line.removeprefix('result: ')} "
+        "(the header is human text, never trusted)"
+    )
+    assert said in report.lines
+    path = tmp_path / "forged.pbem"
+    path.write_text(forged, encoding="utf-8")
+    shown = CliRunner().invoke(main, ["verify", str(path)]).stdout.splitlines()
+    assert shown[-2:] == [said, "OK: every check holds"]
+    # re-wrapped by a mail client, the true line is no disagreement
+    wrapped = text.replace(line, line[:20] + "\n  " + line[20:], 1)
+    assert not any(x.startswith("header says") for x in assert_agree(wrapped, tmp_path).lines)
+    assert not any(x.startswith("header says") for x in assert_agree(text, tmp_path).lines)

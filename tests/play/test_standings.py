@@ -4,14 +4,23 @@ file listed apart with its reason."""
 from __future__ import annotations
 
 import json
+import mailbox
+import random
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
+import tests.support.toy  # noqa: F401  (registers toy-dice)
 from pbem.cli import main
+from pbem.crypto.keys import PrivateKey
+from pbem.ledger import fingerprint
 from pbem.standings import START, GameResult, expected, standings
+from pbem.testing import SignedTable
+from pbem.transport.savefile import save_text
+from tests.cli.test_archive_verify import mail, mbox_of, thread
 
 SAVES = Path(__file__).resolve().parents[2] / "saves"
 
@@ -116,3 +125,158 @@ def test_a_refereed_save_ended_by_forfeit_counts_it(tmp_path: Path) -> None:
     assert sorted(forfeits.values()) == [0, 1]  # the referee is no player
     text = CliRunner().invoke(main, ["standings", str(tmp_path / "forfeit.pbem")]).output
     assert "forfeit" in text.splitlines()[0]
+
+
+# --- what counts (issue 27, item 8): the attacks, performed -------------------------------
+
+
+def finished(nonce: str, keys: dict[str, PrivateKey] | None = None) -> SignedTable:
+    """A whole toy-dice game (about ten entries), signed; `keys` fixes some roles' keys."""
+    table = SignedTable("toy-dice", ("a", "b"), keys=keys, nonce=nonce)
+    table.join_all()
+    rng = random.Random(nonce)
+    while table.game.outcome() is None:
+        table.step(rng)
+    return table
+
+
+def resigned_at_once(a: PrivateKey, nonce: str) -> SignedTable:
+    """`a` against a throwaway key that resigns at its first move."""
+    table = SignedTable("toy-dice", ("a", "b"), keys={"a": a}, nonce=nonce)
+    table.join_all()
+    table.move("a", "roll")
+    table.apply(table.make("b", "move", {"resign": True}))
+    assert table.game.outcome() is not None and table.game.outcome().winner == "a"
+    return table
+
+
+def save_of(table: SignedTable) -> str:
+    prints = {role: fingerprint(line) for role, line in table.game.roles.items()}
+    return save_text(table.game, "league", prints)
+
+
+def league_json(*args: str, code: int = 0) -> Any:
+    result = CliRunner().invoke(main, ["standings", "--json", *args])
+    assert result.exit_code == code, result.output
+    return json.loads(result.stdout) if code == 0 else result
+
+
+def test_eight_copies_of_one_save_count_once(tmp_path: Path) -> None:
+    """Before: eight wins, rating 1595. Each copy after the first is listed with where the
+    game was counted, and a copy in a mailbox is the same game too."""
+    table = finished("copies")
+    text = save_of(table)
+    for number in range(8):
+        (tmp_path / f"copy-{number}.pbem").write_text(text, encoding="utf-8")
+    box = tmp_path / "league.mbox"
+    box.write_bytes(mbox_of(thread(list(table.game.entries), "copies")))
+    doc = league_json(str(tmp_path), str(box))
+    assert len(doc["counted"]) == 1 and doc["counted"][0]["game"] == table.game.id
+    first = str(tmp_path / "copy-0.pbem")
+    assert doc["counted"][0]["file"] == first
+    assert [x["file"] for x in doc["not_counted"]] == [
+        *(str(tmp_path / f"copy-{n}.pbem") for n in range(1, 8)),
+        f"{box}#{table.game.id[:12]}",
+    ]
+    short = table.game.id[:12]
+    assert all(
+        x["why"] == f"game {short} counts once: already counted from {first}"
+        for x in doc["not_counted"]
+    )
+    winner = {row["wins"]: row["rating"] for row in doc["standings"]}
+    assert winner[1] == pytest.approx(START + 16, abs=0.05)
+
+
+def test_throwaway_keys_count_only_without_a_roster(tmp_path: Path) -> None:
+    """Eight games against throwaway keys that resign at once: 1609 without a roster;
+    with `--players FILE` only games whose every player is on it count."""
+    alice = SignedTable(nonce="alice").keys["a"]
+    bob = SignedTable(nonce="bob").keys["a"]
+    games = tmp_path / "games"
+    games.mkdir()
+    for number in range(8):
+        text = save_of(resigned_at_once(alice, f"throwaway-{number}"))
+        (games / f"throwaway-{number}.pbem").write_text(text, encoding="utf-8")
+    real = finished("real", keys={"a": alice, "b": bob})
+    (games / "zz-real.pbem").write_text(save_of(real), encoding="utf-8")
+    throwaway = sorted(str(p) for p in games.glob("throwaway-*.pbem"))
+    anyone = league_json(*throwaway)  # no roster: the issue's attack, counted as it was
+    assert len(anyone["counted"]) == 8
+    ratings = {row["player"]: row["rating"] for row in anyone["standings"]}
+    assert ratings[alice.public.fingerprint()] == pytest.approx(1609, abs=1)
+    roster = tmp_path / "players.txt"
+    roster.write_text(
+        "# the league's players\n\n"
+        f"{alice.public.openssh_line()}\n"
+        f"  {bob.public.fingerprint()}  bob, by fingerprint\n",
+        encoding="utf-8",
+    )
+    doc = league_json("--players", str(roster), str(games))
+    assert [x["game"] for x in doc["counted"]] == [real.game.id]
+    assert len(doc["not_counted"]) == 8
+    for item in doc["not_counted"]:
+        assert item["why"].startswith(f"not on the roster {roster}: SHA256:")
+        assert item["why"].endswith(" (b)")  # the throwaway key, named with its role
+    assert {row["player"] for row in doc["standings"]} == {
+        alice.public.fingerprint(),
+        bob.public.fingerprint(),
+    }
+    text = CliRunner().invoke(main, ["standings", "--players", str(roster), str(games)])
+    assert "1 game(s) counted" in text.output and text.output.count("not on the roster") == 8
+
+
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        ("ssh-ed25519 AAAA", "line 2: public key is damaged"),
+        ("SHA256:short", "line 2: not a public-key line"),
+        ("alice@example.org", "line 2: not a public-key line"),
+    ],
+)
+def test_a_roster_line_that_is_no_key_is_one_error(tmp_path: Path, line: str, said: str) -> None:
+    roster = tmp_path / "players.txt"
+    roster.write_text(f"# players\n{line}\n", encoding="utf-8")
+    result = league_json("--players", str(roster), str(SAVES), code=1)
+    assert result.stderr.startswith(f"error: roster {roster} {said}"), result.stderr
+    assert result.stdout == ""
+
+
+def test_a_roster_naming_nobody_or_missing_is_refused(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.txt"
+    empty.write_text("# nobody yet\n", encoding="utf-8")
+    assert "names no player" in league_json("--players", str(empty), str(SAVES), code=1).stderr
+    gone = league_json("--players", str(tmp_path / "gone.txt"), str(SAVES), code=1)
+    assert gone.stderr.startswith(f"error: cannot read roster {tmp_path / 'gone.txt'}")
+
+
+def test_mailboxes_of_several_games_count_each_game(tmp_path: Path) -> None:
+    """Before: a mailbox of two games counted nothing (`expected one genesis entry, found
+    2`) while `pbem verify` read it. An mbox, a Maildir and a save, in one command."""
+    one, two, three, four = (finished(n) for n in ("one", "two", "three", "four"))
+    box = tmp_path / "league.mbox"
+    box.write_bytes(
+        mbox_of([*thread(list(one.game.entries), "one"), *thread(list(two.game.entries), "2")])
+    )
+    folder = tmp_path / "Maildir"
+    maildir = mailbox.Maildir(str(folder), create=True)
+    for raw in thread(list(three.game.entries), "three"):
+        maildir.add(raw)
+    save = tmp_path / "four.pbem"
+    save.write_text(save_of(four), encoding="utf-8")
+    doc = league_json(str(box), str(folder), str(save))
+    assert doc["not_counted"] == []
+    assert [x["game"] for x in doc["counted"]] == [t.game.id for t in (one, two, three, four)]
+    assert [x["file"] for x in doc["counted"]] == [
+        f"{box}#{one.game.id[:12]}",
+        f"{box}#{two.game.id[:12]}",
+        f"{folder}#{three.game.id[:12]}",
+        str(save),
+    ]
+    # a damaged message of a mailbox is listed, and the games in it still count
+    broken = tmp_path / "broken.mbox"
+    broken.write_bytes(box.read_bytes() + mbox_of([mail("-----BEGIN PBEM ENTRY-----\n!!\n", "x")]))
+    doc = league_json(str(broken))
+    assert len(doc["counted"]) == 2
+    assert [x["file"].rpartition("#")[2].startswith("message-") for x in doc["not_counted"]] == [
+        True
+    ]

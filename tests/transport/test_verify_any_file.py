@@ -145,11 +145,20 @@ def test_an_mbox_in_any_order_with_unrelated_mail(tmp_path: Path) -> None:
     assert_verifies(path)
 
 
+def noise_line(seq: int) -> str:
+    return f"set aside: 1 damaged copy of entry {seq} (an outsider's noise;"
+
+
 def test_damage_in_one_mbox_message_is_reported(tmp_path: Path) -> None:
     messages = game_messages()
     text = move_file(chunks(6)[1])
     messages[1] = mail(damage(text), "turn 1, damaged", "base64")
     path = tmp_path / "damaged.mbox"
+    path.write_bytes(mbox_of(messages))
+    # the next mail quotes an intact copy: the damaged one is set aside, and said
+    assert noise_line(chunks(6)[1][0].seq) in assert_verifies(path).output
+    # the last mail, quoted by none: its entry has no intact copy, damage fails the game
+    messages[-1] = mail(damage(move_file(chunks(6)[-1])), "last turn, damaged", "base64")
     path.write_bytes(mbox_of(messages))
     assert_refused(path, "refused", "signature")
 
@@ -213,7 +222,13 @@ def test_a_damaged_forum_thread_is_refused(tmp_path: Path) -> None:
     posts[2] = f"<pre>{html.escape(damage(text))}</pre>"
     path = tmp_path / "thread.html"
     path.write_text(thread_page(posts), encoding="utf-8")
+    # the next post quotes an intact copy: the damaged one is set aside, and said
+    assert noise_line(chunks(5)[2][0].seq) in assert_verifies(path).output
+    last = move_file(chunks(5)[-1])  # quoted by no later post: no intact copy
+    posts[-1] = f"<pre>{html.escape(damage(last))}</pre>"
+    path.write_text(thread_page(posts), encoding="utf-8")
     assert_refused(path, "refused", "signature")
+    posts = thread_posts()
     # an entity that decodes to a character base32 does not have: damage, not skipped
     posts[2] = f"<pre>{html.escape(text)}</pre>".replace("\nAAAA", "\n&#49;AAA", 1)
     assert "&#49;" in posts[2]
@@ -255,10 +270,15 @@ def test_a_file_without_entries(tmp_path: Path) -> None:
 
 
 def test_a_damaged_copy_of_an_entry_is_not_dropped_as_a_duplicate(tmp_path: Path) -> None:
+    """Not dropped silently: beside the save's intact copy it is set aside and said (an
+    outsider's noise, issue 27 item 9); in place of the only copy, it fails the game."""
     save = SAVE.read_text()
     quoted_again = "\n".join("> " + line for line in damage(move_file(entries()[5:6])).split("\n"))
     path = tmp_path / "thread.txt"
     path.write_text(save + "\nOn Monday you wrote:\n" + quoted_again + "\n")
+    assert noise_line(5) in assert_verifies(path).output
+    alone = move_file([*entries()[:5], *entries()[6:]])
+    path.write_text(alone + "\nOn Monday you wrote:\n" + quoted_again + "\n")
     output = assert_refused(path, "signature")
     assert "entry 5 by" in output
     intact = "\n".join("> " + line for line in move_file(entries()[5:6]).split("\n"))
