@@ -46,7 +46,9 @@ if TYPE_CHECKING:
 
 Passphrase = Callable[[str], bytes | None]
 SEALED = "sealed:"  # store secrets of this kind: a commitment's salt and value, by label
-CLOCK_SKEW = timedelta(hours=1)  # how far ahead of a referee's clock a game may say it began
+CLOCK_SKEW = timedelta(hours=1)
+# how far ahead of a referee's clock a game may say it began
+NOISE = "set aside (a damaged copy beside one that verifies: an outsider's noise)"
 CHAIN = "chain"  # the store secret of a hash-chain seed made by an earlier version (random)
 
 
@@ -115,7 +117,7 @@ class Applied:
     """What happened to one entry found in a move file."""
 
     entry: Entry
-    status: str  # "applied", "already had"
+    status: str  # "applied", "already had", NOISE
 
 
 @dataclass(frozen=True)
@@ -1316,11 +1318,20 @@ class Client:
     def apply_entries(
         self, found: list[Entry], extra_data: Mapping[str, bytes] | None = None
     ) -> list[Applied]:
-        """Apply entries from a move file, in seq order per game, as one transaction."""
+        """Apply entries from a move file, in seq order per game, as one transaction.
+
+        A copy whose signature fails beside a copy of the same entry that verifies is an
+        outsider's noise (pbem.noise): set aside, never applied, never the file's failure
+        (status "set aside")."""
+        from pbem.noise import set_aside
+
         extra = {data_digest(c): c for c in (extra_data or {}).values()}
         results: list[Applied] = []
         games: dict[str, Adjudicator] = {}
-        ordered = sorted(found, key=lambda e: (e.kind != GENESIS, e.seq))
+        kept, _counts = set_aside(found, self._stored_geneses(found))
+        kept_ids = {id(entry) for entry in kept}
+        results += [Applied(e, NOISE) for e in found if id(e) not in kept_ids]
+        ordered = sorted(kept, key=lambda e: (e.kind != GENESIS, e.seq))
         with self.changing():
             for entry in ordered:
                 game_id = entry.id if entry.kind == GENESIS else str(entry.game)
@@ -1338,6 +1349,25 @@ class Client:
                 _check_no_gap(games[game_id], entry)
                 results.append(Applied(entry, self.apply_one(games[game_id], entry)))
         return results
+
+    def _stored_geneses(self, found: list[Entry]) -> dict[str, Entry]:
+        """The stored geneses of the games `found` names more than once at one seq (only
+        those: a file without copies reads none)."""
+        seen: set[tuple[str, int]] = set()
+        twice: set[str] = set()
+        for entry in found:
+            if entry.kind == GENESIS:
+                continue
+            key = (str(entry.game), entry.seq)
+            if key in seen:
+                twice.add(key[0])
+            seen.add(key)
+        known = {}
+        for game_id in twice:
+            if self.store.has_game(game_id):
+                row = self.store.entries(game_id)[0]
+                known[game_id] = Entry.from_wire(row["canonical"], row["signature"])
+        return known
 
     def start_from(self, genesis: Entry, extra: Mapping[str, bytes]) -> Adjudicator:
         """Store a game new to this store from its genesis (`extra`: data files by digest).

@@ -36,6 +36,7 @@ from pbem.ledger import (
     fingerprint,
     replay,
 )
+from pbem.noise import set_aside
 from pbem.transport.armor import decode_payload, find_entries
 from pbem.transport.movefile import extract_text, read_entries
 from pbem.transport.savefile import (
@@ -69,7 +70,7 @@ class Report(
     the entry to blame: the first entry refused, or the entry of a proven lie (None: no
     one entry is to blame, or the game verifies); `cheat` the failure's short name
     (pbem.failures.NAMES; None when ok or not checked). `set_aside`: seq -> how many
-    damaged copies of that entry were set aside as an outsider's noise (`_set_aside`),
+    damaged copies of that entry were set aside as an outsider's noise (pbem.noise),
     in seq order. A record (pbem.core.record), as
     @dataclass would make it."""
 
@@ -243,7 +244,7 @@ def _verify_found(
     """Verify the entries `found` in a text (`text`: its saves are read strictly and their
     RNG logs compared; None: entries from mail, read leniently only)."""
     report = Report(ok=False)
-    entries, noise = _set_aside(_unique(found))
+    entries, noise = set_aside(_unique(found))
     geneses = [e for e in entries if e.kind == GENESIS]
     if len(geneses) == 1:
         proof = find_equivocation(geneses[0], entries)
@@ -732,65 +733,8 @@ def _unique(entries: list[Entry]) -> list[Entry]:
     return unique
 
 
-def _set_aside(entries: list[Entry]) -> tuple[list[Entry], dict[int, int]]:
-    """The entries without an outsider's noise, and how many copies of each seq were set
-    aside (protocol section 8).
-
-    Copies of one seq (different bytes, or the same bytes with another signature) are
-    judged by their signatures alone: those that verify with their author's key (the
-    genesis's key for the role in `by`; a genesis, the key it names itself) are the
-    real candidates, and those that do not (a flipped byte, a stranger's key, a `by`
-    that names no role) are set aside when at least one copy of that seq verifies. They
-    prove nothing against anyone: anybody can post such a copy into a thread or a
-    mailbox. A seq with no copy that verifies keeps all of them, and fails as damage; two
-    valid different entries for one seq stay too (an equivocation). A strict save is
-    refused for a second copy of an entry whatever this finds (`_check_saves`).
-
-    An intact log holds one entry per seq and pays one pass over its entries for this.
-    """
-    groups: dict[tuple[str | None, int], list[Entry]] = {}
-    for entry in entries:
-        key = (None, 0) if entry.kind == GENESIS else (entry.game, entry.seq)
-        groups.setdefault(key, []).append(entry)
-    if len(groups) == len(entries):
-        return entries, {}
-    noise: list[Entry] = []
-    geneses = groups.get((None, 0), [])
-    if len(geneses) > 1:
-        noise += _damaged_beside_valid(geneses, {})
-    kept_geneses = {g.id: g for g in geneses if not any(g is n for n in noise)}
-    for (game, _seq), copies in groups.items():
-        genesis = kept_geneses.get(str(game))
-        if len(copies) > 1 and game is not None and genesis is not None:
-            noise += _damaged_beside_valid(copies, _roles(genesis))
-    if not noise:
-        return entries, {}
-    aside = {id(entry) for entry in noise}
-    counts: dict[int, int] = {}
-    for entry in sorted(noise, key=lambda e: e.seq):
-        counts[entry.seq] = counts.get(entry.seq, 0) + 1
-    return [e for e in entries if id(e) not in aside], counts
-
-
-def _damaged_beside_valid(copies: list[Entry], roles: Mapping[str, str]) -> list[Entry]:
-    """The copies of one seq whose signature fails, when another copy's verifies (else
-    none). `roles`: the game's role keys (empty for geneses: each names its own)."""
-    valid, damaged = [], []
-    for copy in copies:
-        line = (_roles(copy) if copy.kind == GENESIS else roles).get(copy.by)
-        try:
-            if line is None:
-                raise PbemError(f"{copy.by!r} is no role of the game")
-            check_signature(line, copy.canonical, copy.signature)
-        except PbemError:
-            damaged.append(copy)
-        else:
-            valid.append(copy)
-    return damaged if valid else []
-
-
 def _say_set_aside(report: Report, noise: Mapping[int, int]) -> None:
-    """The report's lines for the copies `_set_aside` set aside, one per seq."""
+    """The report's lines for the copies `set_aside` set aside, one per seq."""
     report.set_aside = dict(noise)
     for seq, count in noise.items():
         copies = "1 damaged copy" if count == 1 else f"{count} damaged copies"

@@ -195,7 +195,7 @@ def test_a_store_meets_noise_one_mail_at_a_time(tmp_path: Path) -> None:
     """What docs/protocol-notes.md says a store does with such a copy: a copy of an entry
     it holds is "already had" (the stored copy kept); a mail whose only copy of a new
     entry is damaged is refused alone, and the honest mail after it applies."""
-    from pbem.client import Client
+    from pbem.client import NOISE, Client
     from pbem.errors import PbemError
     from pbem.mail.fetch import Fetcher
     from pbem.store import Store
@@ -214,10 +214,16 @@ def test_a_store_meets_noise_one_mail_at_a_time(tmp_path: Path) -> None:
     assert honest.refusal is None
     stored = client.game(table.game.id).entries
     assert [e.signature for e in stored] == [e.signature for e in entries]
-    # `pbem apply` of one file with the damaged copy first refuses the file (said in the
-    # notes: apply a clean copy), and changes nothing
+    # `pbem apply` of one file with the damaged copy first sets it aside and applies the
+    # honest entries; a file whose only copy of an entry is damaged is refused, and
+    # changes nothing
     other = Client(Store(tmp_path / "other"))
     other.apply_entries(entries[:3])
     with pytest.raises(PbemError, match="signature"):
-        other.apply_entries(parse_entries(move_file([flipped(entries[3]), *entries[3:]])))
+        other.apply_entries(parse_entries(move_file([flipped(entries[3]), *entries[4:]])))
     assert len(other.game(table.game.id).entries) == 3
+    results = other.apply_entries(parse_entries(move_file([flipped(entries[3]), *entries[3:]])))
+    assert [r.status for r in results].count(NOISE) == 1
+    assert [e.signature for e in other.game(table.game.id).entries] == [
+        e.signature for e in entries
+    ]
