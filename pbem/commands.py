@@ -1229,7 +1229,13 @@ def _verify_one(task: _VerifyTask) -> tuple[bool, str]:
     count = getattr(game, "entry_count", None)
     if not isinstance(count, int):
         count = len(game.entries)
-    return True, f"{path}: OK: {game.engine.name}, {count} entries, result: {result}"
+    notes = ""
+    if report.set_aside:  # (an outsider's noise, pbem.noise: said, never a failure)
+        copies = sum(report.set_aside.values())
+        notes += f"; set aside {copies} damaged cop{'y' if copies == 1 else 'ies'} (noise)"
+    if any(line.startswith("header says result:") for line in report.lines):
+        notes += "; its header's result line differs from the log's (human text)"
+    return True, f"{path}: OK: {game.engine.name}, {count} entries, result: {result}{notes}"
 
 
 @main.command()

@@ -78,6 +78,13 @@ def test_a_damaged_copy_posted_into_a_thread_is_set_aside(tmp_path: Path, how: s
     record = json.loads(verify("--json", str(path)).stdout)["files"][0]
     assert record["ok"] and record["cheat"] is None and record["bad_entry"] is None
     assert record["set_aside"] == [{"seq": 3, "copies": 1}]
+    # Among several files, the noise is named on the game's one line too.
+    honest = tmp_path / "honest.txt"
+    honest.write_text(move_file(entries), encoding="utf-8")
+    both = verify(str(path), str(honest))
+    assert both.exit_code == 0, both.output
+    assert "; set aside 1 damaged copy (noise)" in both.stdout.splitlines()[0]
+    assert "set aside" not in both.stdout.splitlines()[1]
     assert record["entries"] == len(entries)
     # after the honest copy too; and two kinds of noise for one entry are counted together
     both = verify_text(
