@@ -357,17 +357,18 @@ class Client:
         key, path = self._key_and_path(game.roles[role])
         return Journal.of_key(self.store.state, key.public, path, self.store.home)
 
-    def own_journals(self) -> list[Journal]:
-        """The signing journal of each private key this store holds (read without the key
-        itself: no passphrase is asked)."""
+    def own_journals(self) -> dict[bytes, Journal]:
+        """The signing journal of each private key this store holds, by its raw public key
+        (read without the key itself: no passphrase is asked)."""
         from pbem.crypto.keys import PublicKey
 
-        journals = []
+        journals = {}
         for row in self.store.list_keys():
             path = self.key_file(row) if row["private_path"] else None
             if path is not None:
                 public = PublicKey.parse_line(str(row["public"]))
-                journals.append(Journal.of_key(self.store.state, public, path, self.store.home))
+                journal = Journal.of_key(self.store.state, public, path, self.store.home)
+                journals[public.raw] = journal
         return journals
 
     def journal_entries(self, prefix: str) -> tuple[str, list[Entry]]:
@@ -375,7 +376,7 @@ class Client:
         signing journals, in seq order): `pbem recover`. Never another game's entries (a
         recovery file may go to the opponent). The game is found in the store, else among
         the journals' games."""
-        journals = self.own_journals()
+        journals = list(self.own_journals().values())
         try:
             game_id = self.store.find_game(prefix)
         except StoreError:

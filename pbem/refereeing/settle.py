@@ -72,7 +72,7 @@ def journaled(client: Client) -> dict[str, list[Entry]]:
     (pbem.store.journal: the user's state folder, and an earlier version's file beside
     the key), in seq order."""
     found: dict[str, list[Entry]] = {}
-    for journal in client.own_journals():
+    for journal in client.own_journals().values():
         for game_id, entries in journal.by_game().items():
             for entry in entries:
                 if entry.by == REFEREE and entry.kind != "genesis":

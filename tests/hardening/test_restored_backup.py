@@ -20,61 +20,9 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from click.testing import CliRunner, Result
-
-from pbem.cli import main
 from pbem.transport.savefile import move_file
 from pbem.verify import parse_entries
-
-
-class Player:
-    """One player's machine: a store folder and a state folder of its own."""
-
-    def __init__(self, tmp_path: Path, name: str) -> None:
-        self.name = name
-        self.home = tmp_path / f"{name}-store"
-        self.state = tmp_path / f"{name}-state"
-        self.backup = tmp_path / f"{name}-store-backup"
-        self.dir = tmp_path
-
-    def run(self, *args: str) -> Result:
-        return CliRunner().invoke(
-            main, ["--home", str(self.home), *args], env={"PBEM_STATE": str(self.state)}
-        )
-
-    def ok(self, *args: str) -> Result:
-        result = self.run(*args)
-        assert result.exit_code == 0, f"{self.name}: pbem {' '.join(args)}: {result.output}"
-        return result
-
-    def sign(self, game: str, words: str, label: str) -> Path:
-        out = self.dir / f"{label}.txt"
-        self.ok("move", game[:8], *words.split(), "-o", str(out))
-        return out
-
-    def back_up(self) -> None:
-        """What a backup of the store folder keeps (a copy of the whole folder)."""
-        shutil.copytree(self.home, self.backup)
-
-    def restore(self) -> None:
-        shutil.rmtree(self.home)
-        shutil.copytree(self.backup, self.home)
-
-
-def start(tmp_path: Path) -> tuple[Player, Player, str]:
-    """A toy-dice game made by a and joined by b, through the CLI; a is asked first."""
-    a, b = Player(tmp_path, "a"), Player(tmp_path, "b")
-    a.ok("key", "new", "a")
-    b.ok("key", "new", "b")
-    a.ok("key", "import", "b", str(b.home / "keys" / "b.pub"))
-    b.ok("key", "import", "a", str(a.home / "keys" / "a.pub"))
-    game = a.ok("new", "toy-dice", "--key", "a=a", "--key", "b=b").stdout.strip()
-    genesis = tmp_path / "start.txt"
-    genesis.write_text(a.ok("export", game[:8]).stdout)
-    b.ok("apply", str(genesis))
-    b.ok("join", game[:8], "-o", str(tmp_path / "join.txt"))
-    a.ok("apply", str(tmp_path / "join.txt"))
-    return a, b, game
+from tests.support.machines import Player, start
 
 
 def test_a_restored_store_folder_cannot_make_its_player_reuse_a_reveal(tmp_path: Path) -> None:

@@ -239,7 +239,7 @@ def test_recover_writes_and_applies_only_the_asked_games_entries(tmp_path: Path)
     one.step()
     lost = one.step()
     assert lost.by == "a"
-    assert {g for j in one.a.own_journals() for g in j.games()} == {one.game_id, second}
+    assert {g for j in one.a.own_journals().values() for g in j.games()} == {one.game_id, second}
 
     code, out, err = run(other, "recover", one.game_id[:8], "-o", str(tmp_path / "r.txt"))
     assert code == 0, err
