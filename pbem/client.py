@@ -1069,7 +1069,7 @@ class Client:
             if self.store.has_entry(game.id, entry.seq):
                 raise StoreError(GAME_CHANGED)
             game.apply(entry)  # our own entry passes the same checks as anyone's
-            # On disk beside the key before the store keeps it or anyone sees it.
+            # On disk in the key's journal before the store keeps it or anyone sees it.
             self._journal(game, role).record(entry, slot_of(entry, index))
             for label, salt, value in sealed or []:
                 kept = json.dumps({"salt": salt, "value": value}, sort_keys=True)
