@@ -36,7 +36,7 @@ from pbem.errors import (
 )
 from pbem.ledger import DISK_TABLES, data_source, engine_by_name, find_equivocation
 from pbem.store import Store
-from pbem.store.journal import Journal, journal_path, slot_of
+from pbem.store.journal import Journal, slot_of
 from pbem.store.store import GAME_CHANGED
 from pbem.store.vault import Vault, is_sealed
 
@@ -481,7 +481,44 @@ class Client:
             self.store.set_key_path(name, recorded)
 
     def _journal(self, game: Adjudicator, role: str) -> Journal:
-        return Journal(journal_path(self._key_and_path(game.roles[role])[1]))
+        """The signing journal of the role's key: in the user's state folder, apart from
+        the store (an earlier version's file beside the key is read too)."""
+        key, path = self._key_and_path(game.roles[role])
+        return Journal.of_key(self.store.state, key.public, path, self.store.home)
+
+    def own_journals(self) -> dict[bytes, Journal]:
+        """The signing journal of each private key this store holds, by its raw public key
+        (read without the key itself: no passphrase is asked)."""
+        from pbem.crypto.keys import PublicKey
+
+        journals = {}
+        for row in self.store.list_keys():
+            path = self.key_file(row) if row["private_path"] else None
+            if path is not None:
+                public = PublicKey.parse_line(str(row["public"]))
+                journal = Journal.of_key(self.store.state, public, path, self.store.home)
+                journals[public.raw] = journal
+        return journals
+
+    def journal_entries(self, prefix: str) -> tuple[str, list[Entry]]:
+        """(game id, the entries this store's keys signed in that one game, by their
+        signing journals, in seq order): `pbem recover`. Never another game's entries (a
+        recovery file may go to the opponent). The game is found in the store, else among
+        the journals' games."""
+        journals = list(self.own_journals().values())
+        try:
+            game_id = self.store.find_game(prefix)
+        except StoreError:
+            wanted = prefix.strip().lower()
+            found = {g for j in journals for g in j.games() if wanted and g.startswith(wanted)}
+            if len(found) != 1:
+                raise
+            game_id = found.pop()
+        entries: dict[str, Entry] = {}
+        for journal in journals:
+            for entry in journal.entries(game_id):
+                entries.setdefault(entry.id, entry)
+        return game_id, sorted(entries.values(), key=lambda e: e.seq)
 
     def _vault(self, game: Adjudicator, role: str) -> Vault:
         """The role's secrets in this game: derived from its private key, or sealed under it.
@@ -1303,7 +1340,7 @@ class Client:
             if self.store.has_entry(game.id, entry.seq):
                 raise StoreError(GAME_CHANGED)
             game.apply(entry)  # our own entry passes the same checks as anyone's
-            # On disk beside the key before the store keeps it or anyone sees it.
+            # On disk in the key's journal before the store keeps it or anyone sees it.
             self._journal(game, role).record(entry, slot_of(entry, index))
             for label, salt, value in sealed or []:
                 kept = json.dumps({"salt": salt, "value": value}, sort_keys=True)

@@ -1290,6 +1290,29 @@ def export(ctx: click.Context, game: str, output: str | None, since: int | None)
 
 
 @main.command()
+@click.argument("game", shell_complete=complete_game)
+@click.option(
+    "-o",
+    "--output",
+    help="Write GAME's entries from the journal here (a move file) instead of applying them.",
+)
+@click.pass_context
+def recover(ctx: click.Context, game: str, output: str | None) -> None:
+    """Apply to the store GAME's entries that your keys signed, read from their signing
+    journals (after a restored backup or a crash lost them), or write them to a file.
+    Only GAME's entries: the journal's other games never leave it."""
+    client = _client(ctx)
+    game_id, entries = client.journal_entries(game)
+    if not entries:
+        _fail(f"the signing journals of this store's keys hold no entry of game {game_id[:12]}")
+    if output:
+        _write_entries(entries, output)
+        return
+    for result in client.apply_entries(entries):
+        _say(f"{result.status}: {escape.terminal_line(result.entry.describe())}")
+
+
+@main.command()
 @click.argument("game", shell_complete=complete_game_or_file)
 @click.option(
     "--role",

@@ -83,7 +83,11 @@ def run_demo(
     if referee and REFEREE not in roles:
         roles.append(REFEREE)  # any title may have one: it then rolls every player's dice
     homes = {role: directory / f"{role}-home" for role in roles}
-    clients = {role: Client(Store(home)) for role, home in homes.items()}
+    # Each side's state folder (its signing journal: pbem.store.journal) beside its
+    # store, inside the demo folder: a demo leaves nothing in the user's own state folder.
+    clients = {
+        role: Client(Store(home, state=directory / f"{role}-state")) for role, home in homes.items()
+    }
     for role, client in clients.items():
         client.new_key(role)
     creator = engine.required_roles[0]

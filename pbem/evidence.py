@@ -3,8 +3,11 @@
 `pbem evidence` looks through a game's log for a cheat that signed entries prove by
 themselves, and writes the few entries that prove it:
 
-* an equivocation: two different entries one role signed for one `seq` (protocol
-  section 1): the genesis (it fixes the game id and the role's key) and the two entries;
+* an equivocation: two different entries one role signed for one `seq` after one same
+  entry (`prev`; protocol section 1): the genesis (it fixes the game id and the role's
+  key) and the two entries. Two entries that follow different earlier entries are two
+  branches of the log, not a proof against their signer (an honest store restored from
+  a backup answers both): the proof is where the branches part (pbem.ledger.find_fork);
 * a false hidden claim: a claim bound to a commitment whose opening contradicts it
   (section 5): the log from the genesis up to the entry the rules refuse because of it;
 * a refused forfeit: a `forfeit` entry the rules refuse (pbem.core.referee): the genesis
@@ -264,6 +267,16 @@ def _equivocation(genesis: Entry, roles: Mapping[str, str], first: Entry, second
         )
     _signed(first, roles)
     _signed(second, roles)
+    if first.prev != second.prev:
+        # Each answers a different earlier entry: an honest store restored from a backup
+        # does that when the other side re-sends a different entry (issue 27, item 6).
+        raise NotProven(
+            f"entries {first.seq} follow different entries {first.seq - 1} "
+            f"({str(first.prev)[:12]} and {str(second.prev)[:12]}): {first.by} signed one on "
+            f"each of two branches of the log, which proves no cheat by {first.by} on its "
+            "own; the proof is where the branches part (two entries with one seq and one "
+            "prev)"
+        )
     reason = (
         f"{first.by} signed two different entries for seq {first.seq} "
         f"(ids {first.id[:12]} and {second.id[:12]})"
@@ -446,7 +459,7 @@ def _find_in_game(
 ) -> Proof | None:
     from pbem.core.adjudicator import EntryRefused
     from pbem.core.referee import FORFEIT as FORFEIT_KIND
-    from pbem.ledger import find_equivocation
+    from pbem.ledger import find_equivocation, find_fork
 
     def attempt(bundle: list[Entry]) -> Proof | None:
         try:
@@ -455,11 +468,15 @@ def _find_in_game(
             notes.append(str(why))
             return None
 
-    twin = find_equivocation(genesis, own)
+    twin = find_equivocation(genesis, own)  # where branches part, never a branch's answer
     if twin is not None:
         proof = attempt([genesis, twin.first, twin.second])
         if proof is not None:
             return proof
+    else:
+        fork = find_fork(genesis, own)
+        if fork is not None:
+            notes.append(fork.text())  # why nothing is proven, unless something else is
     for forfeit in (e for e in own if e.kind == FORFEIT_KIND):
         try:
             if forfeit_contradiction(genesis, forfeit) is not None:

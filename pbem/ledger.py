@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from functools import lru_cache, partial
 from typing import Any, cast
 
@@ -257,22 +257,101 @@ class Equivocation(Record, fields=("role", "fingerprint", "first", "second")):
 
 
 def find_equivocation(genesis: Entry, entries: Iterable[Entry]) -> Equivocation | None:
-    """Look for two different, validly signed entries of one signer at one seq."""
+    """The earliest proof that one signer signed two different entries at one seq: two
+    validly signed entries of one role with the same `game`, `seq` and `prev`.
+
+    A pair whose `prev`s differ is no such proof (find_fork): each of its entries answers
+    a different earlier entry, as an honest store restored from a backup does when the
+    opponent re-sends a different earlier entry. Where the two branches part, the one who
+    signed both sides is proven here instead (issue 27, item 6)."""
+    for first, second, line in _signed_twice(genesis, entries):
+        if first.prev == second.prev:
+            return Equivocation(first.by, fingerprint(line), first, second)
+    return None
+
+
+class Fork(Record, fields=("role", "fingerprint", "first", "second", "after")):
+    """Two valid signatures by one role over entries at one seq that follow different
+    entries (`prev`): two branches of the log. Not a proof against `role` on its own.
+
+    `after` holds, for each, the role that signed the entry it follows (None when the
+    entries given do not hold it). A frozen record (pbem.core.record)."""
+
+    role: str
+    fingerprint: str
+    first: Entry
+    second: Entry
+    after: tuple[str | None, str | None]
+
+    def __init__(
+        self,
+        role: str,
+        fingerprint: str,
+        first: Entry,
+        second: Entry,
+        after: tuple[str | None, str | None],
+    ) -> None:
+        fields = self.__dict__
+        fields["role"] = role
+        fields["fingerprint"] = fingerprint
+        fields["first"] = first
+        fields["second"] = second
+        fields["after"] = after
+
+    def text(self) -> str:
+        """One line: which earlier entry each follows, and what that does not prove."""
+        first, second, role = self.first, self.second, self.role
+
+        def follows(entry: Entry, by: str | None) -> str:
+            return f"{str(entry.prev)[:12]} by {by if by is not None else 'a role not in this log'}"
+
+        return (
+            f"entries {first.seq} follow different entries {first.seq - 1} "
+            f"({follows(first, self.after[0])}, {follows(second, self.after[1])}): {role} "
+            f"signed {first.id[:12]} and {second.id[:12]}, one on each of two branches of the "
+            f"log, which proves no cheat by {role} on its own (a store restored from a "
+            "backup answers a different earlier entry honestly); whoever signed two "
+            "entries where the branches part is the one proven"
+        )
+
+
+def find_fork(genesis: Entry, entries: Iterable[Entry]) -> Fork | None:
+    """The earliest pair of validly signed entries of one role at one seq that follow
+    different entries, when no equivocation (find_equivocation) is found first."""
+    given = list(entries)
+    by_id = {entry.id: entry for entry in given}
+    for first, second, line in _signed_twice(genesis, given):
+        if first.prev == second.prev:
+            return None  # an equivocation comes first: that is the proof to show
+        after = tuple(
+            by_id[str(e.prev)].by if str(e.prev) in by_id else None for e in (first, second)
+        )
+        return Fork(first.by, fingerprint(line), first, second, (after[0], after[1]))
+    return None
+
+
+def _signed_twice(genesis: Entry, entries: Iterable[Entry]) -> Iterator[tuple[Entry, Entry, str]]:
+    """Every pair of different entries one role validly signed for one seq of the game,
+    with the role's key line: by seq, then in the order given (the signatures are checked
+    only for such pairs)."""
     roles = genesis.body.get("roles", {})
-    seen: dict[tuple[str | None, int], Entry] = {}
+    if not isinstance(roles, dict):
+        return
+    seen: dict[tuple[str | None, int], list[Entry]] = {}
+    pairs: list[tuple[Entry, Entry]] = []
     for entry in entries:
-        key = (entry.game, entry.seq)
-        other = seen.get(key)
-        if other is None:
-            seen[key] = entry
-            continue
-        if other.id == entry.id or other.by != entry.by or entry.by not in roles:
-            continue
-        line = str(roles[entry.by])
+        copies = seen.setdefault((entry.game, entry.seq), [])
+        for other in copies:
+            if other.id != entry.id and other.by == entry.by and entry.by in roles:
+                pairs.append((other, entry))
+        if all(other.id != entry.id for other in copies):
+            copies.append(entry)
+    pairs.sort(key=lambda pair: pair[0].seq)  # (stable: the order given within a seq)
+    for first, second in pairs:
+        line = str(roles[first.by])
         try:
-            check_signature(line, other.canonical, other.signature)
-            check_signature(line, entry.canonical, entry.signature)
+            check_signature(line, first.canonical, first.signature)
+            check_signature(line, second.canonical, second.signature)
         except PbemError:
             continue
-        return Equivocation(entry.by, fingerprint(line), other, entry)
-    return None
+        yield first, second, line

@@ -33,6 +33,7 @@ from pbem.ledger import (
     data_source,
     engine_by_name,
     find_equivocation,
+    find_fork,
     fingerprint,
     replay,
 )
@@ -250,6 +251,11 @@ def _verify_found(
         proof = find_equivocation(geneses[0], entries)
         if proof is not None:
             return report.fail(proof.proof(), proof.second, "equivocation")
+        # Two branches and no equivocation where they part (it is not in this text): the
+        # log is not one game, and no one entry is to blame (issue 27, item 6).
+        fork = find_fork(geneses[0], entries)
+        if fork is not None:
+            return report.fail(fork.text(), None, "chain")
     saves = save_sections(text) if text is not None else []
     strict = _check_saves(saves, found, geneses[0] if len(geneses) == 1 else None)
     if strict is not None:

@@ -31,8 +31,12 @@ def _compiled_pbem() -> None:
 
 @pytest.fixture(autouse=True)
 def _isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """No test ever touches a real user's store."""
+    """No test ever touches a real user's store, nor the user's state folder (the signing
+    journals: pbem.store.journal), which is kept apart from the store folder."""
     monkeypatch.setenv("PBEM_HOME", str(tmp_path / "default-home"))
+    monkeypatch.setenv("PBEM_STATE", str(tmp_path / "default-state"))
+    # (a subprocess given an environment without PBEM_STATE still stays in tmp_path)
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg-state"))
     monkeypatch.delenv("PBEM_PASSPHRASE", raising=False)
 
 

@@ -23,6 +23,7 @@ environment (PBEM_SMTP_PASSWORD, PBEM_IMAP_PASSWORD, or the variable named by
     user = "alice@example.org"
     password_env = "PBEM_IMAP_PASSWORD"
     folder = "INBOX"
+    sent = "Sent"                     # optional: your sent mail (see below)
     ca_file = "/path/to/ca.pem"
 
     [maildir]
@@ -30,6 +31,13 @@ environment (PBEM_SMTP_PASSWORD, PBEM_IMAP_PASSWORD, or the variable named by
 
     [mbox]
     path = "~/mail/pbem.mbox"
+
+`[imap] sent` names the IMAP folder of your sent mail (as your mail client calls it:
+"Sent", "Sent Items", "[Gmail]/Sent Mail"). SMTP keeps no copy of what it sends, so
+`pbem mail send` files each message there itself (IMAP APPEND, marked read), and
+`pbem mail fetch` reads it before the inbox and relearns what your keys signed and sent,
+so that a store and state folder restored from a backup (a whole machine) learn what they
+already sent before they sign again (protocol section 8; pbem/mail/sent.py).
 """
 
 from __future__ import annotations
@@ -72,6 +80,7 @@ class ServerConfig:
     user: str | None
     ca_file: Path | None
     folder: str = "INBOX"  # IMAP only
+    sent: str | None = None  # IMAP only: the folder of the user's sent mail, if configured
     password_env: str = ""  # the environment variable that holds the password
     file_password: str | None = None  # `password` of the (owner-only) file, if any
     config_path: Path = Path(CONFIG_NAME)
@@ -177,7 +186,7 @@ def _server(path: Path, data: dict[str, Any], kind: str) -> ServerConfig | None:
     where = f"[{kind}] "
     allowed = {"host", "port", "security", "user", "password", "password_env", "ca_file"}
     if kind == "imap":
-        allowed.add("folder")
+        allowed |= {"folder", "sent"}
     unknown = sorted(set(table) - allowed)
     if unknown:
         raise MailConfigError(f"{path}: {where}unknown setting {unknown[0]!r}")
@@ -198,6 +207,12 @@ def _server(path: Path, data: dict[str, Any], kind: str) -> ServerConfig | None:
         _check_private(path)  # even when unused: a password others can read has leaked
     ca = _opt_str(path, table, "ca_file", where)
     folder = _opt_str(path, table, "folder", where) or "INBOX"
+    sent = _opt_str(path, table, "sent", where)
+    if sent is not None and sent == folder:
+        raise MailConfigError(
+            f"{path}: {where}sent names the folder read for moves ({folder!r}): name the "
+            "folder of your sent mail"
+        )
     return ServerConfig(
         kind=kind,
         host=host,
@@ -206,6 +221,7 @@ def _server(path: Path, data: dict[str, Any], kind: str) -> ServerConfig | None:
         user=user,
         ca_file=Path(ca).expanduser() if ca else None,
         folder=folder,
+        sent=sent,
         password_env=_opt_str(path, table, "password_env", where)
         or f"PBEM_{kind.upper()}_PASSWORD",
         file_password=_file_password(path, table, kind),

@@ -260,9 +260,17 @@ def parse_message(raw: bytes) -> list[Entry]:
 class Fetcher:
     """Applies message after message to one Client's store and keeps a report of each."""
 
-    def __init__(self, client: Client, extra_data: Mapping[str, bytes] | None = None) -> None:
+    def __init__(
+        self,
+        client: Client,
+        extra_data: Mapping[str, bytes] | None = None,
+        direction: str = "in",
+    ) -> None:
         self.client = client
         self.store = client.store
+        # How its messages are recorded in the store's thread: "in" (read), or "out" (the
+        # user's own sent mail, read again to relearn it: pbem.mail.sent).
+        self.direction = direction
         # The player's own data files (`--data NAME=FILE`), by digest: a game started with
         # them cannot be checked without them, as with `pbem apply --data`.
         self.extra = _by_digest(extra_data)
@@ -520,7 +528,7 @@ class Fetcher:
         """Thread an earlier message of this run once one of its held entries is in."""
         seqs = [s for g, s in holder.held + holder.applied + holder.had if g == game_id]
         if holder.message_id and seqs:
-            self.store.record_mail(holder.message_id, game_id, "in", min(seqs), max(seqs))
+            self.store.record_mail(holder.message_id, game_id, self.direction, min(seqs), max(seqs))
 
     def _held_refused(
         self, report: MessageReport, game: Adjudicator, entry: Entry, reason: str
@@ -571,7 +579,7 @@ class Fetcher:
             return
         game_id = mine[0][0]
         seqs = [seq for game, seq in mine if game == game_id]
-        self.store.record_mail(report.message_id, game_id, "in", min(seqs), max(seqs))
+        self.store.record_mail(report.message_id, game_id, self.direction, min(seqs), max(seqs))
 
 
 def _move(source: list[Seq], target: list[Seq], item: Seq) -> None:

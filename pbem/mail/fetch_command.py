@@ -69,6 +69,8 @@ def fetch(
     anything wrong in it is refused as a whole and changes nothing; so is a message
     too big or too complex for a mail of moves. An invitation to a game from someone
     else is listed, not stored, until you accept it (`pbem join GAME` or --accept).
+    With `[imap] sent` in the configuration, your sent mail is read first: what your
+    keys signed and sent is relearned (after a restored backup) before anything else.
     Exit status 1 when any message was refused.
     """
     from pbem.commands import _client, _data_files
@@ -78,6 +80,14 @@ def fetch(
     client = _client(ctx)
     from pbem.mail.mailbox import open_mailbox
 
+    # First the user's own sent mail, when the configuration names its folder: what the
+    # keys signed and sent is relearned before anything is read or signed (pbem.mail.sent).
+    sent_refused = False
+    if maildir is None and mbox is None:
+        from pbem.mail.config import load_config
+        from pbem.mail.sent import read_sent
+
+        sent_refused = read_sent(client, load_config(client.store.home, config_file), click.echo)
     source = open_mailbox(client, config_file, use_imap, maildir, mbox, delete_applied)
     extra = _data_files(data)
     fetcher = Fetcher(client, extra)
@@ -105,7 +115,7 @@ def fetch(
             click.echo(terminal(f"\n{report.label}:\n{report.proof}"))
     if not fetcher.reports:
         click.echo(f"no messages in {source.name}")
-    if fetcher.refused:
+    if fetcher.refused or sent_refused:
         sys.exit(1)
 
 

@@ -67,4 +67,10 @@ def send_pending(
     with store.transaction():
         store.record_mail(str(message["Message-ID"]), game_id, "out", first, last)
         store.set_peer(game_id, address)
-    return f"sent {span} of game {game_id[:12]} to {address} ({message['Message-ID']})"
+    line = f"sent {span} of game {game_id[:12]} to {address} ({message['Message-ID']})"
+    # SMTP keeps no copy: filed in the user's sent mail, where `pbem mail fetch` relearns
+    # it after a whole-machine restore (pbem.mail.sent). The message is sent either way.
+    from pbem.mail.sent import file_sent
+
+    filed = file_sent(config, message)
+    return f"{line}; {filed}" if filed else line

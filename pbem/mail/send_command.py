@@ -3,7 +3,9 @@
 Pending entries are those of the game signed by one of this store's roles and not in a
 message recorded as sent (the creator's first mail carries the genesis and the joins).
 The message is recorded, and the address remembered, only once the SMTP server has
-accepted it; any failure leaves the store as it was.
+accepted it; any failure leaves the store as it was. With `[imap] sent` configured, the
+message is then filed in that folder (pbem.mail.sent); a failure there is said on the
+same line and changes nothing else (the message is sent).
 """
 
 from __future__ import annotations

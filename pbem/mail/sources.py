@@ -12,6 +12,7 @@ import imaplib
 import mailbox
 import re
 import ssl
+import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from types import TracebackType
@@ -159,7 +160,7 @@ def _quote_mailbox(name: str) -> str:
 class ImapSource(_Closing):
     """One IMAP folder, read with EXAMINE (read only) unless messages are to be deleted."""
 
-    def __init__(self, server: ServerConfig, writable: bool = False) -> None:
+    def __init__(self, server: ServerConfig, writable: bool = False, select: bool = True) -> None:
         if server.user is None or server.password is None:
             raise MailSourceError("[imap] needs a user (and its password) to log in")
         self.server = server
@@ -168,10 +169,38 @@ class ImapSource(_Closing):
         self._conn = self._connect()
         try:
             self._login()
-            self._select()
+            if select:
+                self._select()
         except BaseException:
             self.close()
             raise
+
+    def exists(self, folder: str) -> bool:
+        """Whether the account has a folder of that name (LIST)."""
+        try:
+            status, data = self._conn.list('""', _quote_mailbox(folder))
+        except (imaplib.IMAP4.error, OSError) as exc:
+            raise MailSourceError(f"IMAP LIST at {self._where()} failed: {exc}") from None
+        return status == "OK" and any(part for part in data if part)
+
+    def append(self, folder: str, raw: bytes) -> None:
+        """File a message in `folder`, marked read (what a mail client does with what it
+        sent); the folder is made first when the server says it does not exist."""
+        when = imaplib.Time2Internaldate(time.time())
+        for attempt in (1, 2):
+            try:
+                status, data = self._conn.append(_quote_mailbox(folder), "(\\Seen)", when, raw)
+            except (imaplib.IMAP4.error, OSError) as exc:
+                raise MailSourceError(f"IMAP APPEND at {self._where()} failed: {exc}") from None
+            if status == "OK":
+                return
+            if attempt == 1 and "TRYCREATE" in _imap_text(data).upper():
+                with contextlib.suppress(imaplib.IMAP4.error, OSError):
+                    self._conn.create(_quote_mailbox(folder))
+                continue
+            raise MailSourceError(
+                f"IMAP APPEND to folder {folder!r} at {self._where()} failed: {_imap_text(data)}"
+            )
 
     def _where(self) -> str:
         return f"{self.server.host}:{self.server.port}"

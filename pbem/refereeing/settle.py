@@ -129,21 +129,15 @@ def accept_all(client: Client, admission: Admission) -> list[tuple[str, bool]]:
 
 
 def journaled(client: Client) -> dict[str, list[Entry]]:
-    """Per game, the referee's entries in the signing journals beside this store's keys
-    (pbem.store.journal), in seq order."""
-    from pbem.store.journal import journal_path
-    from pbem.transport.movefile import read_entries
-
+    """Per game, the referee's entries in the signing journals of this store's keys
+    (pbem.store.journal: the user's state folder, and an earlier version's file beside
+    the key), in seq order."""
     found: dict[str, list[Entry]] = {}
-    for row in client.store.list_keys():
-        path = client.key_file(row) if row["private_path"] else None
-        journal = journal_path(path) if path is not None else None
-        if journal is None or not journal.is_file():
-            continue
-        for canonical, signature in read_entries(journal.read_bytes()):
-            entry = Entry.from_wire(canonical, signature)
-            if entry.by == REFEREE and entry.kind != "genesis":
-                found.setdefault(str(entry.game), []).append(entry)
+    for journal in client.own_journals().values():
+        for game_id, entries in journal.by_game().items():
+            for entry in entries:
+                if entry.by == REFEREE and entry.kind != "genesis":
+                    found.setdefault(game_id, []).append(entry)
     return {game: sorted(entries, key=lambda e: e.seq) for game, entries in found.items()}
 
 

@@ -12,7 +12,8 @@ the folder can be moved whole (PBEM_HOME=/elsewhere); one outside it (an importe
 
 Own secrets live only here, and only sealed under the role's private key
 (pbem/store/vault.py): a copy of store.db alone opens nothing. What a key signed is
-recorded beside the key, not here (pbem/store/journal.py).
+recorded in the user's state folder (`state`), never here, so that restoring this
+folder cannot roll it back (pbem/store/journal.py).
 Every command that changes the store does it inside one transaction.
 """
 
@@ -28,6 +29,7 @@ from typing import Any
 import sqlite_utils
 
 from pbem.errors import StoreError
+from pbem.store.journal import default_state
 
 # What the loser of two pbem commands racing on one store says (never a raw SQLite error).
 GAME_CHANGED = (
@@ -50,8 +52,11 @@ def default_home() -> Path:
 
 
 class Store:
-    def __init__(self, home: Path | None = None) -> None:
+    def __init__(self, home: Path | None = None, state: Path | None = None) -> None:
         self.home = Path(home) if home is not None else default_home()
+        # Where the signing journals of this store's keys live (pbem.store.journal): the
+        # user's state folder unless given (`pbem demo` keeps its own).
+        self.state = Path(state) if state is not None else default_state()
         self.home.mkdir(parents=True, exist_ok=True, mode=0o700)
         path = self.home / "store.db"
         if not path.exists():

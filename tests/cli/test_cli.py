@@ -216,10 +216,11 @@ def test_two_signed_entries_for_one_seq_print_an_equivocation_proof(tmp_path: Pa
     import shutil
 
     from pbem.crypto.keys import generate, write_private_key
+    from pbem.store.journal import default_state
 
     solo = tmp_path / "solo"
-    # The key file lives outside the store, so the copy below signs with the same file and
-    # journal (a copy of the store's own keys/ folder would copy the journal with it).
+    # The key file lives outside the store, so the copy below signs with the same file; its
+    # signing journal is in the state folder (conftest's), apart from both stores.
     own = tmp_path / "ssh" / "me"
     own.parent.mkdir()
     write_private_key(own, generate("me"))
@@ -235,11 +236,11 @@ def test_two_signed_entries_for_one_seq_print_an_equivocation_proof(tmp_path: Pa
     shutil.copytree(solo, twin)
     a, b = tmp_path / "a.txt", tmp_path / "b.txt"
     ok(solo, "move", game.group(1)[:8], "accept", "-o", str(a))
-    # An honest client refuses (its signing journal beside the key knows seq 3 was signed:
+    # An honest client refuses (the key's signing journal knows seq 3 was signed:
     # tests/hardening/test_reveal_reuse.py); a cheater deletes the journal and signs anyway.
     refused = run(twin, "move", game.group(1)[:8], "reroll", "event", "-o", str(b))
     assert refused.exit_code == 1 and "already signed" in refused.stderr
-    (own.parent / "me.pbem-journal").unlink()
+    shutil.rmtree(default_state() / "journals")
     ok(twin, "move", game.group(1)[:8], "reroll", "event", "-o", str(b))
     thread = tmp_path / "thread.txt"
     thread.write_text("".join(p.read_text() for p in (start, first, a, b)))

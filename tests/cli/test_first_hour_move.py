@@ -9,6 +9,7 @@ from pathlib import Path
 from click.testing import CliRunner, Result
 
 from pbem.cli import main
+from pbem.store.journal import default_state
 from pbem.verify import parse_entries
 
 
@@ -28,7 +29,10 @@ def entry_count(home: Path) -> int:
 
 
 def journals(home: Path) -> dict[str, bytes]:
-    return {p.name: p.read_bytes() for p in (home / "keys").glob("*.pbem-journal")}
+    """The signing journals (kept in the state folder, not in the store: conftest points
+    it at the test's own folder)."""
+    folder = default_state() / "journals"
+    return {p.name: p.read_bytes() for p in folder.glob("*.pbem-journal")}
 
 
 def hotseat(tmp_path: Path, rules: str, first: str, second: str) -> tuple[Path, str]:

@@ -4,9 +4,10 @@ and `PBEM_HOME=/elsewhere` (here `--home`) keep a game going.
 A key made by `pbem key new` is recorded relative to the store (`keys/NAME`); a row left
 by an earlier version holds the old absolute path, and the file of that name under the
 moved store's keys/ folder is used when it holds the same key. The signing journal lives
-beside the key (pbem/store/journal.py), so it moves with it and still refuses a second,
-different entry for a reveal already signed (protocol section 8). A key imported from
-outside the store stays where it is and is recorded by its absolute path.
+in the user's state folder, named by the key's fingerprint (pbem/store/journal.py), so
+moving the store changes nothing for it and it still refuses a second, different entry
+for a reveal already signed (protocol section 8). A key imported from outside the store
+stays where it is and is recorded by its absolute path.
 """
 
 from __future__ import annotations
@@ -18,7 +19,12 @@ from pathlib import Path
 from click.testing import CliRunner, Result
 
 from pbem.cli import main
-from pbem.crypto.keys import generate, write_private_key
+from pbem.crypto.keys import PublicKey, generate, load_private_key, write_private_key
+from pbem.store.journal import default_state, journal_name
+
+
+def public_of(private_key_file: Path) -> PublicKey:
+    return load_private_key(private_key_file.read_bytes()).public
 
 
 def run(home: Path, *args: str) -> Result:
@@ -124,13 +130,15 @@ def test_a_moved_store_signs_the_next_move_and_keeps_its_journal(tmp_path: Path)
     race.verifies()
     assert not old.exists()
 
-    # The journal moved with the key: the store put back as it was before entry 4 (a
-    # backup of store.db) refuses to sign a different entry 4 with the same reveal.
+    # The journal is not in the store folder, so the move left it where it was: the store
+    # put back as it was before entry 4 (a backup of store.db) refuses to sign a different
+    # entry 4 with the same reveal, and says how to get entry 4 back.
+    assert not list(moved.rglob("*.pbem-journal"))
     copy_db(before, moved / "store.db")
     refused = run(moved, "move", race.game[:8], "place", "2", "in", "3")
     assert refused.exit_code == 1
     assert "already signed" in refused.stderr
-    assert str(moved / "keys" / "w.pbem-journal") in refused.stderr
+    assert f"pbem recover {race.game[:12]}" in refused.stderr
 
 
 def test_an_absolute_row_of_an_earlier_version_still_signs_after_the_move(
@@ -183,6 +191,7 @@ def test_a_key_imported_from_outside_stays_absolute(tmp_path: Path) -> None:
     race.play(race.soviet, "place 2 in 4", moved)
     race.play(moved, "place 2 in 2", race.soviet)
     race.verifies()
-    # Its journal stays beside it, outside the store.
-    assert (own.parent / "id_ed25519.pbem-journal").exists()
-    assert not list((moved / "keys").glob("*.pbem-journal"))
+    # Its journal is in the state folder, neither beside the key nor in the store.
+    assert (default_state() / "journals" / journal_name(public_of(own))).is_file()
+    assert not (own.parent / "id_ed25519.pbem-journal").exists()
+    assert not list(moved.rglob("*.pbem-journal"))

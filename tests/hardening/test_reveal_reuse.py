@@ -5,8 +5,8 @@ entry, which already went to B with A's next chain element s_k in it. B, who has
 s_k, re-sends a different earlier entry of its own, ground until the dice A's s_k will
 produce for it are the ones B wants; A's restored store, not knowing it signed s_k
 already, would sign a new entry with s_k on top of B's choice, and the final log would
-verify. The journal beside A's key (pbem/store/journal.py) knows s_k was used: A's client
-refuses to sign and says how to recover.
+verify. The journal of A's key (pbem/store/journal.py, in the user's state folder, apart
+from the store) knows s_k was used: A's client refuses to sign and says how to recover.
 """
 
 from __future__ import annotations
@@ -21,12 +21,20 @@ import pytest
 from pbem.client import Client
 from pbem.core.canonical import JSON
 from pbem.core.log import Entry
+from pbem.crypto.keys import PublicKey
 from pbem.store import Store
-from pbem.store.journal import Journal, JournalConflict, journal_path
+from pbem.store.journal import Journal, JournalConflict, default_state, journal_name
 from pbem.testing import sign_entry
 from pbem.transport.savefile import move_file
 from pbem.verify import parse_entries, verify_text
 from tests.support.players import Duo, call_refused, dice
+
+
+def journal_file(home: Path, name: str) -> Path:
+    """The signing journal of the key `name` made in the store at `home`: in the state
+    folder (conftest points it at the test's own folder), named by the key's fingerprint."""
+    public = PublicKey.parse_line((home / "keys" / f"{name}.pub").read_text())
+    return default_state() / "journals" / journal_name(public)
 
 
 def copy_store(home: Path) -> Path:
@@ -93,14 +101,14 @@ def test_a_restored_store_refuses_to_sign_a_reveal_it_already_sent(
         (lambda: a.move(game_id, "roll")) if signing == "move" else (lambda: a.ack(game_id)),
         "already signed",
         "behind its signing journal",
-        str(journal_path(tmp_path / "a" / "keys" / "a")),
+        f"pbem recover {game_id[:12]}",
     )
     assert f"seq {sent_a.seq}" in str(error)
     assert len(a.game(game_id).entries) == sent_a.seq  # nothing signed, nothing stored
 
     # The attack, for the record: the journal gone, the restored store signs s_k again on
     # top of b's chosen entry, whose dice (b's own roll) come from s_k, known to b first.
-    journal_path(tmp_path / "a" / "keys" / "a").unlink()
+    journal_file(tmp_path / "a", "a").unlink()
     reused = a.move(game_id, "roll") if signing == "move" else a.ack(game_id)
     assert reused.reveal == sent_a.reveal and reused.id != sent_a.id
     rolled = dice(game_id, forged_b.id, str(reused.reveal), 2)
@@ -109,10 +117,10 @@ def test_a_restored_store_refuses_to_sign_a_reveal_it_already_sent(
     assert verify_text(move_file(log)).ok  # the cheat would not show in the log
 
 
-def test_the_journal_is_written_beside_the_key_before_the_entry_leaves(tmp_path: Path) -> None:
+def test_the_journal_is_written_in_the_state_folder_before_the_entry_leaves(tmp_path: Path) -> None:
     duo = Duo(tmp_path)
     entry = duo.step()
-    path = journal_path(tmp_path / "a" / "keys" / "a")
+    path = journal_file(tmp_path / "a", "a")
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     text = path.read_text()
     assert f"{duo.game_id} a reveal-1 {entry.id}" in text
@@ -146,7 +154,7 @@ def test_a_restored_joiner_signs_the_same_join_again_and_no_other(tmp_path: Path
         b._private_key_for(b.game(game_id).roles["b"]),
         {**_fields(first[0]), "body": {"anchor": "00" * 32, "length": 4096}},
     )
-    journal = Journal(journal_path(tmp_path / "b" / "keys" / "b"))
+    journal = Journal(journal_file(tmp_path / "b", "b"))
     with pytest.raises(JournalConflict, match="already signed a join"):
         journal.record(other, "join")
 
@@ -156,7 +164,7 @@ def test_two_programs_cannot_both_take_one_slot(tmp_path: Path) -> None:
     is refused even when written by a second Journal object on the same file."""
     duo = Duo(tmp_path)
     entry = duo.step()
-    path = journal_path(tmp_path / "a" / "keys" / "a")
+    path = journal_file(tmp_path / "a", "a")
     forged = sign_entry(duo.key("a"), {**_fields(entry), "body": {"decision": "roll twice"}})
     with pytest.raises(JournalConflict):
         Journal(path).record(forged, "reveal 1")
@@ -172,8 +180,8 @@ def _fields(entry: Entry) -> dict[str, JSON]:
 
 def test_an_entry_the_store_lost_comes_back_from_the_journal(tmp_path: Path) -> None:
     """A store that lost the entry it had just signed (restored, or a crash between the
-    journal and the store) refuses to sign over it; applying the journal, which reads like
-    a move file, brings the entry back and the game goes on."""
+    journal and the store) refuses to sign over it; the game's entries from the journal
+    (`pbem recover GAME`: Client.journal_entries) bring it back and the game goes on."""
     duo = Duo(tmp_path)
     duo.step()
     duo.step()
@@ -183,8 +191,9 @@ def test_an_entry_the_store_lost_comes_back_from_the_journal(tmp_path: Path) -> 
     a = restore_store(tmp_path / "a", backup)
     other = "roll twice" if lost.body.get("decision") == "roll" else "roll"
     call_refused(a.store, lambda: a.move(duo.game_id, other), "already signed")
-    journal = journal_path(tmp_path / "a" / "keys" / "a").read_text()
-    statuses = [applied.status for applied in a.apply_entries(parse_entries(journal))]
+    game_id, entries = a.journal_entries(duo.game_id[:8])
+    assert game_id == duo.game_id
+    statuses = [applied.status for applied in a.apply_entries(entries)]
     assert statuses.count("applied") == 1 and set(statuses) == {"applied", "already had"}
     assert a.game(duo.game_id).head.id == lost.id
     duo.a = a
