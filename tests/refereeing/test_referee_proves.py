@@ -38,8 +38,8 @@ from pbem.verify import verify_path, verify_text
 SIDES = ("allies", "germans")
 
 
-def _stores(root: Path) -> tuple[dict[str, Client], str]:
-    clients = {role: Client(Store(root / role)) for role in (*SIDES, REFEREE)}
+def _stores(root: Path, state: Path | None = None) -> tuple[dict[str, Client], str]:
+    clients = {role: Client(Store(root / role, state)) for role in (*SIDES, REFEREE)}
     for role, client in clients.items():
         client.new_key(role)
     for role in (SIDES[1], REFEREE):
@@ -53,6 +53,39 @@ def _stores(root: Path) -> tuple[dict[str, Client], str]:
     settle(clients[REFEREE], game)  # the referee joins: play starts
     _sync(clients, game)
     return clients, game
+
+
+@pytest.fixture(scope="module")
+def before_deal(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """The three stores of one game, played by bots up to the referee's first deal (its
+    next entry): each test plays on from copies of them. (Its own state folder: a module
+    fixture runs before any test's isolated one.)"""
+    root = tmp_path_factory.mktemp("before-deal")
+    clients, game = _stores(root, root / "state")
+    rng = random.Random(2)
+    for _ in range(3000):
+        _sync(clients, game)
+        log = clients[REFEREE].game(game)
+        assert log.outcome() is None
+        signer = log.next_signer()
+        if signer == REFEREE and not log.waiting_for_entropy and log.state["step"] == "deal":
+            return root, game
+        if signer == REFEREE and log.waiting_for_entropy:
+            clients[REFEREE].ack(game, REFEREE)  # (what its round does first: the dice)
+        elif signer == REFEREE:
+            settle(clients[REFEREE], game)
+        else:
+            assert signer is not None
+            _play(clients[signer], game, signer, rng)
+    raise AssertionError("no deal in 3000 turns")
+
+
+def _copies(before: tuple[Path, str], root: Path) -> tuple[dict[str, Client], str]:
+    """This test's own copies of the three stores (their journals: the test's state)."""
+    source, game = before
+    for role in (*SIDES, REFEREE):
+        shutil.copytree(source / role, root / role)
+    return {role: Client(Store(root / role)) for role in (*SIDES, REFEREE)}, game
 
 
 def _sync(clients: dict[str, Client], game: str) -> None:
@@ -83,8 +116,8 @@ def _play(client: Client, game: str, role: str, rng: random.Random) -> None:
 
 
 def _cheat_then_resign(clients: dict[str, Client], game: str, monkeypatch: Any) -> int:
-    """Play bots until the referee's first deal, have its owner restack one marker more
-    than it was dealt, then the next side resigns; returns the restack's seq."""
+    """The referee deals; its owner restacks one marker more than it was dealt, then the
+    next side resigns; returns the restack's seq."""
     honest = hits.restack_values
 
     def one_more(state: Any, role: str, known: Any) -> Any:
@@ -92,27 +125,12 @@ def _cheat_then_resign(clients: dict[str, Client], game: str, monkeypatch: Any) 
         label = sorted(values)[0]
         return {**values, label: [*values[label], [sorted(state["markers"])[-1], "light"]]}
 
-    rng = random.Random(2)
-    dealt = False
-    for _ in range(3000):
-        _sync(clients, game)
-        log = clients[REFEREE].game(game)
-        signer = log.next_signer()
-        assert signer is not None and log.outcome() is None
-        if signer == REFEREE:
-            settle(clients[REFEREE], game)
-            dealt = dealt or DEAL in clients[REFEREE].game(game).head.body
-            continue
-        if dealt and log.head.by == REFEREE and DEAL in log.head.body:
-            monkeypatch.setattr(hits, "restack_values", one_more)
-            _play(clients[signer], game, signer, rng)  # the owner's false restack
-            monkeypatch.setattr(hits, "restack_values", honest)
-            restack = clients[signer].game(game).head
-            assert restack.body.get("decision") == "restack"
-            break
-        _play(clients[signer], game, signer, rng)
-    else:
-        raise AssertionError("no deal in 3000 turns")
+    owner = _deal(clients, game)
+    monkeypatch.setattr(hits, "restack_values", one_more)
+    _play(clients[owner], game, owner, random.Random(2))  # the owner's false restack
+    monkeypatch.setattr(hits, "restack_values", honest)
+    restack = clients[owner].game(game).head
+    assert restack.body.get("decision") == "restack"
     for _ in range(50):
         _sync(clients, game)
         signer = clients[REFEREE].game(game).next_signer()
@@ -126,10 +144,22 @@ def _cheat_then_resign(clients: dict[str, Client], game: str, monkeypatch: Any) 
     raise AssertionError("nobody could resign")
 
 
+def _deal(clients: dict[str, Client], game: str) -> str:
+    """The referee's deal, signed by its store's round; returns the side it is dealt to
+    (asked next)."""
+    settle(clients[REFEREE], game)
+    _sync(clients, game)
+    head = clients[REFEREE].game(game).head
+    assert head.by == REFEREE and DEAL in head.body
+    (owner,) = head.body[DEAL]  # type: ignore[misc]
+    assert clients[REFEREE].game(game).next_signer() == owner
+    return str(owner)
+
+
 def test_the_referee_discloses_a_players_false_claim_and_the_log_proves_it(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, before_deal: tuple[Path, str]
 ) -> None:
-    clients, game = _stores(tmp_path)
+    clients, game = _copies(before_deal, tmp_path)
     restack_seq = _cheat_then_resign(clients, game, monkeypatch)
     cheat = clients[REFEREE].game(game).entries[restack_seq].by
     honest_side = next(side for side in SIDES if side != cheat)
@@ -182,26 +212,8 @@ def test_the_referee_discloses_a_players_false_claim_and_the_log_proves_it(
     assert (loser.losses, loser.wins) == (1, 0)
 
 
-def _to_first_deal(clients: dict[str, Client], game: str) -> str:
-    """Bots play until the referee's first deal; returns the side it was dealt to."""
-    rng = random.Random(2)
-    for _ in range(3000):
-        _sync(clients, game)
-        log = clients[REFEREE].game(game)
-        signer = log.next_signer()
-        assert signer is not None and log.outcome() is None
-        if log.head.by == REFEREE and DEAL in log.head.body:
-            assert signer in log.head.body[DEAL]  # type: ignore[operator]
-            return signer
-        if signer == REFEREE:
-            settle(clients[REFEREE], game)
-        else:
-            _play(clients[signer], game, signer, rng)
-    raise AssertionError("no deal in 3000 turns")
-
-
 def test_a_deal_its_owner_cannot_open_is_shown_disputed_and_not_rated(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, before_deal: tuple[Path, str]
 ) -> None:
     """Item 3: the referee deals bytes its owner cannot open. `pbem show` tells the owner
     and names `pbem unseal`; the unseal publishes the key it derives, the game stops on
@@ -215,9 +227,9 @@ def test_a_deal_its_owner_cannot_open_is_shown_disputed_and_not_rated(
         honest = real(self, log, seq, sealed)
         return {side: seal(bytes(range(32)), b"garbage", b"elsewhere").hex() for side in honest}
 
-    clients, game = _stores(tmp_path)
+    clients, game = _copies(before_deal, tmp_path)
     monkeypatch.setattr(Client, "_deal", garbage)
-    owner = _to_first_deal(clients, game)
+    owner = _deal(clients, game)
     monkeypatch.setattr(Client, "_deal", real)
     deal_seq = clients[owner].game(game).head.seq
     home = ["--home", str(tmp_path / owner)]
@@ -236,14 +248,16 @@ def test_a_deal_its_owner_cannot_open_is_shown_disputed_and_not_rated(
     assert "not rated" in result_of("stalled.pbem", report)[1]
 
 
-def test_the_referees_store_answers_a_false_dispute_with_its_own_key(tmp_path: Path) -> None:
+def test_the_referees_store_answers_a_false_dispute_with_its_own_key(
+    tmp_path: Path, before_deal: tuple[Path, str]
+) -> None:
     """A player disputes an honest deal with a key that opens nothing: the unattended
     referee's next round answers with the deal's own key, which opens it, so the dispute
     is proven false and its author loses."""
     from pbem.core.blind import FALSE_DISPUTE, UNSEAL
 
-    clients, game = _stores(tmp_path)
-    owner = _to_first_deal(clients, game)
+    clients, game = _copies(before_deal, tmp_path)
+    owner = _deal(clients, game)
     client = clients[owner]
     log = client.game(game)
     fields = client._next_fields(log, UNSEAL, owner)
