@@ -387,6 +387,15 @@ def check_unseal(
     return ending(FALSE_DEAL, sides, REFEREE, seq, at, text)
 
 
+def _answered(body: Mapping[str, JSON], game: str, item: Escrowed, where: bytes) -> str | None:
+    """What is false in the sealed message `item` opened with the key an answer publishes
+    (None: it is true); PbemError when the key does not open it: an answer must."""
+    opened = opened_by_key(body["key"], bytes.fromhex(item.escrow), where)
+    if opened is None:
+        raise PbemError(f"that key does not open entry {item.seq}'s message: it answers nothing")
+    return false_in(game, opened, item.commits)
+
+
 def _answer_dispute(
     body: Mapping[str, JSON],
     game: str,
@@ -401,10 +410,7 @@ def _answer_dispute(
             f"the referee publishes the key of its deal in entry {seq} only to answer {to}'s "
             "dispute of it"
         )
-    opened = opened_by_key(body["key"], bytes.fromhex(item.escrow), deal_context(game, seq, to))
-    if opened is None:
-        raise PbemError(f"that key does not open the deal in entry {seq}: it answers nothing")
-    problem = false_in(game, opened, item.commits)
+    problem = _answered(body, game, item, deal_context(game, seq, to))
     if problem is None:
         text = (
             f"false dispute by {to} in entry {settled.at}: the referee's key (entry {at}) opens "
@@ -432,10 +438,7 @@ def _answer_void(
         )
     if by != item.by:
         raise PbemError(f"entry {seq}'s escrow is {item.by}'s: only its author answers its void")
-    opened = opened_by_key(body["key"], bytes.fromhex(item.escrow), context(game, seq, by))
-    if opened is None:
-        raise PbemError(f"that key does not open entry {seq}'s escrow: it answers nothing")
-    problem = false_in(game, opened, item.commits)
+    problem = _answered(body, game, item, context(game, seq, by))
     if problem is None:
         text = (
             f"false void by the referee in entry {settled.at}: {by}'s key (entry {at}) opens "

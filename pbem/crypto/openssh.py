@@ -149,18 +149,7 @@ def decode(data: bytes, passphrase: bytes | None) -> Ed25519Secret:
 def public_of(data: bytes) -> bytes:
     """The raw Ed25519 public key in the file's unencrypted header (no passphrase needed)."""
     try:
-        r = Reader(_unarmor(data))
-        if r.raw(len(MAGIC), "magic") != MAGIC:
-            raise KeyError_("not an OpenSSH private key: bad magic")
-        for field in ("cipher name", "kdf name", "kdf options"):
-            r.string(field)
-        if r.u32("key count") != 1:
-            raise KeyError_("OpenSSH private key file must hold exactly one key")
-        outer = Reader(r.string("public key"))
-        key_type = outer.text("key type")
-        if key_type != KEY_TYPE:
-            raise KeyError_(f"key type {key_type} is not supported: pbem needs an Ed25519 key")
-        public = outer.string("public key")
+        _cipher, _kdf, _options, public, r = _header(Reader(_unarmor(data)))
     except WireError as exc:
         raise KeyError_(f"OpenSSH private key is damaged: {exc}") from None
     if len(public) != 32:
@@ -168,8 +157,9 @@ def public_of(data: bytes) -> bytes:
     return public
 
 
-def _decode(body: bytes, passphrase: bytes | None) -> Ed25519Secret:
-    r = Reader(body)
+def _header(r: Reader) -> tuple[str, str, bytes, bytes, Reader]:
+    """A key file's unencrypted header: cipher, kdf and its options, the one key's public
+    key (its Ed25519 bytes), and the reader, at the private section."""
     if r.raw(len(MAGIC), "magic") != MAGIC:
         raise KeyError_("not an OpenSSH private key: bad magic")
     cipher, kdf, kdf_options = r.text("cipher name"), r.text("kdf name"), r.string("kdf options")
@@ -179,7 +169,11 @@ def _decode(body: bytes, passphrase: bytes | None) -> Ed25519Secret:
     key_type = outer.text("key type")
     if key_type != KEY_TYPE:
         raise KeyError_(f"key type {key_type} is not supported: pbem needs an Ed25519 key")
-    outer_public = outer.string("public key")
+    return cipher, kdf, kdf_options, outer.string("public key"), r
+
+
+def _decode(body: bytes, passphrase: bytes | None) -> Ed25519Secret:
+    cipher, kdf, kdf_options, outer_public, r = _header(Reader(body))
     section = r.string("private section")
     tail = r.rest()
     if cipher != "none":

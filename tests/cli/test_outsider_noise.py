@@ -12,7 +12,6 @@ read strictly, is still refused for a second copy of an entry.
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 
 import pytest
@@ -27,6 +26,7 @@ from pbem.transport.armor import armor
 from pbem.transport.savefile import move_file, save_text
 from pbem.verify import verify_text
 from tests.cli.test_archive_verify import mbox_of, thread
+from tests.cli.test_archive_verify import played as archive_game
 
 NOISE_LINE = (
     "set aside: 1 damaged copy of entry 3 (an outsider's noise; it proves nothing against anyone)"
@@ -34,12 +34,7 @@ NOISE_LINE = (
 
 
 def played(nonce: str = "noise", steps: int = 5) -> SignedTable:
-    table = SignedTable(nonce=nonce)
-    table.join_all()
-    rng = random.Random(nonce)
-    for _ in range(steps):
-        table.step(rng)
-    return table
+    return archive_game(nonce, steps)
 
 
 def flipped(entry: Entry, at: int = -1) -> Entry:
