@@ -34,7 +34,7 @@ from pbem.games.gotterdammerung.rules import ENGINE
 from pbem.testing import Table
 
 DATA = ENGINE.load_data({})
-GAMES = int(os.environ.get("GD_SELFPLAY_GAMES", "30"))
+GAMES = int(os.environ.get("GD_SELFPLAY_GAMES", "25"))
 CHUNKS = 5
 TRUNKS = CHUNKS  # seeds that play from the set-up; the others branch off them
 DECISIONS = 5000

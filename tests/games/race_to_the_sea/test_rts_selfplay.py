@@ -38,7 +38,7 @@ from pbem.testing import Table
 from tests.games.race_to_the_sea.rts_invariants import Watch
 
 DATA = ENGINE.load_data({})
-GAMES = int(os.environ.get("RTS_SELFPLAY_GAMES", "60"))
+GAMES = int(os.environ.get("RTS_SELFPLAY_GAMES", "50"))
 CHUNKS = 10
 TRUNKS = 2 * CHUNKS  # seeds that play from the set-up; the others branch off them
 DECISIONS = 5000  # far more than a game takes (about 550 decisions without combat)
