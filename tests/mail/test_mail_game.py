@@ -5,45 +5,16 @@ stores hold the identical game, and its save verifies."""
 
 from __future__ import annotations
 
-import mailbox
 import random
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from pbem.bots import choose
-from pbem.cli import main
-from pbem.client import Client
 from pbem.ledger import engine_by_name
-from pbem.store import Store
 from pbem.verify import verify_text
-from tests.mail.mailtls import MailServer, smtp_server
-
-
-class Player:
-    def __init__(self, root: Path, role: str) -> None:
-        self.role = role
-        self.home = root / role
-        self.address = f"{role}@example.org"
-        self.maildir = root / f"{role}-maildir"
-        mailbox.Maildir(self.maildir, create=True)
-        self.client = Client(Store(self.home))
-
-    def cli(self, *args: str) -> str:
-        result = CliRunner().invoke(main, ["--home", str(self.home), *args])
-        assert result.exit_code == 0, f"pbem {' '.join(args)}: {result.output}"
-        return result.stdout
-
-
-def deliver(server: MailServer, done: int, players: dict[str, Player]) -> int:
-    """The mail system: each new message into its recipients' Maildirs."""
-    by_address = {p.address: p for p in players.values()}
-    for received in server.messages[done:]:
-        for rcpt in received.rcpt_tos:
-            mailbox.Maildir(by_address[rcpt].maildir, create=False).add(received.data)
-    return len(server.messages)
-
+from tests.mail.mailtls import smtp_server
+from tests.support.maildesk import Desk, Post
 
 # Race to Berlin's long game by mail ends with a resignation by mail after this many
 # entries (what its later turns do is the same mail, and self-play covers their rules);
@@ -56,26 +27,24 @@ def test_two_players_play_a_whole_game_by_email(tmp_path: Path, rules: str) -> N
     engine = engine_by_name(rules)
     first, second = engine.roles[0], engine.roles[1]
     with smtp_server(tmp_path, mode="starttls") as server:
-        players = {role: Player(tmp_path, role) for role in (first, second)}
+        players = {role: Desk(tmp_path, role) for role in (first, second)}
         for p in players.values():
-            p.client.new_key(p.role)
-            server.write_config(p.home, p.address, extra=f'[maildir]\npath = "{p.maildir}"')
+            p.configure(server)
         players[first].client.import_key(second, players[second].home / "keys" / f"{second}.pub")
         game, _made = players[first].client.new_game(
             rules, first, {first: first, second: second}, title="by email"
         )
         short = game[:12]
-        delivered = 0
+        post = Post(server, players)
 
-        def hand_over(sender: Player, receiver: Player) -> None:
-            nonlocal delivered
+        def hand_over(sender: Desk, receiver: Desk) -> None:
             mailed = sender.client.store.mailed_seqs(game)
             entries = sender.client.game(game).entries
             if all(e.seq in mailed for e in entries if e.by == sender.role):
                 return  # nothing of the sender's is new: the receiver has it all
             to = ["--to", receiver.address] if sender.client.store.peer(game) is None else []
             assert "sent " in sender.cli("mail", "send", short, *to)
-            delivered = deliver(server, delivered, players)
+            post.deliver()
             report = receiver.cli("mail", "fetch")
             assert "refused" not in report and "waiting" not in report
 

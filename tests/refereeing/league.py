@@ -1,62 +1,23 @@
 """A refereed game's three stores for the referee tests: two players and a referee, each
 with a key, a Maildir and a mail configuration for the loopback SMTP server
-(tests/mail/mailtls.py), and the mail system that delivers what the server took."""
+(tests/support/maildesk.py: `Desk`, and `Post`, the mail system that delivers what the
+server took)."""
 
 from __future__ import annotations
 
-import mailbox
 import random
 from datetime import UTC, datetime
 from pathlib import Path
 
-from click.testing import CliRunner
-
 from pbem.bots import choose
-from pbem.cli import main
 from pbem.client import Client
 from pbem.core.referee import DEADLINE, REFEREE
-from pbem.store import Store
-from tests.mail.mailtls import MailServer
+from tests.support.maildesk import Desk, Post
+
+__all__ = ["CREATED", "PLAYERS", "RULES", "Desk", "Post", "desks", "hand", "new_game", "play_turn"]
 
 RULES = "berlin-1945"
 PLAYERS = ("german", "soviet")
-
-
-class Desk:
-    """One store: a player's or the referee's."""
-
-    def __init__(self, root: Path, role: str) -> None:
-        self.role = role
-        self.home = root / role
-        self.address = f"{role}@example.org"
-        self.maildir = root / f"{role}-maildir"
-        mailbox.Maildir(self.maildir, create=True)
-        self.client = Client(Store(self.home))
-        self.client.new_key(role)
-
-    def cli(self, *args: str, code: int = 0) -> str:
-        result = CliRunner().invoke(main, ["--home", str(self.home), *args])
-        assert result.exit_code == code, f"pbem {' '.join(args)}: {result.output}"
-        return result.output
-
-    def configure(self, server: MailServer) -> None:
-        server.write_config(self.home, self.address, extra=f'[maildir]\npath = "{self.maildir}"')
-
-
-class Post:
-    """The mail system: each message the server took, into its recipients' Maildirs."""
-
-    def __init__(self, server: MailServer, desks: dict[str, Desk]) -> None:
-        self.server = server
-        self.desks = desks
-        self.done = 0
-
-    def deliver(self) -> None:
-        by_address = {d.address: d for d in self.desks.values()}
-        for received in self.server.messages[self.done :]:
-            for rcpt in received.rcpt_tos:
-                mailbox.Maildir(by_address[rcpt].maildir, create=False).add(received.data)
-        self.done = len(self.server.messages)
 
 
 def desks(root: Path) -> dict[str, Desk]:
