@@ -25,22 +25,17 @@ mail; everything here can be tested with bytes in memory.
 
 from __future__ import annotations
 
-import contextlib
-import email.errors
-import email.policy
-import hashlib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from email.parser import BytesHeaderParser
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from pbem.core.log import GENESIS, Entry, UntrustedTextError
+from pbem.core.log import GENESIS, Entry
 from pbem.errors import EquivocationError, PbemError
 from pbem.ledger import find_equivocation
 from pbem.mail import MAX_MESSAGE_BYTES
 from pbem.render import escape
-from pbem.transport.movefile import read_entries
+from pbem.transport.message import message_header_fields, one_line, parse_message
 
 if TYPE_CHECKING:
     from pbem.client import Client
@@ -53,9 +48,6 @@ INVITED = "invitation"
 REFUSED = "refused"
 NO_ENTRIES = "no pbem entries"
 
-MAX_ENTRIES = 5000  # entries in one message (MAX_MESSAGE_BYTES: see pbem.mail)
-_HEADER_BYTES = 64 * 1024  # the headers read for a message's report line
-_HEADER_CHARS = 2048  # of a header's value, decoded (RFC 2047) for that line
 
 Seq = tuple[str, int]  # (game id, seq)
 
@@ -83,10 +75,6 @@ def _by_game(seqs: Iterable[Seq]) -> dict[str, list[int]]:
     for game, seq in seqs:
         grouped.setdefault(game, []).append(seq)
     return grouped
-
-
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
 
 
 @dataclass
@@ -183,80 +171,6 @@ class MessageReport:
         return "; ".join(parts)
 
 
-def message_headers(raw: bytes) -> tuple[str | None, str]:
-    """(Message-ID, Subject) of a raw message, leniently: (None, "") when absent."""
-    message_id, subject, _sender = message_header_fields(raw)
-    return message_id, subject
-
-
-def message_header_fields(raw: bytes) -> tuple[str | None, str, str]:
-    """(Message-ID, Subject, From) of a raw message, each on one line, RFC 2047 decoded,
-    not escaped (that is done where they are printed)."""
-    # Every fetch reads every message of the mailbox again (nothing is marked read), and
-    # the email package's header parsing is most of what a message already applied costs:
-    # the result is kept per message, by the SHA-256 of its bytes, for the process.
-    key = hashlib.sha256(raw).digest()
-    found = _HEADERS.get(key)
-    if found is None:
-        found = _parse_headers(raw)
-        if len(_HEADERS) >= 4096:
-            _HEADERS.pop(next(iter(_HEADERS)))
-        _HEADERS[key] = found
-    return found
-
-
-_HEADERS: dict[bytes, tuple[str | None, str, str]] = {}
-
-
-def _parse_headers(raw: bytes) -> tuple[str | None, str, str]:
-    """Read with `compat32` (the raw values, a cost in proportion to their length) from the
-    message's first _HEADER_BYTES, and only the first _HEADER_CHARS of each value decoded:
-    the `default` policy's decoding of a long run of encoded words grows faster than it."""
-    try:
-        headers = BytesHeaderParser(policy=email.policy.compat32).parsebytes(raw[:_HEADER_BYTES])
-        values = {name.lower(): value for name, value in reversed(list(headers.raw_items()))}
-    except (LookupError, ValueError, TypeError, IndexError):
-        return None, "", ""
-    mid = _header_text(values.get("message-id"))
-    subject = _header_text(values.get("subject"))[:120]
-    sender = _header_text(values.get("from"))[:200]
-    return (mid or None), subject, sender
-
-
-def _header_text(value: object) -> str:
-    """A raw header value as a reader sees it (RFC 2047 words decoded), on one line."""
-    if not isinstance(value, str):
-        return ""
-    value = value[:_HEADER_CHARS]
-    # Read as unstructured text whatever the field (no address parsing to fail on); words
-    # that cannot be decoded leave the raw text, made readable below.
-    with contextlib.suppress(
-        LookupError, ValueError, TypeError, IndexError, email.errors.MessageError
-    ):
-        value = str(email.policy.default.header_factory("x-pbem-text", value))
-    value = value.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-    return _one_line(value)
-
-
-def parse_message(raw: bytes) -> list[Entry]:
-    """Every entry of a message; damage raises a PbemError naming the entry block."""
-    found = read_entries(raw)
-    if len(found) > MAX_ENTRIES:
-        raise PbemError(
-            f"the message holds {len(found)} entries, more than the {MAX_ENTRIES} a mail may "
-            "carry (save it and use `pbem apply FILE`)"
-        )
-    entries = []
-    for number, (canonical, signature) in enumerate(found, start=1):
-        try:
-            entries.append(Entry.from_wire(canonical, signature))
-        except UntrustedTextError as exc:  # well formed, but text no entry may hold
-            raise PbemError(f"{exc} (entry block {number} of the message)") from None
-        except PbemError as exc:
-            raise PbemError(f"entry block {number} is damaged: {exc}") from None
-    return entries
-
-
 class Fetcher:
     """Applies message after message to one Client's store and keeps a report of each."""
 
@@ -308,7 +222,7 @@ class Fetcher:
         try:
             entries = parse_message(raw)
         except PbemError as exc:
-            report.refusal = _one_line(str(exc))
+            report.refusal = one_line(str(exc))
             report.found = 1
             return report
         report.found = len(entries)
@@ -345,7 +259,7 @@ class Fetcher:
         report.pending.clear()
         report.invitations.clear()
         report.waiting_for.clear()
-        report.refusal = _one_line(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+        report.refusal = one_line(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
 
     # --- one message, inside its transaction ----------------------------------------------
 
@@ -502,7 +416,7 @@ class Fetcher:
                     try:
                         self.client.apply_one(game, entry)
                     except PbemError as exc:
-                        self._held_refused(report, game, entry, _one_line(str(exc)))
+                        self._held_refused(report, game, entry, one_line(str(exc)))
                         continue
                     winner = entry
                     self._held_applied(report, game, entry)
@@ -645,7 +559,7 @@ def invitation_lines(client: Client) -> list[str]:
         try:
             what = describe_invitation(client, replay([genesis], known_data(client, genesis, {})))
         except PbemError as exc:
-            what = f"game {_short(genesis.id)} (cannot be played here: {_one_line(str(exc))})"
+            what = f"game {_short(genesis.id)} (cannot be played here: {one_line(str(exc))})"
         lines.append(f"invitation to {what}: `pbem join {_short(genesis.id)}` to accept")
     return lines
 
