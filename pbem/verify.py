@@ -372,7 +372,7 @@ def mailbox_games(path: str, kind: str) -> Iterator[MailGame]:
     are kept); the worker that verifies a game parses its messages again."""
     from pathlib import Path
 
-    from pbem.mail.sources import MaildirSource, MboxSource
+    from pbem.transport.mailboxes import MaildirSource, MboxSource
     from pbem.transport.message import parse_message
 
     games: dict[str, list[str]] = {}
