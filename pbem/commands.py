@@ -1642,7 +1642,8 @@ def play(
     mailbox), else it writes a move file to send by hand and asks for theirs."""
     import time
 
-    from pbem.play import Mailer, Player
+    from pbem.mail.mailer import Mailer
+    from pbem.play import Player
 
     client = _client(ctx)
     game_id = client.game(game).id
