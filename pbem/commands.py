@@ -443,10 +443,11 @@ def join(ctx: click.Context, game: str, output: str | None) -> None:
     `pbem mail fetch` is holding one)."""
     client = _client(ctx)
     if not any(row["id"].startswith(game.strip().lower()) for row in client.store.games()):
-        from pbem.mail.fetch import accept_invitation, find_invitation
+        from pbem.inbox import Inbox
 
-        if find_invitation(client, game) is not None:
-            _say(escape.terminal_line(accept_invitation(client, game)), err=True)
+        inbox = Inbox(client)
+        if inbox.find_invitation(game) is not None:
+            _say(escape.terminal_line(inbox.accept(game)), err=True)
     _write_entries(client.join(game), output)
 
 
@@ -499,9 +500,9 @@ def show(
             _say(line)
         if not listed:
             _say(escape.terminal_line(f"no games in the store at {client.store.home.resolve()}"))
-        from pbem.mail.fetch import invitation_lines
+        from pbem.inbox import Inbox
 
-        for line in invitation_lines(client):  # held by `pbem mail fetch`
+        for line in Inbox(client).invitation_lines():  # held by `pbem mail fetch`
             _say(escape.terminal_line(line))
         return
     from pbem.render.show import show_text
@@ -1641,7 +1642,8 @@ def play(
     mailbox), else it writes a move file to send by hand and asks for theirs."""
     import time
 
-    from pbem.play import Mailer, Player
+    from pbem.mail.mailer import Mailer
+    from pbem.play import Player
 
     client = _client(ctx)
     game_id = client.game(game).id

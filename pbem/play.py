@@ -9,15 +9,16 @@ for the other side's move file. `watch` is the same loop without a person, for a
 left running: it answers automatically, sends, and never decides anything else.
 
 Everything goes through the Client (one store transaction per entry, the journal, the
-rules); these loops only decide when to call it. Input and output are passed in, so the
-tests drive them without a terminal.
+rules) and a Post (the store's mail: pbem.mail.mailer); these loops only decide when to
+call them. Input and output are passed in, so the tests drive them without a terminal.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from pbem.client import Client
 from pbem.core.log import Entry
@@ -28,53 +29,18 @@ Ask = Callable[[str], str | None]  # None: end of input
 QUIT = {"q", "quit", "exit"}
 
 
-@dataclass
-class Mailer:
-    """The store's mail, when its configuration can both send and read (else None)."""
-
-    client: Client
-    config_path: str | None = None
-    seen_keys: set[str] = field(default_factory=set)
-
-    @staticmethod
-    def configured(client: Client, config_path: str | None = None) -> Mailer | None:
-        from pbem.mail.config import MailConfigError, load_config
-
-        try:
-            config = load_config(client.store.home, config_path)
-        except MailConfigError:
-            return None
-        readable = config.imap or config.maildir or config.mbox
-        if config.smtp is None or config.address is None or not readable:
-            return None
-        return Mailer(client, config_path)
+class Post(Protocol):
+    """How entries reach the other side and theirs come back, without a person: the
+    store's mail (pbem.mail.mailer.Mailer) when it is configured."""
 
     def send(self, game_id: str) -> str | None:
-        """Mail the game's entries of ours not mailed yet; None when there are none."""
-        from pbem.mail.outgoing import send_pending
-
-        game = self.client.game(game_id)
-        mine = set(self.client.my_roles(game))
-        mailed = self.client.store.mailed_seqs(game_id)
-        if not any(e.by in mine and e.seq not in mailed for e in game.entries):
-            return None
-        return send_pending(self.client, game_id, config_path=self.config_path)
+        """Send the game's entries of ours the other side has not got; a line saying so,
+        None when there are none."""
+        ...
 
     def fetch(self) -> list[str]:
-        """Apply what the mailbox holds (one line per message not seen before)."""
-        from pbem.mail.fetch import Fetcher
-        from pbem.mail.mailbox import open_mailbox
-
-        fetcher = Fetcher(self.client)
-        with open_mailbox(self.client, self.config_path) as source:
-            for key, raw in source.messages():
-                fetcher.process(key, raw)
-        lines = []
-        for report in fetcher.reports:
-            if report.key not in self.seen_keys:
-                self.seen_keys.add(report.key)
-                lines.append(report.line())
-        return lines
+        """Apply what has come in (one line per message not seen before)."""
+        ...
 
 
 def answered_lines(answered: list[tuple[Entry, str]]) -> list[str]:
@@ -114,7 +80,7 @@ def _my_turn(client: Client, game_id: str) -> str | None:
 def watch(
     client: Client,
     game_ids: list[str],
-    mailer: Mailer,
+    mailer: Post,
     say: Say,
     sleep: Callable[[float], None],
     interval: float,
@@ -146,7 +112,7 @@ class Player:
     game_id: str
     say: Say
     ask: Ask
-    mailer: Mailer | None
+    mailer: Post | None
     sleep: Callable[[float], None]
     interval: float
     folder: Path  # where move files go when there is no mail

@@ -372,8 +372,8 @@ def mailbox_games(path: str, kind: str) -> Iterator[MailGame]:
     are kept); the worker that verifies a game parses its messages again."""
     from pathlib import Path
 
-    from pbem.mail.fetch import parse_message
-    from pbem.mail.sources import MaildirSource, MboxSource
+    from pbem.transport.mailboxes import MaildirSource, MboxSource
+    from pbem.transport.message import parse_message
 
     games: dict[str, list[str]] = {}
     damaged: list[str] = []
@@ -410,7 +410,7 @@ def verify_mail_game(
 ) -> Report:
     """Verify one game of a mailbox (`mailbox_games`) from the messages that hold it, read
     leniently as a move file is: any order, identical copies (quoted replies) once."""
-    from pbem.mail.fetch import parse_message
+    from pbem.transport.message import parse_message
 
     path, kind, game_id, keys = game
     box = _open_box(path, kind)

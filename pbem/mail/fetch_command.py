@@ -74,7 +74,8 @@ def fetch(
     Exit status 1 when any message was refused.
     """
     from pbem.commands import _client, _data_files
-    from pbem.mail.fetch import Fetcher, accept_invitation, decline_invitation
+    from pbem.inbox import Inbox
+    from pbem.mail.fetch import Fetcher
     from pbem.render.escape import terminal, terminal_line
 
     client = _client(ctx)
@@ -105,9 +106,9 @@ def fetch(
     # After the mail: an invitation that came in this fetch can be accepted at once, with
     # the entries of its game that came with it or after it.
     for game in decline:
-        click.echo(terminal_line(decline_invitation(client, game)))
+        click.echo(terminal_line(Inbox(client).decline(game)))
     for game in accept:
-        click.echo(terminal_line(accept_invitation(client, game, extra)))
+        click.echo(terminal_line(Inbox(client, extra).accept(game)))
     if not no_auto:
         _answer_automatically(client, fetcher.reports)
     for report in fetcher.reports:

@@ -135,7 +135,7 @@ class Relearner:
         self._recorded: dict[bytes, set[tuple[str, str, str, str]]] = {}
 
     def message(self, key: str, raw: bytes) -> SentReport:
-        from pbem.mail.fetch import message_header_fields, parse_message
+        from pbem.transport.message import message_header_fields, parse_message
 
         message_id, _subject, _sender = message_header_fields(raw)
         known = self.client.store.mail_message(message_id) if message_id else None

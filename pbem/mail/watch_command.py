@@ -34,7 +34,7 @@ def watch(
 
     from pbem.commands import _client
     from pbem.errors import PbemError
-    from pbem.play import Mailer
+    from pbem.mail.mailer import Mailer
     from pbem.play import watch as watch_loop
     from pbem.render.escape import terminal_line
 

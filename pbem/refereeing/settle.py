@@ -52,9 +52,9 @@ def refereed_games(client: Client) -> list[str]:
 
 def invitations(client: Client) -> list[Entry]:
     """The geneses held in the inbox that name this store's key as their referee."""
-    from pbem.mail.fetch import pending_invitations
+    from pbem.inbox import Inbox
 
-    return [g for g in pending_invitations(client) if refereed_by_us(client, g)]
+    return [g for g in Inbox(client).invitations() if refereed_by_us(client, g)]
 
 
 # New games a run accepts without a roster, unless --max-new-games says otherwise: anyone
@@ -110,7 +110,7 @@ def accept_all(client: Client, admission: Admission) -> list[tuple[str, bool]]:
     """Accept the invitations to referee a game that `admission` lets in (each stored with
     the entries held with it): a line each, and whether it says one was not accepted.
     An invitation not accepted stays in the inbox (`pbem join` accepts it by hand)."""
-    from pbem.mail.fetch import accept_invitation
+    from pbem.inbox import Inbox
 
     lines = []
     for genesis in invitations(client):
@@ -120,7 +120,7 @@ def accept_all(client: Client, admission: Admission) -> list[tuple[str, bool]]:
             lines.append((f"invitation to referee game {short} not accepted: {why}", True))
             continue
         try:
-            lines.append((accept_invitation(client, genesis.id), False))
+            lines.append((Inbox(client).accept(genesis.id), False))
         except PbemError as exc:
             lines.append((f"invitation to game {short} not accepted: {exc}", True))
         else:
@@ -165,8 +165,9 @@ def recover(client: Client, game_ids: list[str]) -> list[str]:
 def settle(client: Client, game_id: str) -> list[str]:
     """Sign everything the referee owes in the game now (its join, acknowledgements),
     applying the held entries each one lets in, until a player must sign; one line each."""
-    from pbem.mail.fetch import drain_held
+    from pbem.inbox import Inbox
 
+    inbox = Inbox(client)
     lines: list[str] = []
     for _ in range(ROUNDS):
         game = client.game(game_id)
@@ -182,8 +183,8 @@ def settle(client: Client, game_id: str) -> list[str]:
                 signed = [entry for entry, _why in client.answer_automatically(game_id)]
         lines += [f"game {game_id[:12]}: signed {_what(e)} (seq {e.seq})" for e in signed]
         applied: list[int] = []
-        if client.store.buffered(game_id):
-            applied, problems = drain_held(client, game_id)
+        if inbox.holds(game_id):
+            applied, problems = inbox.drain(game_id)
             lines += [f"game {game_id[:12]}: {problem}" for problem in problems]
             if applied:
                 lines.append(

@@ -184,15 +184,16 @@ def games_document(client: Client) -> dict[str, Any]:
 
 
 def _invitations(client: Client) -> list[dict[str, Any]]:
+    from pbem.inbox import Inbox
     from pbem.ledger import replay
-    from pbem.mail.fetch import describe_invitation, pending_invitations
 
+    inbox = Inbox(client)
     found = []
-    for genesis in pending_invitations(client):
+    for genesis in inbox.invitations():
         error: str | None = None
         text: str | None = None
         try:
-            text = describe_invitation(client, replay([genesis]))
+            text = inbox.describe(replay([genesis]))
         except Exception as exc:  # (PbemError: a game this store cannot play)
             from pbem.errors import PbemError
 

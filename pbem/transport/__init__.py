@@ -1,1 +1,2 @@
-"""Moving entries through text: the armor of protocol section 7 and the move files of section 6."""
+"""Moving entries through text: the armor of protocol section 7, the move files of section 6
+and the mail messages that carry them."""

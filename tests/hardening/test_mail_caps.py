@@ -23,8 +23,8 @@ from pbem.cli import main
 from pbem.client import Client
 from pbem.core.log import Entry
 from pbem.mail import MAX_MESSAGE_BYTES
-from pbem.mail.fetch import MAX_ENTRIES
 from pbem.store import Store
+from pbem.transport.message import MAX_ENTRIES
 from pbem.transport.mime import MAX_FIELD_CHARS, MAX_HEADER_FIELDS, MAX_PARTS
 from pbem.transport.savefile import move_file
 from tests.support.players import Duo

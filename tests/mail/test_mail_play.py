@@ -12,7 +12,8 @@ from click.testing import CliRunner, Result
 
 from pbem.cli import main
 from pbem.client import Client
-from pbem.play import Mailer, Player
+from pbem.mail.mailer import Mailer
+from pbem.play import Player
 from pbem.store import Store
 from tests.mail.mailtls import MailServer, smtp_server
 
