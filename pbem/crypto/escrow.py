@@ -44,7 +44,8 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-from pbem.crypto.keys import NEEDS_FILE, PrivateKey, PublicKey, Signer
+from pbem.crypto.keys import PrivateKey
+from pbem.crypto.publickey import NEEDS_FILE, PublicKey, Signer
 from pbem.errors import KeyError_, PbemError
 
 __all__ = [

@@ -42,7 +42,7 @@ from pbem.errors import PbemError
 
 if TYPE_CHECKING:
     from pbem.core.log import Entry
-    from pbem.crypto.keys import PublicKey
+    from pbem.crypto.publickey import PublicKey
 
 SUFFIX = ".pbem-journal"
 STATE_ENV = "PBEM_STATE"

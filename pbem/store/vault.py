@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from pbem.errors import StoreError
 
 if TYPE_CHECKING:
-    from pbem.crypto.keys import Signer
+    from pbem.crypto.publickey import Signer
 
 VAULT_DOMAIN = b"pbem-vault/v1"
 SEALED_PREFIX = "vault1:"  # a stored value sealed by this module (earlier stores: plain JSON)
