@@ -1,7 +1,7 @@
 """Handovers that need a person, per game turn, with automatic answers on and off.
 
-For each title, 20 seeded bot games are played twice in memory (pbem.handovers): once
-as two clients with automatic answers (dice acknowledgements, only choices and the
+For each title, 20 seeded bot games are played twice in memory (bench/handover_counts.py):
+once as two clients with automatic answers (dice acknowledgements, only choices and the
 bots' standing orders, `STANDING_ORDERS` in each game's bot module), once with every
 entry made by a person. Both runs of a seed start from the same seed; the games differ
 where a standing order decides otherwise than the bot would.
@@ -21,7 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import pbem.games  # noqa: E402,F401  (registers the titles)
-from pbem.handovers import Count, play_counted  # noqa: E402
+from bench.handover_counts import Count, play_counted  # noqa: E402
 
 TITLES = ("race-to-berlin", "berlin-1945", "barbarossa", "race-to-the-sea", "gotterdammerung")
 

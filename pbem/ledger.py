@@ -23,7 +23,7 @@ from pbem.errors import DataError, PbemError
 
 @lru_cache(maxsize=64)
 def _public_key(line: str):  # type: ignore[no-untyped-def]
-    from pbem.crypto.keys import PublicKey
+    from pbem.crypto.publickey import PublicKey
 
     return PublicKey.parse_line(line)
 

@@ -45,7 +45,7 @@ checked by the adjudicator like every other rule:
   not refuse the disclose: it ends the game against the liar (FALSE_CLAIM, or FALSE_DEAL
   for the referee's own), the proof the log keeps.
 * every sealed text (escrow, deal) must have an ephemeral key some recipient can open:
-  one of small order (all zeros among them) is refused (escrow.check_ephemeral).
+  one of small order (all zeros among them) is refused (sealcheck.check_ephemeral).
 
 How each end reads (proven, or on whose word) is `Settled`; pbem.verdicts turns it into
 the verdict every verifier gives.
@@ -57,9 +57,11 @@ from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from pbem.core.canonical import JSON, canonical_bytes, parse_canonical
+from pbem.core.commit import Opening, commitment
 from pbem.core.engine import Outcome
 from pbem.core.hashing import is_lower_hex
 from pbem.core.referee import REFEREE
+from pbem.crypto.sealcheck import OVERHEAD, EscrowError, check_ephemeral, open_with_key
 from pbem.errors import PbemError
 
 ESCROW = "escrow"  # a move body field
@@ -169,10 +171,7 @@ def plaintext(openings: Sequence[Mapping[str, JSON]]) -> bytes:
 def check_escrow_field(value: JSON) -> bytes:
     """The sealed bytes of a move's `escrow` field (or of one deal), else PbemError: the
     hex of 48 bytes to 64 KiB whose ephemeral key some recipient could open (one of small
-    order, all zeros among them, opens for nobody: escrow.check_ephemeral)."""
-    # (only double-blind games need cryptography)
-    from pbem.crypto.escrow import OVERHEAD, EscrowError, check_ephemeral
-
+    order, all zeros among them, opens for nobody: sealcheck.check_ephemeral)."""
     if (
         not isinstance(value, str)
         or len(value) % 2
@@ -193,8 +192,6 @@ def check_escrow_field(value: JSON) -> bytes:
 def false_in(game: str, sealed_text: bytes, commits: Sequence[tuple[str, str]]) -> str | None:
     """What is false in an opened escrow (one line), or None when it holds exactly one
     true opening for each of `commits` (label, digest)."""
-    from pbem.core.commit import Opening, commitment
-
     try:
         found = parse_canonical(sealed_text)
     except PbemError:
@@ -263,8 +260,6 @@ def ending(
 def opened_by_key(key: JSON, sealed: bytes, where: bytes) -> bytes | None:
     """What `sealed` opens to with a published message key (64 lowercase hex digits, else
     PbemError), or None when the key does not open it."""
-    from pbem.crypto.escrow import EscrowError, open_with_key
-
     if not isinstance(key, str) or len(key) != 64 or not is_lower_hex(key):
         raise PbemError("a message key is 64 lowercase hex digits")
     try:

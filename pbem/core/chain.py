@@ -7,6 +7,7 @@ in its later entries. Anyone checks a reveal by hashing it once against the one 
 from __future__ import annotations
 
 import hashlib
+import secrets
 
 from pbem.errors import ChainError
 
@@ -20,8 +21,6 @@ def step_down(value: bytes) -> bytes:
 
 
 def new_seed() -> bytes:
-    import secrets  # (imported here: verifying never needs it, and it brings `random`)
-
     return secrets.token_bytes(32)
 
 

@@ -5,6 +5,7 @@ c = SHA256("pbem-commit/v1" || game || u32(len(label)) || label || salt || canon
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
 
 from pbem.core.canonical import JSON, canonical_bytes
@@ -15,8 +16,6 @@ COMMIT_DOMAIN = b"pbem-commit/v1"
 
 
 def new_salt() -> str:
-    import secrets  # (imported here: verifying never needs it, and it brings `random`)
-
     return secrets.token_hex(32)
 
 

@@ -12,6 +12,7 @@ moves, playerView), Rally the Troops (named steps with prompts) and python-chess
 
 from __future__ import annotations
 
+import copy
 import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
@@ -170,8 +171,6 @@ class Engine(ABC):
         version have the same engine and compare equal."""
         kept: dict[str, Engine] = self.__dict__.setdefault("_earlier_engines", {})
         if version not in kept:
-            import copy
-
             old = copy.copy(self)
             old.__dict__["_earlier_engines"] = {}
             old.version = version

@@ -23,16 +23,12 @@ _TWO_64 = 1 << 64
 _U64 = struct.Struct(">Q").pack  # = hashing.u64, without a Python call per block
 
 
-def _one_shot_hmac() -> Callable[[bytes, bytes, str], bytes]:
-    """The one-shot C function hmac.digest calls, without hmac.digest's Python frame."""
-    try:
-        from _hashlib import hmac_digest
-    except ImportError:  # a Python built without OpenSSL
-        return hmac.digest
-    return hmac_digest
-
-
-_hmac_digest = _one_shot_hmac()
+# The one-shot C function hmac.digest calls, without hmac.digest's Python frame.
+_hmac_digest: Callable[[bytes, bytes, str], bytes]
+try:
+    from _hashlib import hmac_digest as _hmac_digest
+except ImportError:  # a Python built without OpenSSL
+    _hmac_digest = hmac.digest
 
 T = TypeVar("T")
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 import socket
 
-from pbem.crypto.keys import KEY_TYPE, NEEDS_FILE, PublicKey
+from pbem.crypto.publickey import KEY_TYPE, NEEDS_FILE, PublicKey
 from pbem.crypto.wire import Reader, WireError, string, u32
 from pbem.errors import KeyError_
 

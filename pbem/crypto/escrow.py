@@ -37,15 +37,25 @@ from __future__ import annotations
 
 import hashlib
 
-from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-from pbem.crypto.keys import NEEDS_FILE, PrivateKey, PublicKey, Signer
-from pbem.errors import KeyError_, PbemError
+from pbem.crypto.keys import PrivateKey
+from pbem.crypto.publickey import NEEDS_FILE, PublicKey, Signer
+from pbem.crypto.sealcheck import (
+    KEY_BYTES,
+    NONCE,
+    NOT_FOR_US,
+    OVERHEAD,
+    EscrowError,
+    check_ephemeral,
+    open_with_key,
+    probe,
+)
+from pbem.errors import KeyError_
 
 __all__ = [
     "EscrowError",
@@ -63,22 +73,10 @@ __all__ = [
 ]
 
 INFO = b"pbem-escrow/v1"
-KEY_BYTES = 32
-TAG_BYTES = 16
-OVERHEAD = KEY_BYTES + TAG_BYTES  # a sealed message is exactly this much longer than its text
-NONCE = bytes(12)
-NOT_FOR_US = "not sealed for this key, or damaged"
 
 _P = 2**255 - 19
 _D = (-121665 * pow(121666, -1, _P)) % _P  # the Edwards curve constant of Ed25519
 _Y_MASK = (1 << 255) - 1  # clears the top bit, which holds the sign of x
-# Any fixed scalar will do to test a point for small order: X25519 clears the cofactor,
-# so every scalar sends a point of order 1, 2, 4 or 8 to zero (and cryptography refuses).
-_PROBE = X25519PrivateKey.from_private_bytes(bytes(range(1, 33)))
-
-
-class EscrowError(PbemError):
-    """A sealed message that cannot be made or opened."""
 
 
 def _seed(key: Signer | Ed25519PrivateKey) -> bytes:
@@ -132,7 +130,7 @@ def x25519_public(ed25519_public_raw: bytes | PublicKey) -> X25519PublicKey:
         raise KeyError_("not a usable Ed25519 public key: its X25519 key is zero")
     public = X25519PublicKey.from_public_bytes(u.to_bytes(KEY_BYTES, "little"))
     try:
-        _PROBE.exchange(public)
+        probe().exchange(public)
     except ValueError:
         raise KeyError_("not a usable Ed25519 public key: it is a point of small order") from None
     return public
@@ -204,22 +202,6 @@ def seal_derived(
     return _seal_with(ephemeral, recipient_ed25519_public_raw, plaintext, context)
 
 
-def check_ephemeral(sealed: bytes) -> None:
-    """Refuse (EscrowError, one line) a sealed message whose ephemeral key `E` no recipient
-    can ever open: not 32 bytes, or a point of small order (the all-zero key among them),
-    with which every shared secret is zero. Anyone can see this from the bytes alone, so
-    such a message is refused where it is signed and where it is read, instead of leaving
-    its recipient unable to move."""
-    if not isinstance(sealed, bytes) or len(sealed) < OVERHEAD:
-        raise EscrowError("a sealed message is at least 48 bytes: an ephemeral key and a tag")
-    try:
-        _PROBE.exchange(X25519PublicKey.from_public_bytes(sealed[:KEY_BYTES]))
-    except ValueError:
-        raise EscrowError(
-            "its ephemeral key is a point of small order: no key can ever open it"
-        ) from None
-
-
 def _derived_ephemeral(secret: bytes, plaintext: bytes, context: bytes) -> X25519PrivateKey:
     """The ephemeral key `seal_derived` uses for (secret, text, context)."""
     if len(secret) != KEY_BYTES:
@@ -268,17 +250,6 @@ def message_key(
         shared = _exchange(private, X25519PublicKey.from_public_bytes(e))
         return _key(shared, e, recipient, context)
     except (EscrowError, ValueError):
-        raise EscrowError(NOT_FOR_US) from None
-
-
-def open_with_key(key: bytes, sealed: bytes, context: bytes) -> bytes:
-    """The plaintext of `sealed` opened with its message key (`message_key`); EscrowError
-    when the key is not this message's (the Poly1305 tag fails)."""
-    if len(key) != KEY_BYTES or not isinstance(sealed, bytes) or len(sealed) < OVERHEAD:
-        raise EscrowError(NOT_FOR_US)
-    try:
-        return ChaCha20Poly1305(key).decrypt(NONCE, sealed[KEY_BYTES:], context)
-    except InvalidTag:
         raise EscrowError(NOT_FOR_US) from None
 
 

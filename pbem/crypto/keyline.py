@@ -8,7 +8,7 @@ to exactly itself is refused. Whatever compares keys (roles, witnesses, self-wit
 a store's own keys) compares the raw 32 bytes read here, never the text of a line.
 
 Plain encoding, no cryptography: the adjudicator (pbem.core) reads the roles' keys with
-it, and pbem.crypto.keys builds its PublicKey on it.
+it, and pbem.crypto.publickey builds its PublicKey on it.
 """
 
 from __future__ import annotations

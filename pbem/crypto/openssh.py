@@ -3,6 +3,9 @@
 We read and write it ourselves instead of using `cryptography`'s serializer because
 `cryptography` drops the key comment on both load and save, and the comment is what
 `ssh-keygen -l` shows a player to tell their keys apart. Only Ed25519 keys are handled.
+
+A passphrase-protected key needs bcrypt and `cryptography`'s ciphers: a signature check
+never imports this module (pbem.crypto.publickey).
 """
 
 from __future__ import annotations
@@ -12,8 +15,11 @@ import binascii
 import os
 from dataclasses import dataclass
 
-# PassphraseNeeded is defined with the keys, which a signature check imports (not this).
-from pbem.crypto.keys import PassphraseNeeded
+import bcrypt
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
 from pbem.crypto.wire import Reader, WireError, string, u32
 from pbem.errors import KeyError_
 
@@ -48,6 +54,10 @@ _CIPHERS = {
 _GCM_TAG = 16
 
 
+class PassphraseNeeded(KeyError_):
+    """The private key is encrypted and no passphrase was given: ask the user for one."""
+
+
 @dataclass(frozen=True)
 class Ed25519Secret:
     """What an OpenSSH Ed25519 key file holds: the 32-byte seed, the public key and the comment."""
@@ -62,17 +72,10 @@ def public_blob(public: bytes) -> bytes:
 
 
 def _bcrypt_kdf(passphrase: bytes, salt: bytes, rounds: int, length: int) -> bytes:
-    import bcrypt  # imported late: only passphrase-protected keys need it
-
     return bcrypt.kdf(passphrase, salt, length, rounds, ignore_few_rounds=True)
 
 
 def _crypt(spec: _CipherSpec, key: bytes, iv: bytes, data: bytes, encrypt: bool) -> bytes:
-    # Imported here: only a passphrase-protected key needs a cipher, and cryptography's
-    # cipher modules are a third of what a `pbem verify` start would otherwise import.
-    from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
-    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
-
     if spec.mode == "gcm":
         aead = AESGCM(key)
         return aead.encrypt(iv, data, None) if encrypt else aead.decrypt(iv, data, None)
@@ -205,8 +208,6 @@ def _decrypt(
     if len(tail) != expected_tail or len(section) % spec.block:
         raise KeyError_("OpenSSH private key is damaged: bad encrypted length")
     material = _bcrypt_kdf(passphrase, salt, rounds, spec.key_len + spec.iv_len)
-    from cryptography.exceptions import InvalidTag
-
     try:
         return _crypt(
             spec, material[: spec.key_len], material[spec.key_len :], section + tail, False

@@ -19,7 +19,7 @@ import base64
 import binascii
 import hashlib
 
-from pbem.crypto.keys import KEY_TYPE, PublicKey, Signer
+from pbem.crypto.publickey import KEY_TYPE, PublicKey, Signer
 from pbem.crypto.wire import Reader, WireError, string, u32
 from pbem.errors import KeyError_, SignatureError
 

@@ -38,11 +38,13 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, NamedTuple
 
+from pbem.core.log import Entry
 from pbem.errors import PbemError
+from pbem.transport.armor import armor
+from pbem.transport.movefile import read_entries
 
 if TYPE_CHECKING:
-    from pbem.core.log import Entry
-    from pbem.crypto.keys import PublicKey
+    from pbem.crypto.publickey import PublicKey
 
 SUFFIX = ".pbem-journal"
 STATE_ENV = "PBEM_STATE"
@@ -152,9 +154,6 @@ class Journal:
     def by_game(self, only: str | None = None) -> dict[str, list[Entry]]:
         """Game id -> the entries this key signed in it, in seq order (of the game `only`
         alone, if given): the file is read once."""
-        from pbem.core.log import Entry
-        from pbem.transport.movefile import read_entries
-
         found: dict[str, dict[str, Entry]] = {}
         for record in self.records():
             if only is not None and record.game != only:
@@ -271,8 +270,6 @@ def _append(stream: IO[bytes], texts: Iterable[str]) -> None:
 
 
 def _record_text(entry: Entry, slot: str) -> str:
-    from pbem.transport.armor import armor
-
     line = f"{_MARK} {_game_of(entry)} {entry.by} {slot.replace(' ', '-')} {entry.id}\n"
     return line + armor(entry.canonical, entry.signature) + "\n"
 

@@ -24,10 +24,13 @@ import hmac
 import os
 from typing import TYPE_CHECKING
 
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+
 from pbem.errors import StoreError
 
 if TYPE_CHECKING:
-    from pbem.crypto.keys import Signer
+    from pbem.crypto.publickey import Signer
 
 VAULT_DOMAIN = b"pbem-vault/v1"
 SEALED_PREFIX = "vault1:"  # a stored value sealed by this module (earlier stores: plain JSON)
@@ -66,8 +69,6 @@ class Vault:
 
     def seal(self, name: str, plain: str) -> str:
         """`plain` encrypted and bound to `name` (a store row's kind), as stored text."""
-        from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
-
         nonce = os.urandom(12)
         box = ChaCha20Poly1305(self._derive("seal-key"))
         sealed = box.encrypt(nonce, plain.encode("utf-8"), self._bound(name))
@@ -75,9 +76,6 @@ class Vault:
 
     def open(self, name: str, stored: str) -> str:
         """The plain text of a value sealed under `name`."""
-        from cryptography.exceptions import InvalidTag
-        from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
-
         if not is_sealed(stored):
             raise StoreError(f"the store's secret {name} is not sealed")
         raw = base64.b64decode(stored[len(SEALED_PREFIX) :])

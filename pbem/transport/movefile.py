@@ -15,6 +15,7 @@ from __future__ import annotations
 import io
 import re
 
+from pbem.errors import PbemError
 from pbem.transport.armor import find_entries
 
 # A header line ("Name: value"); the field name is printable ASCII without a colon or space.
@@ -62,11 +63,29 @@ def looks_like_email(text: str) -> bool:
     return False
 
 
+# The decoders are imported by the first file that needs one, in these three functions
+# only: a mail's (pbem.transport.mime: the email package, a sixth of a cold `pbem verify`)
+# and an HTML page's (pbem.transport.htmltext: html.parser). A plain move file needs
+# neither, and which one a file needs is known only once it is read.
+
+
 def html_to_text(html: str) -> str:
     """Tags stripped (block ends become line breaks) and entities unescaped."""
-    from pbem.transport.htmltext import html_to_text as convert  # html.parser: only when needed
+    from pbem.transport.htmltext import html_to_text as convert
 
     return convert(html)
+
+
+def _embedded_save(page: str) -> str | None:
+    from pbem.transport.htmltext import embedded_save
+
+    return embedded_save(page)
+
+
+def _mail_text(data: bytes | str) -> str:
+    from pbem.transport.mime import mail_text
+
+    return mail_text(data)
 
 
 # An mbox separator: a "From " line at the start of the file or after a blank line.
@@ -84,12 +103,6 @@ _HTML_START = re.compile(
 def looks_like_html(text: str) -> bool:
     """Whether `text` is an HTML page or fragment (a saved forum thread, an HTML mail body)."""
     return _HTML_START.match(text.lstrip("\ufeff")) is not None
-
-
-def _mail_text(data: bytes | str) -> str:
-    from pbem.transport.mime import mail_text  # the email package: only for a mail
-
-    return mail_text(data)
 
 
 def _mbox_messages(text: str) -> list[str]:
@@ -128,9 +141,7 @@ def extract_text(data: bytes | str) -> str:
     if looks_like_email(text):
         return _mail_text(data if isinstance(data, bytes) else text)
     if looks_like_html(text):
-        from pbem.transport.htmltext import embedded_save  # html.parser: only when needed
-
-        save = embedded_save(text)
+        save = _embedded_save(text)
         return save if save is not None else html_to_text(text)
     return text
 
@@ -151,11 +162,8 @@ def turn_page_note(path: str) -> str | None:
             text = (start + stream.read()).decode("utf-8", errors="replace")
     except OSError:
         return None  # (the verification says why it cannot read it)
-    from pbem.errors import PbemError
-    from pbem.transport.htmltext import embedded_save
-
     try:
-        if embedded_save(text) is None:
+        if _embedded_save(text) is None:
             return None
     except PbemError:
         return None  # (the verification refuses it, in its own words)

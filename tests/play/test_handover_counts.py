@@ -1,9 +1,9 @@
-"""Handovers that need a person (pbem.handovers, bench/handovers.py prints the figures):
+"""Handovers that need a person (bench/handover_counts.py; bench/handovers.py prints the figures):
 automatic answers cut them without changing what a game is, on seeded bot games."""
 
 from __future__ import annotations
 
-from pbem.handovers import play_counted
+from bench.handover_counts import play_counted
 
 
 def test_race_to_berlin_needs_a_person_at_least_three_times_less_often() -> None:

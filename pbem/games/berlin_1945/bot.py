@@ -54,5 +54,5 @@ def soviet_plan(state: State, rng: random.Random) -> Plan:
     return Plan(tuple(chosen))
 
 
-# The standing orders a bot player sets (pbem.handovers, bench/handovers.py).
+# The standing orders a bot player sets (bench/handover_counts.py, bench/handovers.py).
 STANDING_ORDERS = {"react": "none", "cards": "none after"}

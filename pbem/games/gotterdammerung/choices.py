@@ -19,7 +19,16 @@ from typing import Any
 
 from pbem.core.engine import State
 from pbem.errors import IllegalOrderError
-from pbem.games.gotterdammerung import arrivals, deployment, fighting, moving, phases, zoc
+from pbem.games.gotterdammerung import (
+    arrivals,
+    deployment,
+    fighting,
+    moving,
+    overrun,
+    phases,
+    rail,
+    zoc,
+)
 from pbem.games.gotterdammerung import combat as cb
 from pbem.games.gotterdammerung import map_data as md
 from pbem.games.gotterdammerung import state as gs
@@ -292,8 +301,6 @@ def _sample_entry(state: State, uid: str, rng: random.Random, code: str | None =
     if not hexes:
         return None
     if info is not None and info.get("rail"):
-        from pbem.games.gotterdammerung import rail
-
         by_rail = [h for h in hexes if rail.entry_by_rail(state["board"], h)]
         if by_rail:
             h = rng.choice(by_rail)
@@ -304,8 +311,6 @@ def _sample_entry(state: State, uid: str, rng: random.Random, code: str | None =
 
 def _rail_run(state: State, start: str, rng: random.Random, most: int = 3) -> list[str]:
     """A short run along the railroad from `start`, away from the enemy (for the bot)."""
-    from pbem.games.gotterdammerung import rail
-
     board = state["board"]
     enemy_zoc = zoc.enemy_zoc(board, state["counters"], gs.on_map(state), "german")
     taken = {u["hex"] for u in gs.on_map(state) if u["side"] == "soviet"}
@@ -327,8 +332,6 @@ def _rail_run(state: State, start: str, rng: random.Random, most: int = 3) -> li
 
 
 def _sample_overrun(state: State, unit: dict[str, Any], rng: random.Random) -> Any:
-    from pbem.games.gotterdammerung import overrun
-
     try:
         move = moving.preview(state, unit)
     except IllegalOrderError:

@@ -30,6 +30,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.core.engine import Context, State
+from pbem.games.gotterdammerung import counters as gc
 from pbem.games.gotterdammerung import reinforcing, sixth, supply, victory, zoc
 from pbem.games.gotterdammerung import state as gs
 
@@ -133,8 +134,6 @@ def start_phase(state: State, phase: str, ctx: Context) -> None:
 
 
 def _delay_mix(state: State) -> dict[int, int]:
-    from pbem.games.gotterdammerung import counters as gc
-
     return gc.delay_mix(state["counters"])
 
 

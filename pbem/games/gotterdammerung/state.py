@@ -39,6 +39,7 @@ from typing import Any
 from pbem.core.canonical import JSON, copy_json
 from pbem.core.engine import State
 from pbem.errors import IllegalOrderError
+from pbem.games.gotterdammerung import arrivals, zoc
 from pbem.games.gotterdammerung import combat as cb
 from pbem.games.gotterdammerung import counters as gc
 from pbem.games.gotterdammerung import map_data as md
@@ -266,8 +267,6 @@ def copy_state(state: State) -> State:
 def counter(state: State, uid: str) -> Mapping[str, Any]:
     unit = state["units"].get(uid)
     if unit is not None and unit.get("volkssturm"):
-        from pbem.games.gotterdammerung import zoc
-
         return zoc.counter(state["counters"], unit)
     found = state["counters"]["units"].get(uid)
     if found is None:
@@ -374,8 +373,6 @@ def resolve_path(state: State, start: str | None, words: Sequence[str]) -> list[
 def entry_hexes(state: State, info: Mapping[str, Any], side: str) -> list[str]:
     """Where a waiting reinforcement may enter now: the free hexes of its entry code, or
     its own entry hex if the schedule names one (9.1, 9.13)."""
-    from pbem.games.gotterdammerung import arrivals
-
     units = on_map(state)
     if info.get("at") is None:
         h = info["hex"]

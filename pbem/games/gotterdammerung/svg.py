@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any
 
 from pbem.errors import PbemError
 from pbem.games.gotterdammerung import map_data
+from pbem.games.gotterdammerung.highlight import last_turn
 from pbem.maps.hexes import label, split
 from pbem.maps.svg import Drawing, Highlight
 
@@ -1155,6 +1156,4 @@ def board_svg(
 
 def highlight_of(game: Adjudicator) -> Highlight:
     """What the turn being played did (highlight.py reads it from the public actions)."""
-    from pbem.games.gotterdammerung.highlight import last_turn
-
     return last_turn(game.actions)

@@ -324,8 +324,8 @@ _STEPS: dict[str, Any] = {
 }
 
 
-# The standing orders a bot player sets (pbem.handovers, bench/handovers.py): the combat
-# reactions answered in advance, close to what `choose` decides for them.
+# The standing orders a bot player sets (bench/handover_counts.py, bench/handovers.py): the
+# combat reactions answered in advance, close to what `choose` decides for them.
 STANDING_ORDERS = {
     "place": "front",
     "action": "remove when no attack",

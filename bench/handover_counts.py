@@ -10,7 +10,8 @@ alone (`pbem mail watch`, or at once when its person next opens the game).
 
 With automatic answers off, every entry is a person's (acknowledgements are typed) and
 every mail needs a person. bench/handovers.py compares the two over seeded games; the
-tests check the same counts on a few.
+tests check the same counts on a few (tests/play/test_handover_counts.py). A measuring
+tool, not a part of pbem: it lives beside the script that prints its figures.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from dataclasses import dataclass
 from pbem.answers import automatic
 from pbem.bots import bot_orders, choose
 from pbem.core.log import Entry
+from pbem.ledger import engine_by_name
 from pbem.testing import SignedTable
 
 
@@ -124,6 +126,4 @@ def _batch_has_person(played: list[Entry], person: list[bool], start: int) -> bo
 
 
 def _roles(rules: str) -> tuple[str, ...]:
-    from pbem.ledger import engine_by_name
-
     return tuple(engine_by_name(rules).roles)
