@@ -50,6 +50,7 @@ from pbem.games.race_to_the_sea.decisions import (
     Retreat,
     Withdraw,
 )
+from pbem.games.race_to_the_sea.size_claims import record_claims
 from pbem.games.race_to_the_sea.state import (
     NAMES,
     hex_text,
@@ -652,8 +653,6 @@ def retreat(state: State, role: str, d: Retreat, ctx: Context) -> None:
 
 
 def _retreat(state: State, label: str, to: int, ctx: Context, rule: str) -> None:
-    from pbem.games.race_to_the_sea import flow
-
     combat = state["combat"]
     state["counters"][label]["hex"] = to
     ctx.event(f"{label} retreats to {hex_text(to)} ({rule})")
@@ -662,7 +661,7 @@ def _retreat(state: State, label: str, to: int, ctx: Context, rule: str) -> None
     take_control(state, label, to)
     piece = positions(state)[label]
     check = mv.stacking_check(positions(state), {"id": label, **piece}, to)
-    flow._claims(state, ctx, state["counters"][label]["side"], label, check.claims)
+    record_claims(state, ctx, state["counters"][label]["side"], label, check.claims)
 
 
 def _matchup_over(state: State, ctx: Context) -> None:
@@ -749,36 +748,6 @@ def _close(state: State, ctx: Context) -> None:
 
 
 # --- 13.0: the Counter-Attack Event ---------------------------------------------------------------
-
-
-def counter_attack(state: State, side: str, combat: dict[str, Any], ctx: Context) -> None:
-    """13.0's example: the side may send a unit that fought (or was just defeated) into
-    the combat hex to assault the enemy there at once."""
-    hex_ = int(combat.get("hex") or 0)
-    candidates = counter_units(state, side, combat)
-    if not hex_ or not candidates:
-        ctx.event("no unit can counter-attack")
-        return
-    state["counter"] = {"side": side, "hex": hex_, "units": candidates}
-    state["step"] = "counter"
-
-
-def counter_units(state: State, side: str, combat: dict[str, Any]) -> list[str]:
-    hex_ = combat.get("hex")
-    if not hex_:
-        return []
-    g = rm.grid(state["board"])
-    if not any(c["hex"] == hex_ and c["side"] != side for c in state["counters"].values()):
-        return []
-    out = []
-    for key in ("attacker", "defender"):
-        label = combat.get(key)
-        c = state["counters"].get(label) if label else None
-        if c is None or c["side"] != side or (c["cavalry"] and c["scouting"]):
-            continue
-        if g.adjacent(c["hex"], hex_):
-            out.append(str(label))
-    return out
 
 
 def counter_side(state: State) -> str | None:

@@ -34,6 +34,7 @@ from pbem.games.race_to_the_sea import flow
 from pbem.games.race_to_the_sea import map_data as rm
 from pbem.games.race_to_the_sea import movement as mv
 from pbem.games.race_to_the_sea.decisions import Flood
+from pbem.games.race_to_the_sea.size_claims import record_claims
 from pbem.games.race_to_the_sea.state import (
     NAMES,
     control_of,
@@ -158,7 +159,7 @@ def flood(state: State, role: str, d: Flood, ctx: Context) -> None:
         claims = _stack_check(state, [label], d.hex).claims
         state["counters"][label]["hex"] = d.hex
         take_control(state, label, d.hex)  # 14.1 B: it occupies the hex it stops in
-        flow._claims(state, ctx, role, label, claims)  # as flow.move records them
+        record_claims(state, ctx, role, label, claims)  # as flow.move records them
         ctx.event(f"{label} is displaced to {hex_text(d.hex)} (9.8.B)")
     # One Action of the round (9.0.A); no unit took it, so none is activated (9.B).
     flow._next_action(state, ctx)  # as flow.pass_action advances

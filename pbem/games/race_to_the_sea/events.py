@@ -67,9 +67,7 @@ def after_combat(state: State, combat: dict[str, Any], ctx: Context) -> None:
         else:
             _start_pick(state, side, combat, entry, "hit", 1)
     elif kind == "counter-attack":
-        from pbem.games.race_to_the_sea import assault
-
-        assault.counter_attack(state, side, combat, ctx)
+        counter_attack(state, side, combat, ctx)
 
 
 def _fought(state: State, combat: dict[str, Any], side: str) -> list[str]:
@@ -203,3 +201,36 @@ def describe(state: State) -> str:
         f"{event['title']}: pick {event['count']} of {', '.join(candidates(state))} "
         f"near {hex_text(event['hex'])}"
     )
+
+
+# --- 13.0: the Counter-Attack Event (the assault it starts: assault.counter) --------------------
+
+
+def counter_attack(state: State, side: str, combat: dict[str, Any], ctx: Context) -> None:
+    """13.0's example: the side may send a unit that fought (or was just defeated) into
+    the combat hex to assault the enemy there at once."""
+    hex_ = int(combat.get("hex") or 0)
+    candidates = counter_units(state, side, combat)
+    if not hex_ or not candidates:
+        ctx.event("no unit can counter-attack")
+        return
+    state["counter"] = {"side": side, "hex": hex_, "units": candidates}
+    state["step"] = "counter"
+
+
+def counter_units(state: State, side: str, combat: dict[str, Any]) -> list[str]:
+    hex_ = combat.get("hex")
+    if not hex_:
+        return []
+    g = rm.grid(state["board"])
+    if not any(c["hex"] == hex_ and c["side"] != side for c in state["counters"].values()):
+        return []
+    out = []
+    for key in ("attacker", "defender"):
+        label = combat.get(key)
+        c = state["counters"].get(label) if label else None
+        if c is None or c["side"] != side or (c["cavalry"] and c["scouting"]):
+            continue
+        if g.adjacent(c["hex"], hex_):
+            out.append(str(label))
+    return out

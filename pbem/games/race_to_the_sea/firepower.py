@@ -28,6 +28,7 @@ from pbem.games.race_to_the_sea import hits
 from pbem.games.race_to_the_sea import map_data as rm
 from pbem.games.race_to_the_sea import movement as mv
 from pbem.games.race_to_the_sea.decisions import FallBack, Fire, Reply, Stand
+from pbem.games.race_to_the_sea.size_claims import record_claims
 from pbem.games.race_to_the_sea.state import (
     hex_text,
     identity,
@@ -36,6 +37,7 @@ from pbem.games.race_to_the_sea.state import (
     other,
     piece_label,
     positions,
+    ready_counter,
     take_control,
     unit,
 )
@@ -100,11 +102,9 @@ def target_of(state: State, role: str, d: Fire) -> str:
 
 def fire(state: State, role: str, d: Fire, ctx: Context) -> None:
     """9.2, 11.1: one unit adjacent to an enemy-occupied hex fires at one unit there."""
-    from pbem.games.race_to_the_sea import flow
-
     if d.counter not in state["counters"]:
         raise illegal(f"{d.counter} was a False Report: it may only move", "9.1.C")
-    counter = flow._ready(state, role, d.counter)
+    counter = ready_counter(state, role, d.counter)
     if counter["hex"] != d.at:
         raise illegal(f"{d.counter} is in hex {hex_text(counter['hex'])}", "9.2")
     if counter["cavalry"] and counter["scouting"]:
@@ -164,13 +164,11 @@ def fall_back(state: State, role: str, d: FallBack, ctx: Context) -> None:
 
 def _move(state: State, counter: str, to: int, ctx: Context, rule: str) -> None:
     """The retreat, with the stacking claims hidden sizes make (10.2.A, 12.7.E)."""
-    from pbem.games.race_to_the_sea import flow
-
     found = retreats(state, counter)[to]
     state["counters"][counter]["hex"] = to
     take_control(state, counter, to)
     side = state["counters"][counter]["side"]
-    flow._claims(state, ctx, side, counter, found.claims)
+    record_claims(state, ctx, side, counter, found.claims)
     ctx.event(f"{counter} falls back to {hex_text(to)} ({rule})")
 
 

@@ -38,6 +38,7 @@ from pbem.games.race_to_the_sea import casualties, hits
 from pbem.games.race_to_the_sea import map_data as rm
 from pbem.games.race_to_the_sea import movement as mv
 from pbem.games.race_to_the_sea.decisions import Place, Rebuild, Regroup
+from pbem.games.race_to_the_sea.size_claims import record_claims
 from pbem.games.race_to_the_sea.state import (
     NAMES,
     add_counter,
@@ -45,11 +46,13 @@ from pbem.games.race_to_the_sea.state import (
     entry_hexes,
     flooded,
     hex_text,
+    hidden_candidates,
     identity,
     illegal,
     listed_hexes,
     piece_label,
     positions,
+    ready_counter,
     take_control,
     unit,
 )
@@ -80,11 +83,9 @@ def _false_reports(state: State, nationality: str) -> list[str]:
 
 def _check_regroup(state: State, role: str, d: Regroup) -> dict[str, Any]:
     """The public checks of a Regroup; returns the counter."""
-    from pbem.games.race_to_the_sea import flow
-
     if d.counter not in state["counters"]:
         raise illegal(f"no counter {d.counter} on the map (a False Report may only move)", "9.5")
-    counter = flow._ready(state, role, d.counter)
+    counter = ready_counter(state, role, d.counter)
     if counter["hex"] != d.at:
         raise illegal(f"{d.counter} is in hex {hex_text(counter['hex'])}", "9.5")
     if d.counter not in state["stacks"]:
@@ -166,26 +167,6 @@ def check_claim(piece: Mapping[str, Any], value: Any) -> None:
             )
 
 
-def check_recover(state: State, piece: Mapping[str, Any], made: Mapping[str, Any]) -> None:
-    """At the end (hits.check_stacks): the new stack is the old one, which held a marker,
-    less the allowed hits in reverse order (5.2.5.A, 9.5.5); the unit was no False Report."""
-    before = hits._value(state, made["after"])
-    seq, by = int(made["seq"]), str(made["by"])
-    if casualties.hits_of(before) == 0:
-        raise pieces.false_claim(seq, by, f"{made['after']} held no Casualties marker", "9.5")
-    unit_id = hits._value_of(state, str(made["unit"]))
-    if isinstance(unit_id, str) and unit(state, unit_id)["kind"] == "false-report":
-        raise pieces.false_claim(seq, by, f"{unit_id} is a False Report: it may only move", "9.1.C")
-    expected, _back = casualties.recover(before, int(made["hits"]))
-    if [list(m) for m in piece["value"] or []] != expected:
-        raise pieces.false_claim(
-            seq,
-            by,
-            f"{piece['label']} is {piece['value']}, but the regroup gives {expected}",
-            "9.5.5, 5.2.5",
-        )
-
-
 # --- Rebuild (9.6) ----------------------------------------------------------------------------
 
 
@@ -221,7 +202,7 @@ def rebuild(state: State, role: str, d: Rebuild, ctx: Context) -> None:
     check = mv.stacking_check(pos, {"id": label, **pos[label]}, d.hex)
     if check.problem is not None:
         raise illegal(check.problem, "9.6, 10.2")
-    flow._claims(state, ctx, role, label, check.claims)
+    record_claims(state, ctx, role, label, check.claims)
     state["eliminated"][role] = [u for u in state["eliminated"][role] if u != d.unit]
     take_control(state, label, d.hex)
     state["counters"][label]["activated"] = True  # 9.6: "give the unit an Activated marker"
@@ -277,8 +258,6 @@ def seal_values(state: State, role: str, d: Any) -> dict[str, Any]:
 def hit_on_placement(state: State, role: str, d: Place) -> bool:
     """7.1.B: whether this placement is in the closest friendly hex (every listed hex of the
     unit, or of every candidate of a hidden placement, being closed to it)."""
-    from pbem.games.race_to_the_sea import flow
-
     batch = state.get("batch")
     if state["step"] != "place" or batch is None:
         return False
@@ -292,7 +271,7 @@ def hit_on_placement(state: State, role: str, d: Place) -> bool:
         nationality = unit(state, d.unit)["nationality"]  # sealed as a hidden placement
     candidates = [
         u
-        for u in flow._hidden_candidates(state, batch)
+        for u in hidden_candidates(state, batch)
         if unit(state, u)["nationality"] == nationality and d.hex in entry_hexes(state, u, role)
     ]
     return bool(candidates) and all(d.hex not in listed_hexes(state, u, role) for u in candidates)

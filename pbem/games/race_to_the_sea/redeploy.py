@@ -35,6 +35,7 @@ from pbem.games.race_to_the_sea import movement as mv
 from pbem.games.race_to_the_sea.decisions import Hide
 from pbem.games.race_to_the_sea.state import (
     add_counter,
+    adjacent_to_enemy,
     control_of,
     flooded,
     hex_text,
@@ -63,13 +64,27 @@ def redeploying(d: Hide) -> bool:
 # --- what the entry does to the map ---------------------------------------------------------------
 
 
+def rehide_targets(state: State, side: str) -> list[str]:
+    """7.7.4.A: face-up non-cavalry units not adjacent to an enemy unit. A counter whose
+    identity opens in the owner's next entry counts as face up, and a False Report that
+    opening removes counts as gone, so that the owner's client (before the opening) and
+    the rules (after it) agree on the fresh labels."""
+    return [
+        label
+        for label, c in sorted(state["counters"].items())
+        if c["side"] == side
+        and not c["cavalry"]
+        and (c["unit"] is not None or opening(state, label))
+        and not leaving(state, label)
+        and not adjacent_to_enemy(state, label)
+    ]
+
+
 def plan(state: State, side: str, d: Hide) -> list[dict[str, Any]]:
     """The hexes re-labelled by `d`: {hex, old: labels (nationality, label order), puts:
     nationalities}, by hex. The same before the entry's openings (the owner's client, the
     adjudicator's allowed commitments) and after them (the handler): a counter picked up or
     a False Report leaving is left out, a counter opening counts as face up."""
-    from pbem.games.race_to_the_sea.flow import rehide_targets
-
     targets = set(rehide_targets(state, side))
     moved = {s[0]: s[2] for s in d.shift}
     where: dict[int, list[str]] = {}

@@ -30,6 +30,7 @@ from pbem.core.engine import Context, State
 from pbem.games.race_to_the_sea import hits, initiative
 from pbem.games.race_to_the_sea import movement as mv
 from pbem.games.race_to_the_sea.decisions import Recon, Retreat
+from pbem.games.race_to_the_sea.size_claims import record_claims
 from pbem.games.race_to_the_sea.state import (
     NAMES,
     flooded,
@@ -160,12 +161,10 @@ def retreat(state: State, role: str, d: Retreat, ctx: Context) -> None:
 
 
 def _retreat(state: State, counter: str, option: mv.Retreat, ctx: Context) -> None:
-    from pbem.games.race_to_the_sea import flow
-
     state["counters"][counter]["hex"] = option.hex
     take_control(state, counter, option.hex)
     side = state["counters"][counter]["side"]
-    flow._claims(state, ctx, side, counter, option.claims)
+    record_claims(state, ctx, side, counter, option.claims)
     ctx.event(f"{counter} retreats to {hex_text(option.hex)} (10.5.3.C)")
 
 
