@@ -34,7 +34,9 @@ from pbem.games.race_to_the_sea.state import (
     other,
     piece_label,
 )
+from pbem.games.race_to_the_sea.what_next import PENDING
 from pbem.kit import pieces
+from pbem.kit.steps import Next
 
 
 def after_combat(state: State, combat: dict[str, Any], ctx: Context) -> None:
@@ -68,6 +70,12 @@ def after_combat(state: State, combat: dict[str, Any], ctx: Context) -> None:
             _start_pick(state, side, combat, entry, "hit", 1)
     elif kind == "counter-attack":
         counter_attack(state, side, combat, ctx)
+
+
+def later_event(state: State, ctx: Context) -> Next:
+    """13.0.D: the next Event kept for after a combat (assault._close), in turn."""
+    after_combat(state, state["later_events"].pop(0), ctx)
+    return PENDING
 
 
 def _fought(state: State, combat: dict[str, Any], side: str) -> list[str]:
@@ -133,7 +141,7 @@ def _hex_of(state: State, combat: dict[str, Any]) -> int:
     return 0
 
 
-def pick(state: State, role: str, d: Pick, ctx: Context) -> None:
+def pick(state: State, role: str, d: Pick, ctx: Context) -> Next:
     event = state["event"]
     allowed = candidates(state)
     most = min(event["count"], len(allowed))
@@ -149,9 +157,7 @@ def pick(state: State, role: str, d: Pick, ctx: Context) -> None:
         ctx.event(f"{event['title']}: {', '.join(d.counters)} must be revealed (10.4.C)")
     else:
         _start_hits(state, {label: 1 for label in d.counters}, ctx)
-    from pbem.games.race_to_the_sea import interrupts
-
-    interrupts.continue_play(state, ctx)
+    return PENDING
 
 
 # --- hits from an Event (5.1.A): the owner applies them ---------------------------------------
@@ -172,7 +178,7 @@ def absorb_opens(state: State, role: str, d: Any) -> tuple[str, ...]:
     return tuple(labels)
 
 
-def absorb(state: State, role: str, d: Absorb, ctx: Context) -> None:
+def absorb(state: State, role: str, d: Absorb, ctx: Context) -> Next:
     pending = state["absorbing"]
     state["absorbing"] = None
     lost = set(pending["hits"]) if d.lost else set()
@@ -180,9 +186,7 @@ def absorb(state: State, role: str, d: Absorb, ctx: Context) -> None:
     if not d.lost:
         for label in pending["hits"]:
             ctx.event(f"{label} stays {'hidden' if is_hidden(state, label) else 'face up'}")
-    from pbem.games.race_to_the_sea import interrupts
-
-    interrupts.continue_play(state, ctx)
+    return PENDING
 
 
 def lost_after(state: State) -> bool:

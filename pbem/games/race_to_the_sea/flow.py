@@ -10,7 +10,9 @@ every sealed piece, Allies first, and victory (14) decides.
 Combat and what goes with it are in their own modules: firepower.py, assault.py,
 events.py, hits.py (casualties as sealed stacks), recovery.py (Regroup, Rebuild, 7.1.B),
 operations.py (Planned Operations), skirmish.py, dykes.py, redeploy.py (7.7.4.B), and
-interrupts.py for the steps between two actions.
+interrupts.py for the steps between two actions. Their handlers never call back into this
+module: an action that is over returns NEXT_ACTION, and `rules.CONTINUATIONS` runs
+`next_action` (what_next.py); so do this module's own action handlers.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from typing import Any
 
 from pbem.core.engine import Context, State
 from pbem.games.race_to_the_sea import cards as rc
-from pbem.games.race_to_the_sea import initiative
+from pbem.games.race_to_the_sea import hits, initiative, operations, recovery, redeploy, skirmish
 from pbem.games.race_to_the_sea import map_data as rm
 from pbem.games.race_to_the_sea import movement as mv
 from pbem.games.race_to_the_sea.decisions import (
@@ -66,8 +68,10 @@ from pbem.games.race_to_the_sea.state import (
     take_control,
     unit,
 )
+from pbem.games.race_to_the_sea.what_next import NEXT_ACTION
 from pbem.kit import decks, pieces
 from pbem.kit.sealed import SealedRound
+from pbem.kit.steps import Next
 
 BIDS = SealedRound("bids", lambda s, r: f"bid/{r}/t{s['turn']}/r{s['round']}", "7.4")
 BID_ORDER = ("germans", "allies")  # the Germans commit, the Allies bid in the clear
@@ -110,9 +114,7 @@ def start_placing(state: State, ctx: Context | None) -> None:
         start_discards(state)
 
 
-def place(state: State, role: str, d: Place, ctx: Context) -> None:
-    from pbem.games.race_to_the_sea import recovery
-
+def place(state: State, role: str, d: Place, ctx: Context) -> Next:
     batch = state["batch"]
     if d.unit is not None:
         if d.unit not in batch["units"]:
@@ -135,8 +137,8 @@ def place(state: State, role: str, d: Place, ctx: Context) -> None:
         _placed(state, label, d.hex)
         ctx.event(f"{label}: {d.unit} placed {d.face} in {hex_text(d.hex)}")
         if closest:
-            recovery.placement_hit(state, role, label, ctx)  # 7.1.B
-        return
+            return recovery.placement_hit(state, role, label, ctx)  # 7.1.B
+        return None
     if d.nationality not in _nationalities(role):
         raise illegal(f"{role} place no {d.nationality} units", "15")
     need, most = hidden_count(state, batch)
@@ -162,7 +164,8 @@ def place(state: State, role: str, d: Place, ctx: Context) -> None:
     _placed(state, label, d.hex)
     ctx.event(f"{label}: a hidden {d.nationality} counter placed in {hex_text(d.hex)}")
     if closest:
-        recovery.placement_hit(state, role, label, ctx)  # 7.1.B
+        return recovery.placement_hit(state, role, label, ctx)  # 7.1.B
+    return None
 
 
 def _placed(state: State, label: str, hex_: int) -> None:
@@ -323,7 +326,7 @@ def acting(state: State) -> str | None:
     return side
 
 
-def move(state: State, role: str, d: Move, ctx: Context) -> None:
+def move(state: State, role: str, d: Move, ctx: Context) -> Next:
     """9.1: normal movement (10) along the path; hidden sizes make stacking claims."""
     counter = ready_counter(state, role, d.counter)
     if d.path[0] != counter["hex"]:
@@ -335,10 +338,10 @@ def move(state: State, role: str, d: Move, ctx: Context) -> None:
     take_control(state, d.counter, d.path[-1])
     record_claims(state, ctx, role, d.counter, check.claims)
     ctx.event(f"{d.counter} moves to {hex_text(d.path[-1])}")
-    _acted(state, d.counter, ctx)
+    return _acted(state, d.counter)
 
 
-def flip(state: State, role: str, d: Flip, ctx: Context) -> None:
+def flip(state: State, role: str, d: Flip, ctx: Context) -> Next:
     """9.1.B: a cavalry unit changes sides, using all its MA."""
     counter = ready_counter(state, role, d.counter)
     if not counter["cavalry"]:
@@ -347,10 +350,10 @@ def flip(state: State, role: str, d: Flip, ctx: Context) -> None:
     ctx.event(f"{d.counter} turns to its {'scouting' if counter['scouting'] else 'deployed'} side")
     if not counter["scouting"]:
         take_control(state, d.counter, counter["hex"])  # deployed cavalry holds its hex
-    _acted(state, d.counter, ctx)
+    return _acted(state, d.counter)
 
 
-def recon(state: State, role: str, d: Recon, ctx: Context) -> None:
+def recon(state: State, role: str, d: Recon, ctx: Context) -> Next:
     """9.7: scouting cavalry reveals one adjacent hidden enemy unit; its owner opens the
     identity in its next entry (10.4.C), a False Report then leaves the map."""
     counter = ready_counter(state, role, d.counter)
@@ -365,27 +368,22 @@ def recon(state: State, role: str, d: Recon, ctx: Context) -> None:
         raise illegal(f"hex {hex_text(d.target_hex)} is not adjacent to {d.counter}", "9.7")
     if target["cavalry"] or target["unit"] is not None:
         raise illegal(f"{d.target} is not a hidden unit", "9.7")
-    from pbem.games.race_to_the_sea import skirmish
-
     enemy = skirmish.opponent(state, role, d.target_hex)
     if enemy is not None:  # 10.5.3.A: a skirmish first (skirmish.py)
-        skirmish.start(state, role, d, enemy, ctx)
-        return
-    from pbem.games.race_to_the_sea import hits
-
+        return skirmish.start(state, role, d, enemy, ctx)
     # 10.4.C: the identity opens, and the markers are "available for inspection" too
     hits.need_ratings(state, d.target, f"9.7: {d.counter}'s cavalry recon")
     ctx.event(f"{d.counter} scouts {d.target} in {hex_text(d.target_hex)}")
-    _acted(state, d.counter, ctx)
+    return _acted(state, d.counter)
 
 
-def pass_action(state: State, role: str, d: Pass, ctx: Context) -> None:
+def pass_action(state: State, role: str, d: Pass, ctx: Context) -> Next:
     """An action must be taken while any unit can act (8.4: 'one eligible Action after
     another'); `pass` is only for a side none of whose units can."""
     if can_act(state, role):
         raise illegal(f"{role} have a unit that can still act", "8.4, 9.A")
     ctx.event(f"{NAMES[role]} have no eligible action")
-    _next_action(state, ctx)
+    return NEXT_ACTION
 
 
 def can_act(state: State, side: str) -> bool:
@@ -401,26 +399,28 @@ def can_act(state: State, side: str) -> bool:
     return False
 
 
-def _acted(state: State, label: str, ctx: Context) -> None:
+def _acted(state: State, label: str) -> Next:
     state["counters"][label]["activated"] = True  # 4.1.2.B, 9.B
-    _next_action(state, ctx)
+    return NEXT_ACTION
 
 
-def _next_action(state: State, ctx: Context) -> None:
-    from pbem.games.race_to_the_sea import operations
-
+def next_action(state: State, ctx: Context) -> Next:
+    """Continuation NEXT_ACTION: an action is over (any act handler, or a combat back to
+    the sequence of play): the Planned Operations go on, else the next action, the next
+    round or the End Turn Phase (7.5-7.7)."""
     operations.marker_lost(state, ctx)  # 7.7.5.B
     if operations.after_unit_action(state):
-        return  # 9.4.A: the Planned Operations go on with their other units
+        return None  # 9.4.A: the Planned Operations go on with their other units
     state["index"] += 1
     if state["index"] < len(state["order"]):
-        return
+        return None
     for counter in state["counters"].values():
         counter["activated"] = False  # 7.6.A
     if state["round"] < ROUNDS:
         start_round(state)
     else:
         end_turn(state, ctx)
+    return None
 
 
 # --- 7.7: End Turn Phase ----------------------------------------------------------------------
@@ -507,11 +507,15 @@ def _next_fog(state: State) -> None:
     advance_turn(state)
 
 
+def next_fog(state: State, ctx: Context) -> Next:
+    """Continuation NEXT_FOG: a side's Fog of War entry is over (redeploy.hide)."""
+    _next_fog(state)
+    return None
+
+
 def advance_turn(state: State) -> None:
     """7.7.6: the unseen discards must open (each side's next entry), then the next turn or
     the end of the game."""
-    from pbem.games.race_to_the_sea import operations
-
     operations.marker_lost(state, None)  # 7.7.5.B
     holder = operations.deploying(state)
     if holder is not None:
@@ -529,6 +533,13 @@ def advance_turn(state: State) -> None:
         start_final(state)
         return
     start_turn(state, None)
+
+
+def turn_end(state: State, ctx: Context) -> Next:
+    """Continuation TURN_END: the Planned Operations marker is deployed or kept (7.7.5.A,
+    operations.deploy); the turn goes on to its end."""
+    advance_turn(state)
+    return None
 
 
 # --- the end of the game (7.7.6.C) -------------------------------------------------------------
@@ -549,11 +560,7 @@ def start_final(state: State) -> None:
 def open_all(state: State, role: str, d: OpenAll, ctx: Context, check: Any) -> None:
     for label in sealed_of(state, role):
         pieces.reveal(state["pieces"][label], ctx, check)
-    from pbem.games.race_to_the_sea import hits
-
     hits.check_stacks(state, role, ctx)
-    from pbem.games.race_to_the_sea import redeploy
-
     redeploy.check_at_end(state, role)
     for made, total in spanning_problems(state, role):
         raise pieces.false_claim(
@@ -656,6 +663,4 @@ def check_claims(piece: dict[str, Any], value: Any) -> None:
                     f"the sealed bid {value} is not a card left in hand",
                     "7.4",
                 )
-    from pbem.games.race_to_the_sea import recovery
-
     recovery.check_claim(piece, value)  # 9.5, 9.1.C: a Regroup's claims

@@ -56,7 +56,9 @@ from pbem.games.race_to_the_sea.state import (
     take_control,
     unit,
 )
+from pbem.games.race_to_the_sea.what_next import NEXT_ACTION, PENDING
 from pbem.kit import pieces
+from pbem.kit.steps import Next
 
 # --- Regroup (9.5) ----------------------------------------------------------------------------
 
@@ -111,10 +113,8 @@ def regroup_values(state: State, role: str, d: Regroup) -> dict[str, Any]:
     return {hits.stack_label(state, d.counter): new}
 
 
-def regroup(state: State, role: str, d: Regroup, ctx: Context) -> None:
+def regroup(state: State, role: str, d: Regroup, ctx: Context) -> Next:
     """9.5: the counter's new stack piece, committed in this entry, with its claims."""
-    from pbem.games.race_to_the_sea import flow
-
     _check_regroup(state, role, d)
     count = allowance(state, d.counter)
     old = state["stacks"][d.counter]
@@ -141,7 +141,8 @@ def regroup(state: State, role: str, d: Regroup, ctx: Context) -> None:
     state["stacks"][d.counter] = label
     state["next_stack"] += 1
     ctx.event(f"{d.counter} regroups in {hex_text(d.at)}: up to {count} hit(s) off (9.5.5)")
-    flow._acted(state, d.counter, ctx)
+    state["counters"][d.counter]["activated"] = True  # 4.1.2.B, 9.B
+    return NEXT_ACTION
 
 
 def check_claim(piece: Mapping[str, Any], value: Any) -> None:
@@ -191,10 +192,8 @@ def rebuild_draws(state: State, role: str, d: Rebuild) -> dict[str, Any]:
     return {hits.draw_label(state, role): FRESH} if data["sz"] > 1 else {}
 
 
-def rebuild(state: State, role: str, d: Rebuild, ctx: Context) -> None:
+def rebuild(state: State, role: str, d: Rebuild, ctx: Context) -> Next:
     """9.6: the unit returns face up, activated, with SZ - 1 hits drawn privately."""
-    from pbem.games.race_to_the_sea import flow, interrupts
-
     data = _check_rebuild(state, role, d)
     cavalry = data["kind"] == "cavalry"
     label = add_counter(state, role, data["nationality"], d.hex, d.unit, cavalry)
@@ -210,9 +209,8 @@ def rebuild(state: State, role: str, d: Rebuild, ctx: Context) -> None:
     if data["sz"] > 1:
         hits.absorb(state, role, {label: data["sz"] - 1}, set(), ctx, "9.6")
         state["resume"] = "action"
-        interrupts.continue_play(state, ctx)
-        return
-    flow._next_action(state, ctx)
+        return PENDING
+    return NEXT_ACTION
 
 
 def rebuild_hexes(state: State, role: str, unit_id: str) -> list[int]:
@@ -296,11 +294,9 @@ def place_commits(state: State, role: str, d: Any) -> list[str]:
     return []
 
 
-def placement_hit(state: State, role: str, label: str, ctx: Context) -> None:
+def placement_hit(state: State, role: str, label: str, ctx: Context) -> Next:
     """7.1.B: one hit on the counter just placed; a survivor's owner restacks before the
     next placement (interrupts.resume goes back to `place`)."""
-    from pbem.games.race_to_the_sea import interrupts
-
     counter = state["counters"][label]
     lost: set[str] = set()
     if counter["unit"] is not None and unit(state, counter["unit"])["sz"] <= 1:
@@ -309,7 +305,8 @@ def placement_hit(state: State, role: str, label: str, ctx: Context) -> None:
     hits.absorb(state, role, {label: 1}, lost, ctx, "7.1.B")
     if state.get("restack"):
         state["resume"] = "place"
-        interrupts.continue_play(state, ctx)
+        return PENDING
+    return None
 
 
 # --- choices (choices.py) ---------------------------------------------------------------------
