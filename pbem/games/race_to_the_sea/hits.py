@@ -424,8 +424,9 @@ def check_stacks(state: State, side: str, ctx: Context) -> None:
 
 
 def check_recover(state: State, piece: Mapping[str, Any], made: Mapping[str, Any]) -> None:
-    """At the end (hits.check_stacks): the new stack is the old one, which held a marker,
-    less the allowed hits in reverse order (5.2.5.A, 9.5.5); the unit was no False Report."""
+    """A Regroup's stack (9.5), at the end (check_stacks): the new stack is the old one,
+    which held a marker, less the allowed hits in reverse order (5.2.5.A, 9.5.5); the unit
+    was no False Report."""
     before = _value(state, made["after"])
     seq, by = int(made["seq"]), str(made["by"])
     if casualties.hits_of(before) == 0:
