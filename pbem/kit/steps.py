@@ -12,7 +12,13 @@ on that table, so that a game writes only its rules:
   the game is over, this role is not asked, this decision is not possible in this step,
   this entry opens or commits what it may not, a reveal obligation is not met; then it
   copies the state (its static parts are shared, never copied), reveals the pieces the
-  signer was obliged to open, runs the step's handler and the game's `after` hook;
+  signer was obliged to open, runs the step's handler, the continuations it names
+  (`follow`) and the game's `after` hook;
+- `follow` is the one place that decides what comes next (boardgame.io's flow loop): a
+  handler only changes the state, and returns None when the state holds the next step,
+  or the name of a continuation in the game's table (`continuations`), which may name
+  another. So rules never call up into the code that moves play on: a combat's module
+  does not import the sequence of play, and a game's modules import one way;
 - `with_secrets` and `view` fill and strip hidden pieces (`pieces`), so a view for one
   role never shows another role's sealed values, even from a state that holds them.
 
@@ -33,7 +39,12 @@ from pbem.errors import IllegalOrderError
 from pbem.kit import orders as kit_orders
 from pbem.kit import pieces as kit_pieces
 
-Handler = Callable[[State, str, Any, Context], None]
+# What a handler (or a continuation) says comes next: None when the state holds the next
+# step (the handler set it, or the step goes on), else the name of a continuation in the
+# game's table (`StepGame.continuations`).
+Next = str | None
+Handler = Callable[[State, str, Any, Context], Next]
+Continuation = Callable[[State, Context], Next]
 
 
 @dataclass(frozen=True)
@@ -107,6 +118,7 @@ class StepGame(Engine):
     static_keys: tuple[str, ...] = ()  # parts of the state shared between copies, never changed
     role_names: Mapping[str, str] = {}
     orders: Mapping[str, kit_orders.StandingOrder] = {}  # the standing orders it accepts
+    continuations: Mapping[str, Continuation] = {}  # what comes next, by name (`follow`)
 
     # --- the game's syntax (the only part of the interface a game must write) ------------
 
@@ -305,7 +317,18 @@ class StepGame(Engine):
         """Hook: runs on the copy after the shared checks, before the step's handler."""
 
     def after(self, state: State, role: str, decision: Any, ctx: Context) -> None:
-        """Hook: runs on the copy after the step's handler (end-of-game checks...)."""
+        """Hook: runs on the copy after the step's handler and the continuations it named
+        (end-of-game checks...)."""
+
+    def follow(self, state: State, what: Next, ctx: Context) -> None:
+        """The one place that decides what comes next: while a handler or a continuation
+        names one (`Next`), run it from the game's table, on the copy being changed. A
+        handler that sets the next step itself returns None, and nothing runs."""
+        while what is not None:
+            continuation = self.continuations.get(what)
+            if continuation is None:  # a bug in the game, not a player's illegal decision
+                raise KeyError(f"{self.name} has no continuation {what!r}")
+            what = continuation(state, ctx)
 
     def standing_commits(self, state: State, role: str) -> Collection[str]:
         """Labels `role`'s next entry may commit whatever its decision (e.g. drawn cards)."""
@@ -339,7 +362,7 @@ class StepGame(Engine):
             for piece in kit_pieces.due(self.pieces(new), role):
                 kit_pieces.reveal(piece, ctx, self.check_claims)
         self.before(new, role, decision, ctx)
-        handler(new, role, decision, ctx)
+        self.follow(new, handler(new, role, decision, ctx), ctx)
         self.after(new, role, decision, ctx)
         return new
 

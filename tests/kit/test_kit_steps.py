@@ -197,3 +197,43 @@ def test_a_step_may_sample_a_choice_instead_of_listing_them() -> None:
     picks = {COIN.sample_choice(state, "a", random.Random(seed)) for seed in range(20)}
     assert picks == {Hide(1), Hide(2)}
     assert COIN.choices(state, "b") == [] and COIN.asked_roles(state) == ["a"]
+
+
+def _poked(state: State, ctx: Context) -> str | None:
+    ctx.event("poked")
+    return "to a" if state["turn"] == "b" else None
+
+
+def _to_a(state: State, ctx: Context) -> str | None:
+    state["turn"], state["step"] = "a", "show"
+    return None
+
+
+class Relayed(Coin):
+    """Coin whose poke only changes the state and says what happened: the kit's table of
+    continuations decides what comes next."""
+
+    continuations = {"poked": _poked, "to a": _to_a}
+    steps = {
+        **Coin.steps,
+        "poke": Step(
+            asks=asks_key("turn"),
+            prompt=lambda s, r: "poke",
+            handlers={Poke: lambda s, r, d, c: "poked"},
+            choices=lambda s, r: [Poke()],
+        ),
+    }
+
+
+def test_a_handler_names_what_comes_next_and_the_kit_runs_it() -> None:
+    game = Relayed()
+    table = Table(game)
+    table.decide("a", "hide 2")
+    poked = table.state
+    ctx = table.decide("b", "poke")
+    assert ctx.texts == ["poked"]  # one continuation named the next, which set the step
+    assert table.state["step"] == "show" and table.asked() == "a"
+    lost = Relayed()
+    lost.continuations = {"poked": lambda s, c: "nowhere"}
+    with pytest.raises(KeyError, match="toy-coin has no continuation 'nowhere'"):
+        lost.apply(poked, "b", Poke(), ScriptedContext())

@@ -37,7 +37,7 @@ from typing import Any
 
 from pbem.core.engine import Context, State
 from pbem.games.race_to_the_sea import cards as rc
-from pbem.games.race_to_the_sea import hits
+from pbem.games.race_to_the_sea import events, firepower, hits
 from pbem.games.race_to_the_sea import map_data as rm
 from pbem.games.race_to_the_sea import movement as mv
 from pbem.games.race_to_the_sea.decisions import (
@@ -50,6 +50,7 @@ from pbem.games.race_to_the_sea.decisions import (
     Retreat,
     Withdraw,
 )
+from pbem.games.race_to_the_sea.size_claims import record_claims
 from pbem.games.race_to_the_sea.state import (
     NAMES,
     hex_text,
@@ -62,8 +63,9 @@ from pbem.games.race_to_the_sea.state import (
     take_control,
     unit,
 )
+from pbem.games.race_to_the_sea.what_next import PENDING
 from pbem.kit import decks
-from pbem.kit.steps import NO_OPENINGS, Openings
+from pbem.kit.steps import NO_OPENINGS, Next, Openings
 
 MET_ORDER = "ABCD"  # 3.2.2: A is the best
 
@@ -165,7 +167,7 @@ def check_announcement(
     return None
 
 
-def assault(state: State, role: str, d: Assault, ctx: Context) -> None:
+def assault(state: State, role: str, d: Assault, ctx: Context) -> Next:
     """9.3, 12.1: the attackers enter the enemy hex; then the combat."""
     problem = check_announcement(state, role, d)
     if problem is not None:
@@ -175,9 +177,7 @@ def assault(state: State, role: str, d: Assault, ctx: Context) -> None:
     )
     if state.get("plan_units") is None:
         state["index"] += len(d.units) - 1  # 9.3.B: each attacker uses one action
-    from pbem.games.race_to_the_sea import interrupts
-
-    interrupts.continue_play(state, ctx)
+    return PENDING
 
 
 def start(
@@ -220,7 +220,7 @@ def start(
 # --- the machine ---------------------------------------------------------------------------
 
 
-def proceed(state: State, ctx: Context) -> None:
+def proceed(state: State, ctx: Context) -> Next:
     """Move the assault on (called when no interruption is pending)."""
     combat = state["combat"]
     stage = combat["stage"]
@@ -231,29 +231,24 @@ def proceed(state: State, ctx: Context) -> None:
         combat["stage"] = "match"
         stage = "match"
     if stage == "match":
-        _start_matching(state, ctx)
-        return
+        return _start_matching(state, ctx)
     if stage == "fight":
-        _next_matchup(state, ctx)
-        return
+        return _next_matchup(state, ctx)
     if stage == "read":
-        _score(state, ctx)
-        return
+        return _score(state, ctx)
     if stage == "hit":
-        _after_hits(state, ctx)
-        return
+        return _after_hits(state, ctx)
     if stage == "tie":
-        _tie_break(state, ctx)
-        return
+        return _tie_break(state, ctx)
     if stage == "again":
-        again(state, ctx)
-        return
+        return again(state, ctx)
+    return None
 
 
 # --- 2. matchups (12.2.D-G) -----------------------------------------------------------------------
 
 
-def _start_matching(state: State, ctx: Context) -> None:
+def _start_matching(state: State, ctx: Context) -> Next:
     combat = state["combat"]
     atk, dfn = attackers(state), defenders(state)
     if not atk or not dfn:
@@ -261,19 +256,17 @@ def _start_matching(state: State, ctx: Context) -> None:
             # 12.9, 12.2.B: an empty hex (or one its False Reports left) is still fought
             combat["matchups"] = [[a, None] for a in atk]
             combat["stage"] = "fight"
-            _next_matchup(state, ctx)
-            return
-        end(state, ctx)
-        return
+            return _next_matchup(state, ctx)
+        return end(state, ctx)
     if len(atk) == 1 or len(dfn) == 1:
         combat["matchups"] = (
             [[a, d] for a in atk for d in dfn] if len(atk) == 1 else [[a, dfn[0]] for a in atk]
         )
         combat["stage"] = "fight"
-        _next_matchup(state, ctx)
-        return
+        return _next_matchup(state, ctx)
     combat["stage"] = "matching"
     state["step"] = "match"
+    return None
 
 
 def match_side(state: State) -> str:
@@ -311,7 +304,7 @@ def match_problem(state: State, role: str, pairs: list[tuple[str, str]]) -> str 
     return None
 
 
-def match(state: State, role: str, d: Match, ctx: Context) -> None:
+def match(state: State, role: str, d: Match, ctx: Context) -> Next:
     problem = match_problem(state, role, list(d.pairs))
     if problem is not None:
         raise illegal(problem, "12.2.D-G")
@@ -320,18 +313,18 @@ def match(state: State, role: str, d: Match, ctx: Context) -> None:
         combat["matchups"] = [[a, b] for a, b in d.pairs]
         left = [k for k in defenders(state) if k not in {b for _a, b in d.pairs}]
         if left:
-            return  # the defender places the rest (12.2.E)
+            return None  # the defender places the rest (12.2.E)
     else:
         combat["matchups"] += [[b, a] for a, b in d.pairs]
     ctx.event("matchups: " + ", ".join(f"{a} v {b}" for a, b in combat["matchups"]))
     combat["stage"] = "fight"
-    _next_matchup(state, ctx)
+    return _next_matchup(state, ctx)
 
 
 # --- 3. one matchup -------------------------------------------------------------------------------
 
 
-def _next_matchup(state: State, ctx: Context) -> None:
+def _next_matchup(state: State, ctx: Context) -> Next:
     combat = state["combat"]
     while combat["matchups"]:
         a, d = combat["matchups"][0]
@@ -339,15 +332,14 @@ def _next_matchup(state: State, ctx: Context) -> None:
             break
         combat["matchups"].pop(0)  # 12.4.E: rematched later
     else:
-        _start_matching(state, ctx)
-        return
+        return _start_matching(state, ctx)
     if combat["fought"] > 0 and combat["withdraw"] is None and d is not None:
         combat["withdraw"] = [combat["side"], other(combat["side"])]  # 12.4.B
     if combat["withdraw"]:
         state["step"] = "withdraw"
-        return
+        return None
     combat["withdraw"] = None
-    _flip(state, ctx)
+    return _flip(state, ctx)
 
 
 def withdraw_side(state: State) -> str | None:
@@ -364,29 +356,28 @@ def withdraw_options(state: State, role: str) -> list[tuple[str, int]]:
     return [(label, h) for h in _retreat_hexes(state, label)]
 
 
-def withdraw(state: State, role: str, d: Withdraw, ctx: Context) -> None:
+def withdraw(state: State, role: str, d: Withdraw, ctx: Context) -> Next:
     if (d.counter, d.to) not in withdraw_options(state, role):
         raise illegal(f"{d.counter} may not withdraw to {hex_text(d.to)}", "12.4.B, 12.7")
     _retreat(state, d.counter, d.to, ctx, "12.4.B")
-    _withdraw_done(state, role, ctx)
+    return _withdraw_done(state, role, ctx)
 
 
-def fight_on(state: State, role: str, d: FightOn, ctx: Context) -> None:
-    _withdraw_done(state, role, ctx)
+def fight_on(state: State, role: str, d: FightOn, ctx: Context) -> Next:
+    return _withdraw_done(state, role, ctx)
 
 
-def _withdraw_done(state: State, role: str, ctx: Context) -> None:
+def _withdraw_done(state: State, role: str, ctx: Context) -> Next:
     combat = state["combat"]
     combat["withdraw"].pop(0)
     a, d = combat["matchups"][0]
     if not (_here(state, a) and _here(state, d)):
         combat["withdraw"] = None
         combat["matchups"].pop(0)
-        _next_matchup(state, ctx)
-        return
+        return _next_matchup(state, ctx)
     if combat["withdraw"]:
-        return
-    _flip(state, ctx)
+        return None
+    return _flip(state, ctx)
 
 
 def _big_push(state: State) -> bool:
@@ -394,7 +385,7 @@ def _big_push(state: State) -> bool:
     return bool(combat["big_push"] or (combat["flank"] and combat["fought"] > 0))
 
 
-def _flip(state: State, ctx: Context) -> None:
+def _flip(state: State, ctx: Context) -> Next:
     """12.3.B-C: both cards; a Big Push draws the defender's first, then two for the
     attacker, who keeps one (9.4.B, 12.5.C)."""
     combat = state["combat"]
@@ -411,10 +402,10 @@ def _flip(state: State, ctx: Context) -> None:
         combat["cards"] = {foe: defense}
         ctx.event(f"Big Push: {NAMES[side]} draw #{first} and #{second} against #{defense}")
         state["step"] = "keep"
-        return
+        return None
     attack = _draw(state, side, ctx, f"12.3.B: {side}' assault attack card")
     combat["cards"] = {side: attack, foe: defense}
-    _cards_known(state, ctx)
+    return _cards_known(state, ctx)
 
 
 def _draw(state: State, side: str, ctx: Context, purpose: str) -> int:
@@ -423,14 +414,14 @@ def _draw(state: State, side: str, ctx: Context, purpose: str) -> int:
     return int(card)
 
 
-def keep(state: State, role: str, d: Keep, ctx: Context) -> None:
+def keep(state: State, role: str, d: Keep, ctx: Context) -> Next:
     combat = state["combat"]
     if d.card not in combat["pushed"]:
         raise illegal(f"keep #{combat['pushed'][0]} or #{combat['pushed'][1]}", "9.4.B")
     combat["cards"][role] = d.card
     combat["pushed"] = None
     ctx.event(f"{NAMES[role]} keep #{d.card}")
-    _cards_known(state, ctx)
+    return _cards_known(state, ctx)
 
 
 def _sections(state: State) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -451,10 +442,8 @@ def _empty(state: State) -> bool:
     return d is None or _scouting(state, d)
 
 
-def _cards_known(state: State, ctx: Context) -> None:
+def _cards_known(state: State, ctx: Context) -> Next:
     """The owners open what the sections read (10.4.A)."""
-    from pbem.games.race_to_the_sea import firepower, interrupts
-
     combat = state["combat"]
     a, d = combat["current"]
     numbers = combat["cards"]
@@ -470,7 +459,7 @@ def _cards_known(state: State, ctx: Context) -> None:
     if d is not None and not _empty(state) and read:
         hits.need_ratings(state, d, why)
     combat["stage"] = "read"
-    interrupts.continue_play(state, ctx)
+    return PENDING
 
 
 def _ratings(state: State, label: str | None) -> dict[str, Any]:
@@ -483,7 +472,7 @@ def _ratings(state: State, label: str | None) -> dict[str, Any]:
     return found
 
 
-def _score(state: State, ctx: Context) -> None:
+def _score(state: State, ctx: Context) -> Next:
     """12.3.D-E: the hits both ways; each owner applies those on its unit."""
     combat = state["combat"]
     a, d = combat["current"]
@@ -505,58 +494,48 @@ def _score(state: State, ctx: Context) -> None:
     if on_d > 0 and d is not None and not _scouting(state, d):
         queue.append((other(combat["side"]), {d: on_d}))  # 10.5.4.2: cavalry takes none
     combat["to_absorb"] = queue
-    _absorb_next(state, ctx)
+    return _absorb_next(state, ctx)
 
 
-def _absorb_next(state: State, ctx: Context) -> None:
-    from pbem.games.race_to_the_sea import interrupts
-
+def _absorb_next(state: State, ctx: Context) -> Next:
     combat = state["combat"]
     if combat.get("to_absorb"):
         side, on = combat["to_absorb"].pop(0)
         state["absorbing"] = {"side": side, "hits": on, "rule": "12.3.D"}
-    interrupts.continue_play(state, ctx)
+    return PENDING
 
 
-def _after_hits(state: State, ctx: Context) -> None:
+def _after_hits(state: State, ctx: Context) -> Next:
     """12.6: who won."""
     combat = state["combat"]
     if combat.get("to_absorb"):
-        _absorb_next(state, ctx)
-        return
+        return _absorb_next(state, ctx)
     a, d = combat["current"]
     a_on, d_on = _here(state, a), d is not None and _here(state, d)
     _queue_event(state)
     if d is None or _scouting(state, d):
         # 12.9.C-D: the empty hex is 0 SZ, D MET; ties go to the attacker
         if not a_on:
-            _matchup_over(state, ctx)
-            return
+            return _matchup_over(state, ctx)
         if combat["inflicted"]["defender"] > combat["inflicted"]["attacker"]:
-            _lose(state, a, ctx)
-        elif d is not None:
-            _lose(state, d, ctx)  # 10.5.4.2: the cavalry retreats one hex
-        else:
-            _matchup_over(state, ctx)
-        return
+            return _lose(state, a, ctx)
+        if d is not None:
+            return _lose(state, d, ctx)  # 10.5.4.2: the cavalry retreats one hex
+        return _matchup_over(state, ctx)
     if not a_on or not d_on:
-        _matchup_over(state, ctx)  # 12.6.B: the survivor wins and stays (or no one)
-        return
+        return _matchup_over(state, ctx)  # 12.6.B: the survivor wins and stays (or no one)
     on_d, on_a = combat["inflicted"]["attacker"], combat["inflicted"]["defender"]
     if on_d != on_a:
-        _lose(state, d if on_d > on_a else a, ctx)
-        return
+        return _lose(state, d if on_d > on_a else a, ctx)
     # 12.6.B: equal hits: the better MET after the hits wins
     combat["stage"] = "tie"
     why = "12.6.B: the MET tie-break reads the modified MET ratings"
     hits.need_ratings(state, a, why)
     hits.need_ratings(state, d, why)
-    from pbem.games.race_to_the_sea import interrupts
-
-    interrupts.continue_play(state, ctx)
+    return PENDING
 
 
-def _tie_break(state: State, ctx: Context) -> None:
+def _tie_break(state: State, ctx: Context) -> Next:
     combat = state["combat"]
     a, d = combat["current"]
     met_a, met_d = _ratings(state, a)["met"], _ratings(state, d)["met"]
@@ -564,11 +543,10 @@ def _tie_break(state: State, ctx: Context) -> None:
         ctx.event(f"equal hits and MET {met_a}: {a} and {d} fight again (12.6.B)")
         combat["stage"] = "fight"
         combat["fought"] += 1
-        _flip(state, ctx)
-        return
+        return _flip(state, ctx)
     loser = a if MET_ORDER.index(met_a) > MET_ORDER.index(met_d) else d
     ctx.event(f"equal hits: MET {met_a} against {met_d}")
-    _lose(state, loser, ctx)
+    return _lose(state, loser, ctx)
 
 
 def _queue_event(state: State) -> None:
@@ -604,7 +582,7 @@ def _retreat_hexes(state: State, label: str) -> list[int]:
     return sorted({r.hex for r in found})
 
 
-def _lose(state: State, loser: str, ctx: Context) -> None:
+def _lose(state: State, loser: str, ctx: Context) -> Next:
     combat = state["combat"]
     options = _retreat_hexes(state, loser)
     ctx.event(f"{loser} loses the combat (12.6.B)")
@@ -618,16 +596,13 @@ def _lose(state: State, loser: str, ctx: Context) -> None:
             "hits": {loser: 1},
             "rule": "12.7.F",
         }
-        from pbem.games.race_to_the_sea import interrupts
-
-        interrupts.continue_play(state, ctx)
-        return
+        return PENDING
     if len(options) == 1:
         _retreat(state, loser, options[0], ctx, "12.7")
-        _matchup_over(state, ctx)
-        return
+        return _matchup_over(state, ctx)
     combat["retreating"] = loser
     state["step"] = "retreat"
+    return None
 
 
 def retreat_side(state: State) -> str | None:
@@ -637,7 +612,7 @@ def retreat_side(state: State) -> str | None:
     return str(state["counters"][combat["retreating"]]["side"])
 
 
-def retreat(state: State, role: str, d: Retreat, ctx: Context) -> None:
+def retreat(state: State, role: str, d: Retreat, ctx: Context) -> Next:
     combat = state["combat"]
     loser = combat["retreating"]
     if d.counter != loser or d.to not in _retreat_hexes(state, loser):
@@ -648,12 +623,10 @@ def retreat(state: State, role: str, d: Retreat, ctx: Context) -> None:
         )
     combat["retreating"] = None
     _retreat(state, loser, d.to, ctx, "12.7")
-    _matchup_over(state, ctx)
+    return _matchup_over(state, ctx)
 
 
 def _retreat(state: State, label: str, to: int, ctx: Context, rule: str) -> None:
-    from pbem.games.race_to_the_sea import flow
-
     combat = state["combat"]
     state["counters"][label]["hex"] = to
     ctx.event(f"{label} retreats to {hex_text(to)} ({rule})")
@@ -662,34 +635,33 @@ def _retreat(state: State, label: str, to: int, ctx: Context, rule: str) -> None
     take_control(state, label, to)
     piece = positions(state)[label]
     check = mv.stacking_check(positions(state), {"id": label, **piece}, to)
-    flow._claims(state, ctx, state["counters"][label]["side"], label, check.claims)
+    record_claims(state, ctx, state["counters"][label]["side"], label, check.claims)
 
 
-def _matchup_over(state: State, ctx: Context) -> None:
+def _matchup_over(state: State, ctx: Context) -> Next:
     combat = state["combat"]
     combat["fought"] += 1
     if combat["matchups"]:
         combat["matchups"].pop(0)
     combat["current"] = None
     combat["stage"] = "fight"
-    _next_matchup(state, ctx)
+    return _next_matchup(state, ctx)
 
 
-def again(state: State, ctx: Context) -> None:
+def again(state: State, ctx: Context) -> Next:
     """After 12.7.F's extra hit: the same two fight again, if both are still there."""
     combat = state["combat"]
     a, d = combat["current"]
     if _here(state, a) and (d is None or _here(state, d)):
         combat["stage"] = "fight"
-        _flip(state, ctx)
-    else:
-        _matchup_over(state, ctx)
+        return _flip(state, ctx)
+    return _matchup_over(state, ctx)
 
 
 # --- 4-5. the end ---------------------------------------------------------------------------------
 
 
-def end(state: State, ctx: Context) -> None:
+def end(state: State, ctx: Context) -> Next:
     """12.8: the winners hold the hex (at most 6 SZ: the rest go back); the attackers are
     activated (9.B); the Events of the assault apply (13.0.B)."""
     combat = state["combat"]
@@ -699,10 +671,10 @@ def end(state: State, ctx: Context) -> None:
         if over:
             combat["stage"] = "occupy"
             state["step"] = "occupy"
-            return
+            return None
         take_control(state, atk[0], combat["hex"])
         ctx.event(f"{NAMES[combat['side']]} take hex {hex_text(combat['hex'])} (12.8)")
-    _close(state, ctx)
+    return _close(state, ctx)
 
 
 def _over_stacked(state: State, atk: list[str]) -> bool:
@@ -719,7 +691,7 @@ def occupy_side(state: State) -> str | None:
     return None if not combat or combat.get("stage") != "occupy" else str(combat["side"])
 
 
-def go_back(state: State, role: str, d: GoBack, ctx: Context) -> None:
+def go_back(state: State, role: str, d: GoBack, ctx: Context) -> Next:
     combat = state["combat"]
     if d.counter not in attackers(state):
         raise illegal(f"{d.counter} is not an attacker in the hex", "12.8.B")
@@ -727,12 +699,11 @@ def go_back(state: State, role: str, d: GoBack, ctx: Context) -> None:
     ctx.event(f"{d.counter} goes back to {hex_text(combat['attackers'][d.counter])} (12.8.B)")
     if not _over_stacked(state, attackers(state)):
         take_control(state, attackers(state)[0], combat["hex"])
-        _close(state, ctx)
+        return _close(state, ctx)
+    return None
 
 
-def _close(state: State, ctx: Context) -> None:
-    from pbem.games.race_to_the_sea import events, interrupts
-
+def _close(state: State, ctx: Context) -> Next:
     combat = state["combat"]
     state["combat"] = None
     for label in combat["attackers"]:
@@ -745,40 +716,10 @@ def _close(state: State, ctx: Context) -> None:
             state.setdefault("later_events", []).append(found)
             continue
         events.after_combat(state, found, ctx)
-    interrupts.continue_play(state, ctx)
+    return PENDING
 
 
 # --- 13.0: the Counter-Attack Event ---------------------------------------------------------------
-
-
-def counter_attack(state: State, side: str, combat: dict[str, Any], ctx: Context) -> None:
-    """13.0's example: the side may send a unit that fought (or was just defeated) into
-    the combat hex to assault the enemy there at once."""
-    hex_ = int(combat.get("hex") or 0)
-    candidates = counter_units(state, side, combat)
-    if not hex_ or not candidates:
-        ctx.event("no unit can counter-attack")
-        return
-    state["counter"] = {"side": side, "hex": hex_, "units": candidates}
-    state["step"] = "counter"
-
-
-def counter_units(state: State, side: str, combat: dict[str, Any]) -> list[str]:
-    hex_ = combat.get("hex")
-    if not hex_:
-        return []
-    g = rm.grid(state["board"])
-    if not any(c["hex"] == hex_ and c["side"] != side for c in state["counters"].values()):
-        return []
-    out = []
-    for key in ("attacker", "defender"):
-        label = combat.get(key)
-        c = state["counters"].get(label) if label else None
-        if c is None or c["side"] != side or (c["cavalry"] and c["scouting"]):
-            continue
-        if g.adjacent(c["hex"], hex_):
-            out.append(str(label))
-    return out
 
 
 def counter_side(state: State) -> str | None:
@@ -786,21 +727,16 @@ def counter_side(state: State) -> str | None:
     return None if not pending else str(pending["side"])
 
 
-def counter(state: State, role: str, d: CounterAttack, ctx: Context) -> None:
+def counter(state: State, role: str, d: CounterAttack, ctx: Context) -> Next:
     pending = state["counter"]
     state["counter"] = None
     if d.counter is None:
         ctx.event(f"{NAMES[role]} do not counter-attack")
-        from pbem.games.race_to_the_sea import interrupts
-
-        interrupts.continue_play(state, ctx)
-        return
+        return PENDING
     if d.counter not in pending["units"]:
         raise illegal(f"counter-attack with one of {', '.join(pending['units'])}", "13.0")
     at = state["counters"][d.counter]["hex"]
     ctx.event(f"13.0: {d.counter} counter-attacks hex {hex_text(pending['hex'])}")
     start(state, role, {d.counter: at}, pending["hex"], ctx, big_push=False)
     state["combat"]["counter"] = True
-    from pbem.games.race_to_the_sea import interrupts
-
-    interrupts.continue_play(state, ctx)
+    return PENDING

@@ -8,7 +8,7 @@ import random
 from typing import Any
 
 from pbem.core.engine import State
-from pbem.games.race_to_the_sea import events, firepower
+from pbem.games.race_to_the_sea import assault, events, firepower, operations
 from pbem.games.race_to_the_sea import map_data as rm
 from pbem.games.race_to_the_sea import movement as mv
 from pbem.games.race_to_the_sea.decisions import (
@@ -116,18 +116,16 @@ def assaults(state: State, role: str, label: str) -> list[Any]:
     """9.3, 12.1: this counter alone into each adjacent enemy hex or empty enemy NML hex
     (12.9), and with one more ready neighbour of that hex when two actions in a row allow
     it (12.1.B)."""
-    from pbem.games.race_to_the_sea import assault as rs
-
     counter = state["counters"][label]
     if counter["cavalry"] and counter["scouting"]:
         return []  # 12.1.C
     g = rm.grid(state["board"])
     out: list[Any] = []
-    extra = rs.actions_in_a_row(state, role) >= 2
+    extra = assault.actions_in_a_row(state, role) >= 2
     nml = mv.nml_hexes(state["board"], positions(state), role)
     for hex_ in g.neighbours(counter["hex"]):
         single = Assault(((label, counter["hex"]),), hex_)
-        if rs.check_announcement(state, role, single, nml) is not None:
+        if assault.check_announcement(state, role, single, nml) is not None:
             continue
         out.append(single)
         if not extra:
@@ -138,16 +136,14 @@ def assaults(state: State, role: str, label: str) -> list[Any]:
             if c["activated"] or not g.adjacent(c["hex"], hex_):
                 continue
             pair = Assault(((label, counter["hex"]), (other_label, c["hex"])), hex_)
-            if rs.check_announcement(state, role, pair, nml) is None:
+            if assault.check_announcement(state, role, pair, nml) is None:
                 out.append(pair)
     return out
 
 
 def matches(state: State, role: str) -> list[Any]:
-    from pbem.games.race_to_the_sea import assault as rs
-
     combat = state["combat"]
-    atk, dfn = rs.attackers(state), rs.defenders(state)
+    atk, dfn = assault.attackers(state), assault.defenders(state)
     if role == combat["side"]:
         mine, theirs = atk, dfn
     else:
@@ -156,7 +152,7 @@ def matches(state: State, role: str) -> list[Any]:
     out = []
     for combo in itertools.islice(itertools.product(theirs, repeat=len(mine)), 5000):
         pairs = list(zip(mine, combo, strict=True))
-        if rs.match_problem(state, role, pairs) is None:
+        if assault.match_problem(state, role, pairs) is None:
             out.append(Match(tuple(pairs)))
             if len(out) >= MAX_MATCHES:
                 break
@@ -168,16 +164,12 @@ def keeps(state: State, role: str) -> list[Any]:
 
 
 def retreats(state: State, role: str) -> list[Any]:
-    from pbem.games.race_to_the_sea import assault as rs
-
     loser = state["combat"]["retreating"]
-    return [Retreat(loser, h) for h in rs._retreat_hexes(state, loser)]
+    return [Retreat(loser, h) for h in assault._retreat_hexes(state, loser)]
 
 
 def withdrawals(state: State, role: str) -> list[Any]:
-    from pbem.games.race_to_the_sea import assault as rs
-
-    return [FightOn(), *(Withdraw(k, h) for k, h in rs.withdraw_options(state, role))]
+    return [FightOn(), *(Withdraw(k, h) for k, h in assault.withdraw_options(state, role))]
 
 
 def sample_withdrawal(state: State, role: str, rng: random.Random) -> Any:
@@ -186,9 +178,7 @@ def sample_withdrawal(state: State, role: str, rng: random.Random) -> Any:
 
 
 def go_backs(state: State, role: str) -> list[Any]:
-    from pbem.games.race_to_the_sea import assault as rs
-
-    return [GoBack(k) for k in rs.attackers(state)]
+    return [GoBack(k) for k in assault.attackers(state)]
 
 
 def counters(state: State, role: str) -> list[Any]:
@@ -199,8 +189,6 @@ def counters(state: State, role: str) -> list[Any]:
 
 
 def plans(state: State, role: str) -> list[Any]:
-    from pbem.games.race_to_the_sea import operations
-
     marker = state.get("planned_ops")
     if not marker or marker["holder"] != role or marker["hex"] is None:
         return []
@@ -214,14 +202,10 @@ def plans(state: State, role: str) -> list[Any]:
 
 
 def deploys(state: State, role: str) -> list[Any]:
-    from pbem.games.race_to_the_sea import operations
-
     return [Deploy(None), *(Deploy(h) for h in operations.deploy_hexes(state, role))]
 
 
 def sample_deploy(state: State, role: str, rng: random.Random) -> Any:
-    from pbem.games.race_to_the_sea import operations
-
     hexes = operations.deploy_hexes(state, role)
     mine = {c["hex"] for c in state["counters"].values() if c["side"] == role}
     near = [h for h in hexes if h in mine]

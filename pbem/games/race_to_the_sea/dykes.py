@@ -30,10 +30,10 @@ from __future__ import annotations
 
 from pbem.core.engine import Context, State
 from pbem.errors import IllegalOrderError
-from pbem.games.race_to_the_sea import flow
 from pbem.games.race_to_the_sea import map_data as rm
 from pbem.games.race_to_the_sea import movement as mv
 from pbem.games.race_to_the_sea.decisions import Flood
+from pbem.games.race_to_the_sea.size_claims import record_claims
 from pbem.games.race_to_the_sea.state import (
     NAMES,
     control_of,
@@ -42,6 +42,8 @@ from pbem.games.race_to_the_sea.state import (
     positions,
     take_control,
 )
+from pbem.games.race_to_the_sea.what_next import NEXT_ACTION
+from pbem.kit.steps import Next
 
 PLACE = "Dixmude"  # 9.8.A ("Dixemude", 4.1.5)
 
@@ -127,7 +129,7 @@ def choices(state: State, role: str) -> list[Flood]:
     return [Flood(h) for h in targets(state)]
 
 
-def flood(state: State, role: str, d: Flood, ctx: Context) -> None:
+def flood(state: State, role: str, d: Flood, ctx: Context) -> Next:
     """9.8: the Flooded marker goes on Dixmude; its Allied counters are displaced."""
     refused = problem(state, role)
     if refused is not None:
@@ -158,7 +160,7 @@ def flood(state: State, role: str, d: Flood, ctx: Context) -> None:
         claims = _stack_check(state, [label], d.hex).claims
         state["counters"][label]["hex"] = d.hex
         take_control(state, label, d.hex)  # 14.1 B: it occupies the hex it stops in
-        flow._claims(state, ctx, role, label, claims)  # as flow.move records them
+        record_claims(state, ctx, role, label, claims)  # as flow.move records them
         ctx.event(f"{label} is displaced to {hex_text(d.hex)} (9.8.B)")
     # One Action of the round (9.0.A); no unit took it, so none is activated (9.B).
-    flow._next_action(state, ctx)  # as flow.pass_action advances
+    return NEXT_ACTION  # as flow.pass_action advances

@@ -34,7 +34,9 @@ from pbem.games.race_to_the_sea.state import (
     other,
     piece_label,
 )
+from pbem.games.race_to_the_sea.what_next import PENDING
 from pbem.kit import pieces
+from pbem.kit.steps import Next
 
 
 def after_combat(state: State, combat: dict[str, Any], ctx: Context) -> None:
@@ -67,9 +69,13 @@ def after_combat(state: State, combat: dict[str, Any], ctx: Context) -> None:
         else:
             _start_pick(state, side, combat, entry, "hit", 1)
     elif kind == "counter-attack":
-        from pbem.games.race_to_the_sea import assault
+        counter_attack(state, side, combat, ctx)
 
-        assault.counter_attack(state, side, combat, ctx)
+
+def later_event(state: State, ctx: Context) -> Next:
+    """13.0.D: the next Event kept for after a combat (assault._close), in turn."""
+    after_combat(state, state["later_events"].pop(0), ctx)
+    return PENDING
 
 
 def _fought(state: State, combat: dict[str, Any], side: str) -> list[str]:
@@ -135,7 +141,7 @@ def _hex_of(state: State, combat: dict[str, Any]) -> int:
     return 0
 
 
-def pick(state: State, role: str, d: Pick, ctx: Context) -> None:
+def pick(state: State, role: str, d: Pick, ctx: Context) -> Next:
     event = state["event"]
     allowed = candidates(state)
     most = min(event["count"], len(allowed))
@@ -151,9 +157,7 @@ def pick(state: State, role: str, d: Pick, ctx: Context) -> None:
         ctx.event(f"{event['title']}: {', '.join(d.counters)} must be revealed (10.4.C)")
     else:
         _start_hits(state, {label: 1 for label in d.counters}, ctx)
-    from pbem.games.race_to_the_sea import interrupts
-
-    interrupts.continue_play(state, ctx)
+    return PENDING
 
 
 # --- hits from an Event (5.1.A): the owner applies them ---------------------------------------
@@ -174,7 +178,7 @@ def absorb_opens(state: State, role: str, d: Any) -> tuple[str, ...]:
     return tuple(labels)
 
 
-def absorb(state: State, role: str, d: Absorb, ctx: Context) -> None:
+def absorb(state: State, role: str, d: Absorb, ctx: Context) -> Next:
     pending = state["absorbing"]
     state["absorbing"] = None
     lost = set(pending["hits"]) if d.lost else set()
@@ -182,9 +186,7 @@ def absorb(state: State, role: str, d: Absorb, ctx: Context) -> None:
     if not d.lost:
         for label in pending["hits"]:
             ctx.event(f"{label} stays {'hidden' if is_hidden(state, label) else 'face up'}")
-    from pbem.games.race_to_the_sea import interrupts
-
-    interrupts.continue_play(state, ctx)
+    return PENDING
 
 
 def lost_after(state: State) -> bool:
@@ -203,3 +205,36 @@ def describe(state: State) -> str:
         f"{event['title']}: pick {event['count']} of {', '.join(candidates(state))} "
         f"near {hex_text(event['hex'])}"
     )
+
+
+# --- 13.0: the Counter-Attack Event (the assault it starts: assault.counter) --------------------
+
+
+def counter_attack(state: State, side: str, combat: dict[str, Any], ctx: Context) -> None:
+    """13.0's example: the side may send a unit that fought (or was just defeated) into
+    the combat hex to assault the enemy there at once."""
+    hex_ = int(combat.get("hex") or 0)
+    candidates = counter_units(state, side, combat)
+    if not hex_ or not candidates:
+        ctx.event("no unit can counter-attack")
+        return
+    state["counter"] = {"side": side, "hex": hex_, "units": candidates}
+    state["step"] = "counter"
+
+
+def counter_units(state: State, side: str, combat: dict[str, Any]) -> list[str]:
+    hex_ = combat.get("hex")
+    if not hex_:
+        return []
+    g = rm.grid(state["board"])
+    if not any(c["hex"] == hex_ and c["side"] != side for c in state["counters"].values()):
+        return []
+    out = []
+    for key in ("attacker", "defender"):
+        label = combat.get(key)
+        c = state["counters"].get(label) if label else None
+        if c is None or c["side"] != side or (c["cavalry"] and c["scouting"]):
+            continue
+        if g.adjacent(c["hex"], hex_):
+            out.append(str(label))
+    return out

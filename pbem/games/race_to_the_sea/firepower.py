@@ -24,10 +24,11 @@ from typing import Any
 
 from pbem.core.engine import Context, State
 from pbem.games.race_to_the_sea import cards as rc
-from pbem.games.race_to_the_sea import hits
+from pbem.games.race_to_the_sea import events, hits
 from pbem.games.race_to_the_sea import map_data as rm
 from pbem.games.race_to_the_sea import movement as mv
 from pbem.games.race_to_the_sea.decisions import FallBack, Fire, Reply, Stand
+from pbem.games.race_to_the_sea.size_claims import record_claims
 from pbem.games.race_to_the_sea.state import (
     hex_text,
     identity,
@@ -36,11 +37,13 @@ from pbem.games.race_to_the_sea.state import (
     other,
     piece_label,
     positions,
+    ready_counter,
     take_control,
     unit,
 )
+from pbem.games.race_to_the_sea.what_next import PENDING
 from pbem.kit import decks
-from pbem.kit.steps import NO_OPENINGS, Openings
+from pbem.kit.steps import NO_OPENINGS, Next, Openings
 
 RATING_TESTS = ("rating", "larger")  # conditions that read a modified rating (SQ/HA do not)
 ALL_TESTS = (*RATING_TESTS, "special")  # and those that read the unit's identity
@@ -98,13 +101,11 @@ def target_of(state: State, role: str, d: Fire) -> str:
     return d.target
 
 
-def fire(state: State, role: str, d: Fire, ctx: Context) -> None:
+def fire(state: State, role: str, d: Fire, ctx: Context) -> Next:
     """9.2, 11.1: one unit adjacent to an enemy-occupied hex fires at one unit there."""
-    from pbem.games.race_to_the_sea import flow
-
     if d.counter not in state["counters"]:
         raise illegal(f"{d.counter} was a False Report: it may only move", "9.1.C")
-    counter = flow._ready(state, role, d.counter)
+    counter = ready_counter(state, role, d.counter)
     if counter["hex"] != d.at:
         raise illegal(f"{d.counter} is in hex {hex_text(counter['hex'])}", "9.2")
     if counter["cavalry"] and counter["scouting"]:
@@ -127,8 +128,8 @@ def fire(state: State, role: str, d: Fire, ctx: Context) -> None:
     tc = state["counters"][target]
     if tc["cavalry"] and tc["scouting"]:
         state["step"] = "fire_cavalry"  # 11.3.B: it may fall back before the flip
-        return
-    _flip(state, ctx)
+        return None
+    return _flip(state, ctx)
 
 
 # --- scouting cavalry under fire (11.3.B, 10.5.4.1) -----------------------------------------------
@@ -149,35 +150,33 @@ def flooded(state: State) -> list[int]:
     return list(state.get("flooded") or [])
 
 
-def stand(state: State, role: str, d: Stand, ctx: Context) -> None:
-    _flip(state, ctx)
+def stand(state: State, role: str, d: Stand, ctx: Context) -> Next:
+    return _flip(state, ctx)
 
 
-def fall_back(state: State, role: str, d: FallBack, ctx: Context) -> None:
+def fall_back(state: State, role: str, d: FallBack, ctx: Context) -> Next:
     target = state["combat"]["defender"]
     if d.to not in fallbacks(state, target):
         raise illegal(f"{target} may not fall back to hex {hex_text(d.to)}", "11.3.A, 12.7")
     _move(state, target, d.to, ctx, "11.3.B")
     state["combat"]["fell_back"] = True
-    _flip(state, ctx)
+    return _flip(state, ctx)
 
 
 def _move(state: State, counter: str, to: int, ctx: Context, rule: str) -> None:
     """The retreat, with the stacking claims hidden sizes make (10.2.A, 12.7.E)."""
-    from pbem.games.race_to_the_sea import flow
-
     found = retreats(state, counter)[to]
     state["counters"][counter]["hex"] = to
     take_control(state, counter, to)
     side = state["counters"][counter]["side"]
-    flow._claims(state, ctx, side, counter, found.claims)
+    record_claims(state, ctx, side, counter, found.claims)
     ctx.event(f"{counter} falls back to {hex_text(to)} ({rule})")
 
 
 # --- 2. the flip ----------------------------------------------------------------------------------
 
 
-def _flip(state: State, ctx: Context) -> None:
+def _flip(state: State, ctx: Context) -> Next:
     """11.2.A-B: both top cards; then whoever owes a rating opens it (10.4.A)."""
     combat = state["combat"]
     side, attacker, defender = combat["side"], combat["attacker"], combat["defender"]
@@ -189,8 +188,7 @@ def _flip(state: State, ctx: Context) -> None:
     combat["cards"] = numbers
     ctx.event(f"the cards: {side} #{numbers[side]}, {other(side)} #{numbers[other(side)]}")
     if combat["fell_back"]:
-        finish(state, ctx)  # 11.3.B: "flipped anyway only to check for an Event"
-        return
+        return finish(state, ctx)  # 11.3.B: "flipped anyway only to check for an Event"
     attack, defense = _lines(state)
     why = "10.4.A: a card reads its modified ratings"
     if _reads(attack, "own") or _reads(defense, "enemy"):
@@ -199,20 +197,18 @@ def _flip(state: State, ctx: Context) -> None:
         hits.need_ratings(state, defender, why)
     elif _reads(attack, "enemy", ("special",)):
         hits.need_identity(state, defender, "11.2: a card reads its SQ/HA")
-    from pbem.games.race_to_the_sea import interrupts
-
-    interrupts.continue_play(state, ctx)
+    return PENDING
 
 
-def proceed(state: State, ctx: Context) -> None:
+def proceed(state: State, ctx: Context) -> Next:
     """After the openings (interrupts.continue_play): a False Report target that opened
     has left the map (10.4.C) and the fire ends; otherwise the target replies."""
     combat = state["combat"]
     if combat["defender"] not in state["counters"]:
         ctx.event(f"{combat['defender']} was a False Report: the fire ends")
-        finish(state, ctx)
-        return
+        return finish(state, ctx)
     state["step"] = "fire_reply"
+    return None
 
 
 # --- 3. the target's reply ------------------------------------------------------------------------
@@ -288,15 +284,14 @@ def false_target(state: State) -> bool:
     return unit_id is not None and unit(state, unit_id)["kind"] == "false-report"
 
 
-def reply(state: State, role: str, d: Reply, ctx: Context) -> None:
+def reply(state: State, role: str, d: Reply, ctx: Context) -> Next:
     combat = state["combat"]
     defender = combat["defender"]
     if defender not in state["counters"]:  # a False Report opened: it leaves (10.4.C)
         if ctx.committed_now():
             raise illegal("a False Report leaving the map draws no markers", "10.4.C")
         ctx.event(f"{defender} was a False Report: the fire ends")
-        finish(state, ctx)
-        return
+        return finish(state, ctx)
     count = net_hits(state, d.met)
     if count is None:
         raise illegal("the target's ratings must open to use its MET rating", "11.2.I")
@@ -312,7 +307,7 @@ def reply(state: State, role: str, d: Reply, ctx: Context) -> None:
         hits.absorb(state, role, {defender: count}, {defender} if d.lost else set(), ctx, "11.2.G")
     elif d.lost:
         raise illegal(f"{defender} takes no hit: it is not eliminated", "5.2.6")
-    finish(state, ctx)
+    return finish(state, ctx)
 
 
 def lost_after(state: State, d: Reply) -> bool:
@@ -327,11 +322,9 @@ def lost_after(state: State, d: Reply) -> bool:
 # --- the end of the combat ------------------------------------------------------------------------
 
 
-def finish(state: State, ctx: Context) -> None:
+def finish(state: State, ctx: Context) -> Next:
     """11.2.F, 13.0: the attacker is activated (9.B), an Event follows the combat, and the
     owner of fresh draws commits its markers before play goes on (interrupts.py)."""
-    from pbem.games.race_to_the_sea import events, interrupts
-
     combat = state["combat"]
     state["combat"] = None
     attacker = combat["attacker"]
@@ -339,4 +332,4 @@ def finish(state: State, ctx: Context) -> None:
         state["counters"][attacker]["activated"] = True
     state["resume"] = "action"
     events.after_combat(state, combat, ctx)
-    interrupts.continue_play(state, ctx)
+    return PENDING

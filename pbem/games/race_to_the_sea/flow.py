@@ -10,7 +10,9 @@ every sealed piece, Allies first, and victory (14) decides.
 Combat and what goes with it are in their own modules: firepower.py, assault.py,
 events.py, hits.py (casualties as sealed stacks), recovery.py (Regroup, Rebuild, 7.1.B),
 operations.py (Planned Operations), skirmish.py, dykes.py, redeploy.py (7.7.4.B), and
-interrupts.py for the steps between two actions.
+interrupts.py for the steps between two actions. Their handlers never call back into this
+module: an action that is over returns NEXT_ACTION, and `rules.CONTINUATIONS` runs
+`next_action` (what_next.py); so do this module's own action handlers.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from typing import Any
 
 from pbem.core.engine import Context, State
 from pbem.games.race_to_the_sea import cards as rc
-from pbem.games.race_to_the_sea import initiative
+from pbem.games.race_to_the_sea import hits, initiative, operations, recovery, redeploy, skirmish
 from pbem.games.race_to_the_sea import map_data as rm
 from pbem.games.race_to_the_sea import movement as mv
 from pbem.games.race_to_the_sea.decisions import (
@@ -39,35 +41,37 @@ from pbem.games.race_to_the_sea.decisions import (
     Rail,
     Recon,
 )
+from pbem.games.race_to_the_sea.size_claims import record_claims, spanning_problems
 from pbem.games.race_to_the_sea.state import (
     NAMES,
     ROUNDS,
     SIDES,
     TURNS,
     add_counter,
-    adjacent_to_enemy,
     arriving,
+    counter_of,
     entry_hexes,
     first_false_reports,
     flooded,
     hex_text,
+    hidden_candidates,
     hidden_count,
     identity,
     illegal,
-    leaving,
     listed_hexes,
     new_counter_label,
-    opening,
     other,
     own_counters,
     piece_label,
     positions,
+    ready_counter,
     take_control,
     unit,
 )
+from pbem.games.race_to_the_sea.what_next import NEXT_ACTION
 from pbem.kit import decks, pieces
-from pbem.kit.pieces import known_value
 from pbem.kit.sealed import SealedRound
+from pbem.kit.steps import Next
 
 BIDS = SealedRound("bids", lambda s, r: f"bid/{r}/t{s['turn']}/r{s['round']}", "7.4")
 BID_ORDER = ("germans", "allies")  # the Germans commit, the Allies bid in the clear
@@ -110,9 +114,7 @@ def start_placing(state: State, ctx: Context | None) -> None:
         start_discards(state)
 
 
-def place(state: State, role: str, d: Place, ctx: Context) -> None:
-    from pbem.games.race_to_the_sea import recovery
-
+def place(state: State, role: str, d: Place, ctx: Context) -> Next:
     batch = state["batch"]
     if d.unit is not None:
         if d.unit not in batch["units"]:
@@ -135,8 +137,8 @@ def place(state: State, role: str, d: Place, ctx: Context) -> None:
         _placed(state, label, d.hex)
         ctx.event(f"{label}: {d.unit} placed {d.face} in {hex_text(d.hex)}")
         if closest:
-            recovery.placement_hit(state, role, label, ctx)  # 7.1.B
-        return
+            return recovery.placement_hit(state, role, label, ctx)  # 7.1.B
+        return None
     if d.nationality not in _nationalities(role):
         raise illegal(f"{role} place no {d.nationality} units", "15")
     need, most = hidden_count(state, batch)
@@ -144,7 +146,7 @@ def place(state: State, role: str, d: Place, ctx: Context) -> None:
         raise illegal(f"{role} have no more hidden counters to place now", "7.1, 15")
     candidates = [
         u
-        for u in _hidden_candidates(state, batch)
+        for u in hidden_candidates(state, batch)
         if unit(state, u)["nationality"] == d.nationality and d.hex in entry_hexes(state, u, role)
     ]
     if not candidates:
@@ -162,7 +164,8 @@ def place(state: State, role: str, d: Place, ctx: Context) -> None:
     _placed(state, label, d.hex)
     ctx.event(f"{label}: a hidden {d.nationality} counter placed in {hex_text(d.hex)}")
     if closest:
-        recovery.placement_hit(state, role, label, ctx)  # 7.1.B
+        return recovery.placement_hit(state, role, label, ctx)  # 7.1.B
+    return None
 
 
 def _placed(state: State, label: str, hex_: int) -> None:
@@ -173,11 +176,6 @@ def _placed(state: State, label: str, hex_: int) -> None:
 
 def _nationalities(side: str) -> tuple[str, ...]:
     return ("french", "british", "belgian") if side == "allies" else ("german",)
-
-
-def _hidden_candidates(state: State, batch: dict[str, Any]) -> list[str]:
-    units = [u for u in batch["units"] if unit(state, u)["kind"] != "cavalry"]
-    return units + list(batch["false_ids"])
 
 
 def placement_done(state: State, role: str, d: Done, ctx: Context) -> None:
@@ -244,7 +242,7 @@ def discard(state: State, role: str, d: Discard, ctx: Context) -> None:
 
 def rail(state: State, role: str, d: Rail, ctx: Context) -> None:
     """7.3: up to 4 SZ of Allied units by rail; hidden sizes make a claim."""
-    counter = _own(state, role, d.counter, "7.3")
+    counter = counter_of(state, role, d.counter, "7.3")
     if d.counter in state["railed"]:
         raise illegal(f"{d.counter} already moved by rail this phase", "7.3")
     if counter["hex"] != d.start:
@@ -261,9 +259,9 @@ def rail(state: State, role: str, d: Rail, ctx: Context) -> None:
     state["railed"].append(d.counter)
     take_control(state, d.counter, d.end)
     stacking = tuple(c for c in check.claims if c.startswith("10.2"))
-    _claims(state, ctx, role, d.counter, stacking)
+    record_claims(state, ctx, role, d.counter, stacking)
     limit = tuple(c for c in check.claims if not c.startswith("10.2"))
-    _claims(state, ctx, role, d.counter, limit, rail=True)
+    record_claims(state, ctx, role, d.counter, limit, rail=True)
     ctx.event(f"{d.counter} by rail from {hex_text(d.start)} to {hex_text(d.end)}")
 
 
@@ -273,63 +271,6 @@ def end_rail(state: State, role: str, d: EndRail, ctx: Context) -> None:
 
 def _merge(a: mv.MoveCheck, b: mv.MoveCheck) -> mv.MoveCheck:
     return mv.MoveCheck(b.problem, a.claims + b.claims)
-
-
-def _claims(
-    state: State,
-    ctx: Context,
-    role: str,
-    counter: str,
-    claims: tuple[str, ...],
-    rail: bool = False,
-) -> None:
-    """Record what hidden sizes must bear out, after the move: at most 6 SZ in the hex
-    the counter stopped in (10.2.A, False Reports free) or 4 SZ moved by rail this phase
-    (7.3.A). The claim names the hidden counters it sums (`members`) and the SZ already
-    public (`known`); `spanning_problems` checks it when those counters are open."""
-    if not claims:
-        return
-    pos = positions(state)
-    if rail:
-        members, limit, rule = list(state["railed"]), mv.RAIL_SZ_LIMIT, "7.3.A"
-    else:
-        hex_ = state["counters"][counter]["hex"]
-        members = [k for k, p in sorted(pos.items()) if p["hex"] == hex_ and p["side"] == role]
-        limit, rule = mv.STACK_LIMIT, "10.2.A"
-    hidden = [k for k in members if pos[k]["sz"] is None]
-    known = sum(pos[k]["sz"] for k in members if pos[k]["sz"] is not None)
-    holder = counter if counter in hidden else hidden[0] if hidden else None
-    if holder is None:
-        return
-    piece = state["pieces"][piece_label(holder)]
-    facts: dict[str, Any] = {"members": hidden, "known": known, "limit": limit}
-    if not rail:
-        facts["mover"] = counter  # 10.2.C: a False Report stops anywhere
-    pieces.claim(piece, ctx, role, rule=rule, text=claims[0], **facts)
-
-
-def spanning_problems(state: State, side: str) -> list[tuple[dict[str, Any], int]]:
-    """The stacking and rail claims of `side` that its counters' identities, as this
-    state knows them, show false: (claim, the SZ it summed to)."""
-    found = []
-    for piece in state["pieces"].values():
-        if piece["owner"] != side:
-            continue
-        for made in piece["claims"]:
-            if "members" not in made:
-                continue
-            values = [known_value(state["pieces"][piece_label(k)]) for k in made["members"]]
-            if any(v is None for v in values):
-                continue
-            mover = made.get("mover")
-            if mover is not None and mover in made["members"]:
-                moved = values[made["members"].index(mover)]
-                if unit(state, str(moved))["kind"] == "false-report":
-                    continue  # 10.2.C: False Reports stack for free
-            total = int(made["known"]) + sum(int(unit(state, str(v))["sz"]) for v in values)
-            if total > int(made["limit"]):
-                found.append((made, total))
-    return found
 
 
 # --- 7.4-7.6: the Action Rounds ---------------------------------------------------------------
@@ -385,28 +326,9 @@ def acting(state: State) -> str | None:
     return side
 
 
-def _own(state: State, role: str, label: str, rule: str) -> dict[str, Any]:
-    counter: dict[str, Any] | None = state["counters"].get(label)
-    if counter is None:
-        raise illegal(f"no counter {label} on the map", rule)
-    if counter["side"] != role:
-        raise illegal(f"{label} is not {role}'", rule)
-    return counter
-
-
-def _ready(state: State, role: str, label: str) -> dict[str, Any]:
-    counter = _own(state, role, label, "9.B")
-    if counter["activated"]:
-        raise illegal(f"{label} has already acted this round", "9.B")
-    planned = state.get("plan_units")
-    if planned is not None and label not in planned:
-        raise illegal(f"{label} is not one of the Planned Operations units", "9.4.A")
-    return counter
-
-
-def move(state: State, role: str, d: Move, ctx: Context) -> None:
+def move(state: State, role: str, d: Move, ctx: Context) -> Next:
     """9.1: normal movement (10) along the path; hidden sizes make stacking claims."""
-    counter = _ready(state, role, d.counter)
+    counter = ready_counter(state, role, d.counter)
     if d.path[0] != counter["hex"]:
         raise illegal(f"{d.counter} is in hex {hex_text(counter['hex'])}", "9.1")
     check = mv.legal_move(state["board"], positions(state), d.counter, list(d.path), flooded(state))
@@ -414,27 +336,27 @@ def move(state: State, role: str, d: Move, ctx: Context) -> None:
         raise illegal(check.problem, "10")
     counter["hex"] = d.path[-1]
     take_control(state, d.counter, d.path[-1])
-    _claims(state, ctx, role, d.counter, check.claims)
+    record_claims(state, ctx, role, d.counter, check.claims)
     ctx.event(f"{d.counter} moves to {hex_text(d.path[-1])}")
-    _acted(state, d.counter, ctx)
+    return _acted(state, d.counter)
 
 
-def flip(state: State, role: str, d: Flip, ctx: Context) -> None:
+def flip(state: State, role: str, d: Flip, ctx: Context) -> Next:
     """9.1.B: a cavalry unit changes sides, using all its MA."""
-    counter = _ready(state, role, d.counter)
+    counter = ready_counter(state, role, d.counter)
     if not counter["cavalry"]:
         raise illegal(f"{d.counter} is no cavalry unit", "9.1.B")
     counter["scouting"] = not counter["scouting"]
     ctx.event(f"{d.counter} turns to its {'scouting' if counter['scouting'] else 'deployed'} side")
     if not counter["scouting"]:
         take_control(state, d.counter, counter["hex"])  # deployed cavalry holds its hex
-    _acted(state, d.counter, ctx)
+    return _acted(state, d.counter)
 
 
-def recon(state: State, role: str, d: Recon, ctx: Context) -> None:
+def recon(state: State, role: str, d: Recon, ctx: Context) -> Next:
     """9.7: scouting cavalry reveals one adjacent hidden enemy unit; its owner opens the
     identity in its next entry (10.4.C), a False Report then leaves the map."""
-    counter = _ready(state, role, d.counter)
+    counter = ready_counter(state, role, d.counter)
     if not counter["cavalry"] or not counter["scouting"]:
         raise illegal(f"{d.counter} is not cavalry on its scouting side", "9.7")
     if counter["hex"] != d.at:
@@ -446,27 +368,22 @@ def recon(state: State, role: str, d: Recon, ctx: Context) -> None:
         raise illegal(f"hex {hex_text(d.target_hex)} is not adjacent to {d.counter}", "9.7")
     if target["cavalry"] or target["unit"] is not None:
         raise illegal(f"{d.target} is not a hidden unit", "9.7")
-    from pbem.games.race_to_the_sea import skirmish
-
     enemy = skirmish.opponent(state, role, d.target_hex)
     if enemy is not None:  # 10.5.3.A: a skirmish first (skirmish.py)
-        skirmish.start(state, role, d, enemy, ctx)
-        return
-    from pbem.games.race_to_the_sea import hits
-
+        return skirmish.start(state, role, d, enemy, ctx)
     # 10.4.C: the identity opens, and the markers are "available for inspection" too
     hits.need_ratings(state, d.target, f"9.7: {d.counter}'s cavalry recon")
     ctx.event(f"{d.counter} scouts {d.target} in {hex_text(d.target_hex)}")
-    _acted(state, d.counter, ctx)
+    return _acted(state, d.counter)
 
 
-def pass_action(state: State, role: str, d: Pass, ctx: Context) -> None:
+def pass_action(state: State, role: str, d: Pass, ctx: Context) -> Next:
     """An action must be taken while any unit can act (8.4: 'one eligible Action after
     another'); `pass` is only for a side none of whose units can."""
     if can_act(state, role):
         raise illegal(f"{role} have a unit that can still act", "8.4, 9.A")
     ctx.event(f"{NAMES[role]} have no eligible action")
-    _next_action(state, ctx)
+    return NEXT_ACTION
 
 
 def can_act(state: State, side: str) -> bool:
@@ -482,26 +399,28 @@ def can_act(state: State, side: str) -> bool:
     return False
 
 
-def _acted(state: State, label: str, ctx: Context) -> None:
+def _acted(state: State, label: str) -> Next:
     state["counters"][label]["activated"] = True  # 4.1.2.B, 9.B
-    _next_action(state, ctx)
+    return NEXT_ACTION
 
 
-def _next_action(state: State, ctx: Context) -> None:
-    from pbem.games.race_to_the_sea import operations
-
+def next_action(state: State, ctx: Context) -> Next:
+    """Continuation NEXT_ACTION: an action is over (any act handler, or a combat back to
+    the sequence of play): the Planned Operations go on, else the next action, the next
+    round or the End Turn Phase (7.5-7.7)."""
     operations.marker_lost(state, ctx)  # 7.7.5.B
     if operations.after_unit_action(state):
-        return  # 9.4.A: the Planned Operations go on with their other units
+        return None  # 9.4.A: the Planned Operations go on with their other units
     state["index"] += 1
     if state["index"] < len(state["order"]):
-        return
+        return None
     for counter in state["counters"].values():
         counter["activated"] = False  # 7.6.A
     if state["round"] < ROUNDS:
         start_round(state)
     else:
         end_turn(state, ctx)
+    return None
 
 
 # --- 7.7: End Turn Phase ----------------------------------------------------------------------
@@ -549,7 +468,7 @@ def _next_march(state: State) -> None:
 
 
 def forced_march(state: State, role: str, d: March, ctx: Context) -> None:
-    counter = _own(state, role, d.counter, "7.7.3")
+    counter = counter_of(state, role, d.counter, "7.7.3")
     if d.counter in state["march"]["moved"]:
         raise illegal(f"{d.counter} has already force-marched", "7.7.3")
     if d.path[0] != counter["hex"]:
@@ -561,7 +480,7 @@ def forced_march(state: State, role: str, d: March, ctx: Context) -> None:
         raise illegal(check.problem, "7.7.3")
     counter["hex"] = d.path[-1]
     take_control(state, d.counter, d.path[-1])
-    _claims(state, ctx, role, d.counter, check.claims)
+    record_claims(state, ctx, role, d.counter, check.claims)
     state["march"]["moved"].append(d.counter)
     state["march"]["left"][role] -= 1
     ctx.event(f"{d.counter} force-marches to {hex_text(d.path[-1])}")
@@ -571,22 +490,6 @@ def forced_march(state: State, role: str, d: March, ctx: Context) -> None:
 def march_done(state: State, role: str, d: Done, ctx: Context) -> None:
     state["march"]["left"][role] = 0
     _next_march(state)
-
-
-def rehide_targets(state: State, side: str) -> list[str]:
-    """7.7.4.A: face-up non-cavalry units not adjacent to an enemy unit. A counter whose
-    identity opens in the owner's next entry counts as face up, and a False Report that
-    opening removes counts as gone, so that the owner's client (before the opening) and
-    the rules (after it) agree on the fresh labels."""
-    return [
-        label
-        for label, c in sorted(state["counters"].items())
-        if c["side"] == side
-        and not c["cavalry"]
-        and (c["unit"] is not None or opening(state, label))
-        and not leaving(state, label)
-        and not adjacent_to_enemy(state, label)
-    ]
 
 
 def start_fog(state: State) -> None:
@@ -604,11 +507,15 @@ def _next_fog(state: State) -> None:
     advance_turn(state)
 
 
+def next_fog(state: State, ctx: Context) -> Next:
+    """Continuation NEXT_FOG: a side's Fog of War entry is over (redeploy.hide)."""
+    _next_fog(state)
+    return None
+
+
 def advance_turn(state: State) -> None:
     """7.7.6: the unseen discards must open (each side's next entry), then the next turn or
     the end of the game."""
-    from pbem.games.race_to_the_sea import operations
-
     operations.marker_lost(state, None)  # 7.7.5.B
     holder = operations.deploying(state)
     if holder is not None:
@@ -626,6 +533,13 @@ def advance_turn(state: State) -> None:
         start_final(state)
         return
     start_turn(state, None)
+
+
+def turn_end(state: State, ctx: Context) -> Next:
+    """Continuation TURN_END: the Planned Operations marker is deployed or kept (7.7.5.A,
+    operations.deploy); the turn goes on to its end."""
+    advance_turn(state)
+    return None
 
 
 # --- the end of the game (7.7.6.C) -------------------------------------------------------------
@@ -646,11 +560,7 @@ def start_final(state: State) -> None:
 def open_all(state: State, role: str, d: OpenAll, ctx: Context, check: Any) -> None:
     for label in sealed_of(state, role):
         pieces.reveal(state["pieces"][label], ctx, check)
-    from pbem.games.race_to_the_sea import hits
-
     hits.check_stacks(state, role, ctx)
-    from pbem.games.race_to_the_sea import redeploy
-
     redeploy.check_at_end(state, role)
     for made, total in spanning_problems(state, role):
         raise pieces.false_claim(
@@ -753,6 +663,4 @@ def check_claims(piece: dict[str, Any], value: Any) -> None:
                     f"the sealed bid {value} is not a card left in hand",
                     "7.4",
                 )
-    from pbem.games.race_to_the_sea import recovery
-
     recovery.check_claim(piece, value)  # 9.5, 9.1.C: a Regroup's claims

@@ -420,9 +420,28 @@ def check_stacks(state: State, side: str, ctx: Context) -> None:
             elif made.get("made") == "rehide":
                 _check_rehide(state, piece, made)
             elif made.get("made") == "recover":
-                from pbem.games.race_to_the_sea import recovery
+                check_recover(state, piece, made)  # 9.5
 
-                recovery.check_recover(state, piece, made)  # 9.5
+
+def check_recover(state: State, piece: Mapping[str, Any], made: Mapping[str, Any]) -> None:
+    """A Regroup's stack (9.5), at the end (check_stacks): the new stack is the old one,
+    which held a marker, less the allowed hits in reverse order (5.2.5.A, 9.5.5); the unit
+    was no False Report."""
+    before = _value(state, made["after"])
+    seq, by = int(made["seq"]), str(made["by"])
+    if casualties.hits_of(before) == 0:
+        raise pieces.false_claim(seq, by, f"{made['after']} held no Casualties marker", "9.5")
+    unit_id = _value_of(state, str(made["unit"]))
+    if isinstance(unit_id, str) and unit(state, unit_id)["kind"] == "false-report":
+        raise pieces.false_claim(seq, by, f"{unit_id} is a False Report: it may only move", "9.1.C")
+    expected, _back = casualties.recover(before, int(made["hits"]))
+    if [list(m) for m in piece["value"] or []] != expected:
+        raise pieces.false_claim(
+            seq,
+            by,
+            f"{piece['label']} is {piece['value']}, but the regroup gives {expected}",
+            "9.5.5, 5.2.5",
+        )
 
 
 def _value(state: State, label: str | None) -> Stack:

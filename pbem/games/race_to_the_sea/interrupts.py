@@ -1,8 +1,10 @@
 """What interrupts the sequence of play between two actions (9.B): a combat's openings
 (`show`), the commitment of freshly drawn markers (`restack`), an Event's picks and hits.
 
-Every handler of those steps ends in `continue_play`, which goes to the next pending
-one, in a fixed order, and back to the sequence of play when none is left (`resume`).
+Every handler of those steps returns PENDING (what_next.py): the kit then runs
+`continue_play`, which goes to the next pending one, in a fixed order, and names what
+follows when none is left: the combat in progress (by its kind), an Event kept for later,
+or the sequence of play (`resume`).
 """
 
 from __future__ import annotations
@@ -10,9 +12,11 @@ from __future__ import annotations
 from pbem.core.engine import Context, State
 from pbem.games.race_to_the_sea import hits
 from pbem.games.race_to_the_sea.decisions import Deal, Restack, Show
+from pbem.games.race_to_the_sea.what_next import LATER_EVENT, NEXT_ACTION, PENDING
+from pbem.kit.steps import Next
 
 
-def continue_play(state: State, ctx: Context) -> None:
+def continue_play(state: State, ctx: Context) -> Next:
     """The next pending interruption, else the combat in progress, else the Event picks,
     else the sequence of play."""
     if state.get("restack"):
@@ -23,43 +27,23 @@ def continue_play(state: State, ctx: Context) -> None:
     elif state.get("absorbing"):
         state["step"] = "absorb"
     elif state["combat"] is not None:
-        _proceed(state, ctx)
+        return str(state["combat"]["kind"])  # FIRE, SKIRMISH or ASSAULT: it moves on
     elif state.get("event"):
         state["step"] = "event_pick"
     elif state.get("counter"):
         state["step"] = "counter"
     elif state.get("later_events"):
-        from pbem.games.race_to_the_sea import events
-
-        events.after_combat(state, state["later_events"].pop(0), ctx)  # 13.0.D: in turn
-        continue_play(state, ctx)
+        return LATER_EVENT  # 13.0.D: in turn
     else:
-        resume(state, ctx)
+        return resume(state, ctx)
+    return None
 
 
-def _proceed(state: State, ctx: Context) -> None:
-    if state["combat"]["kind"] == "fire":
-        from pbem.games.race_to_the_sea import firepower
-
-        firepower.proceed(state, ctx)
-    elif state["combat"]["kind"] == "skirmish":  # 10.5.3
-        from pbem.games.race_to_the_sea import skirmish
-
-        skirmish.proceed(state, ctx)
-    else:
-        from pbem.games.race_to_the_sea import assault
-
-        assault.proceed(state, ctx)
-
-
-def resume(state: State, ctx: Context) -> None:
+def resume(state: State, ctx: Context) -> Next:
     """Back to the sequence of play: the next action (7.5, 8.5)."""
-    from pbem.games.race_to_the_sea import flow
-
     what, state["resume"] = state.get("resume"), None
     state["step"] = "place" if what == "place" else "act"  # 7.1.B: a hit while placing
-    if what == "action":
-        flow._next_action(state, ctx)
+    return NEXT_ACTION if what == "action" else None
 
 
 def asks_show(state: State) -> str | None:
@@ -71,10 +55,10 @@ def asks_restack(state: State) -> str | None:
     return None if not pending else str(pending["side"])
 
 
-def show(state: State, role: str, d: Show, ctx: Context) -> None:
+def show(state: State, role: str, d: Show, ctx: Context) -> Next:
     """The kit has opened what `role` owed before this handler runs; what that means for
     the combat in progress is the combat's business (`continue_play`)."""
-    continue_play(state, ctx)
+    return PENDING
 
 
 def asks_deal(state: State) -> str | None:
@@ -82,11 +66,11 @@ def asks_deal(state: State) -> str | None:
     return "referee" if state.get("restack") else None
 
 
-def deal(state: State, role: str, d: Deal, ctx: Context) -> None:
+def deal(state: State, role: str, d: Deal, ctx: Context) -> Next:
     hits.deal(state, ctx)
-    continue_play(state, ctx)
+    return PENDING
 
 
-def restack(state: State, role: str, d: Restack, ctx: Context) -> None:
+def restack(state: State, role: str, d: Restack, ctx: Context) -> Next:
     hits.restack(state, role, ctx)
-    continue_play(state, ctx)
+    return PENDING

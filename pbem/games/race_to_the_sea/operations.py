@@ -27,6 +27,8 @@ from pbem.games.race_to_the_sea.state import (
     illegal,
     other,
 )
+from pbem.games.race_to_the_sea.what_next import NEXT_ACTION, TURN_END
+from pbem.kit.steps import Next
 
 
 def marker_lost(state: State, ctx: Context | None) -> None:
@@ -66,9 +68,7 @@ def deploy_hexes(state: State, role: str) -> list[int]:
     )
 
 
-def deploy(state: State, role: str, d: Deploy, ctx: Context) -> None:
-    from pbem.games.race_to_the_sea import flow
-
+def deploy(state: State, role: str, d: Deploy, ctx: Context) -> Next:
     state["plan_asked"] = state["turn"]
     if d.hex is not None:
         if d.hex not in deploy_hexes(state, role):
@@ -77,7 +77,7 @@ def deploy(state: State, role: str, d: Deploy, ctx: Context) -> None:
         ctx.event(f"{NAMES[role]} deploy the Planned Operations marker in {hex_text(d.hex)}")
     else:
         ctx.event(f"{NAMES[role]} keep the Planned Operations marker for later")
-    flow.advance_turn(state)
+    return TURN_END
 
 
 # --- 9.4: the action ------------------------------------------------------------------------------
@@ -123,10 +123,8 @@ def planning(state: State) -> bool:
     return state.get("plan_units") is not None
 
 
-def plan_done(state: State, role: str, d: Done, ctx: Context) -> None:
+def plan_done(state: State, role: str, d: Done, ctx: Context) -> Next:
     """`done`: the Planned Operations end (the units not used stay activated, 9.4.D)."""
-    from pbem.games.race_to_the_sea import flow
-
     if not planning(state):
         raise illegal("'done' ends a Planned Operations action; none is going on", "9.4")
     for label in state["plan_units"]:
@@ -134,7 +132,7 @@ def plan_done(state: State, role: str, d: Done, ctx: Context) -> None:
             state["counters"][label]["activated"] = True
     state["plan_units"] = []
     ctx.event("the Planned Operations end")
-    flow._next_action(state, ctx)
+    return NEXT_ACTION
 
 
 def after_unit_action(state: State) -> bool:

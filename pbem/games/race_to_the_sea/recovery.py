@@ -38,6 +38,7 @@ from pbem.games.race_to_the_sea import casualties, hits
 from pbem.games.race_to_the_sea import map_data as rm
 from pbem.games.race_to_the_sea import movement as mv
 from pbem.games.race_to_the_sea.decisions import Place, Rebuild, Regroup
+from pbem.games.race_to_the_sea.size_claims import record_claims
 from pbem.games.race_to_the_sea.state import (
     NAMES,
     add_counter,
@@ -45,15 +46,19 @@ from pbem.games.race_to_the_sea.state import (
     entry_hexes,
     flooded,
     hex_text,
+    hidden_candidates,
     identity,
     illegal,
     listed_hexes,
     piece_label,
     positions,
+    ready_counter,
     take_control,
     unit,
 )
+from pbem.games.race_to_the_sea.what_next import NEXT_ACTION, PENDING
 from pbem.kit import pieces
+from pbem.kit.steps import Next
 
 # --- Regroup (9.5) ----------------------------------------------------------------------------
 
@@ -80,11 +85,9 @@ def _false_reports(state: State, nationality: str) -> list[str]:
 
 def _check_regroup(state: State, role: str, d: Regroup) -> dict[str, Any]:
     """The public checks of a Regroup; returns the counter."""
-    from pbem.games.race_to_the_sea import flow
-
     if d.counter not in state["counters"]:
         raise illegal(f"no counter {d.counter} on the map (a False Report may only move)", "9.5")
-    counter = flow._ready(state, role, d.counter)
+    counter = ready_counter(state, role, d.counter)
     if counter["hex"] != d.at:
         raise illegal(f"{d.counter} is in hex {hex_text(counter['hex'])}", "9.5")
     if d.counter not in state["stacks"]:
@@ -110,10 +113,8 @@ def regroup_values(state: State, role: str, d: Regroup) -> dict[str, Any]:
     return {hits.stack_label(state, d.counter): new}
 
 
-def regroup(state: State, role: str, d: Regroup, ctx: Context) -> None:
+def regroup(state: State, role: str, d: Regroup, ctx: Context) -> Next:
     """9.5: the counter's new stack piece, committed in this entry, with its claims."""
-    from pbem.games.race_to_the_sea import flow
-
     _check_regroup(state, role, d)
     count = allowance(state, d.counter)
     old = state["stacks"][d.counter]
@@ -140,7 +141,8 @@ def regroup(state: State, role: str, d: Regroup, ctx: Context) -> None:
     state["stacks"][d.counter] = label
     state["next_stack"] += 1
     ctx.event(f"{d.counter} regroups in {hex_text(d.at)}: up to {count} hit(s) off (9.5.5)")
-    flow._acted(state, d.counter, ctx)
+    state["counters"][d.counter]["activated"] = True  # 4.1.2.B, 9.B
+    return NEXT_ACTION
 
 
 def check_claim(piece: Mapping[str, Any], value: Any) -> None:
@@ -164,26 +166,6 @@ def check_claim(piece: Mapping[str, Any], value: Any) -> None:
                 f"{piece['label']} is {value}, a False Report: it may only move",
                 "9.1.C",
             )
-
-
-def check_recover(state: State, piece: Mapping[str, Any], made: Mapping[str, Any]) -> None:
-    """At the end (hits.check_stacks): the new stack is the old one, which held a marker,
-    less the allowed hits in reverse order (5.2.5.A, 9.5.5); the unit was no False Report."""
-    before = hits._value(state, made["after"])
-    seq, by = int(made["seq"]), str(made["by"])
-    if casualties.hits_of(before) == 0:
-        raise pieces.false_claim(seq, by, f"{made['after']} held no Casualties marker", "9.5")
-    unit_id = hits._value_of(state, str(made["unit"]))
-    if isinstance(unit_id, str) and unit(state, unit_id)["kind"] == "false-report":
-        raise pieces.false_claim(seq, by, f"{unit_id} is a False Report: it may only move", "9.1.C")
-    expected, _back = casualties.recover(before, int(made["hits"]))
-    if [list(m) for m in piece["value"] or []] != expected:
-        raise pieces.false_claim(
-            seq,
-            by,
-            f"{piece['label']} is {piece['value']}, but the regroup gives {expected}",
-            "9.5.5, 5.2.5",
-        )
 
 
 # --- Rebuild (9.6) ----------------------------------------------------------------------------
@@ -210,10 +192,8 @@ def rebuild_draws(state: State, role: str, d: Rebuild) -> dict[str, Any]:
     return {hits.draw_label(state, role): FRESH} if data["sz"] > 1 else {}
 
 
-def rebuild(state: State, role: str, d: Rebuild, ctx: Context) -> None:
+def rebuild(state: State, role: str, d: Rebuild, ctx: Context) -> Next:
     """9.6: the unit returns face up, activated, with SZ - 1 hits drawn privately."""
-    from pbem.games.race_to_the_sea import flow, interrupts
-
     data = _check_rebuild(state, role, d)
     cavalry = data["kind"] == "cavalry"
     label = add_counter(state, role, data["nationality"], d.hex, d.unit, cavalry)
@@ -221,7 +201,7 @@ def rebuild(state: State, role: str, d: Rebuild, ctx: Context) -> None:
     check = mv.stacking_check(pos, {"id": label, **pos[label]}, d.hex)
     if check.problem is not None:
         raise illegal(check.problem, "9.6, 10.2")
-    flow._claims(state, ctx, role, label, check.claims)
+    record_claims(state, ctx, role, label, check.claims)
     state["eliminated"][role] = [u for u in state["eliminated"][role] if u != d.unit]
     take_control(state, label, d.hex)
     state["counters"][label]["activated"] = True  # 9.6: "give the unit an Activated marker"
@@ -229,9 +209,8 @@ def rebuild(state: State, role: str, d: Rebuild, ctx: Context) -> None:
     if data["sz"] > 1:
         hits.absorb(state, role, {label: data["sz"] - 1}, set(), ctx, "9.6")
         state["resume"] = "action"
-        interrupts.continue_play(state, ctx)
-        return
-    flow._next_action(state, ctx)
+        return PENDING
+    return NEXT_ACTION
 
 
 def rebuild_hexes(state: State, role: str, unit_id: str) -> list[int]:
@@ -277,8 +256,6 @@ def seal_values(state: State, role: str, d: Any) -> dict[str, Any]:
 def hit_on_placement(state: State, role: str, d: Place) -> bool:
     """7.1.B: whether this placement is in the closest friendly hex (every listed hex of the
     unit, or of every candidate of a hidden placement, being closed to it)."""
-    from pbem.games.race_to_the_sea import flow
-
     batch = state.get("batch")
     if state["step"] != "place" or batch is None:
         return False
@@ -292,7 +269,7 @@ def hit_on_placement(state: State, role: str, d: Place) -> bool:
         nationality = unit(state, d.unit)["nationality"]  # sealed as a hidden placement
     candidates = [
         u
-        for u in flow._hidden_candidates(state, batch)
+        for u in hidden_candidates(state, batch)
         if unit(state, u)["nationality"] == nationality and d.hex in entry_hexes(state, u, role)
     ]
     return bool(candidates) and all(d.hex not in listed_hexes(state, u, role) for u in candidates)
@@ -317,11 +294,9 @@ def place_commits(state: State, role: str, d: Any) -> list[str]:
     return []
 
 
-def placement_hit(state: State, role: str, label: str, ctx: Context) -> None:
+def placement_hit(state: State, role: str, label: str, ctx: Context) -> Next:
     """7.1.B: one hit on the counter just placed; a survivor's owner restacks before the
     next placement (interrupts.resume goes back to `place`)."""
-    from pbem.games.race_to_the_sea import interrupts
-
     counter = state["counters"][label]
     lost: set[str] = set()
     if counter["unit"] is not None and unit(state, counter["unit"])["sz"] <= 1:
@@ -330,7 +305,8 @@ def placement_hit(state: State, role: str, label: str, ctx: Context) -> None:
     hits.absorb(state, role, {label: 1}, lost, ctx, "7.1.B")
     if state.get("restack"):
         state["resume"] = "place"
-        interrupts.continue_play(state, ctx)
+        return PENDING
+    return None
 
 
 # --- choices (choices.py) ---------------------------------------------------------------------

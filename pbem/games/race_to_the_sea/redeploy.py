@@ -30,11 +30,13 @@ from collections import Counter
 from typing import Any
 
 from pbem.core.engine import Context, State
+from pbem.games.race_to_the_sea import hits
 from pbem.games.race_to_the_sea import map_data as rm
 from pbem.games.race_to_the_sea import movement as mv
 from pbem.games.race_to_the_sea.decisions import Hide
 from pbem.games.race_to_the_sea.state import (
     add_counter,
+    adjacent_to_enemy,
     control_of,
     flooded,
     hex_text,
@@ -47,9 +49,10 @@ from pbem.games.race_to_the_sea.state import (
     take_control,
     unit,
 )
+from pbem.games.race_to_the_sea.what_next import NEXT_FOG
 from pbem.kit import pieces
 from pbem.kit.pieces import known_value
-from pbem.kit.steps import NO_OPENINGS, Openings
+from pbem.kit.steps import NO_OPENINGS, Next, Openings
 
 RULE = "7.7.4.B"
 MAX_SZ = 4  # 3.2.1: a reinforced corps
@@ -63,13 +66,27 @@ def redeploying(d: Hide) -> bool:
 # --- what the entry does to the map ---------------------------------------------------------------
 
 
+def rehide_targets(state: State, side: str) -> list[str]:
+    """7.7.4.A: face-up non-cavalry units not adjacent to an enemy unit. A counter whose
+    identity opens in the owner's next entry counts as face up, and a False Report that
+    opening removes counts as gone, so that the owner's client (before the opening) and
+    the rules (after it) agree on the fresh labels."""
+    return [
+        label
+        for label, c in sorted(state["counters"].items())
+        if c["side"] == side
+        and not c["cavalry"]
+        and (c["unit"] is not None or opening(state, label))
+        and not leaving(state, label)
+        and not adjacent_to_enemy(state, label)
+    ]
+
+
 def plan(state: State, side: str, d: Hide) -> list[dict[str, Any]]:
     """The hexes re-labelled by `d`: {hex, old: labels (nationality, label order), puts:
     nationalities}, by hex. The same before the entry's openings (the owner's client, the
     adjudicator's allowed commitments) and after them (the handler): a counter picked up or
     a False Report leaving is left out, a counter opening counts as face up."""
-    from pbem.games.race_to_the_sea.flow import rehide_targets
-
     targets = set(rehide_targets(state, side))
     moved = {s[0]: s[2] for s in d.shift}
     where: dict[int, list[str]] = {}
@@ -108,8 +125,6 @@ def fresh_count(state: State, side: str, d: Hide) -> int:
 
 def commits(state: State, side: str, d: Any) -> list[str]:
     """The fresh identity labels and their stack pieces (hits.rehide_label)."""
-    from pbem.games.race_to_the_sea import hits
-
     if not isinstance(d, Hide):
         return []
     news = [f"c{state['next_label'] + i:02d}" for i in range(fresh_count(state, side, d))]
@@ -169,8 +184,6 @@ def values(state: State, side: str, d: Hide) -> dict[str, Any]:
     """The commitments of the entry: per hex, the units and the False Reports put there,
     by nationality then unit id, onto the fresh labels, each with its stack (a False
     Report put starts fresh: its markers went back to the cup when it was picked up)."""
-    from pbem.games.race_to_the_sea import hits
-
     free = pool(state, side, d)
     out: dict[str, Any] = {}
     i = state["next_label"]
@@ -254,12 +267,10 @@ def _hex_sizes(state: State, side: str, hex_: int) -> tuple[list[str], int]:
     return hidden, sum(known)
 
 
-def hide(state: State, role: str, d: Hide, ctx: Context) -> None:
+def hide(state: State, role: str, d: Hide, ctx: Context) -> Next:
     """7.7.4: the kit opened the counters picked up (on_opened took the False Reports off
     the map); then the False Reports are put, the overstacked units move and the counters
     take fresh labels."""
-    from pbem.games.race_to_the_sea import flow
-
     for label in d.up:
         if label in state["counters"]:
             raise illegal(
@@ -300,12 +311,10 @@ def hide(state: State, role: str, d: Hide, ctx: Context) -> None:
     if redeploying(d):
         ctx.event(f"7.7.4.B: {len(d.up)} False Report(s) picked up, {len(d.put)} put on the map")
     state["fog"].pop(0)
-    flow._next_fog(state)
+    return NEXT_FOG
 
 
 def _relabel(state: State, role: str, group: dict[str, Any], ctx: Context) -> None:
-    from pbem.games.race_to_the_sea import hits
-
     hex_ = group["hex"]
     old = list(group["old"])
     nationalities = _nationalities(state, group)

@@ -19,7 +19,8 @@ Information (protocol section 5):
 - the Combat Results decks are public draws (7.7.1-7.7.3).
 
 Combat (9.2-9.8, 10.5.3, 11-13) is in its own modules: see flow.py's docstring and
-docs/race-to-the-sea.md, "Combat in entries".
+docs/race-to-the-sea.md, "Combat in entries". What comes next after a handler is decided
+in one place, `CONTINUATIONS` below (what_next.py names its entries).
 """
 
 from __future__ import annotations
@@ -106,9 +107,19 @@ from pbem.games.race_to_the_sea.state import (
     new_counter_label,
     piece_label,
 )
+from pbem.games.race_to_the_sea.what_next import (
+    ASSAULT,
+    FIRE,
+    LATER_EVENT,
+    NEXT_ACTION,
+    NEXT_FOG,
+    PENDING,
+    SKIRMISH,
+    TURN_END,
+)
 from pbem.kit import decks
 from pbem.kit.pieces import Piece
-from pbem.kit.steps import NO_OPENINGS, Openings, Step, StepGame, asks_key
+from pbem.kit.steps import NO_OPENINGS, Continuation, Openings, Step, StepGame, asks_key
 
 PACKAGE = "pbem.games.race_to_the_sea"
 DATA_FILES = (rm.MAP_FILE, ru.UNITS_FILE, rc.CARDS_FILE, casualties.MARKERS_FILE)
@@ -512,6 +523,24 @@ STEPS: dict[str, Step] = {
 }
 
 
+# --- what comes next ---------------------------------------------------------------------------
+
+# The one place that decides what comes next (what_next.py): a handler or a stage of a
+# combat returns one of these names, the kit runs the function (StepGame.follow), and that
+# function may name another. Built here, where every module is imported once, so that no
+# module below calls back up into the sequence of play.
+CONTINUATIONS: dict[str, Continuation] = {
+    PENDING: interrupts.continue_play,  # 9.B: openings, markers, hits, Events, then play
+    FIRE: firepower.proceed,  # the combat in progress, by its kind (11, 10.5.3, 12)
+    SKIRMISH: skirmish.proceed,
+    ASSAULT: assault.proceed,
+    LATER_EVENT: events.later_event,  # 13.0.D
+    NEXT_ACTION: flow.next_action,  # 7.5-7.6
+    NEXT_FOG: flow.next_fog,  # 7.7.4
+    TURN_END: flow.turn_end,  # 7.7.5-7.7.6
+}
+
+
 def _filled(state: State, role: str, known: Mapping[str, JSON]) -> State:
     """The kit's fill of `role`'s unopened pieces (`pieces.fill`), on a copy that shares
     every other piece: the filled-in state is only read (choices, seal, views)."""
@@ -547,6 +576,7 @@ class RaceToTheSeaEngine(StepGame):
     over_rule = "7.7.6.C"
     role_names = NAMES
     orders = standing.ORDERS
+    continuations = CONTINUATIONS
 
     # --- data ---------------------------------------------------------------------------
 

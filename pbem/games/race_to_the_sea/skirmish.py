@@ -27,9 +27,10 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.core.engine import Context, State
-from pbem.games.race_to_the_sea import hits, initiative
+from pbem.games.race_to_the_sea import events, hits, initiative
 from pbem.games.race_to_the_sea import movement as mv
 from pbem.games.race_to_the_sea.decisions import Recon, Retreat
+from pbem.games.race_to_the_sea.size_claims import record_claims
 from pbem.games.race_to_the_sea.state import (
     NAMES,
     flooded,
@@ -40,7 +41,9 @@ from pbem.games.race_to_the_sea.state import (
     positions,
     take_control,
 )
+from pbem.games.race_to_the_sea.what_next import PENDING
 from pbem.kit import decks, pieces
+from pbem.kit.steps import Next
 
 RULE = "10.5.3"
 
@@ -55,11 +58,9 @@ def opponent(state: State, role: str, hex_: int) -> str | None:
     return found[0] if found else None
 
 
-def start(state: State, role: str, d: Recon, enemy: str, ctx: Context) -> None:
+def start(state: State, role: str, d: Recon, enemy: str, ctx: Context) -> Next:
     """10.5.3.A-B: the recon waits for the skirmish; both cards flip now; the cavalry
     whose stack is sealed opens it before the comparison (10.4.A)."""
-    from pbem.games.race_to_the_sea import interrupts
-
     numbers: dict[str, int] = {}
     for side in (role, other(role)):
         card = decks.draw(state["decks"][side], ctx, f"10.5.3.B: {side}' skirmish card")
@@ -82,7 +83,7 @@ def start(state: State, role: str, d: Recon, enemy: str, ctx: Context) -> None:
     why = "10.5.3.B: a skirmish reads its SZ"
     hits.need_ratings(state, d.counter, why)
     hits.need_ratings(state, enemy, why)
-    interrupts.continue_play(state, ctx)
+    return PENDING
 
 
 def size(state: State, counter: str) -> int:
@@ -92,11 +93,11 @@ def size(state: State, counter: str) -> int:
     return int(rated["sz"])
 
 
-def proceed(state: State, ctx: Context) -> None:
+def proceed(state: State, ctx: Context) -> Next:
     """After the openings (interrupts.continue_play): decide, then the loser retreats."""
     combat = state["combat"]
     if combat["winner"] is not None:
-        return  # waiting for the loser's retreat
+        return None  # waiting for the loser's retreat
     side, attacker, defender = combat["side"], combat["attacker"], combat["defender"]
     sizes = {side: size(state, attacker), other(side): size(state, defender)}
     winner = initiative.skirmish_winner(side, combat["cards"], sizes, state["momentum"])
@@ -115,12 +116,12 @@ def proceed(state: State, ctx: Context) -> None:
     options = retreats(state, loser)
     if not options:
         ctx.event(f"{loser} has no hex to retreat to: it stays (10.5.3.F: no hit)")
-        finish(state, ctx)
-    elif len(options) == 1 and not options[0].claims:
+        return finish(state, ctx)
+    if len(options) == 1 and not options[0].claims:
         _retreat(state, loser, options[0], ctx)
-        finish(state, ctx)
-    else:
-        state["step"] = "skirmish_retreat"
+        return finish(state, ctx)
+    state["step"] = "skirmish_retreat"
+    return None
 
 
 def retreats(state: State, counter: str) -> list[mv.Retreat]:
@@ -147,7 +148,7 @@ def choices(state: State, role: str) -> list[Any]:
     return [Retreat(found, r.hex) for r in retreats(state, found)]
 
 
-def retreat(state: State, role: str, d: Retreat, ctx: Context) -> None:
+def retreat(state: State, role: str, d: Retreat, ctx: Context) -> Next:
     """10.5.3.C: the losing cavalry's owner chooses its retreat hex."""
     found = loser(state)
     if d.counter != found:
@@ -156,24 +157,20 @@ def retreat(state: State, role: str, d: Retreat, ctx: Context) -> None:
     if option is None:
         raise illegal(f"{found} may not retreat to hex {hex_text(d.to)}", "10.5.3.C, 12.7")
     _retreat(state, found, option, ctx)
-    finish(state, ctx)
+    return finish(state, ctx)
 
 
 def _retreat(state: State, counter: str, option: mv.Retreat, ctx: Context) -> None:
-    from pbem.games.race_to_the_sea import flow
-
     state["counters"][counter]["hex"] = option.hex
     take_control(state, counter, option.hex)
     side = state["counters"][counter]["side"]
-    flow._claims(state, ctx, side, counter, option.claims)
+    record_claims(state, ctx, side, counter, option.claims)
     ctx.event(f"{counter} retreats to {hex_text(option.hex)} (10.5.3.C)")
 
 
-def finish(state: State, ctx: Context) -> None:
+def finish(state: State, ctx: Context) -> Next:
     """10.5.3.E-F: the winner's recon, if it was the active cavalry; no hits; an Event if
     both cards say EVENT! (13.0.A); then play goes on (interrupts.py)."""
-    from pbem.games.race_to_the_sea import events, interrupts
-
     combat = state["combat"]
     state["combat"] = None
     attacker, target = combat["attacker"], combat["target"]
@@ -185,4 +182,4 @@ def finish(state: State, ctx: Context) -> None:
         state["counters"][attacker]["activated"] = True  # 9.B
     state["resume"] = "action"
     events.after_combat(state, combat, ctx)
-    interrupts.continue_play(state, ctx)
+    return PENDING

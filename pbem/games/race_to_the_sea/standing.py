@@ -23,6 +23,7 @@ from pbem.games.race_to_the_sea.decisions import (
     Keep,
     Stand,
 )
+from pbem.games.race_to_the_sea.state import identity, unit
 from pbem.kit.orders import Form, StandingOrder
 
 State = dict[str, Any]
@@ -84,8 +85,6 @@ def _keep(state: State, role: str, argument: str) -> Any | None:
 
 
 def _printed(state: State, label: str) -> dict[str, Any] | None:
-    from pbem.games.race_to_the_sea.state import identity, unit
-
     unit_id = identity(state, label)
     return None if unit_id is None else dict(unit(state, unit_id))
 

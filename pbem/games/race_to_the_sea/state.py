@@ -423,3 +423,35 @@ def hidden_count(state: State, batch: Mapping[str, Any]) -> tuple[int, int]:
     units = [u for u in batch["units"] if unit(state, u)["kind"] != "cavalry"]
     need = sum(1 for u in units if unit(state, u)["kind"] != "false-report")
     return need, len(units) + batch["extra_false"]
+
+
+def hidden_candidates(state: State, batch: dict[str, Any]) -> list[str]:
+    """The units a hidden counter of the batch may be: its non-cavalry units and its False
+    Reports."""
+    units = [u for u in batch["units"] if unit(state, u)["kind"] != "cavalry"]
+    return units + list(batch["false_ids"])
+
+
+# --- the counters a side acts with -----------------------------------------------------------
+
+
+def counter_of(state: State, role: str, label: str, rule: str) -> dict[str, Any]:
+    """`role`'s counter `label` on the map, else refused under `rule`."""
+    counter: dict[str, Any] | None = state["counters"].get(label)
+    if counter is None:
+        raise illegal(f"no counter {label} on the map", rule)
+    if counter["side"] != role:
+        raise illegal(f"{label} is not {role}'", rule)
+    return counter
+
+
+def ready_counter(state: State, role: str, label: str) -> dict[str, Any]:
+    """`role`'s counter `label`, able to act now: not yet activated this round (9.B), one
+    of the Planned Operations units while they act (9.4.A)."""
+    counter = counter_of(state, role, label, "9.B")
+    if counter["activated"]:
+        raise illegal(f"{label} has already acted this round", "9.B")
+    planned = state.get("plan_units")
+    if planned is not None and label not in planned:
+        raise illegal(f"{label} is not one of the Planned Operations units", "9.4.A")
+    return counter

@@ -136,7 +136,7 @@ def test_rulebook_9_5_5_b_a_hidden_unit_away_from_the_enemy_removes_two_hits() -
     assert t.state["counters"][label]["activated"]  # 9.B
     assert t.state["index"] == index + 1
     assert "m02" in hits.cup_now(t.private("allies"), "allies")  # 5.2.5.B
-    recovery.check_recover(everything(t), everything(t)["pieces"][new], claim)  # true
+    hits.check_recover(everything(t), everything(t)["pieces"][new], claim)  # true
 
 
 def test_rulebook_9_5_5_a_next_to_an_enemy_one_hit_comes_off() -> None:
@@ -222,7 +222,7 @@ def test_a_regroup_by_an_unhit_unit_is_caught_when_its_stack_opens() -> None:
         ENGINE.check_claims(t.state["pieces"][old], [])
     full = everything(t)
     with pytest.raises(PbemError, match=rf"false claim in entry {seq} by allies.*9\.5"):
-        recovery.check_recover(full, full["pieces"][new], full["pieces"][new]["claims"][-1])
+        hits.check_recover(full, full["pieces"][new], full["pieces"][new]["claims"][-1])
 
 
 def test_a_recovered_stack_that_lies_is_caught_at_the_end() -> None:
@@ -236,7 +236,7 @@ def test_a_recovered_stack_that_lies_is_caught_at_the_end() -> None:
     seq = t.history[-1][0]
     full = everything(t)
     with pytest.raises(PbemError, match=rf"false claim in entry {seq} by allies.*9\.5\.5"):
-        recovery.check_recover(full, full["pieces"][new], full["pieces"][new]["claims"][-1])
+        hits.check_recover(full, full["pieces"][new], full["pieces"][new]["claims"][-1])
 
 
 def _regrouped_view(identity: str, stack: list[list[str]]) -> tuple[bytes, bytes, list[str]]:
