@@ -8,29 +8,22 @@ the protocol's generator.
 
 from __future__ import annotations
 
-import importlib
 import random
 from typing import Any
 
-from pbem.core.engine import Engine, State
+from pbem.core.engine import Engine, State, game_part
 
 
 def bot_orders(rules: str) -> dict[str, str]:
     """The standing orders a game's bot sets (`STANDING_ORDERS` in games/<game>/bot.py):
     what the demo's and the handover bench's players answer in advance."""
-    try:
-        module = importlib.import_module(f"pbem.games.{rules.replace('-', '_')}.bot")
-    except ModuleNotFoundError:
-        return {}
-    return dict(getattr(module, "STANDING_ORDERS", {}))
+    module = game_part(rules, "bot")
+    return dict(getattr(module, "STANDING_ORDERS", {})) if module is not None else {}
 
 
 def choose(engine: Engine, state: State, role: str, rng: random.Random) -> Any:
     """A legal decision for `role`: the game's bot (games/<name>/bot.py) or a random choice."""
-    try:
-        module = importlib.import_module(f"pbem.games.{engine.name.replace('-', '_')}.bot")
-    except ModuleNotFoundError:
-        module = None
+    module = game_part(engine.name, "bot")
     if module is not None and hasattr(module, "choose"):
         return module.choose(engine, state, role, rng)
     return engine.sample_choice(state, role, rng)

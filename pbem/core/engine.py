@@ -16,6 +16,7 @@ import copy
 import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pbem.core.canonical import JSON
@@ -325,6 +326,24 @@ def registered_target(name: str) -> str | None:
 def is_loaded(name: str) -> bool:
     """Whether the engine `name` has been imported in this process."""
     return name in _LOADED
+
+
+def game_part(name: str, part: str) -> ModuleType | None:
+    """A registered game's own module beside its rules, by name (`svg`: its map drawing,
+    `bot`: its bot, `report`: its reading of a view for summaries, `card_list`: its card
+    lister), or None when the game has none: the registry is the one place where a game is
+    loaded lazily. A module the part imports that is missing is an error, not "none"."""
+    target = _LAZY.get(name)
+    if target is None:
+        known = ", ".join(registered()) or "none"
+        raise PbemError(f"unknown game {name!r} (known: {known})")
+    module = f"{target.partition(':')[0].rpartition('.')[0]}.{part}"
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name is None or not (module + ".").startswith(exc.name + "."):
+            raise  # a module the part imports is missing
+        return None
 
 
 def get_engine(name: str) -> Engine:

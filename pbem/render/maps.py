@@ -12,10 +12,10 @@ know. `layout` is a user's layout file (TOML bytes) in place of the shipped stan
 
 from __future__ import annotations
 
-import importlib
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from pbem.core.engine import game_part
 from pbem.errors import PbemError
 from pbem.maps.svg import Highlight
 
@@ -24,10 +24,10 @@ if TYPE_CHECKING:
 
 
 def _module(rules: str) -> ModuleType:
-    try:
-        return importlib.import_module(f"pbem.games.{rules.replace('-', '_')}.svg")
-    except ModuleNotFoundError:
-        raise PbemError(f"{rules} has no map to draw") from None
+    module = game_part(rules, "svg")
+    if module is None:
+        raise PbemError(f"{rules} has no map to draw")
+    return module
 
 
 def has_map(rules: str) -> bool:

@@ -6,7 +6,6 @@ events with their reasons, every roll with its purpose) and the outcome.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Mapping
 from functools import lru_cache
 from pathlib import Path
@@ -18,6 +17,7 @@ import markupsafe
 import pbem
 from pbem.core.adjudicator import Action, Adjudicator
 from pbem.core.canonical import JSON
+from pbem.core.engine import game_part
 from pbem.errors import PbemError
 from pbem.render import escape
 
@@ -92,14 +92,8 @@ def game_report(rules: str, view: Any, role: str | None) -> Any:
     """A game's own reading of `role`'s view for its state template (`report` there):
     `pbem.games.<game>.report.report(view, role)`, or None for a game without one. It is
     given the view alone, so it can show nothing the view does not hold."""
-    name = f"pbem.games.{rules.replace('-', '_')}.report"
-    try:
-        module = importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name is None or not (name + ".").startswith(exc.name + "."):
-            raise  # a module the report imports is missing: not "no report"
-        return None
-    return None if view is None else module.report(view, role)
+    module = game_part(rules, "report")
+    return None if view is None or module is None else module.report(view, role)
 
 
 def decided_in(actions: list[Action]) -> list[Any]:
