@@ -20,105 +20,34 @@ from __future__ import annotations
 import copy
 import itertools
 import marshal
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Mapping
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from pbem.core import blind, chain
 from pbem.core import meta as meta_rules
 from pbem.core import referee as league
 from pbem.core.canonical import JSON
-from pbem.core.engine import Engine, Event, Outcome, Prompt, State
+from pbem.core.context import ApplyContext
+from pbem.core.engine import Engine, Outcome, Prompt, State
 from pbem.core.hashing import hex_bytes, is_lower_hex, sha256
-from pbem.core.log import ACK, GENESIS, JOIN, MOVE, Entry, escape_text, refused_character
-from pbem.core.record import MutableRecord, Record
+from pbem.core.log import ACK, GENESIS, JOIN, MOVE, Entry
+from pbem.core.record import MutableRecord
+from pbem.core.replayed import Action, PrivateDraw, Sealed
 from pbem.core.rng import RNG_DOMAIN, RngRecord, Stream, private_seed, public_seed
+from pbem.core.tables import DataSource, load_data_cached
+from pbem.core.tables import data_digest as data_digest  # (its name here, as before)
 from pbem.crypto.keyline import key_bytes  # (plain encoding: no cryptography here)
 from pbem.errors import EntropyPending, FalseClaimError, PbemError
 
-if TYPE_CHECKING:  # types only: a Protocol class costs import time (every `pbem verify`)
-
-    class Dice(Protocol):
-        """Where a context's draws come from: the protocol's Stream (or a test's script)."""
-
-        def between(self, lo: int, hi: int) -> int: ...
-
-    class TableStore(Protocol):
-        """A second level for the tables cache, kept outside the process (pbem.ledger's
-        keeps them on disk for the next process): marshal snapshots, by engine and key."""
-
-        def get(self, engine: Engine, key: Hashable) -> bytes | None: ...
-
-        def put(self, engine: Engine, key: Hashable, snapshot: bytes) -> None: ...
+if TYPE_CHECKING:
+    from pbem.core.tables import TableStore
 
 
 # (OpenSSH public-key line, message, signature) -> None, raising on a bad signature.
 SignatureCheck = Callable[[str, bytes, bytes], None]
-# (engine, genesis data table name -> sha256 hex) -> file name -> bytes
-DataSource = Callable[[Engine, Mapping[str, str]], Mapping[str, bytes]]
 # Receives each RNG record of a lean adjudicator once its line is final, in log order.
 RngSink = Callable[[RngRecord], None]
-
-
-# Parsed data tables per engine and data files (by content digest). Parsing and checking
-# a game's TOML files is a fifth of verifying a berlin-1945 save (bench/hotspots.py);
-# every game of a title with the same files gets its own copy of one parse, so no game
-# can change another's tables. A pure cache: the same bytes always give the same tables.
-# Tables made of plain data (dicts, lists, strings, numbers: every shipped game's) are
-# kept as a marshal snapshot, which gives a fresh copy four times faster than deepcopy;
-# anything else is kept as is and deep-copied, as before.
-_DATA_CACHE: dict[tuple[str, str, tuple[tuple[str, str], ...]], tuple[Any, bytes | None]] = {}
-_DATA_CACHE_SIZE = 16
-
-
-def _snapshot(tables: Any) -> bytes | None:
-    """A marshal snapshot of `tables` that loads back equal, else None."""
-    try:
-        snapshot = marshal.dumps(tables)
-    except ValueError:  # a type marshal does not know (a dataclass, a subclass): deepcopy
-        return None
-    # Equal after the round trip, or no snapshot (a NaN, say, is never equal to itself).
-    return snapshot if marshal.loads(snapshot) == tables else None
-
-
-def data_key(
-    engine: Engine, files: Mapping[str, bytes]
-) -> tuple[str, str, tuple[tuple[str, str], ...]]:
-    """What parsed tables depend on: the engine, its version and the files' digests."""
-    digests = tuple(sorted((name, sha256(content).hex()) for name, content in files.items()))
-    return engine.name, engine.version, digests
-
-
-def load_data_cached(
-    engine: Engine, files: Mapping[str, bytes], store: TableStore | None = None
-) -> Any:
-    key = data_key(engine, files)
-    found = _DATA_CACHE.get(key)
-    if found is None:
-        if len(_DATA_CACHE) >= _DATA_CACHE_SIZE:
-            _DATA_CACHE.pop(next(iter(_DATA_CACHE)))
-        kept = store.get(engine, key) if store is not None else None
-        if kept is not None:
-            try:
-                tables = marshal.loads(kept)
-            except (ValueError, EOFError, TypeError):
-                pass  # not a snapshot after all: parse the files
-            else:
-                _DATA_CACHE[key] = (None, kept)
-                return tables
-        loaded = engine.load_data(files)  # a DataError is raised, never cached
-        snapshot = _snapshot(loaded)
-        if snapshot is not None:
-            _DATA_CACHE[key] = (None, snapshot)
-            if store is not None:
-                store.put(engine, key, snapshot)
-            return loaded  # the cache holds its own copy, the snapshot
-        _DATA_CACHE[key] = (loaded, None)
-        found = _DATA_CACHE[key]
-    tables, snapshot = found
-    if snapshot is not None:
-        return marshal.loads(snapshot)
-    return copy.deepcopy(tables)
 
 
 class EntryRefused(PbemError):
@@ -132,94 +61,9 @@ class EntryRefused(PbemError):
         self.reason = reason
 
 
-# Action, PrivateDraw, Sealed and Adjudicator are records (pbem.core.record: what @dataclass
-# gives, without the dataclasses module a `pbem verify` would otherwise import); the two
-# private ones below them are plain classes.
-
-
-class Action(Record, fields=("seq", "by", "text", "events", "rng", "resolved_at", "turn")):
-    """One decision as it happened: who, what, the events and the dice it caused."""
-
-    seq: int
-    by: str
-    text: str
-    events: tuple[Event, ...]
-    rng: tuple[RngRecord, ...]
-    resolved_at: int | None  # the entry whose reveal produced the dice
-    turn: JSON
-
-    def __init__(
-        self,
-        seq: int,
-        by: str,
-        text: str,
-        events: tuple[Event, ...] = (),
-        rng: tuple[RngRecord, ...] = (),
-        resolved_at: int | None = None,
-        turn: JSON = None,
-    ) -> None:
-        fields = self.__dict__
-        fields["seq"] = seq
-        fields["by"] = by
-        fields["text"] = text
-        fields["events"] = events
-        fields["rng"] = rng
-        fields["resolved_at"] = resolved_at
-        fields["turn"] = turn
-
-
-class PrivateDraw(
-    Record,
-    fields=(
-        "key",
-        "secret",
-        "requesting_seq",
-        "requesting_id",
-        "producing_seq",
-        "reveal",
-        "lo",
-        "hi",
-        "purpose",
-        "log_index",
-    ),
-):
-    """A draw only the owner of a sealed secret x can compute until x is opened."""
-
-    key: str
-    secret: str  # label of the committed x
-    requesting_seq: int
-    requesting_id: str
-    producing_seq: int
-    reveal: str
-    lo: int
-    hi: int
-    purpose: str
-    log_index: int  # its line in the RNG log
-
-    def __init__(
-        self,
-        key: str,
-        secret: str,
-        requesting_seq: int,
-        requesting_id: str,
-        producing_seq: int,
-        reveal: str,
-        lo: int,
-        hi: int,
-        purpose: str,
-        log_index: int,
-    ) -> None:
-        fields = self.__dict__
-        fields["key"] = key
-        fields["secret"] = secret
-        fields["requesting_seq"] = requesting_seq
-        fields["requesting_id"] = requesting_id
-        fields["producing_seq"] = producing_seq
-        fields["reveal"] = reveal
-        fields["lo"] = lo
-        fields["hi"] = hi
-        fields["purpose"] = purpose
-        fields["log_index"] = log_index
+# Adjudicator is a record (pbem.core.record: what @dataclass gives, without the
+# dataclasses module a `pbem verify` would otherwise import); the two private classes
+# below are plain classes.
 
 
 class _Pending:
@@ -282,183 +126,6 @@ class _Chain:
         return (self.length, self.last, self.used) == (other.length, other.last, other.used)
 
     __hash__ = None  # type: ignore[assignment]
-
-
-class Sealed(Record, fields=("label", "digest", "role", "seq", "opened", "value", "opened_at")):
-    """A commitment in the log: who made it, in which entry, and its opening once made."""
-
-    label: str
-    digest: str
-    role: str
-    seq: int
-    opened: bool
-    value: JSON
-    opened_at: int | None
-
-    def __init__(
-        self,
-        label: str,
-        digest: str,
-        role: str,
-        seq: int,
-        opened: bool = False,
-        value: JSON = None,
-        opened_at: int | None = None,
-    ) -> None:
-        fields = self.__dict__
-        fields["label"] = label
-        fields["digest"] = digest
-        fields["role"] = role
-        fields["seq"] = seq
-        fields["opened"] = opened
-        fields["value"] = value
-        fields["opened_at"] = opened_at
-
-
-def _check_purpose(purpose: str) -> None:
-    """A draw's purpose is printed as the end of its RNG log line: one line of plain text,
-    or it could add lines of its own to the printed log (protocol section 8)."""
-    if not purpose.strip():  # the RNG log line would end in nothing a reader can parse
-        raise PbemError("a draw's purpose must say what the draw is for, but it is empty")
-    char = None if purpose.isprintable() else refused_character(purpose)  # (fast path)
-    if char is not None:
-        raise PbemError(
-            f"a draw's purpose must be one line of plain text, but '{escape_text(purpose)}' "
-            f"holds the control character U+{ord(char):04X}"
-        )
-
-
-class ApplyContext:
-    """The `ctx` passed to Engine.apply: deferred draws, logged with their purpose,
-    and the commitments and openings that the entry being applied carries."""
-
-    def __init__(
-        self,
-        stream: Dice | None,
-        requesting: int,
-        producing: int | None,
-        sealed: Mapping[str, Sealed] | None = None,
-        committed_now: tuple[str, ...] = (),
-        opened_now: tuple[str, ...] = (),
-        private_values: Mapping[str, int] | None = None,
-    ) -> None:
-        self._stream = stream
-        self._requesting = requesting
-        self._producing = producing
-        self._sealed = sealed or {}
-        self._committed_now = committed_now
-        self._opened_now = opened_now
-        self._private_values = private_values or {}  # read only, never kept past apply
-        self.records: list[RngRecord] = []
-        self.private_keys: list[str] = []
-        self.events: list[Event] = []
-        # The secrets (None: public) of records[:_scanned]: each draw checks the kinds of
-        # the draws before it, and an entry may draw hundreds (a shuffle), so the records
-        # are read once each, not once per draw.
-        self._secrets: set[str | None] = set()
-        self._scanned = 0
-
-    def _drawn_secrets(self) -> set[str | None]:
-        """The secrets of every record so far (None for a public draw)."""
-        records = self.records
-        while self._scanned < len(records):
-            self._secrets.add(records[self._scanned].secret)
-            self._scanned += 1
-        return self._secrets
-
-    @property
-    def seq(self) -> int:
-        """The seq of the entry whose decision is being applied (for claims to cite)."""
-        return self._requesting
-
-    # hidden information (protocol section 5)
-
-    def committed_now(self) -> list[str]:
-        """Labels this entry commits to."""
-        return list(self._committed_now)
-
-    def opened_now(self) -> dict[str, JSON]:
-        """Label -> value for every commitment this entry opens (each checked already)."""
-        return {label: self._sealed[label].value for label in self._opened_now}
-
-    def is_committed(self, label: str) -> bool:
-        return label in self._sealed
-
-    def committed_at(self, label: str) -> int | None:
-        """The seq of the entry that committed `label` (None: never committed)."""
-        found = self._sealed.get(label)
-        return None if found is None else found.seq
-
-    def is_opened(self, label: str) -> bool:
-        return label in self._sealed and self._sealed[label].opened
-
-    def value(self, label: str) -> JSON:
-        """The opened value of `label`; a rules error if it is still sealed."""
-        if not self.is_opened(label):
-            raise PbemError(f"{label} has not been opened")
-        return self._sealed[label].value
-
-    # private draws (protocol sections 5 and 7)
-
-    def private_roll(self, secret: str, lo: int, hi: int, purpose: str) -> str:
-        """A draw in [lo, hi] that only the owner of `secret` can compute; returns its key.
-
-        `secret` labels a fresh 32-byte secret x that the entry being applied commits.
-        The value is seeded by x and the next other role's reveal; the owner's client
-        computes it (it arrives in `known` under the key), everyone else learns it when
-        x is opened (`private_value`).
-        """
-        # Checked before the draw waits for entropy: a failure refuses the requesting entry,
-        # whose author made it, not the entry that would have rolled.
-        sealed = self._sealed.get(secret)
-        if sealed is None or sealed.seq != self._requesting:
-            raise PbemError(f"a private draw needs {secret} committed in the requesting entry")
-        _check_purpose(purpose)
-        if self._stream is None or self._producing is None:
-            raise EntropyPending(purpose)
-        if any(drawn != secret for drawn in self._drawn_secrets()):
-            # One secret per requesting entry and no public draws beside it, so that a
-            # reader of the RNG log knows which stream each line comes from.
-            raise PbemError("an entry's private draws all come from one secret, alone")
-        key = f"draw/{self._requesting}/{len(self.private_keys)}"
-        self.private_keys.append(key)
-        self.records.append(
-            RngRecord(self._requesting, self._producing, lo, hi, None, purpose, secret)
-        )
-        return key
-
-    def private_value(self, key: str) -> int | None:
-        """The value of a private draw once its secret is opened (else None)."""
-        return self._private_values.get(key)
-
-    def roll(self, lo: int, hi: int, purpose: str) -> int:
-        _check_purpose(purpose)  # (before waiting: see private_roll)
-        if self._stream is None or self._producing is None:
-            raise EntropyPending(purpose)
-        secrets = self._secrets if self._scanned == len(self.records) else self._drawn_secrets()
-        if secrets and any(drawn is not None for drawn in secrets):
-            raise PbemError("an entry's draws are all public or all private (protocol notes)")
-        value = self._stream.between(lo, hi)
-        self.records.append(RngRecord(self._requesting, self._producing, lo, hi, value, purpose))
-        return value
-
-    # piles (protocol section 7: a draw takes index int(len(pile)); a shuffle is
-    # Fisher-Yates from the top index down, j = int(i + 1) for i = n-1 ... 1)
-
-    def draw(self, pile: list[Any], purpose: str) -> Any:
-        """Take a random item out of `pile` (in its canonical order) and return it."""
-        if not pile:
-            raise PbemError(f"nothing left to draw ({purpose})")
-        return pile.pop(self.roll(0, len(pile) - 1, purpose))
-
-    def shuffle(self, pile: list[Any], purpose: str) -> None:
-        """Shuffle `pile` in place; each swap is one line of the RNG log."""
-        for i in range(len(pile) - 1, 0, -1):
-            j = self.roll(0, i, f"{purpose}: place {i + 1}")
-            pile[i], pile[j] = pile[j], pile[i]
-
-    def event(self, text: str, **data: JSON) -> None:
-        self.events.append(Event(text, data))  # (**data is a new dict already)
 
 
 _NEW: Any = object()  # an Adjudicator argument not given: a fresh, empty container
@@ -1735,7 +1402,3 @@ def _genesis_body(genesis: Entry) -> dict[str, Any]:
     if not body["roles"] or not all(isinstance(v, str) for v in body["roles"].values()):
         raise PbemError("genesis roles must map each role to an OpenSSH public-key line")
     return body
-
-
-def data_digest(content: bytes) -> str:
-    return sha256(content).hex()
