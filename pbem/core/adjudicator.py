@@ -20,7 +20,7 @@ from __future__ import annotations
 import copy
 import itertools
 import marshal
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -594,92 +594,41 @@ class Adjudicator(
         # wrong game or a broken chain.
         self.check_signature(roles[entry.by], entry.canonical, entry.signature)
         self._check_position(entry)
-        if entry.kind == JOIN:
-            self._apply_join(entry)
-            return
-        if entry.kind == league.FORFEIT:
-            self._apply_forfeit(entry)
-            return
-        if entry.kind == blind.VOID:
-            self._apply_void(entry)
-            return
-        if entry.kind == blind.DISCLOSE:
-            self._apply_disclose(entry)
-            return
-        if entry.kind == blind.UNSEAL:
-            self._apply_unseal(entry)
-            return
-        if entry.kind not in (MOVE, ACK):
+        handler = _KINDS.get(entry.kind)
+        if handler is None:
             raise PbemError(f"unknown entry kind {entry.kind!r}")
+        handler(self, entry, then)
+
+    def _commit(self, entry: Entry, link: _Chain, actions: Iterable[Action] = ()) -> None:
+        """What every entry kind commits last, once everything is checked: its signer's
+        chain moves on to `link`, the entry joins the log and its actions the history."""
+        self._chains[entry.by] = link
+        self._append(entry)
+        if not self.lean:
+            self.actions.extend(actions)
+
+    def _apply_turn(self, entry: Entry, then: Entry | None) -> None:
+        """A move or an ack: it rolls the dice that wait, if any (the signer's reveal seeds
+        them), then carries a decision, an acknowledgement or a meta entry (`_CARRIED`),
+        and any meta fields beside (a note, a draw offer: pbem.core.meta)."""
         if self.state is None:  # (not started)
-            waiting = ", ".join(r for r in roles if r not in self._chains)
+            waiting = ", ".join(r for r in self._role_keys if r not in self._chains)
             raise PbemError(f"play has not started: waiting for {waiting} to join")
         if self.meta.ended is not None or self.engine.outcome(self.state) is not None:
             raise PbemError("the game is over")  # (self.outcome(), one call less)
         body = entry.body
-        has_meta = not meta_rules.FIELDS.isdisjoint(body)
-        if has_meta:
-            meta_rules.check_body(entry.kind, body)
-        takeback = body.get("takeback") if has_meta else None
-        proposed = self.meta.takeback
-        if proposed is not None and not isinstance(takeback, str):
-            raise PbemError(
-                f"{proposed[0]} proposed in entry {proposed[2]} to take back {proposed[3]}'s "
-                f"entries from {proposed[1]} on: {proposed[3]} accepts or declines it first"
-            )
+        has_meta = meta_rules.check_entry(self.meta, entry.kind, body)
         link = self._checked_reveal(entry)
         state, actions, records = self._resolve_for(entry, link.last)
-        pending: _Pending | None = self._pending if state is None else None
-        if state is None:
-            # Same author while its dice wait: the protocol wants another role first.
-            assert self._pending is not None
-            roller = self._entropy_role(self._pending.entry.by)
-            raise PbemError(
-                f"waiting for entropy: entry {self._pending.entry.seq}'s dice are rolled "
-                f"by the next entry of {roller}"
-            )
-        escrows = self._escrows_after(entry)
-        deals = self._deals_after(entry) if blind.DEAL in body else self.deals
-        sealed = self.sealed
-        if entry.kind == ACK:
-            rest = set(body) - {blind.HELD}
-            if rest and (not has_meta or rest - {"note", "draw"}):
-                raise PbemError("an ack carries no body but a note or a draw offer")
-            if not actions:
-                raise PbemError("out of turn: there are no dice waiting for this ack")
-        elif has_meta and meta_rules.meta_only(body):
-            if isinstance(takeback, int) and actions:
-                raise PbemError("a take-back is proposed with no dice waiting: roll them first")
-            if not actions and not isinstance(takeback, str):
-                # (rolling waiting dice, the signer was the one to sign next; a take-back
-                # answer is asked of its role by the proposal: pbem.core.meta.answer)
-                self._check_asked(state, entry)
-        else:
-            state, pending, action, sealed = self._play(state, entry, then)
-            if action is not None:
-                actions.append(action)
-        new_meta = self.meta
-        if has_meta or self.meta.offer_by is not None:
-            new_meta, said = meta_rules.step(self.meta, entry.seq, entry.by, body, self.sides)
-            if new_meta.ended is not None and self.engine.outcome(state) is not None:
-                raise PbemError(
-                    "the game ended with the dice this entry rolls: acknowledge them instead"
-                )
-            if said:
-                actions.append(Action(entry.seq, entry.by, said, turn=_turn(state)))
-        if isinstance(takeback, int):
-            new_meta, said = meta_rules.propose(new_meta, entry.seq, entry.by, takeback, self.sides)
-            actions.append(Action(entry.seq, entry.by, said, turn=_turn(state)))
-        elif isinstance(takeback, str):
-            new_meta, back, said = meta_rules.answer(new_meta, entry.seq, entry.by, takeback)
-            if back is not None:
-                state = _copy_state(back)
-            actions.append(Action(entry.seq, entry.by, said, turn=_turn(state)))
-        elif len(self.sides) == 2:  # (a take-back needs the other side's agreement)
-            can_undo = meta_rules.reversible(entry.kind, body, bool(records), pending is not None)
-            if can_undo or new_meta.undo:
-                undo = meta_rules.recorded(new_meta, entry.seq, entry.by, self.state, can_undo)
-                new_meta = new_meta.replace(undo=undo)
+        escrows = blind.escrows_after(entry, self.double_blind, self.escrows, self.sides)
+        deals = (
+            blind.deals_after(self.deals, entry, self.sides) if blind.DEAL in body else self.deals
+        )
+        carried = _CARRIED[meta_rules.turn_kind(entry.kind, body)]
+        state, pending, action, sealed = carried(self, state, entry, then, bool(actions))
+        if action is not None:
+            actions.append(action)
+        new_meta, state = self._meta_after(entry, has_meta, state, actions, records, pending)
         # (both empty for most entries: only asked when there is something to find)
         draws = self._private_draws(records, entry.reveal) if records else []
         memo = self._opened_memo
@@ -693,17 +642,61 @@ class Adjudicator(
         self.meta = new_meta
         self.escrows = escrows
         self.deals = deals
-        self._chains[entry.by] = link
         self.sealed = sealed
         self.state = state
         self._pending = pending
-        self._append(entry)
-        if not self.lean:
-            self.actions.extend(actions)
+        self._commit(entry, link, actions)
         self.rng_log.extend(records)
         for draw in draws:
             self.private[draw.key] = draw
         self._record_private_values(opened_values)
+
+    def _acknowledge(
+        self, state: State, entry: Entry, _then: Entry | None, rolled: bool
+    ) -> tuple[State, _Pending | None, Action | None, dict[str, Sealed]]:
+        """An ack: it rolls the dice that wait and carries nothing else, but a note or a
+        draw offer (and the referee's attestation of escrows, `held`)."""
+        if set(entry.body) - _ACK_FIELDS:
+            raise PbemError("an ack carries no body but a note or a draw offer")
+        if not rolled:
+            raise PbemError("out of turn: there are no dice waiting for this ack")
+        return state, None, None, self.sealed
+
+    def _meta_move(
+        self, state: State, entry: Entry, _then: Entry | None, rolled: bool
+    ) -> tuple[State, _Pending | None, Action | None, dict[str, Sealed]]:
+        """A move with no decision: a resignation, a draw offered or accepted, a take-back
+        proposed or answered (pbem.core.meta, which `_meta_after` applies)."""
+        if meta_rules.signer_asked(entry.body, rolled):
+            self._check_asked(state, entry)
+        return state, None, None, self.sealed
+
+    def _meta_after(
+        self,
+        entry: Entry,
+        has_meta: bool,
+        state: State,
+        actions: list[Action],
+        records: list[RngRecord],
+        pending: _Pending | None,
+    ) -> tuple[meta_rules.MetaState, State]:
+        """The meta state after a move or an ack whose play gave `state`, and the state it
+        leaves (an accepted take-back returns to an earlier one); adds what it said to
+        `actions`."""
+        new_meta, said, answered, back = meta_rules.after(
+            self.meta, entry, has_meta, self.sides, self.state, bool(records), pending is not None
+        )
+        if new_meta.ended is not None and self.engine.outcome(state) is not None:
+            raise PbemError(
+                "the game ended with the dice this entry rolls: acknowledge them instead"
+            )
+        if said:
+            actions.append(Action(entry.seq, entry.by, said, turn=_turn(state)))
+        if back is not None:
+            state = _copy_state(back)
+        if answered:
+            actions.append(Action(entry.seq, entry.by, answered, turn=_turn(state)))
+        return new_meta, state
 
     def _record_private_values(self, opened_values: Mapping[str, int]) -> None:
         """Private draws whose secrets were just opened: their values, in the RNG log too."""
@@ -742,7 +735,8 @@ class Adjudicator(
                 return role
         return None
 
-    def _apply_join(self, entry: Entry) -> None:
+    def _apply_join(self, entry: Entry, _then: Entry | None) -> None:
+        """A role's join: its hash chain's anchor and length; the last join starts play."""
         body = entry.body
         if entry.by in self._chains:
             raise PbemError(f"{entry.by} has already joined")
@@ -762,14 +756,11 @@ class Adjudicator(
         if set(self._chains) | {entry.by} == set(self._role_keys):
             state = self.engine.setup(self.data, self._options)
             self._check_one_signer(state)
-        self._chains[entry.by] = link
-        self._append(entry)
-        if not self.lean:
-            self.actions.append(Action(entry.seq, entry.by, "joined"))
+        self._commit(entry, link, [Action(entry.seq, entry.by, "joined")])
         if state is not None:
             self.state = state
 
-    def _apply_forfeit(self, entry: Entry) -> None:
+    def _apply_forfeit(self, entry: Entry, _then: Entry | None) -> None:
         """A referee's forfeit (pbem.core.referee): it ends the game against the player
         the game waited for, when that player's deadline has passed by the referee's clock."""
         if entry.by != league.REFEREE:
@@ -796,55 +787,9 @@ class Adjudicator(
         )
         link = self._checked_reveal(entry)
         self.meta = self.meta.replace(offer_by=None, offer_seq=None, ended=ended, takeback=None)
-        self._chains[entry.by] = link
-        self._append(entry)
-        if not self.lean:
-            self.actions.append(Action(entry.seq, entry.by, ended.text, turn=_turn(self.state)))
+        self._commit(entry, link, [Action(entry.seq, entry.by, ended.text, turn=_turn(self.state))])
 
     # --- double-blind games (pbem.core.blind) ----------------------------------------------
-
-    def _escrows_after(self, entry: Entry) -> tuple[blind.Escrowed, ...]:
-        """The escrows waiting for the referee's attestation once `entry` is applied: the
-        referee's entry attests them all (`held`), a player's move that commits adds its
-        own. PbemError for an escrow or attestation the game refuses."""
-        body = entry.body
-        if not self.double_blind:
-            if blind.ESCROW in body or blind.HELD in body or blind.DEAL in body:
-                raise PbemError("escrow, held and deal belong to double-blind games only")
-            return self.escrows
-        if entry.by == league.REFEREE:
-            if blind.ESCROW in body:
-                raise PbemError("the referee seals nothing to itself: no escrow")
-            blind.check_held(body, self.escrows)
-            blind.check_deal(body, self.sides)
-            return ()
-        if blind.HELD in body or blind.DEAL in body:
-            raise PbemError("only the referee attests escrows (held) and deals (deal)")
-        commits = body.get("commit")
-        if not isinstance(commits, dict) or entry.kind != MOVE:
-            if blind.ESCROW in body:
-                raise PbemError("escrow rides only on a move that commits")
-            return self.escrows
-        if blind.ESCROW not in body:
-            raise PbemError(
-                "in a double-blind game a move that commits carries its openings sealed to "
-                "the referee (escrow)"
-            )
-        sealed = body[blind.ESCROW]
-        blind.check_escrow_field(sealed)
-        pairs = tuple(sorted((str(label), str(digest)) for label, digest in commits.items()))
-        return (*self.escrows, blind.Escrowed(entry.seq, entry.by, str(sealed), pairs))
-
-    def _deals_after(self, entry: Entry) -> tuple[blind.Escrowed, ...]:
-        """The referee's latest deal to each role once `entry` (a referee's move that deals,
-        checked by `_escrows_after`) is applied: what a player may dispute (`unseal`)."""
-        latest = {item.by: item for item in self.deals}
-        for role in sorted(self.sides):
-            sealed = blind.deal_to(entry.body, role)
-            if sealed is not None:
-                commits = blind.commits_of(entry.body, role)
-                latest[role] = blind.Escrowed(entry.seq, role, sealed, commits)
-        return tuple(latest[role] for role in sorted(latest))
 
     def _blind_entry(self, entry: Entry, referee_only: bool = True) -> None:
         """What a double-blind game's own entries share: a double-blind game in play or
@@ -867,13 +812,10 @@ class Adjudicator(
         self.blind_end = settled
         self.escrows = ()
         self._pending = None  # (dice that waited are never rolled: the game is over)
-        self._chains[entry.by] = link
-        self._append(entry)
-        if not self.lean:
-            turn = _turn(self.state) if self.state is not None else None
-            self.actions.append(Action(entry.seq, entry.by, ended.text, turn=turn))
+        turn = _turn(self.state) if self.state is not None else None
+        self._commit(entry, link, [Action(entry.seq, entry.by, ended.text, turn=turn)])
 
-    def _apply_void(self, entry: Entry) -> None:
+    def _apply_void(self, entry: Entry, _then: Entry | None) -> None:
         """The referee answers an escrow that does not open to its entry's commitments
         (pbem.core.blind): the game ends, against the author when the key proves it. While
         the game is played, or once it is over by its rules or an agreement (an escrow of
@@ -884,7 +826,7 @@ class Adjudicator(
         ended, settled = blind.check_void(entry.body, self.id, self.escrows, self.sides, entry.seq)
         self._end_blind(entry, ended, settled)
 
-    def _apply_unseal(self, entry: Entry) -> None:
+    def _apply_unseal(self, entry: Entry, _then: Entry | None) -> None:
         """A published message key (pbem.core.blind.check_unseal): a player's dispute of a
         deal it must act on, while it is asked; the referee's answer to it; an author's
         answer to a void on the referee's word."""
@@ -905,39 +847,17 @@ class Adjudicator(
         )
         self._end_blind(entry, ended, settled)
 
-    def _apply_disclose(self, entry: Entry) -> None:
+    def _apply_disclose(self, entry: Entry, _then: Entry | None) -> None:
         """The referee opens every value still sealed once the game is over; each opening
         is checked against its commitment, then the game's claim checks run on them. A
         claim they show false does not refuse the disclose: it is the proof the log keeps
         (the liar loses; a lie of the referee's own leaves no side the winner)."""
-        from pbem.core.commit import Opening, check_opening
-
         self._blind_entry(entry)
         if self.outcome() is None:
             raise PbemError("the game is not over: values are disclosed at its end")
         if self.blind_end is not None:
             raise PbemError(f"nothing to disclose: the game ended so: {self.blind_end.text}")
-        body = entry.body
-        if set(body) != {"open"} or not isinstance(body["open"], list):
-            raise PbemError('a disclose body has exactly "open", a list of openings')
-        still = {s.label: s for s in self.sealed.values() if not s.opened}
-        if not still:
-            raise PbemError("nothing is sealed any more: nothing to disclose")
-        openings = [Opening.from_json(raw) for raw in body["open"]]
-        labels = [opening.label for opening in openings]
-        if len(set(labels)) != len(labels) or set(labels) != set(still):
-            missing = sorted(set(still) - set(labels))
-            raise PbemError(
-                "a disclose opens every value still sealed, each once"
-                + (f"; missing {', '.join(missing[:5])}" if missing else "")
-            )
-        sealed = dict(self.sealed)
-        for opening in openings:
-            known = still[opening.label]
-            check_opening(self.id, known.digest, opening)
-            sealed[opening.label] = known.replace(
-                opened=True, value=opening.value, opened_at=entry.seq
-            )
+        sealed, labels = blind.disclosed(self.id, entry.seq, entry.body, self.sealed)
         opened_values = self._opened_private_values(sealed)
         ctx = ApplyContext(
             None,
@@ -955,33 +875,22 @@ class Adjudicator(
         except FalseClaimError as exc:
             shown, state = exc, self.state  # (the claims after it are moot: the liar loses)
         link = self._checked_reveal(entry)
+        text = f"the referee discloses {len(labels)} sealed values"
+        if shown is not None:
+            ended, settled = blind.shown_false(shown, self._role_keys, self.sides, entry.seq)
+            text += f": {ended.text}"
         # Everything checked: commit.
         self.escrows = ()
         self.sealed = sealed
         self.state = state
         self.disclosed_at = entry.seq
-        self._chains[entry.by] = link
-        self._append(entry)
-        self._record_private_values(opened_values)
-        text = f"the referee discloses {len(labels)} sealed values"
         if shown is not None:
-            level = blind.FALSE_DEAL if shown.by == league.REFEREE else blind.FALSE_CLAIM
-            culprit = shown.by if shown.by in self._role_keys else league.REFEREE
-            ended, settled = blind.ending(
-                level,
-                self.sides,
-                culprit,
-                shown.seq,
-                entry.seq,
-                f"{shown} (shown by the referee's disclose, entry {entry.seq})",
-            )
             self.meta = self.meta.replace(ended=ended)
             self.blind_end = settled
-            text += f": {ended.text}"
-        if not self.lean:
-            self.actions.append(
-                Action(entry.seq, entry.by, text, tuple(ctx.events), turn=_turn(state))
-            )
+        self._commit(
+            entry, link, [Action(entry.seq, entry.by, text, tuple(ctx.events), turn=_turn(state))]
+        )
+        self._record_private_values(opened_values)
 
     def _checked_reveal(self, entry: Entry) -> _Chain:
         current = self._chains.get(entry.by)
@@ -1019,14 +928,20 @@ class Adjudicator(
 
     def _resolve_for(
         self, entry: Entry, reveal_raw: bytes
-    ) -> tuple[State | None, list[Action], list[RngRecord]]:
-        """The state `entry` plays on: if dice are waiting and `entry` may roll them, roll them."""
+    ) -> tuple[State, list[Action], list[RngRecord]]:
+        """The state `entry` plays on: if dice are waiting and `entry` may roll them, roll
+        them; PbemError if they wait for another role's entry."""
         pending = self._pending
         assert self.state is not None
         if pending is None:
             return self.state, [], []
-        if entry.by != self._entropy_role(pending.entry.by):
-            return None, [], []
+        roller = self._entropy_role(pending.entry.by)
+        if entry.by != roller:
+            # Same author while its dice wait: the protocol wants another role first.
+            raise PbemError(
+                f"waiting for entropy: entry {pending.entry.seq}'s dice are rolled "
+                f"by the next entry of {roller}"
+            )
         rolled = pending.rolled
         if rolled is not None and rolled[0] == entry.reveal and rolled[2].resolved_at == entry.seq:
             _reveal, state, action = rolled  # rolled ahead with this very (now checked) reveal
@@ -1159,7 +1074,7 @@ class Adjudicator(
         return pending.state_before, pending, None
 
     def _play(
-        self, state: State, entry: Entry, then: Entry | None = None
+        self, state: State, entry: Entry, then: Entry | None, _rolled: bool
     ) -> tuple[State, _Pending | None, Action | None, dict[str, Sealed]]:
         """Parse and apply the decision a move carries; defer it if it needs dice."""
         body = entry.body
@@ -1350,10 +1265,39 @@ class Adjudicator(
         return state
 
 
+# Each entry kind's handler: it checks the entry against the log and the rules, then
+# commits it (`Adjudicator._commit`), or raises and leaves the adjudicator as it was.
+_KINDS: dict[str, Callable[[Adjudicator, Entry, Entry | None], None]] = {
+    JOIN: Adjudicator._apply_join,
+    MOVE: Adjudicator._apply_turn,
+    ACK: Adjudicator._apply_turn,
+    league.FORFEIT: Adjudicator._apply_forfeit,
+    blind.VOID: Adjudicator._apply_void,
+    blind.DISCLOSE: Adjudicator._apply_disclose,
+    blind.UNSEAL: Adjudicator._apply_unseal,
+}
+
+# What a move or an ack carries once the dice that wait are rolled (pbem.core.meta.turn_kind):
+# a decision, nothing (an ack), or a meta entry (a resignation, a draw, a take-back); each
+# gives the state, the decision waiting for dice, its action and the commitments after it.
+_CARRIED: dict[
+    str,
+    Callable[
+        [Adjudicator, State, Entry, Entry | None, bool],
+        tuple[State, _Pending | None, Action | None, dict[str, Sealed]],
+    ],
+] = {
+    MOVE: Adjudicator._play,
+    ACK: Adjudicator._acknowledge,
+    meta_rules.META: Adjudicator._meta_move,
+}
+
 # `note` and `draw` (an offer) may ride on any move: pbem.core.meta checks them.
 _MOVE_FIELDS = frozenset(
     {"decision", "commit", "open", "note", "draw", blind.ESCROW, blind.HELD, blind.DEAL}
 )
+# An ack carries nothing but a note or a draw offer, and the referee's `held`.
+_ACK_FIELDS = frozenset({"note", "draw", blind.HELD})
 
 
 def _copy_state(state: Any) -> Any:
