@@ -60,9 +60,9 @@ from pbem.core.canonical import JSON, canonical_bytes, parse_canonical
 from pbem.core.commit import Opening, check_opening, commitment
 from pbem.core.engine import Outcome
 from pbem.core.hashing import is_lower_hex
+from pbem.core.history import Sealed
 from pbem.core.log import MOVE, Entry
 from pbem.core.referee import REFEREE
-from pbem.core.replayed import Sealed
 from pbem.errors import FalseClaimError, PbemError
 
 ESCROW = "escrow"  # a move body field

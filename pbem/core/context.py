@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from pbem.core.canonical import JSON
 from pbem.core.engine import Event
+from pbem.core.history import Sealed
 from pbem.core.log import escape_text, refused_character
-from pbem.core.replayed import Sealed
 from pbem.core.rng import RngRecord
 from pbem.errors import EntropyPending, PbemError
 
