@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from pbem import cache, ledger
-from pbem.client import _REPLAYS
 from pbem.core import tables
 from pbem.core.tables import load_data_cached
+from pbem.signing import _REPLAYS
 from pbem.verify import parse_entries, verify_path
 
 ROOT = Path(__file__).resolve().parents[2]
