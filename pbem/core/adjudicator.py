@@ -18,107 +18,37 @@ exactly as it was before.
 from __future__ import annotations
 
 import copy
-import itertools
-import marshal
-from collections.abc import Callable, Hashable, Mapping
-from functools import cached_property
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from pbem.core import blind, chain
 from pbem.core import meta as meta_rules
 from pbem.core import referee as league
 from pbem.core.canonical import JSON
-from pbem.core.engine import Engine, Event, Outcome, Prompt, State
+from pbem.core.commit import Opening, check_opening
+from pbem.core.context import ApplyContext
+from pbem.core.engine import Engine, Outcome, State
 from pbem.core.hashing import hex_bytes, is_lower_hex, sha256
-from pbem.core.log import ACK, GENESIS, JOIN, MOVE, Entry, escape_text, refused_character
-from pbem.core.record import MutableRecord, Record
-from pbem.core.rng import RNG_DOMAIN, RngRecord, Stream, private_seed, public_seed
-from pbem.crypto.keyline import key_bytes  # (plain encoding: no cryptography here)
+from pbem.core.history import Action, PrivateDraw, Sealed
+from pbem.core.log import ACK, GENESIS, JOIN, MOVE, Entry
+from pbem.core.replay import (
+    FIELDS,
+    MEMOS,
+    ChainState,
+    Pending,
+    Replay,
+    RngSink,
+    SignatureCheck,
+    copy_state,
+    role_key_bytes,
+)
+from pbem.core.rng import RNG_DOMAIN, RngRecord, Stream, public_seed
+from pbem.core.tables import DataSource, load_data_cached
+from pbem.core.tables import data_digest as data_digest  # (its name here, as before)
 from pbem.errors import EntropyPending, FalseClaimError, PbemError
 
-if TYPE_CHECKING:  # types only: a Protocol class costs import time (every `pbem verify`)
-
-    class Dice(Protocol):
-        """Where a context's draws come from: the protocol's Stream (or a test's script)."""
-
-        def between(self, lo: int, hi: int) -> int: ...
-
-    class TableStore(Protocol):
-        """A second level for the tables cache, kept outside the process (pbem.ledger's
-        keeps them on disk for the next process): marshal snapshots, by engine and key."""
-
-        def get(self, engine: Engine, key: Hashable) -> bytes | None: ...
-
-        def put(self, engine: Engine, key: Hashable, snapshot: bytes) -> None: ...
-
-
-# (OpenSSH public-key line, message, signature) -> None, raising on a bad signature.
-SignatureCheck = Callable[[str, bytes, bytes], None]
-# (engine, genesis data table name -> sha256 hex) -> file name -> bytes
-DataSource = Callable[[Engine, Mapping[str, str]], Mapping[str, bytes]]
-# Receives each RNG record of a lean adjudicator once its line is final, in log order.
-RngSink = Callable[[RngRecord], None]
-
-
-# Parsed data tables per engine and data files (by content digest). Parsing and checking
-# a game's TOML files is a fifth of verifying a berlin-1945 save (bench/hotspots.py);
-# every game of a title with the same files gets its own copy of one parse, so no game
-# can change another's tables. A pure cache: the same bytes always give the same tables.
-# Tables made of plain data (dicts, lists, strings, numbers: every shipped game's) are
-# kept as a marshal snapshot, which gives a fresh copy four times faster than deepcopy;
-# anything else is kept as is and deep-copied, as before.
-_DATA_CACHE: dict[tuple[str, str, tuple[tuple[str, str], ...]], tuple[Any, bytes | None]] = {}
-_DATA_CACHE_SIZE = 16
-
-
-def _snapshot(tables: Any) -> bytes | None:
-    """A marshal snapshot of `tables` that loads back equal, else None."""
-    try:
-        snapshot = marshal.dumps(tables)
-    except ValueError:  # a type marshal does not know (a dataclass, a subclass): deepcopy
-        return None
-    # Equal after the round trip, or no snapshot (a NaN, say, is never equal to itself).
-    return snapshot if marshal.loads(snapshot) == tables else None
-
-
-def data_key(
-    engine: Engine, files: Mapping[str, bytes]
-) -> tuple[str, str, tuple[tuple[str, str], ...]]:
-    """What parsed tables depend on: the engine, its version and the files' digests."""
-    digests = tuple(sorted((name, sha256(content).hex()) for name, content in files.items()))
-    return engine.name, engine.version, digests
-
-
-def load_data_cached(
-    engine: Engine, files: Mapping[str, bytes], store: TableStore | None = None
-) -> Any:
-    key = data_key(engine, files)
-    found = _DATA_CACHE.get(key)
-    if found is None:
-        if len(_DATA_CACHE) >= _DATA_CACHE_SIZE:
-            _DATA_CACHE.pop(next(iter(_DATA_CACHE)))
-        kept = store.get(engine, key) if store is not None else None
-        if kept is not None:
-            try:
-                tables = marshal.loads(kept)
-            except (ValueError, EOFError, TypeError):
-                pass  # not a snapshot after all: parse the files
-            else:
-                _DATA_CACHE[key] = (None, kept)
-                return tables
-        loaded = engine.load_data(files)  # a DataError is raised, never cached
-        snapshot = _snapshot(loaded)
-        if snapshot is not None:
-            _DATA_CACHE[key] = (None, snapshot)
-            if store is not None:
-                store.put(engine, key, snapshot)
-            return loaded  # the cache holds its own copy, the snapshot
-        _DATA_CACHE[key] = (loaded, None)
-        found = _DATA_CACHE[key]
-    tables, snapshot = found
-    if snapshot is not None:
-        return marshal.loads(snapshot)
-    return copy.deepcopy(tables)
+if TYPE_CHECKING:
+    from pbem.core.tables import TableStore
 
 
 class EntryRefused(PbemError):
@@ -132,476 +62,9 @@ class EntryRefused(PbemError):
         self.reason = reason
 
 
-# Action, PrivateDraw, Sealed and Adjudicator are records (pbem.core.record: what @dataclass
-# gives, without the dataclasses module a `pbem verify` would otherwise import); the two
-# private ones below them are plain classes.
-
-
-class Action(Record, fields=("seq", "by", "text", "events", "rng", "resolved_at", "turn")):
-    """One decision as it happened: who, what, the events and the dice it caused."""
-
-    seq: int
-    by: str
-    text: str
-    events: tuple[Event, ...]
-    rng: tuple[RngRecord, ...]
-    resolved_at: int | None  # the entry whose reveal produced the dice
-    turn: JSON
-
-    def __init__(
-        self,
-        seq: int,
-        by: str,
-        text: str,
-        events: tuple[Event, ...] = (),
-        rng: tuple[RngRecord, ...] = (),
-        resolved_at: int | None = None,
-        turn: JSON = None,
-    ) -> None:
-        fields = self.__dict__
-        fields["seq"] = seq
-        fields["by"] = by
-        fields["text"] = text
-        fields["events"] = events
-        fields["rng"] = rng
-        fields["resolved_at"] = resolved_at
-        fields["turn"] = turn
-
-
-class PrivateDraw(
-    Record,
-    fields=(
-        "key",
-        "secret",
-        "requesting_seq",
-        "requesting_id",
-        "producing_seq",
-        "reveal",
-        "lo",
-        "hi",
-        "purpose",
-        "log_index",
-    ),
-):
-    """A draw only the owner of a sealed secret x can compute until x is opened."""
-
-    key: str
-    secret: str  # label of the committed x
-    requesting_seq: int
-    requesting_id: str
-    producing_seq: int
-    reveal: str
-    lo: int
-    hi: int
-    purpose: str
-    log_index: int  # its line in the RNG log
-
-    def __init__(
-        self,
-        key: str,
-        secret: str,
-        requesting_seq: int,
-        requesting_id: str,
-        producing_seq: int,
-        reveal: str,
-        lo: int,
-        hi: int,
-        purpose: str,
-        log_index: int,
-    ) -> None:
-        fields = self.__dict__
-        fields["key"] = key
-        fields["secret"] = secret
-        fields["requesting_seq"] = requesting_seq
-        fields["requesting_id"] = requesting_id
-        fields["producing_seq"] = producing_seq
-        fields["reveal"] = reveal
-        fields["lo"] = lo
-        fields["hi"] = hi
-        fields["purpose"] = purpose
-        fields["log_index"] = log_index
-
-
-class _Pending:
-    """A decision that asked for dice and waits for another role's reveal."""
-
-    __slots__ = (
-        "entry",
-        "decision",
-        "text",
-        "state_before",
-        "sealed",
-        "committed_now",
-        "opened_now",
-        "rolled",
-    )
-
-    def __init__(
-        self,
-        entry: Entry,
-        decision: Any,
-        text: str,
-        state_before: State,
-        sealed: Mapping[str, Sealed],
-        committed_now: tuple[str, ...],
-        opened_now: tuple[str, ...],
-    ) -> None:
-        self.entry = entry
-        self.decision = decision
-        self.text = text
-        self.state_before = state_before
-        self.sealed = sealed
-        self.committed_now = committed_now
-        self.opened_now = opened_now
-        # (reveal, state, action): the dice already rolled with the reveal of the entry
-        # that follows in a log being verified (`Adjudicator.apply(..., then=...)`)
-        self.rolled: tuple[str, State, Action] | None = None
-
-    def __eq__(self, other: object) -> bool:  # (by value, as the dataclass it was)
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        names = [name for name in self.__slots__ if name != "rolled"]  # (a cache)
-        return all(getattr(self, name) == getattr(other, name) for name in names)
-
-    __hash__ = None  # type: ignore[assignment]
-
-
-class _Chain:
-    """A role's hash chain: its length, the last element seen, how many reveals used."""
-
-    __slots__ = ("length", "last", "used")
-
-    def __init__(self, length: int, last: bytes, used: int = 0) -> None:
-        self.length = length
-        self.last = last  # the anchor, then each reveal in turn
-        self.used = used
-
-    def __eq__(self, other: object) -> bool:  # (by value, as the dataclass it was)
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return (self.length, self.last, self.used) == (other.length, other.last, other.used)
-
-    __hash__ = None  # type: ignore[assignment]
-
-
-class Sealed(Record, fields=("label", "digest", "role", "seq", "opened", "value", "opened_at")):
-    """A commitment in the log: who made it, in which entry, and its opening once made."""
-
-    label: str
-    digest: str
-    role: str
-    seq: int
-    opened: bool
-    value: JSON
-    opened_at: int | None
-
-    def __init__(
-        self,
-        label: str,
-        digest: str,
-        role: str,
-        seq: int,
-        opened: bool = False,
-        value: JSON = None,
-        opened_at: int | None = None,
-    ) -> None:
-        fields = self.__dict__
-        fields["label"] = label
-        fields["digest"] = digest
-        fields["role"] = role
-        fields["seq"] = seq
-        fields["opened"] = opened
-        fields["value"] = value
-        fields["opened_at"] = opened_at
-
-
-def _check_purpose(purpose: str) -> None:
-    """A draw's purpose is printed as the end of its RNG log line: one line of plain text,
-    or it could add lines of its own to the printed log (protocol section 8)."""
-    if not purpose.strip():  # the RNG log line would end in nothing a reader can parse
-        raise PbemError("a draw's purpose must say what the draw is for, but it is empty")
-    char = None if purpose.isprintable() else refused_character(purpose)  # (fast path)
-    if char is not None:
-        raise PbemError(
-            f"a draw's purpose must be one line of plain text, but '{escape_text(purpose)}' "
-            f"holds the control character U+{ord(char):04X}"
-        )
-
-
-class ApplyContext:
-    """The `ctx` passed to Engine.apply: deferred draws, logged with their purpose,
-    and the commitments and openings that the entry being applied carries."""
-
-    def __init__(
-        self,
-        stream: Dice | None,
-        requesting: int,
-        producing: int | None,
-        sealed: Mapping[str, Sealed] | None = None,
-        committed_now: tuple[str, ...] = (),
-        opened_now: tuple[str, ...] = (),
-        private_values: Mapping[str, int] | None = None,
-    ) -> None:
-        self._stream = stream
-        self._requesting = requesting
-        self._producing = producing
-        self._sealed = sealed or {}
-        self._committed_now = committed_now
-        self._opened_now = opened_now
-        self._private_values = private_values or {}  # read only, never kept past apply
-        self.records: list[RngRecord] = []
-        self.private_keys: list[str] = []
-        self.events: list[Event] = []
-        # The secrets (None: public) of records[:_scanned]: each draw checks the kinds of
-        # the draws before it, and an entry may draw hundreds (a shuffle), so the records
-        # are read once each, not once per draw.
-        self._secrets: set[str | None] = set()
-        self._scanned = 0
-
-    def _drawn_secrets(self) -> set[str | None]:
-        """The secrets of every record so far (None for a public draw)."""
-        records = self.records
-        while self._scanned < len(records):
-            self._secrets.add(records[self._scanned].secret)
-            self._scanned += 1
-        return self._secrets
-
-    @property
-    def seq(self) -> int:
-        """The seq of the entry whose decision is being applied (for claims to cite)."""
-        return self._requesting
-
-    # hidden information (protocol section 5)
-
-    def committed_now(self) -> list[str]:
-        """Labels this entry commits to."""
-        return list(self._committed_now)
-
-    def opened_now(self) -> dict[str, JSON]:
-        """Label -> value for every commitment this entry opens (each checked already)."""
-        return {label: self._sealed[label].value for label in self._opened_now}
-
-    def is_committed(self, label: str) -> bool:
-        return label in self._sealed
-
-    def committed_at(self, label: str) -> int | None:
-        """The seq of the entry that committed `label` (None: never committed)."""
-        found = self._sealed.get(label)
-        return None if found is None else found.seq
-
-    def is_opened(self, label: str) -> bool:
-        return label in self._sealed and self._sealed[label].opened
-
-    def value(self, label: str) -> JSON:
-        """The opened value of `label`; a rules error if it is still sealed."""
-        if not self.is_opened(label):
-            raise PbemError(f"{label} has not been opened")
-        return self._sealed[label].value
-
-    # private draws (protocol sections 5 and 7)
-
-    def private_roll(self, secret: str, lo: int, hi: int, purpose: str) -> str:
-        """A draw in [lo, hi] that only the owner of `secret` can compute; returns its key.
-
-        `secret` labels a fresh 32-byte secret x that the entry being applied commits.
-        The value is seeded by x and the next other role's reveal; the owner's client
-        computes it (it arrives in `known` under the key), everyone else learns it when
-        x is opened (`private_value`).
-        """
-        # Checked before the draw waits for entropy: a failure refuses the requesting entry,
-        # whose author made it, not the entry that would have rolled.
-        sealed = self._sealed.get(secret)
-        if sealed is None or sealed.seq != self._requesting:
-            raise PbemError(f"a private draw needs {secret} committed in the requesting entry")
-        _check_purpose(purpose)
-        if self._stream is None or self._producing is None:
-            raise EntropyPending(purpose)
-        if any(drawn != secret for drawn in self._drawn_secrets()):
-            # One secret per requesting entry and no public draws beside it, so that a
-            # reader of the RNG log knows which stream each line comes from.
-            raise PbemError("an entry's private draws all come from one secret, alone")
-        key = f"draw/{self._requesting}/{len(self.private_keys)}"
-        self.private_keys.append(key)
-        self.records.append(
-            RngRecord(self._requesting, self._producing, lo, hi, None, purpose, secret)
-        )
-        return key
-
-    def private_value(self, key: str) -> int | None:
-        """The value of a private draw once its secret is opened (else None)."""
-        return self._private_values.get(key)
-
-    def roll(self, lo: int, hi: int, purpose: str) -> int:
-        _check_purpose(purpose)  # (before waiting: see private_roll)
-        if self._stream is None or self._producing is None:
-            raise EntropyPending(purpose)
-        secrets = self._secrets if self._scanned == len(self.records) else self._drawn_secrets()
-        if secrets and any(drawn is not None for drawn in secrets):
-            raise PbemError("an entry's draws are all public or all private (protocol notes)")
-        value = self._stream.between(lo, hi)
-        self.records.append(RngRecord(self._requesting, self._producing, lo, hi, value, purpose))
-        return value
-
-    # piles (protocol section 7: a draw takes index int(len(pile)); a shuffle is
-    # Fisher-Yates from the top index down, j = int(i + 1) for i = n-1 ... 1)
-
-    def draw(self, pile: list[Any], purpose: str) -> Any:
-        """Take a random item out of `pile` (in its canonical order) and return it."""
-        if not pile:
-            raise PbemError(f"nothing left to draw ({purpose})")
-        return pile.pop(self.roll(0, len(pile) - 1, purpose))
-
-    def shuffle(self, pile: list[Any], purpose: str) -> None:
-        """Shuffle `pile` in place; each swap is one line of the RNG log."""
-        for i in range(len(pile) - 1, 0, -1):
-            j = self.roll(0, i, f"{purpose}: place {i + 1}")
-            pile[i], pile[j] = pile[j], pile[i]
-
-    def event(self, text: str, **data: JSON) -> None:
-        self.events.append(Event(text, data))  # (**data is a new dict already)
-
-
-_NEW: Any = object()  # an Adjudicator argument not given: a fresh, empty container
-
-
-class Adjudicator(
-    MutableRecord,
-    fields=(
-        "engine",
-        "genesis",
-        "data",
-        "check_signature",
-        "entries",
-        "state",
-        "actions",
-        "rng_log",
-        "sealed",
-        "private",
-        "private_values",
-        "_options",
-        "_chains",
-        "_pending",
-        "lean",
-        "rng_sink",
-        "_head",
-        "_ids",
-        "_rng_base",
-        "_asked_memo",
-        "_opened_memo",
-        "_draw_index",
-        "meta",
-        "escrows",
-        "deals",
-        "blind_end",
-        "disclosed_at",
-    ),
-    hidden=("_asked_memo", "_opened_memo", "_draw_index"),
-    uncompared=("_asked_memo", "_opened_memo", "_draw_index"),
-):
-    """The replayed state of one game's log.
-
-    In lean mode (`start(..., lean=True)`, for verifying long logs) it keeps only what
-    later checks need: the entry ids as an index, the head, the entry waiting for
-    entropy, commitments, private draws and the engine state. `entries` and `actions`
-    stay empty, and `rng_log` holds only the records from the first one whose line can
-    still change (a private draw not opened yet); every record before it has been
-    handed, final, to `rng_sink`. Counts: `entry_count`, `rng_count`.
-    """
-
-    engine: Engine
-    genesis: Entry
-    data: Any
-    check_signature: SignatureCheck
-    entries: list[Entry]
-    state: State | None
-    actions: list[Action]
-    rng_log: list[RngRecord]
-    sealed: dict[str, Sealed]
-    private: dict[str, PrivateDraw]
-    private_values: dict[str, int]
-    _options: Mapping[str, JSON]
-    _chains: dict[str, _Chain]
-    _pending: _Pending | None
-    lean: bool
-    rng_sink: RngSink | None
-    _head: Entry | None
-    _ids: bytearray  # lean: 32 bytes per entry
-    _rng_base: int  # index in the whole RNG log of rng_log[0]
-    # (state, engine.asked_roles(state)) of the last one-signer check in this `_apply`
-    _asked_memo: tuple[State, list[str]] | None
-    # (sealed, its opened private values) computed by `_play` in this `_apply`
-    _opened_memo: tuple[Mapping[str, Sealed], dict[str, int]] | None
-    # (len(private), secret label -> its draws in log order): derived from `private`,
-    # which only ever grows; brought up to date when it has grown
-    _draw_index: tuple[int, dict[str, list[PrivateDraw]]]
-    # the open draw offer and an end agreed in the log (resignation, draw): pbem.core.meta
-    meta: meta_rules.MetaState
-    # double-blind games (pbem.core.blind): the escrows the referee has not attested yet;
-    # the referee's latest deal to each role (Escrowed.by: the role it is sealed to); how
-    # one of the game's own entries ended it (a void, a disclose that shows a false claim,
-    # an unseal), if one did; the seq of the referee's disclose, once signed
-    escrows: tuple[blind.Escrowed, ...]
-    deals: tuple[blind.Escrowed, ...]
-    blind_end: blind.Settled | None
-    disclosed_at: int | None
-
-    def __init__(
-        self,
-        engine: Engine,
-        genesis: Entry,
-        data: Any,
-        check_signature: SignatureCheck,
-        entries: list[Entry] = _NEW,
-        state: State | None = None,
-        actions: list[Action] = _NEW,
-        rng_log: list[RngRecord] = _NEW,
-        sealed: dict[str, Sealed] = _NEW,
-        private: dict[str, PrivateDraw] = _NEW,
-        private_values: dict[str, int] = _NEW,
-        _options: Mapping[str, JSON] = _NEW,
-        _chains: dict[str, _Chain] = _NEW,
-        _pending: _Pending | None = None,
-        lean: bool = False,
-        rng_sink: RngSink | None = None,
-        _head: Entry | None = None,
-        _ids: bytearray = _NEW,
-        _rng_base: int = 0,
-        _asked_memo: tuple[State, list[str]] | None = None,
-        _opened_memo: tuple[Mapping[str, Sealed], dict[str, int]] | None = None,
-        _draw_index: tuple[int, dict[str, list[PrivateDraw]]] = _NEW,
-        meta: meta_rules.MetaState = meta_rules.NONE,
-        escrows: tuple[blind.Escrowed, ...] = (),
-        deals: tuple[blind.Escrowed, ...] = (),
-        blind_end: blind.Settled | None = None,
-        disclosed_at: int | None = None,
-    ) -> None:
-        self.engine = engine
-        self.genesis = genesis
-        self.data = data
-        self.check_signature = check_signature
-        self.entries = [] if entries is _NEW else entries
-        self.state = state
-        self.actions = [] if actions is _NEW else actions
-        self.rng_log = [] if rng_log is _NEW else rng_log
-        self.sealed = {} if sealed is _NEW else sealed
-        self.private = {} if private is _NEW else private
-        self.private_values = {} if private_values is _NEW else private_values
-        self._options = {} if _options is _NEW else _options
-        self._chains = {} if _chains is _NEW else _chains
-        self._pending = _pending
-        self.lean = lean
-        self.rng_sink = rng_sink
-        self._head = _head
-        self._ids = bytearray() if _ids is _NEW else _ids
-        self._rng_base = _rng_base
-        self._asked_memo = _asked_memo
-        self._opened_memo = _opened_memo
-        self._draw_index = (0, {}) if _draw_index is _NEW else _draw_index
-        self.meta = meta
-        self.escrows = escrows
-        self.deals = deals
-        self.blind_end = blind_end
-        self.disclosed_at = disclosed_at
+class Adjudicator(Replay, fields=FIELDS, hidden=MEMOS, uncompared=MEMOS):
+    """Checks each entry of one game's log against the protocol and the rules, and applies
+    it to the Replay it is (pbem.core.replay): all or nothing."""
 
     # --- starting -------------------------------------------------------------------------
 
@@ -617,7 +80,7 @@ class Adjudicator(
         rng_sink: RngSink | None = None,
         tables: TableStore | None = None,
     ) -> Adjudicator:
-        """Check a genesis entry and open its game (`lean`: see the class; `tables`: where
+        """Check a genesis entry and open its game (`lean`: see Replay; `tables`: where
         parsed data tables are also kept, beyond this process's own cache)."""
         try:
             body = _genesis_body(genesis)
@@ -667,239 +130,6 @@ class Adjudicator(
         game._append(genesis)
         return game
 
-    def fork(self) -> Adjudicator:
-        """An independent copy: what replaying the same entries again would give, without
-        checking them again (a replay is a pure function of the entries' bytes).
-
-        Everything immutable is shared (entries, actions, RNG records, commitments, private
-        draws, the engine and its tables); every container and the engine states are
-        copied, so that applying entries to one never shows in the other.
-        """
-        twin = copy.copy(self)
-        twin.entries = list(self.entries)
-        twin.actions = list(self.actions)
-        twin.rng_log = list(self.rng_log)
-        twin.sealed = dict(self.sealed)
-        twin.private = dict(self.private)
-        twin.private_values = dict(self.private_values)
-        twin._chains = {r: _Chain(c.length, c.last, c.used) for r, c in self._chains.items()}
-        twin._ids = bytearray(self._ids)
-        twin.state = _copy_state(self.state)
-        pending = self._pending
-        if pending is not None:
-            twin._pending = _Pending(
-                pending.entry,
-                pending.decision,
-                pending.text,
-                _copy_state(pending.state_before),
-                pending.sealed,
-                pending.committed_now,
-                pending.opened_now,
-            )
-        twin._asked_memo = None
-        twin._opened_memo = None
-        twin._draw_index = (0, {})
-        return twin
-
-    # --- reading --------------------------------------------------------------------------
-
-    @property
-    def id(self) -> str:
-        return self.genesis.id
-
-    @property
-    def roles(self) -> dict[str, str]:
-        """Role -> OpenSSH public-key line, from genesis."""
-        return dict(self.genesis.body["roles"])
-
-    # The genesis never changes, so what is derived from it alone is computed once: these
-    # are read on every entry (a copy of the roles, the join order, the entropy role).
-
-    @cached_property
-    def _role_keys(self) -> Mapping[str, str]:
-        """Role -> public-key line, the genesis's own map: read, never changed or handed out."""
-        roles: Mapping[str, str] = self.genesis.body["roles"]
-        return roles
-
-    @cached_property
-    def _role_raw(self) -> dict[str, bytes]:
-        """Role -> its raw 32-byte public key: what keys are compared by, never their lines
-        (protocol section 8; the lines were checked canonical by `start`)."""
-        return role_key_bytes(self._role_keys)
-
-    @cached_property
-    def _game_raw(self) -> bytes:
-        return hex_bytes(self.id, "game id")
-
-    @cached_property
-    def deadline(self) -> int | None:
-        """Hours each player has for each entry it owes, when the genesis sets a deadline
-        (then the referee may sign a forfeit: pbem.core.referee), else None."""
-        return league.deadline_hours(self.genesis.body["options"], self._role_keys)
-
-    @cached_property
-    def double_blind(self) -> bool:
-        """Whether the referee holds every player's sealed values (pbem.core.blind)."""
-        return league.double_blind(self.genesis.body["options"], self._role_keys)
-
-    @cached_property
-    def _join_order(self) -> tuple[str, ...]:
-        creator = self.genesis.by
-        roles = self._role_keys
-        # A referee the engine does not list (any title may have one) joins last.
-        listed = (*self.engine.roles, league.REFEREE)
-        return (creator, *(r for r in dict.fromkeys(listed) if r in roles and r != creator))
-
-    @cached_property
-    def _entropy_roles(self) -> dict[str, str]:
-        """Author -> the role that rolls its dice (`_entropy_role`), for every role."""
-        order = self._join_order
-        return {author: league.witness(author, order) for author in order}
-
-    @property
-    def head(self) -> Entry:
-        if self.lean:
-            assert self._head is not None
-            return self._head
-        return self.entries[-1]
-
-    @property
-    def entry_count(self) -> int:
-        """How many entries the log holds (in lean mode too)."""
-        return len(self._ids) // 32 if self.lean else len(self.entries)
-
-    def entry_id(self, seq: int) -> str:
-        """The id of the log's entry `seq`."""
-        if self.lean:
-            return self._ids[32 * seq : 32 * seq + 32].hex()
-        return self.entries[seq].id
-
-    @property
-    def rng_count(self) -> int:
-        """How many lines the whole RNG log has (in lean mode too)."""
-        return self._rng_base + len(self.rng_log)
-
-    def _append(self, entry: Entry) -> None:
-        if self.lean:
-            self._head = entry
-            self._ids += bytes.fromhex(entry.id)
-        else:
-            self.entries.append(entry)
-
-    def _flush_rng(self) -> None:
-        """Lean mode: hand every record before the first still-private one to the sink."""
-        final = 0
-        for record in self.rng_log:
-            if record.value is None:
-                break
-            final += 1
-        if not final:
-            return
-        if self.rng_sink is not None:
-            for record in self.rng_log[:final]:
-                self.rng_sink(record)
-        del self.rng_log[:final]
-        self._rng_base += final
-
-    @property
-    def started(self) -> bool:
-        return self.state is not None
-
-    @property
-    def self_witnessed(self) -> bool:
-        """True when some role's dice are seeded by reveals of its own key: a one-role game,
-        or a role whose witness (`witness_roles`) holds the same key, however its key line
-        is written. Keys are compared as raw bytes (protocol section 8)."""
-        keys = self._role_raw
-        return any(keys[witness] == keys[author] for author, witness in self._entropy_roles.items())
-
-    def witness_roles(self) -> list[str]:
-        """The witnesses, in join order: the roles whose reveals seed draws requested by
-        another role. Fixed by the genesis: each role's dice are rolled by the next entry of
-        the first other role in join order (`_entropy_role`), and no other entry may roll
-        them. Empty in a one-role game. Roles, not keys: when a witness holds the key of a
-        role it witnesses, the game is `self_witnessed`."""
-        witnesses = {w for author, w in self._entropy_roles.items() if w != author}
-        return [role for role in self._join_order if role in witnesses]
-
-    def witnesses(self) -> list[tuple[str, str]]:
-        """(role, the role whose next entry rolls its dice), in join order, for every role
-        whose dice another role rolls (`witness_roles` are the second ones)."""
-        pairs = self._entropy_roles
-        return [(r, pairs[r]) for r in self._join_order if r in pairs and pairs[r] != r]
-
-    @property
-    def waiting_for_entropy(self) -> bool:
-        return self._pending is not None
-
-    def outcome(self) -> Outcome | None:
-        """The result: an end the log's own entries signed (a resignation or an agreed draw:
-        pbem.core.meta; a forfeit: pbem.core.referee; a double-blind game's void, disclose
-        or unseal: pbem.core.blind), else the engine's."""
-        if self.meta.ended is not None:
-            return self.meta.ended
-        return None if self.state is None else self.engine.outcome(self.state)
-
-    @property
-    def ended_by_agreement(self) -> bool:
-        """Whether one of the log's own entries ended the game, not its rules (a
-        resignation, an agreed draw, a forfeit, a double-blind end): pbem.verdicts.basis
-        says which."""
-        return self.meta.ended is not None
-
-    @cached_property
-    def sides(self) -> tuple[str, ...]:
-        """The roles that play a side (may resign, offer or accept a draw): pbem.core.meta."""
-        return meta_rules.sides(self.engine.required_roles, self._role_keys)
-
-    def prompts(self) -> list[Prompt]:
-        """Who is asked for what now, joins and entropy acknowledgements included: at most
-        one role (protocol section 8, one signer at a time)."""
-        joiner = self._next_joiner()
-        if joiner is not None:
-            return [Prompt(joiner, "join the game")]
-        if self.meta.ended is not None:
-            return []
-        if self.meta.takeback is not None:
-            proposer, to, at, whose = self.meta.takeback
-            text = f"{proposer} proposes (entry {at}) taking back your entries from {to}: "
-            return [Prompt(whose, text + "accept or decline")]
-        if self._pending is not None:
-            author = self._pending.entry.by
-            return [
-                Prompt(
-                    self._entropy_role(author),
-                    f"acknowledge entry {self._pending.entry.seq} to roll its dice",
-                )
-            ]
-        assert self.state is not None
-        return self.engine.prompts(self.state)
-
-    def next_signer(self) -> str | None:
-        """The one role entitled to sign the next entry (None once the game is over)."""
-        joiner = self._next_joiner()
-        if joiner is not None:
-            return joiner
-        if self.meta.ended is not None:
-            return None
-        if self.meta.takeback is not None:
-            return self.meta.takeback[3]  # the proposal asks the role whose entries go
-        if self._pending is not None:
-            return self._entropy_role(self._pending.entry.by)
-        assert self.state is not None
-        asked = self.engine.asked_roles(self.state)
-        return asked[0] if asked else None
-
-    def asked(self, role: str) -> bool:
-        return self.next_signer() == role
-
-    def next_reveal_index(self, role: str) -> int:
-        """Which chain element `role` reveals in its next entry."""
-        return self._chains[role].used + 1
-
-    def chain_length(self, role: str) -> int:
-        return self._chains[role].length
-
     # --- applying -------------------------------------------------------------------------
 
     def apply(self, entry: Entry, then: Entry | None = None) -> None:
@@ -927,92 +157,41 @@ class Adjudicator(
         # wrong game or a broken chain.
         self.check_signature(roles[entry.by], entry.canonical, entry.signature)
         self._check_position(entry)
-        if entry.kind == JOIN:
-            self._apply_join(entry)
-            return
-        if entry.kind == league.FORFEIT:
-            self._apply_forfeit(entry)
-            return
-        if entry.kind == blind.VOID:
-            self._apply_void(entry)
-            return
-        if entry.kind == blind.DISCLOSE:
-            self._apply_disclose(entry)
-            return
-        if entry.kind == blind.UNSEAL:
-            self._apply_unseal(entry)
-            return
-        if entry.kind not in (MOVE, ACK):
+        handler = _KINDS.get(entry.kind)
+        if handler is None:
             raise PbemError(f"unknown entry kind {entry.kind!r}")
+        handler(self, entry, then)
+
+    def _commit(self, entry: Entry, link: ChainState, actions: Iterable[Action] = ()) -> None:
+        """What every entry kind commits last, once everything is checked: its signer's
+        chain moves on to `link`, the entry joins the log and its actions the history."""
+        self._chains[entry.by] = link
+        self._append(entry)
+        if not self.lean:
+            self.actions.extend(actions)
+
+    def _apply_turn(self, entry: Entry, then: Entry | None) -> None:
+        """A move or an ack: it rolls the dice that wait, if any (the signer's reveal seeds
+        them), then carries a decision, an acknowledgement or a meta entry (`_CARRIED`),
+        and any meta fields beside (a note, a draw offer: pbem.core.meta)."""
         if self.state is None:  # (not started)
-            waiting = ", ".join(r for r in roles if r not in self._chains)
+            waiting = ", ".join(r for r in self._role_keys if r not in self._chains)
             raise PbemError(f"play has not started: waiting for {waiting} to join")
         if self.meta.ended is not None or self.engine.outcome(self.state) is not None:
             raise PbemError("the game is over")  # (self.outcome(), one call less)
         body = entry.body
-        has_meta = not meta_rules.FIELDS.isdisjoint(body)
-        if has_meta:
-            meta_rules.check_body(entry.kind, body)
-        takeback = body.get("takeback") if has_meta else None
-        proposed = self.meta.takeback
-        if proposed is not None and not isinstance(takeback, str):
-            raise PbemError(
-                f"{proposed[0]} proposed in entry {proposed[2]} to take back {proposed[3]}'s "
-                f"entries from {proposed[1]} on: {proposed[3]} accepts or declines it first"
-            )
+        has_meta = meta_rules.check_entry(self.meta, entry.kind, body)
         link = self._checked_reveal(entry)
         state, actions, records = self._resolve_for(entry, link.last)
-        pending: _Pending | None = self._pending if state is None else None
-        if state is None:
-            # Same author while its dice wait: the protocol wants another role first.
-            assert self._pending is not None
-            roller = self._entropy_role(self._pending.entry.by)
-            raise PbemError(
-                f"waiting for entropy: entry {self._pending.entry.seq}'s dice are rolled "
-                f"by the next entry of {roller}"
-            )
-        escrows = self._escrows_after(entry)
-        deals = self._deals_after(entry) if blind.DEAL in body else self.deals
-        sealed = self.sealed
-        if entry.kind == ACK:
-            rest = set(body) - {blind.HELD}
-            if rest and (not has_meta or rest - {"note", "draw"}):
-                raise PbemError("an ack carries no body but a note or a draw offer")
-            if not actions:
-                raise PbemError("out of turn: there are no dice waiting for this ack")
-        elif has_meta and meta_rules.meta_only(body):
-            if isinstance(takeback, int) and actions:
-                raise PbemError("a take-back is proposed with no dice waiting: roll them first")
-            if not actions and not isinstance(takeback, str):
-                # (rolling waiting dice, the signer was the one to sign next; a take-back
-                # answer is asked of its role by the proposal: pbem.core.meta.answer)
-                self._check_asked(state, entry)
-        else:
-            state, pending, action, sealed = self._play(state, entry, then)
-            if action is not None:
-                actions.append(action)
-        new_meta = self.meta
-        if has_meta or self.meta.offer_by is not None:
-            new_meta, said = meta_rules.step(self.meta, entry.seq, entry.by, body, self.sides)
-            if new_meta.ended is not None and self.engine.outcome(state) is not None:
-                raise PbemError(
-                    "the game ended with the dice this entry rolls: acknowledge them instead"
-                )
-            if said:
-                actions.append(Action(entry.seq, entry.by, said, turn=_turn(state)))
-        if isinstance(takeback, int):
-            new_meta, said = meta_rules.propose(new_meta, entry.seq, entry.by, takeback, self.sides)
-            actions.append(Action(entry.seq, entry.by, said, turn=_turn(state)))
-        elif isinstance(takeback, str):
-            new_meta, back, said = meta_rules.answer(new_meta, entry.seq, entry.by, takeback)
-            if back is not None:
-                state = _copy_state(back)
-            actions.append(Action(entry.seq, entry.by, said, turn=_turn(state)))
-        elif len(self.sides) == 2:  # (a take-back needs the other side's agreement)
-            can_undo = meta_rules.reversible(entry.kind, body, bool(records), pending is not None)
-            if can_undo or new_meta.undo:
-                undo = meta_rules.recorded(new_meta, entry.seq, entry.by, self.state, can_undo)
-                new_meta = new_meta.replace(undo=undo)
+        escrows = blind.escrows_after(entry, self.double_blind, self.escrows, self.sides)
+        deals = (
+            blind.deals_after(self.deals, entry, self.sides) if blind.DEAL in body else self.deals
+        )
+        carried = _CARRIED[meta_rules.turn_kind(entry.kind, body)]
+        state, pending, action, sealed = carried(self, state, entry, then, bool(actions))
+        if action is not None:
+            actions.append(action)
+        new_meta, state = self._meta_after(entry, has_meta, state, actions, records, pending)
         # (both empty for most entries: only asked when there is something to find)
         draws = self._private_draws(records, entry.reveal) if records else []
         memo = self._opened_memo
@@ -1026,26 +205,61 @@ class Adjudicator(
         self.meta = new_meta
         self.escrows = escrows
         self.deals = deals
-        self._chains[entry.by] = link
         self.sealed = sealed
         self.state = state
         self._pending = pending
-        self._append(entry)
-        if not self.lean:
-            self.actions.extend(actions)
+        self._commit(entry, link, actions)
         self.rng_log.extend(records)
         for draw in draws:
             self.private[draw.key] = draw
         self._record_private_values(opened_values)
 
-    def _record_private_values(self, opened_values: Mapping[str, int]) -> None:
-        """Private draws whose secrets were just opened: their values, in the RNG log too."""
-        for key, value in opened_values.items():
-            self.private_values[key] = value
-            at = self.private[key].log_index - self._rng_base
-            self.rng_log[at] = self.rng_log[at].replace(value=value)
-        if self.lean and self.rng_log:
-            self._flush_rng()
+    def _acknowledge(
+        self, state: State, entry: Entry, _then: Entry | None, rolled: bool
+    ) -> tuple[State, Pending | None, Action | None, dict[str, Sealed]]:
+        """An ack: it rolls the dice that wait and carries nothing else, but a note or a
+        draw offer (and the referee's attestation of escrows, `held`)."""
+        if set(entry.body) - _ACK_FIELDS:
+            raise PbemError("an ack carries no body but a note or a draw offer")
+        if not rolled:
+            raise PbemError("out of turn: there are no dice waiting for this ack")
+        return state, None, None, self.sealed
+
+    def _meta_move(
+        self, state: State, entry: Entry, _then: Entry | None, rolled: bool
+    ) -> tuple[State, Pending | None, Action | None, dict[str, Sealed]]:
+        """A move with no decision: a resignation, a draw offered or accepted, a take-back
+        proposed or answered (pbem.core.meta, which `_meta_after` applies)."""
+        if meta_rules.signer_asked(entry.body, rolled):
+            self._check_asked(state, entry)
+        return state, None, None, self.sealed
+
+    def _meta_after(
+        self,
+        entry: Entry,
+        has_meta: bool,
+        state: State,
+        actions: list[Action],
+        records: list[RngRecord],
+        pending: Pending | None,
+    ) -> tuple[meta_rules.MetaState, State]:
+        """The meta state after a move or an ack whose play gave `state`, and the state it
+        leaves (an accepted take-back returns to an earlier one); adds what it said to
+        `actions`."""
+        new_meta, said, answered, back = meta_rules.after(
+            self.meta, entry, has_meta, self.sides, self.state, bool(records), pending is not None
+        )
+        if new_meta.ended is not None and self.engine.outcome(state) is not None:
+            raise PbemError(
+                "the game ended with the dice this entry rolls: acknowledge them instead"
+            )
+        if said:
+            actions.append(Action(entry.seq, entry.by, said, turn=_turn(state)))
+        if back is not None:
+            state = copy_state(back)
+        if answered:
+            actions.append(Action(entry.seq, entry.by, answered, turn=_turn(state)))
+        return new_meta, state
 
     def _check_position(self, entry: Entry) -> None:
         head = self.head
@@ -1062,20 +276,8 @@ class Adjudicator(
                 f"{head.id[:12]}, got seq {entry.seq} after {str(entry.prev)[:12]}"
             )
 
-    def join_order(self) -> list[str]:
-        """The order in which the roles join: the creator first, then the others in the
-        engine's role order (one signer at a time: two joins never compete for a seq)."""
-        return list(self._join_order)
-
-    def _next_joiner(self) -> str | None:
-        if len(self._chains) == len(self._join_order):
-            return None  # everyone has joined (the usual case, once play has started)
-        for role in self._join_order:
-            if role not in self._chains:
-                return role
-        return None
-
-    def _apply_join(self, entry: Entry) -> None:
+    def _apply_join(self, entry: Entry, _then: Entry | None) -> None:
+        """A role's join: its hash chain's anchor and length; the last join starts play."""
         body = entry.body
         if entry.by in self._chains:
             raise PbemError(f"{entry.by} has already joined")
@@ -1090,19 +292,16 @@ class Adjudicator(
         anchor, length = body["anchor"], body["length"]
         if not isinstance(length, int) or isinstance(length, bool) or length < chain.MIN_LENGTH:
             raise PbemError(f"hash-chain length must be an integer >= {chain.MIN_LENGTH}")
-        link = _Chain(length, hex_bytes(anchor, "anchor"))
+        link = ChainState(length, hex_bytes(anchor, "anchor"))
         state = None
         if set(self._chains) | {entry.by} == set(self._role_keys):
             state = self.engine.setup(self.data, self._options)
             self._check_one_signer(state)
-        self._chains[entry.by] = link
-        self._append(entry)
-        if not self.lean:
-            self.actions.append(Action(entry.seq, entry.by, "joined"))
+        self._commit(entry, link, [Action(entry.seq, entry.by, "joined")])
         if state is not None:
             self.state = state
 
-    def _apply_forfeit(self, entry: Entry) -> None:
+    def _apply_forfeit(self, entry: Entry, _then: Entry | None) -> None:
         """A referee's forfeit (pbem.core.referee): it ends the game against the player
         the game waited for, when that player's deadline has passed by the referee's clock."""
         if entry.by != league.REFEREE:
@@ -1129,55 +328,9 @@ class Adjudicator(
         )
         link = self._checked_reveal(entry)
         self.meta = self.meta.replace(offer_by=None, offer_seq=None, ended=ended, takeback=None)
-        self._chains[entry.by] = link
-        self._append(entry)
-        if not self.lean:
-            self.actions.append(Action(entry.seq, entry.by, ended.text, turn=_turn(self.state)))
+        self._commit(entry, link, [Action(entry.seq, entry.by, ended.text, turn=_turn(self.state))])
 
     # --- double-blind games (pbem.core.blind) ----------------------------------------------
-
-    def _escrows_after(self, entry: Entry) -> tuple[blind.Escrowed, ...]:
-        """The escrows waiting for the referee's attestation once `entry` is applied: the
-        referee's entry attests them all (`held`), a player's move that commits adds its
-        own. PbemError for an escrow or attestation the game refuses."""
-        body = entry.body
-        if not self.double_blind:
-            if blind.ESCROW in body or blind.HELD in body or blind.DEAL in body:
-                raise PbemError("escrow, held and deal belong to double-blind games only")
-            return self.escrows
-        if entry.by == league.REFEREE:
-            if blind.ESCROW in body:
-                raise PbemError("the referee seals nothing to itself: no escrow")
-            blind.check_held(body, self.escrows)
-            blind.check_deal(body, self.sides)
-            return ()
-        if blind.HELD in body or blind.DEAL in body:
-            raise PbemError("only the referee attests escrows (held) and deals (deal)")
-        commits = body.get("commit")
-        if not isinstance(commits, dict) or entry.kind != MOVE:
-            if blind.ESCROW in body:
-                raise PbemError("escrow rides only on a move that commits")
-            return self.escrows
-        if blind.ESCROW not in body:
-            raise PbemError(
-                "in a double-blind game a move that commits carries its openings sealed to "
-                "the referee (escrow)"
-            )
-        sealed = body[blind.ESCROW]
-        blind.check_escrow_field(sealed)
-        pairs = tuple(sorted((str(label), str(digest)) for label, digest in commits.items()))
-        return (*self.escrows, blind.Escrowed(entry.seq, entry.by, str(sealed), pairs))
-
-    def _deals_after(self, entry: Entry) -> tuple[blind.Escrowed, ...]:
-        """The referee's latest deal to each role once `entry` (a referee's move that deals,
-        checked by `_escrows_after`) is applied: what a player may dispute (`unseal`)."""
-        latest = {item.by: item for item in self.deals}
-        for role in sorted(self.sides):
-            sealed = blind.deal_to(entry.body, role)
-            if sealed is not None:
-                commits = blind.commits_of(entry.body, role)
-                latest[role] = blind.Escrowed(entry.seq, role, sealed, commits)
-        return tuple(latest[role] for role in sorted(latest))
 
     def _blind_entry(self, entry: Entry, referee_only: bool = True) -> None:
         """What a double-blind game's own entries share: a double-blind game in play or
@@ -1200,13 +353,10 @@ class Adjudicator(
         self.blind_end = settled
         self.escrows = ()
         self._pending = None  # (dice that waited are never rolled: the game is over)
-        self._chains[entry.by] = link
-        self._append(entry)
-        if not self.lean:
-            turn = _turn(self.state) if self.state is not None else None
-            self.actions.append(Action(entry.seq, entry.by, ended.text, turn=turn))
+        turn = _turn(self.state) if self.state is not None else None
+        self._commit(entry, link, [Action(entry.seq, entry.by, ended.text, turn=turn)])
 
-    def _apply_void(self, entry: Entry) -> None:
+    def _apply_void(self, entry: Entry, _then: Entry | None) -> None:
         """The referee answers an escrow that does not open to its entry's commitments
         (pbem.core.blind): the game ends, against the author when the key proves it. While
         the game is played, or once it is over by its rules or an agreement (an escrow of
@@ -1217,7 +367,7 @@ class Adjudicator(
         ended, settled = blind.check_void(entry.body, self.id, self.escrows, self.sides, entry.seq)
         self._end_blind(entry, ended, settled)
 
-    def _apply_unseal(self, entry: Entry) -> None:
+    def _apply_unseal(self, entry: Entry, _then: Entry | None) -> None:
         """A published message key (pbem.core.blind.check_unseal): a player's dispute of a
         deal it must act on, while it is asked; the referee's answer to it; an author's
         answer to a void on the referee's word."""
@@ -1238,39 +388,17 @@ class Adjudicator(
         )
         self._end_blind(entry, ended, settled)
 
-    def _apply_disclose(self, entry: Entry) -> None:
+    def _apply_disclose(self, entry: Entry, _then: Entry | None) -> None:
         """The referee opens every value still sealed once the game is over; each opening
         is checked against its commitment, then the game's claim checks run on them. A
         claim they show false does not refuse the disclose: it is the proof the log keeps
         (the liar loses; a lie of the referee's own leaves no side the winner)."""
-        from pbem.core.commit import Opening, check_opening
-
         self._blind_entry(entry)
         if self.outcome() is None:
             raise PbemError("the game is not over: values are disclosed at its end")
         if self.blind_end is not None:
             raise PbemError(f"nothing to disclose: the game ended so: {self.blind_end.text}")
-        body = entry.body
-        if set(body) != {"open"} or not isinstance(body["open"], list):
-            raise PbemError('a disclose body has exactly "open", a list of openings')
-        still = {s.label: s for s in self.sealed.values() if not s.opened}
-        if not still:
-            raise PbemError("nothing is sealed any more: nothing to disclose")
-        openings = [Opening.from_json(raw) for raw in body["open"]]
-        labels = [opening.label for opening in openings]
-        if len(set(labels)) != len(labels) or set(labels) != set(still):
-            missing = sorted(set(still) - set(labels))
-            raise PbemError(
-                "a disclose opens every value still sealed, each once"
-                + (f"; missing {', '.join(missing[:5])}" if missing else "")
-            )
-        sealed = dict(self.sealed)
-        for opening in openings:
-            known = still[opening.label]
-            check_opening(self.id, known.digest, opening)
-            sealed[opening.label] = known.replace(
-                opened=True, value=opening.value, opened_at=entry.seq
-            )
+        sealed, labels = blind.disclosed(self.id, entry.seq, entry.body, self.sealed)
         opened_values = self._opened_private_values(sealed)
         ctx = ApplyContext(
             None,
@@ -1288,35 +416,26 @@ class Adjudicator(
         except FalseClaimError as exc:
             shown, state = exc, self.state  # (the claims after it are moot: the liar loses)
         link = self._checked_reveal(entry)
+        text = f"the referee discloses {len(labels)} sealed values"
+        if shown is not None:
+            ended, settled = blind.shown_false(shown, self._role_keys, self.sides, entry.seq)
+            text += f": {ended.text}"
         # Everything checked: commit.
         self.escrows = ()
         self.sealed = sealed
         self.state = state
         self.disclosed_at = entry.seq
-        self._chains[entry.by] = link
-        self._append(entry)
-        self._record_private_values(opened_values)
-        text = f"the referee discloses {len(labels)} sealed values"
         if shown is not None:
-            level = blind.FALSE_DEAL if shown.by == league.REFEREE else blind.FALSE_CLAIM
-            culprit = shown.by if shown.by in self._role_keys else league.REFEREE
-            ended, settled = blind.ending(
-                level,
-                self.sides,
-                culprit,
-                shown.seq,
-                entry.seq,
-                f"{shown} (shown by the referee's disclose, entry {entry.seq})",
-            )
             self.meta = self.meta.replace(ended=ended)
             self.blind_end = settled
-            text += f": {ended.text}"
-        if not self.lean:
-            self.actions.append(
-                Action(entry.seq, entry.by, text, tuple(ctx.events), turn=_turn(state))
-            )
+        self._commit(
+            entry, link, [Action(entry.seq, entry.by, text, tuple(ctx.events), turn=_turn(state))]
+        )
+        self._record_private_values(opened_values)
 
-    def _checked_reveal(self, entry: Entry) -> _Chain:
+    # --- reveals, dice and decisions (protocol sections 4 and 5) ---------------------------
+
+    def _checked_reveal(self, entry: Entry) -> ChainState:
         current = self._chains.get(entry.by)
         if current is None:
             raise PbemError(f"{entry.by} has not joined")
@@ -1328,15 +447,7 @@ class Adjudicator(
                 f"reveal does not hash to {entry.by}'s previous chain value "
                 f"(element {current.used + 1} of the chain anchored at join)"
             )
-        return _Chain(current.length, reveal, current.used + 1)
-
-    def _entropy_role(self, author: str) -> str:
-        """Who rolls the dice an entry of `author` waits for: the referee, else the first
-        other role in join order (the author itself in a one-role game, self-witnessed)."""
-        found = self._entropy_roles.get(author)
-        if found is not None:
-            return found
-        return league.witness(author, self._join_order)  # (an author that is no role)
+        return ChainState(current.length, reveal, current.used + 1)
 
     def _check_one_signer(self, state: State) -> None:
         """Refuse a state in which the engine asks two roles at once (protocol section 8)."""
@@ -1352,14 +463,20 @@ class Adjudicator(
 
     def _resolve_for(
         self, entry: Entry, reveal_raw: bytes
-    ) -> tuple[State | None, list[Action], list[RngRecord]]:
-        """The state `entry` plays on: if dice are waiting and `entry` may roll them, roll them."""
+    ) -> tuple[State, list[Action], list[RngRecord]]:
+        """The state `entry` plays on: if dice are waiting and `entry` may roll them, roll
+        them; PbemError if they wait for another role's entry."""
         pending = self._pending
         assert self.state is not None
         if pending is None:
             return self.state, [], []
-        if entry.by != self._entropy_role(pending.entry.by):
-            return None, [], []
+        roller = self._entropy_role(pending.entry.by)
+        if entry.by != roller:
+            # Same author while its dice wait: the protocol wants another role first.
+            raise PbemError(
+                f"waiting for entropy: entry {pending.entry.seq}'s dice are rolled "
+                f"by the next entry of {roller}"
+            )
         rolled = pending.rolled
         if rolled is not None and rolled[0] == entry.reveal and rolled[2].resolved_at == entry.seq:
             _reveal, state, action = rolled  # rolled ahead with this very (now checked) reveal
@@ -1392,34 +509,9 @@ class Adjudicator(
             )
         return draws
 
-    def _private_values(self, secret: str, x: JSON) -> dict[str, int]:
-        """Values of every private draw seeded by the secret labelled `secret` (now opened)."""
-        draws = self._draws_of().get(secret)
-        if not draws:
-            return {}
-        if not isinstance(x, str):
-            raise PbemError(f"{secret} seeds private draws, so it must open as 64 hex digits")
-        hex_bytes(x, f"private secret {secret}")
-        streams: dict[str, Stream] = {}
-        values = {}
-        for draw in draws:
-            stream = streams.setdefault(
-                draw.requesting_id,
-                Stream(private_seed(self.id, draw.requesting_id, x, draw.reveal)),
-            )
-            values[draw.key] = stream.between(draw.lo, draw.hi)
-        return values
-
-    def private_values_for(self, known: Mapping[str, JSON]) -> dict[str, int]:
-        """The values of private draws whose secrets are in `known` (an owner's own store)."""
-        values: dict[str, int] = {}
-        for label in {d.secret for d in self.private.values()} & set(known):
-            values.update(self._private_values(label, known[label]))
-        return values
-
     def _roll(
         self,
-        pending: _Pending,
+        pending: Pending,
         producing: int,
         reveal: str,
         reveal_raw: bytes | None = None,
@@ -1465,8 +557,8 @@ class Adjudicator(
         )
 
     def _roll_ahead(
-        self, pending: _Pending, then: Entry, private_values: Mapping[str, int]
-    ) -> tuple[State, _Pending | None, Action | None] | None:
+        self, pending: Pending, then: Entry, private_values: Mapping[str, int]
+    ) -> tuple[State, Pending | None, Action | None] | None:
         """Apply a decision with the dice `then`'s reveal gives, in one pass; None when the
         two passes of play must decide (the decision is refused, or the reveal is bad).
 
@@ -1492,8 +584,8 @@ class Adjudicator(
         return pending.state_before, pending, None
 
     def _play(
-        self, state: State, entry: Entry, then: Entry | None = None
-    ) -> tuple[State, _Pending | None, Action | None, dict[str, Sealed]]:
+        self, state: State, entry: Entry, then: Entry | None, _rolled: bool
+    ) -> tuple[State, Pending | None, Action | None, dict[str, Sealed]]:
         """Parse and apply the decision a move carries; defer it if it needs dice."""
         body = entry.body
         if "decision" not in body or not isinstance(body["decision"], str):
@@ -1515,7 +607,7 @@ class Adjudicator(
         private_values = {**self.private_values, **opened_values} if opened_values else None
         if then is not None and self._rolls_next(entry, then):
             ahead = self._roll_ahead(
-                _Pending(entry, decision, text, state, sealed, committed_now, opened_now),
+                Pending(entry, decision, text, state, sealed, committed_now, opened_now),
                 then,
                 self.private_values if private_values is None else private_values,
             )
@@ -1533,7 +625,7 @@ class Adjudicator(
         try:
             new_state = self.engine.apply(state, entry.by, decision, ctx)
         except EntropyPending:
-            pending = _Pending(entry, decision, text, state, sealed, committed_now, opened_now)
+            pending = Pending(entry, decision, text, state, sealed, committed_now, opened_now)
             return state, pending, None, sealed
         self._check_one_signer(new_state)
         action = Action(entry.seq, entry.by, text, tuple(ctx.events), turn=_turn(new_state))
@@ -1558,10 +650,6 @@ class Adjudicator(
             # `self.sealed` is only ever replaced, never changed in place, so sharing it
             # is safe.
             return self.sealed, (), ()
-        # (imported here: a `pbem verify` of entries without hidden information never needs
-        # it, and its import is a dataclass to create)
-        from pbem.core.commit import Opening, check_opening
-
         commits = body.get("commit", {})
         openings = body.get("open", [])
         if "commit" in body and (not isinstance(commits, dict) or not commits):
@@ -1595,19 +683,6 @@ class Adjudicator(
             opened.append(opening.label)
         return sealed, tuple(commits), tuple(opened)
 
-    def _draws_of(self) -> dict[str, list[PrivateDraw]]:
-        """Secret label -> its private draws in log order (what `_private_values` used to
-        filter and sort out of every draw of the game, for each secret opened)."""
-        known, index = self._draw_index
-        if known != len(self.private):
-            for draw in itertools.islice(self.private.values(), known, None):
-                group = index.setdefault(draw.secret, [])
-                group.append(draw)
-                if len(group) > 1 and group[-2].log_index > draw.log_index:
-                    group.sort(key=lambda d: d.log_index)  # (stable, as sorted() was)
-            self._draw_index = (len(self.private), index)
-        return index
-
     def _opened_private_values(
         self, sealed: Mapping[str, Sealed], opened_now: tuple[str, ...] | None = None
     ) -> dict[str, int]:
@@ -1631,43 +706,6 @@ class Adjudicator(
                 values.update(self._private_values(label, item.value))
         return values
 
-    def unopened(self) -> list[Sealed]:
-        """Commitments still sealed: by the end of a game there must be none."""
-        return [s for s in self.sealed.values() if not s.opened]
-
-    def unchecked(self) -> list[str]:
-        """What this log cannot check yet, by entry and role (protocol section 8): sealed
-        values, private draws of a sealed secret, claims about sealed values, and dice that
-        wait for an entry nobody has sent. Empty when everything is checked."""
-        found: list[tuple[int, str, str]] = []
-        for sealed in self.unopened():
-            found.append((sealed.seq, sealed.role, f"commitment {sealed.label} is not opened"))
-        for draw in self.private.values():
-            owner = self.sealed.get(draw.secret)
-            if owner is not None and not owner.opened:
-                found.append(
-                    (
-                        draw.requesting_seq,
-                        owner.role,
-                        f"private draw {draw.purpose!r} (its secret {draw.secret} is not opened)",
-                    )
-                )
-        if self.state is not None:
-            for seq, role, what in self.engine.unchecked_claims(self.state):
-                found.append((seq, role, f"{what}: not checked while it is sealed"))
-        pending = self._pending
-        if pending is not None:
-            found.append(
-                (
-                    pending.entry.seq,
-                    pending.entry.by,
-                    "its dice are not rolled: they wait for the next entry of "
-                    + self._entropy_role(pending.entry.by),
-                )
-            )
-        found.sort(key=lambda item: item[0])
-        return [f"entry {seq} by {role}: {what}" for seq, role, what in found]
-
     # --- previews for clients -------------------------------------------------------------
 
     def preview(self, role: str, reveal: str) -> State | None:
@@ -1683,37 +721,43 @@ class Adjudicator(
         return state
 
 
+# Each entry kind's handler: it checks the entry against the log and the rules, then
+# commits it (`Adjudicator._commit`), or raises and leaves the adjudicator as it was.
+_KINDS: dict[str, Callable[[Adjudicator, Entry, Entry | None], None]] = {
+    JOIN: Adjudicator._apply_join,
+    MOVE: Adjudicator._apply_turn,
+    ACK: Adjudicator._apply_turn,
+    league.FORFEIT: Adjudicator._apply_forfeit,
+    blind.VOID: Adjudicator._apply_void,
+    blind.DISCLOSE: Adjudicator._apply_disclose,
+    blind.UNSEAL: Adjudicator._apply_unseal,
+}
+
+# What a move or an ack carries once the dice that wait are rolled (pbem.core.meta.turn_kind):
+# a decision, nothing (an ack), or a meta entry (a resignation, a draw, a take-back); each
+# gives the state, the decision waiting for dice, its action and the commitments after it.
+_CARRIED: dict[
+    str,
+    Callable[
+        [Adjudicator, State, Entry, Entry | None, bool],
+        tuple[State, Pending | None, Action | None, dict[str, Sealed]],
+    ],
+] = {
+    MOVE: Adjudicator._play,
+    ACK: Adjudicator._acknowledge,
+    meta_rules.META: Adjudicator._meta_move,
+}
+
 # `note` and `draw` (an offer) may ride on any move: pbem.core.meta checks them.
 _MOVE_FIELDS = frozenset(
     {"decision", "commit", "open", "note", "draw", blind.ESCROW, blind.HELD, blind.DEAL}
 )
-
-
-def _copy_state(state: Any) -> Any:
-    """A deep copy of an engine state: marshal's (several times faster) for plain data,
-    copy.deepcopy's for anything else."""
-    if state is None:
-        return None
-    try:
-        return marshal.loads(marshal.dumps(state))
-    except ValueError:  # not plain data (a type marshal does not know)
-        return copy.deepcopy(state)
+# An ack carries nothing but a note or a draw offer, and the referee's `held`.
+_ACK_FIELDS = frozenset({"note", "draw", blind.HELD})
 
 
 def _turn(state: State) -> JSON:
     return state.get("turn") if isinstance(state, dict) else None
-
-
-def role_key_bytes(roles: Mapping[str, str]) -> dict[str, bytes]:
-    """Role -> raw public key of a genesis's roles; PbemError naming the role whose key line
-    is not a canonical Ed25519 public-key line (protocol section 8: keys compared as keys)."""
-    found: dict[str, bytes] = {}
-    for role, line in roles.items():
-        try:
-            found[role] = key_bytes(line)
-        except PbemError as exc:
-            raise PbemError(f"role {role!r}: {exc}") from None
-    return found
 
 
 def _genesis_body(genesis: Entry) -> dict[str, Any]:
@@ -1735,7 +779,3 @@ def _genesis_body(genesis: Entry) -> dict[str, Any]:
     if not body["roles"] or not all(isinstance(v, str) for v in body["roles"].values()):
         raise PbemError("genesis roles must map each role to an OpenSSH public-key line")
     return body
-
-
-def data_digest(content: bytes) -> str:
-    return sha256(content).hex()

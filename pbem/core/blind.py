@@ -57,12 +57,14 @@ from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from pbem.core.canonical import JSON, canonical_bytes, parse_canonical
-from pbem.core.commit import Opening, commitment
+from pbem.core.commit import Opening, check_opening, commitment
 from pbem.core.engine import Outcome
 from pbem.core.hashing import is_lower_hex
+from pbem.core.history import Sealed
+from pbem.core.log import MOVE, Entry
 from pbem.core.referee import REFEREE
 from pbem.crypto.sealcheck import OVERHEAD, EscrowError, check_ephemeral, open_with_key
-from pbem.errors import PbemError
+from pbem.errors import FalseClaimError, PbemError
 
 ESCROW = "escrow"  # a move body field
 HELD = "held"  # an ack body field
@@ -442,3 +444,94 @@ def _answer_void(
         return ending(FALSE_VOID, sides, REFEREE, settled.at, at, text)
     text = f"false escrow in entry {seq} by {by}: {problem} (its own key, entry {at}, shows it)"
     return ending(FALSE_ESCROW, sides, by, seq, at, text)
+
+
+# --- what the adjudicator keeps of them, entry by entry ----------------------------------------
+
+
+def escrows_after(
+    entry: Entry, double_blind: bool, escrows: tuple[Escrowed, ...], sides: Sequence[str]
+) -> tuple[Escrowed, ...]:
+    """The escrows waiting for the referee's attestation once `entry` (a move or an ack)
+    is applied: the referee's entry attests them all (`held`), a player's move that
+    commits adds its own. PbemError for an escrow or attestation the game refuses."""
+    body = entry.body
+    if not double_blind:
+        if ESCROW in body or HELD in body or DEAL in body:
+            raise PbemError("escrow, held and deal belong to double-blind games only")
+        return escrows
+    if entry.by == REFEREE:
+        if ESCROW in body:
+            raise PbemError("the referee seals nothing to itself: no escrow")
+        check_held(body, escrows)
+        check_deal(body, sides)
+        return ()
+    if HELD in body or DEAL in body:
+        raise PbemError("only the referee attests escrows (held) and deals (deal)")
+    commits = body.get("commit")
+    if not isinstance(commits, dict) or entry.kind != MOVE:
+        if ESCROW in body:
+            raise PbemError("escrow rides only on a move that commits")
+        return escrows
+    if ESCROW not in body:
+        raise PbemError(
+            "in a double-blind game a move that commits carries its openings sealed to "
+            "the referee (escrow)"
+        )
+    sealed = body[ESCROW]
+    check_escrow_field(sealed)
+    pairs = tuple(sorted((str(label), str(digest)) for label, digest in commits.items()))
+    return (*escrows, Escrowed(entry.seq, entry.by, str(sealed), pairs))
+
+
+def deals_after(
+    deals: tuple[Escrowed, ...], entry: Entry, sides: Sequence[str]
+) -> tuple[Escrowed, ...]:
+    """The referee's latest deal to each role once `entry` (a referee's move that deals,
+    checked by `escrows_after`) is applied: what a player may dispute (`unseal`)."""
+    latest = {item.by: item for item in deals}
+    for role in sorted(sides):
+        sealed = deal_to(entry.body, role)
+        if sealed is not None:
+            commits = commits_of(entry.body, role)
+            latest[role] = Escrowed(entry.seq, role, sealed, commits)
+    return tuple(latest[role] for role in sorted(latest))
+
+
+def disclosed(
+    game: str, at: int, body: Mapping[str, JSON], sealed: Mapping[str, Sealed]
+) -> tuple[dict[str, Sealed], list[str]]:
+    """The commitments once the referee's disclose (entry `at`) opens every value still
+    sealed, each checked against its commitment, and the labels it opens in its order;
+    PbemError when the rules refuse it."""
+    if set(body) != {"open"} or not isinstance(body["open"], list):
+        raise PbemError('a disclose body has exactly "open", a list of openings')
+    still = {s.label: s for s in sealed.values() if not s.opened}
+    if not still:
+        raise PbemError("nothing is sealed any more: nothing to disclose")
+    openings = [Opening.from_json(raw) for raw in body["open"]]
+    labels = [opening.label for opening in openings]
+    if len(set(labels)) != len(labels) or set(labels) != set(still):
+        missing = sorted(set(still) - set(labels))
+        raise PbemError(
+            "a disclose opens every value still sealed, each once"
+            + (f"; missing {', '.join(missing[:5])}" if missing else "")
+        )
+    after = dict(sealed)
+    for opening in openings:
+        known = still[opening.label]
+        check_opening(game, known.digest, opening)
+        after[opening.label] = known.replace(opened=True, value=opening.value, opened_at=at)
+    return after, labels
+
+
+def shown_false(
+    shown: FalseClaimError, roles: Mapping[str, str], sides: Sequence[str], at: int
+) -> tuple[Outcome, Settled]:
+    """The end a claim shown false by the referee's disclose (entry `at`) gives: the liar
+    loses (FALSE_CLAIM); a lie of the referee's own leaves no side the winner
+    (FALSE_DEAL)."""
+    level = FALSE_DEAL if shown.by == REFEREE else FALSE_CLAIM
+    culprit = shown.by if shown.by in roles else REFEREE
+    text = f"{shown} (shown by the referee's disclose, entry {at})"
+    return ending(level, sides, culprit, shown.seq, at, text)

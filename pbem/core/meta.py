@@ -22,11 +22,13 @@ from typing import Any
 
 from pbem.core.canonical import JSON
 from pbem.core.engine import Outcome
+from pbem.core.log import Entry
 from pbem.core.record import Record
 from pbem.errors import PbemError
 
 NOTE_MAX = 500  # characters (code points): a note is a line to the opponent, not a letter
 FIELDS = frozenset({"note", "resign", "draw", "takeback"})
+META = "meta"  # what a move carrying no decision, only meta fields, is (`turn_kind`)
 OFFER, ACCEPT, DECLINE = "offer", "accept", "decline"
 UNDO_MAX = 32  # entries a take-back may reach back over, at most
 
@@ -117,6 +119,71 @@ def check_body(kind: str, body: Mapping[str, JSON]) -> None:
     if kind == "move" and meta_only(body) and set(body) - FIELDS:
         unknown = ", ".join(sorted(set(body) - FIELDS))
         raise PbemError(f"a move without a decision carries no {unknown}")
+
+
+def turn_kind(kind: str, body: Mapping[str, JSON]) -> str:
+    """What a move or an ack carries, for the adjudicator to dispatch: META for a move with
+    no decision (a resignation, a draw offer or accept, a take-back), else its kind."""
+    return META if kind == "move" and meta_only(body) else kind
+
+
+def check_entry(meta: MetaState, kind: str, body: Mapping[str, JSON]) -> bool:
+    """Whether a move or ack body carries meta fields, checked by shape (`check_body`);
+    PbemError too for any entry but an answer while a take-back proposal is open."""
+    has_meta = not FIELDS.isdisjoint(body)
+    if has_meta:
+        check_body(kind, body)
+    takeback = body.get("takeback") if has_meta else None
+    proposed = meta.takeback
+    if proposed is not None and not isinstance(takeback, str):
+        raise PbemError(
+            f"{proposed[0]} proposed in entry {proposed[2]} to take back {proposed[3]}'s "
+            f"entries from {proposed[1]} on: {proposed[3]} accepts or declines it first"
+        )
+    return has_meta
+
+
+def signer_asked(body: Mapping[str, JSON], rolled: bool) -> bool:
+    """Whether a move with no decision must come from the role the game asks: not when it
+    `rolled` waiting dice (its signer was the one to sign next), nor when it answers a
+    take-back (the proposal asks that role: `answer`). PbemError for a take-back proposed
+    by an entry that rolls dice."""
+    takeback = body.get("takeback")
+    if isinstance(takeback, int) and rolled:
+        raise PbemError("a take-back is proposed with no dice waiting: roll them first")
+    return not rolled and not isinstance(takeback, str)
+
+
+def after(
+    meta: MetaState,
+    entry: Entry,
+    has_meta: bool,
+    game_sides: Sequence[str],
+    state_before: Any,
+    drew: bool,
+    waits: bool,
+) -> tuple[MetaState, str, str, Any]:
+    """The meta state after a move or an ack (checked by `check_entry`, whose answer is
+    `has_meta`), played on `state_before` (`drew`: it drew dice; `waits`: its decision
+    waits for them): the state, what its offer, resignation or note said and what its
+    take-back said (each '' for nothing), and the state an accepted take-back returns to
+    (None: play goes on). PbemError for an entry the rules refuse."""
+    seq, by, body = entry.seq, entry.by, entry.body
+    said = ""
+    if has_meta or meta.offer_by is not None:
+        meta, said = step(meta, seq, by, body, game_sides)
+    takeback = body.get("takeback") if has_meta else None
+    if isinstance(takeback, int):
+        meta, proposed = propose(meta, seq, by, takeback, game_sides)
+        return meta, said, proposed, None
+    if isinstance(takeback, str):
+        meta, back, answered = answer(meta, seq, by, takeback)
+        return meta, said, answered, back
+    if len(game_sides) == 2:  # (a take-back needs the other side's agreement)
+        can_undo = reversible(entry.kind, body, drew, waits)
+        if can_undo or meta.undo:
+            meta = meta.replace(undo=recorded(meta, seq, by, state_before, can_undo))
+    return meta, said, "", None
 
 
 def step(

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from pbem import cache, ledger
-from pbem.client import _REPLAYS
-from pbem.core import adjudicator
-from pbem.core.adjudicator import load_data_cached
+from pbem.core import tables
+from pbem.core.tables import load_data_cached
+from pbem.signing import _REPLAYS
 from pbem.verify import parse_entries, verify_path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -73,10 +73,10 @@ def test_cached_tables_equal_the_parsed_ones(
     engine = ledger.engine_by_name(title)
     files = engine.default_data()
     parsed = engine.load_data(files)
-    monkeypatch.setattr(adjudicator, "_DATA_CACHE", {})
+    monkeypatch.setattr(tables, "_DATA_CACHE", {})
     assert load_data_cached(engine, files, ledger.DISK_TABLES) == parsed  # parsed, kept
     assert list(cache_dir.glob("tables-*"))
-    monkeypatch.setattr(adjudicator, "_DATA_CACHE", {})
+    monkeypatch.setattr(tables, "_DATA_CACHE", {})
 
     def parse_again(_files: object) -> None:
         raise AssertionError("parsed again: the kept tables were not used")

@@ -2,7 +2,8 @@
 
 Each test makes the attack end to end (entries signed with real keys on a real
 adjudicator, then the whole log verified as a move file or a save, and on the CLI where a
-user meets it) and fails when its check is deleted from pbem/core/adjudicator.py:
+user meets it) and fails when its check is deleted from pbem/core/adjudicator.py (or
+context.py, for a draw's purpose):
 
 * a label opened twice; committed and opened in one entry; empty or over 200 characters
   (and exactly 200 accepted);

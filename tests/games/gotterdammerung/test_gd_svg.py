@@ -18,7 +18,7 @@ import pytest
 
 from pbem.errors import PbemError
 from pbem.games.datacheck import shipped_files
-from pbem.games.gotterdammerung import counters, map_data, svg
+from pbem.games.gotterdammerung import counters, map_data, svg, svg_style
 from pbem.maps.svg import Highlight
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -164,7 +164,7 @@ def test_a_counter_shows_its_label_ratings_and_colour(board: Any, data: Any) -> 
     full = data["units"]["sov-18rc"]
     assert texts == ["18 Rfl", f"{full['attack']}-{full['defence']}-{full['movement']}"]
     rect = group.find(f"{NS}rect")
-    assert rect is not None and rect.get("fill") == svg.NATION["soviet"][0]
+    assert rect is not None and rect.get("fill") == svg_style.NATION["soviet"][0]
 
 
 def test_a_reduced_unit_shows_its_reduced_side(board: Any, data: Any) -> None:

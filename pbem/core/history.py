@@ -1,0 +1,130 @@
+"""What a replay of a log records beside the engine state: each decision as it happened
+(`Action`), the commitments of the log and their openings (`Sealed`), and the private draws
+only a secret's owner can compute until it is opened (`PrivateDraw`).
+
+These are records (pbem.core.record: what @dataclass gives, without the dataclasses module
+a `pbem verify` would otherwise import).
+"""
+
+from __future__ import annotations
+
+from pbem.core.canonical import JSON
+from pbem.core.engine import Event
+from pbem.core.record import Record
+from pbem.core.rng import RngRecord
+
+
+class Action(Record, fields=("seq", "by", "text", "events", "rng", "resolved_at", "turn")):
+    """One decision as it happened: who, what, the events and the dice it caused."""
+
+    seq: int
+    by: str
+    text: str
+    events: tuple[Event, ...]
+    rng: tuple[RngRecord, ...]
+    resolved_at: int | None  # the entry whose reveal produced the dice
+    turn: JSON
+
+    def __init__(
+        self,
+        seq: int,
+        by: str,
+        text: str,
+        events: tuple[Event, ...] = (),
+        rng: tuple[RngRecord, ...] = (),
+        resolved_at: int | None = None,
+        turn: JSON = None,
+    ) -> None:
+        fields = self.__dict__
+        fields["seq"] = seq
+        fields["by"] = by
+        fields["text"] = text
+        fields["events"] = events
+        fields["rng"] = rng
+        fields["resolved_at"] = resolved_at
+        fields["turn"] = turn
+
+
+class PrivateDraw(
+    Record,
+    fields=(
+        "key",
+        "secret",
+        "requesting_seq",
+        "requesting_id",
+        "producing_seq",
+        "reveal",
+        "lo",
+        "hi",
+        "purpose",
+        "log_index",
+    ),
+):
+    """A draw only the owner of a sealed secret x can compute until x is opened."""
+
+    key: str
+    secret: str  # label of the committed x
+    requesting_seq: int
+    requesting_id: str
+    producing_seq: int
+    reveal: str
+    lo: int
+    hi: int
+    purpose: str
+    log_index: int  # its line in the RNG log
+
+    def __init__(
+        self,
+        key: str,
+        secret: str,
+        requesting_seq: int,
+        requesting_id: str,
+        producing_seq: int,
+        reveal: str,
+        lo: int,
+        hi: int,
+        purpose: str,
+        log_index: int,
+    ) -> None:
+        fields = self.__dict__
+        fields["key"] = key
+        fields["secret"] = secret
+        fields["requesting_seq"] = requesting_seq
+        fields["requesting_id"] = requesting_id
+        fields["producing_seq"] = producing_seq
+        fields["reveal"] = reveal
+        fields["lo"] = lo
+        fields["hi"] = hi
+        fields["purpose"] = purpose
+        fields["log_index"] = log_index
+
+
+class Sealed(Record, fields=("label", "digest", "role", "seq", "opened", "value", "opened_at")):
+    """A commitment in the log: who made it, in which entry, and its opening once made."""
+
+    label: str
+    digest: str
+    role: str
+    seq: int
+    opened: bool
+    value: JSON
+    opened_at: int | None
+
+    def __init__(
+        self,
+        label: str,
+        digest: str,
+        role: str,
+        seq: int,
+        opened: bool = False,
+        value: JSON = None,
+        opened_at: int | None = None,
+    ) -> None:
+        fields = self.__dict__
+        fields["label"] = label
+        fields["digest"] = digest
+        fields["role"] = role
+        fields["seq"] = seq
+        fields["opened"] = opened
+        fields["value"] = value
+        fields["opened_at"] = opened_at
