@@ -73,7 +73,7 @@ def fetch(
     keys signed and sent is relearned (after a restored backup) before anything else.
     Exit status 1 when any message was refused.
     """
-    from pbem.commands import _client, _data_files
+    from pbem.cli.app import _client, _data_files
     from pbem.inbox import Inbox
     from pbem.mail.fetch import Fetcher
     from pbem.render.escape import terminal, terminal_line

@@ -31,7 +31,7 @@ def send(
     ctx: click.Context, game: str, to: str | None, config_path: str | None, dry_run: bool
 ) -> None:
     """Mail GAME's entries of yours that were not mailed yet to the opponent, over SMTP."""
-    from pbem.commands import _client
+    from pbem.cli.app import _client
     from pbem.mail.outgoing import send_pending
 
     # (a dry run prints the message on stdout: the line goes to stderr)

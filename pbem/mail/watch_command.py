@@ -32,7 +32,7 @@ def watch(
     decision: those wait for `pbem play` or `pbem move`. Stop it with Ctrl-C."""
     import time
 
-    from pbem.commands import _client
+    from pbem.cli.app import _client
     from pbem.errors import PbemError
     from pbem.mail.mailer import Mailer
     from pbem.play import watch as watch_loop

@@ -23,7 +23,7 @@ def disclose(ctx: click.Context, game: str, output: str | None) -> None:
     the game against the liar, in the log); before that, a void of a false escrow not
     attested yet; and the answer to a player who says a deal does not open (the deal's
     own key). Writes them as a move file to send to the players."""
-    from pbem.commands import _client, _write_entries
+    from pbem.cli.app import _client, _write_entries
     from pbem.errors import PbemError
     from pbem.render.escape import terminal_line
 

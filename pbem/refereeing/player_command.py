@@ -15,7 +15,7 @@ from pbem.completion import complete_game
 def player(ctx: click.Context, game: str, role: str, address: str) -> None:
     """Remember that ROLE of GAME (a game this store referees) gets its mail at ADDRESS:
     `pbem referee run` mails it every entry it has not been sent, with its turn page."""
-    from pbem.commands import _client
+    from pbem.cli.app import _client
     from pbem.core.referee import REFEREE
     from pbem.errors import PbemError
     from pbem.refereeing.settle import genesis_of, refereed_by_us

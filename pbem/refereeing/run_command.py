@@ -96,7 +96,7 @@ def run(
     stay in the inbox (`pbem join GAME` accepts one by hand)."""
     import time
 
-    from pbem.commands import _client
+    from pbem.cli.app import _client
     from pbem.errors import PbemError
     from pbem.mail.mailbox import open_mailbox
     from pbem.refereeing.clock import parse_now, utc_now

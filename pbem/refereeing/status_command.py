@@ -13,7 +13,7 @@ from pbem.completion import complete_game
 def status(ctx: click.Context, game: str | None) -> None:
     """Per game this store referees (or GAME only): whom it waits for, since when by the
     referee's clock, the deadline, the reminders sent, and each player's mail."""
-    from pbem.commands import _client
+    from pbem.cli.app import _client
     from pbem.errors import PbemError
     from pbem.refereeing.settle import refereed_games
     from pbem.refereeing.status import status_lines

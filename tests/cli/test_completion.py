@@ -157,7 +157,7 @@ def test_the_commands_still_start_without_sqlite() -> None:
         [
             sys.executable,
             "-c",
-            "import sys, pbem.commands; print(sorted(m for m in sys.modules "
+            "import sys, pbem.cli.app; print(sorted(m for m in sys.modules "
             "if m.startswith(('sqlite3', 'sqlite_utils', 'pbem.store'))))",
         ],
         capture_output=True,

@@ -162,7 +162,7 @@ def _cache_help(group: click.Group) -> None:
 
 
 def _group() -> click.Group:
-    from pbem.commands import main as group
+    from pbem.cli.app import main as group
 
     return group
 
