@@ -28,6 +28,7 @@ from pbem.cli.options import (
     config_option,
     data_option,
     game_argument,
+    interval_option,
     mailbox_options,
     no_auto_option,
 )
@@ -182,13 +183,7 @@ def _answer_automatically(client: Client, reports: list[MessageReport]) -> None:
 @click.command("watch")
 @click.argument("games", metavar="[GAME]...", nargs=-1)
 @config_option()
-@click.option(
-    "--interval",
-    type=click.FloatRange(min=1),
-    default=300,
-    show_default=True,
-    help="Seconds between two looks at the mailbox.",
-)
+@interval_option(300, "Seconds between two looks at the mailbox.")
 @click.option("--once", is_flag=True, help="Look once, answer, send, and stop (for cron).")
 @click.pass_context
 def watch(

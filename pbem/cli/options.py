@@ -105,6 +105,17 @@ def data_option(text: str | None = DATA_HELP) -> Callable[[F], F]:
 # --- mail ------------------------------------------------------------------------------------
 
 
+def interval_option(default: int, text: str) -> Callable[[F], F]:
+    """`--interval SECONDS` (at least 1) between two looks at the mailbox."""
+    return click.option(
+        "--interval",
+        type=click.FloatRange(min=1),
+        default=default,
+        show_default=True,
+        help=text,
+    )
+
+
 def config_option(dest: str = "config_path") -> Callable[[F], F]:
     """`--config FILE`, the mail configuration, passed as `dest`."""
     return click.option("--config", dest, type=click.Path(dir_okay=False), help=CONFIG_HELP)

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from pbem.cli.common import client_of, say
-from pbem.cli.options import config_option, game_argument
+from pbem.cli.options import config_option, game_argument, interval_option
 
 
 @click.command()
@@ -51,13 +51,7 @@ def demo(rules_name: str, directory: str, seed: int, referee: bool, double_blind
 @click.command()
 @game_argument()
 @config_option()
-@click.option(
-    "--interval",
-    type=click.FloatRange(min=1),
-    default=60,
-    show_default=True,
-    help="Seconds between two looks at the mailbox while the other side decides.",
-)
+@interval_option(60, "Seconds between two looks at the mailbox while the other side decides.")
 @click.option(
     "--dir",
     "folder",

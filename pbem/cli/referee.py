@@ -21,7 +21,13 @@ from typing import TYPE_CHECKING
 import click
 
 from pbem.cli.common import client_of, write_entries
-from pbem.cli.options import config_option, game_argument, mailbox_options, output_option
+from pbem.cli.options import (
+    config_option,
+    game_argument,
+    interval_option,
+    mailbox_options,
+    output_option,
+)
 from pbem.refereeing import DEFAULT_NEW_GAMES
 
 if TYPE_CHECKING:
@@ -49,13 +55,7 @@ def _fixed(moment: datetime) -> Callable[[], datetime]:
 @config_option()
 @mailbox_options
 @click.option("--once", is_flag=True, help="One round, then stop (for cron).")
-@click.option(
-    "--interval",
-    type=click.FloatRange(min=1),
-    default=300,
-    show_default=True,
-    help="Seconds between two rounds.",
-)
+@interval_option(300, "Seconds between two rounds.")
 @click.option(
     "--no-forfeit",
     is_flag=True,

@@ -65,13 +65,7 @@ def render(
         viewer = None if role in (None, "public") else role
         emit(render_post(adjudicator, viewer, fmt, entries), output)
         return
-    known = None
-    if client is not None:
-        mine = client.my_roles(adjudicator)
-        if role is None and mine:
-            role = mine[0]
-        if role in mine:  # our own sealed values, from our own store
-            known = client.known(adjudicator.id, str(role))
+    role, known = _own_view(client, adjudicator, role)
     viewer = None if role in (None, "public") else role
     if fmt in ("svg", "html", "png"):
         _render_picture(client, adjudicator, viewer, fmt, known, layout, output)
@@ -81,6 +75,22 @@ def render(
     text = render_summary(adjudicator, viewer, fmt, known)
     # A view of one of our own roles may show its hand and sealed values: owner-only.
     emit(text, output, private=known is not None)
+
+
+def _own_view(
+    client: Client | None, game: Adjudicator, role: str | None
+) -> tuple[str | None, dict[str, Any] | None]:
+    """Whose view to show (`--role`, else this store's first role in a stored game) and,
+    for a role of this store, its sealed values (cards too) from its own store; none from
+    a file, which holds nobody's secrets."""
+    known = None
+    if client is not None:
+        mine = client.my_roles(game)
+        if role is None and mine:
+            role = mine[0]
+        if role in mine:  # our own sealed values, from our own store
+            known = client.known(game.id, str(role))
+    return role, known
 
 
 def _render_picture(
@@ -129,13 +139,7 @@ def cards(ctx: click.Context, game: str, role: str | None) -> None:
 
     client = None if Path(game).exists() else client_of(ctx)
     adjudicator = load_any(ctx, game, ())
-    known = None
-    if client is not None:
-        mine = client.my_roles(adjudicator)
-        if role is None and mine:
-            role = mine[0]
-        if role in mine:  # our own sealed cards, from our own store
-            known = client.known(adjudicator.id, str(role))
+    role, known = _own_view(client, adjudicator, role)
     say(cards_text(adjudicator, None if role in (None, "public") else role, known), nl=False)
 
 
