@@ -151,7 +151,7 @@ def test_bash_source_prints_the_script_to_eval() -> None:
 
 
 def test_the_commands_still_start_without_sqlite() -> None:
-    """The completion callbacks pbem.commands imports load nothing of the store until a
+    """The completion callbacks the commands import load nothing of the store until a
     completion is asked for (a command that never opens the store never imports it)."""
     done = subprocess.run(
         [
