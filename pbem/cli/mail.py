@@ -43,7 +43,7 @@ def mail() -> None:
     """Send and fetch moves by email."""
 
 
-@click.command("send")
+@mail.command("send")
 @game_argument()
 @click.option(
     "--to",
@@ -64,7 +64,7 @@ def send(
     click.echo(send_pending(client_of(ctx), game, to, config_path, dry_run), err=dry_run)
 
 
-@click.command("fetch")
+@mail.command("fetch")
 @config_option("config_file")
 @mailbox_options
 @click.option(
@@ -180,7 +180,7 @@ def _answer_automatically(client: Client, reports: list[MessageReport]) -> None:
             click.echo(terminal_line(whose_turn(client, game_id)))
 
 
-@click.command("watch")
+@mail.command("watch")
 @click.argument("games", metavar="[GAME]...", nargs=-1)
 @config_option()
 @interval_option(300, "Seconds between two looks at the mailbox.")
@@ -223,8 +223,5 @@ def watch(
     except KeyboardInterrupt:
         say("stopped")
 
-
-for _command in (send, fetch, watch):
-    mail.add_command(_command)
 
 COMMANDS = (mail,)

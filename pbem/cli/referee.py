@@ -36,8 +36,6 @@ if TYPE_CHECKING:
 
     from pbem.refereeing.settle import Admission
 
-ROUNDS = 4  # a void, then nothing; or a disclose; or an answer: one is enough, a few at most
-
 
 @click.group()
 def referee() -> None:
@@ -51,7 +49,7 @@ def _fixed(moment: datetime) -> Callable[[], datetime]:
     return now
 
 
-@click.command("run")
+@referee.command("run")
 @config_option()
 @mailbox_options
 @click.option("--once", is_flag=True, help="One round, then stop (for cron).")
@@ -180,7 +178,7 @@ def _admission(accept: bool, roster_path: str | None, limit: int | None) -> Admi
     return Admission(read_roster(roster_path), limit)  # (a PbemError: one error line)
 
 
-@click.command("status")
+@referee.command("status")
 @game_argument(required=False)
 @click.pass_context
 def status(ctx: click.Context, game: str | None) -> None:
@@ -205,7 +203,7 @@ def status(ctx: click.Context, game: str | None) -> None:
             click.echo(terminal_line(line))
 
 
-@click.command("player")
+@referee.command("player")
 @game_argument()
 @click.argument("role")
 @click.argument("address")
@@ -238,7 +236,10 @@ def player(ctx: click.Context, game: str, role: str, address: str) -> None:
     click.echo(terminal_line(f"game {game_id[:12]}: {role} gets its mail at {address}"))
 
 
-@click.command("disclose")
+ROUNDS = 4  # a void, then nothing; or a disclose; or an answer: one is enough, a few at most
+
+
+@referee.command("disclose")
 @game_argument()
 @output_option()
 @click.pass_context
@@ -277,8 +278,5 @@ def disclose(ctx: click.Context, game: str, output: str | None) -> None:
     if outcome is not None:
         click.echo(terminal_line(f"result: {outcome.text}"), err=not output)
 
-
-for _command in (run, status, player, disclose):
-    referee.add_command(_command)
 
 COMMANDS = (referee,)
