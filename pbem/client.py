@@ -359,3 +359,23 @@ class Client(SigningCore):
         title = str(game.genesis.body.get("title") or game.engine.title)
         prints = {role: fingerprint(line) for role, line in game.roles.items()}
         return save_text(game, title, prints)
+
+    def unreceived(self, prefix: str, found: list[Entry], signer: str | None = None) -> list[Entry]:
+        """Of `found` (a file's entries, the file about to be overwritten with a move file
+        of this game), those the other side may not have and that the new move file will
+        not carry: entries not in this store's log, or in it with no later entry of another
+        role (which shows that they were received), counting the entry `signer` is about to
+        sign. Unanswered entries of ours are carried again (`unsent`); another game's
+        entries are not this game's to keep."""
+        game = self.game(prefix)
+        log = game.entries
+        carried = {entry.id for entry in self.unsent(prefix, since=len(log))}
+        unseen = []
+        for entry in found:
+            if (entry.id if entry.seq == 0 else entry.game) != game.id or entry.id in carried:
+                continue
+            answered = entry.seq < len(log) and log[entry.seq].id == entry.id
+            later = [e.by for e in log[entry.seq + 1 :]] + ([signer] if signer else [])
+            if not (answered and any(by != entry.by for by in later)):
+                unseen.append(entry)
+        return unseen

@@ -5,7 +5,7 @@
 for a GAME argument. The ids come from the store's `games` table, read directly and
 read-only: completing never creates a store (no folder, no store.db), and an absent or
 unreadable store completes nothing rather than failing. Imports stay inside the
-functions: pbem.commands imports this module for every command.
+functions: the commands (pbem.cli.options) import this module for every command.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """What a command reports: a verification's lines and verdict, and an error as one line.
 
 Shared by the light entry point (`pbem.cli`, which answers `pbem verify FILE` without
-click) and the click commands (`pbem.commands`), so that both say exactly the same.
+click) and the click commands (`pbem.cli.verify`), so that both say exactly the same.
 Imports stay inside the functions: the fast path imports nothing it does not use.
 """
 

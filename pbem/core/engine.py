@@ -337,7 +337,10 @@ def game_part(name: str, part: str) -> ModuleType | None:
     if target is None:
         known = ", ".join(registered()) or "none"
         raise PbemError(f"unknown game {name!r} (known: {known})")
-    module = f"{target.partition(':')[0].rpartition('.')[0]}.{part}"
+    package = target.partition(":")[0].rpartition(".")[0]
+    if not package:
+        return None  # (an engine in a module of no package, as a test's: no parts beside it)
+    module = f"{package}.{part}"
     try:
         return importlib.import_module(module)
     except ModuleNotFoundError as exc:

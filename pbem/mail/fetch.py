@@ -15,7 +15,7 @@ the fetch goes on with the next message.
 An invitation is listed on every fetch until the player accepts it (`pbem join GAME`,
 or `pbem mail fetch --accept GAME`) or declines it (`--decline GAME`).
 
-Only the mailbox readers (pbem.mail.sources) and the command (fetch_command) touch
+Only the mailbox readers (pbem.mail.sources) and the command (pbem.cli.mail) touch
 mail; everything here can be tested with bytes in memory.
 """
 

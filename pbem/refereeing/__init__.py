@@ -12,5 +12,12 @@ and mail each player the entries it has not been sent with its own turn page.
     postman.py   sending them, recorded only once the SMTP server took them
     rounds.py    one round over every refereed game
     status.py    what `pbem referee status` says
-    cli.py       the lazily loaded `pbem referee` group; *_command.py its subcommands
+
+The `pbem referee` commands are pbem.cli.referee.
 """
+
+# New games a run accepts without a roster, unless --max-new-games says otherwise: anyone
+# can mail a referee invitations from keys made for the purpose (101 were joined in 1.4 s),
+# and each is a game the referee then keeps, rolls dice for and mails. (Here, not in
+# settle.py, so that `pbem --help` can name it without importing the referee's code.)
+DEFAULT_NEW_GAMES = 5

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from pbem.core.log import Entry
 from pbem.core.referee import REFEREE
 from pbem.errors import PbemError
+from pbem.refereeing import DEFAULT_NEW_GAMES
 
 if TYPE_CHECKING:
     from pbem.client import Client
@@ -55,12 +56,6 @@ def invitations(client: Client) -> list[Entry]:
     from pbem.inbox import Inbox
 
     return [g for g in Inbox(client).invitations() if refereed_by_us(client, g)]
-
-
-# New games a run accepts without a roster, unless --max-new-games says otherwise: anyone
-# can mail a referee invitations from keys made for the purpose (101 were joined in 1.4 s),
-# and each is a game the referee then keeps, rolls dice for and mails.
-DEFAULT_NEW_GAMES = 5
 
 
 @dataclass

@@ -350,18 +350,18 @@ def test_every_name_has_a_reason_and_is_documented(name: str) -> None:
 
 
 def test_progress_only_for_several_sources_on_a_terminal() -> None:
-    from pbem.commands import _verify_progress
+    from pbem.verify_many import progress_shown
 
-    assert _verify_progress(3, lambda: True)
-    assert not _verify_progress(3, lambda: False)
-    assert not _verify_progress(1, lambda: True)
+    assert progress_shown(3, lambda: True)
+    assert not progress_shown(3, lambda: False)
+    assert not progress_shown(1, lambda: True)
 
 
 @pytest.mark.parametrize("as_json", [False, True])
 def test_progress_line_on_stderr_only(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, as_json: bool
 ) -> None:
-    import pbem.commands
+    import pbem.verify_many
 
     for name in ("a", "b", "c"):
         (tmp_path / f"{name}.pbem").write_bytes(SAVE.read_bytes())
@@ -369,7 +369,7 @@ def test_progress_line_on_stderr_only(
     args = ["--json", str(tmp_path)] if as_json else [str(tmp_path)]
     quiet = verify(*args)  # CliRunner's stderr is no terminal: no progress
     assert "verifying" not in quiet.stderr
-    monkeypatch.setattr(pbem.commands, "_verify_progress", lambda count, isatty: count > 1)
+    monkeypatch.setattr(pbem.verify_many, "progress_shown", lambda count, isatty: count > 1)
     shown = verify(*args)
     assert shown.stdout == quiet.stdout  # never on stdout
     assert "verifying 4/4, 1 failed" in shown.stderr

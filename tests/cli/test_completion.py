@@ -151,13 +151,13 @@ def test_bash_source_prints_the_script_to_eval() -> None:
 
 
 def test_the_commands_still_start_without_sqlite() -> None:
-    """The completion callbacks pbem.commands imports load nothing of the store until a
+    """The completion callbacks the commands import load nothing of the store until a
     completion is asked for (a command that never opens the store never imports it)."""
     done = subprocess.run(
         [
             sys.executable,
             "-c",
-            "import sys, pbem.commands; print(sorted(m for m in sys.modules "
+            "import sys, pbem.cli.app; print(sorted(m for m in sys.modules "
             "if m.startswith(('sqlite3', 'sqlite_utils', 'pbem.store'))))",
         ],
         capture_output=True,

@@ -3,6 +3,7 @@ the click application says, and the cached help is click's own text."""
 
 from __future__ import annotations
 
+import marshal
 import os
 import subprocess
 import sys
@@ -61,6 +62,21 @@ def test_help_is_clicks_text_then_comes_from_the_cache(env: dict[str, str]) -> N
     assert clicked(off) and off.stdout == first.stdout
     narrow = run({**env, "COLUMNS": "60"}, "--help")  # another width: rendered by click
     assert clicked(narrow) and narrow.stdout != first.stdout
+
+
+def test_the_cached_help_depends_on_every_command_module(
+    env: dict[str, str], tmp_path: Path
+) -> None:
+    """The cached help is used only while no module of pbem/cli has changed: every one is
+    among the files its cache entry depends on (pbem.cache), so a changed command is
+    rendered by click again."""
+    assert clicked(run(env, "--help"))
+    deps = set()
+    for entry in (tmp_path / "cache").glob("help-*"):
+        _format, _key, files, _text = marshal.loads(entry.read_bytes())
+        deps |= {Path(file[0]).resolve() for file in files}
+    modules = {path.resolve() for path in (ROOT / "pbem" / "cli").glob("*.py")}
+    assert modules and modules <= deps, sorted(str(path) for path in modules - deps)
 
 
 def test_help_as_python_dash_m_names_itself_so(env: dict[str, str]) -> None:

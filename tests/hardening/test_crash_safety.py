@@ -408,7 +408,7 @@ def test_a_key_file_left_by_an_interrupted_key_new_is_adopted(tmp_path: Path) ->
 WRITER = """
 import sys
 from pathlib import Path
-from pbem.commands import _write_file
+from pbem.cli.common import write_file as _write_file
 
 path, size = Path(sys.argv[1]), int(sys.argv[2])
 texts = ["old " * size + "end\\n", "new " * size + "end\\n"]

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from pbem.commands import main
+from pbem.cli.app import main
 from pbem.core.adjudicator import Adjudicator
 from pbem.games.berlin_1945 import data as b45_data
 from pbem.games.berlin_1945 import tables

@@ -1,4 +1,19 @@
-"""`pbem mail fetch`: apply the entries found in an IMAP folder, a Maildir or an mbox."""
+"""`pbem mail`: send and fetch moves by email (pbem.mail), and watch the mailbox.
+
+    send    mail this store's entries that the opponent has not been sent yet
+    fetch   apply the entries found in an IMAP folder, a Maildir or an mbox
+    watch   answer by mail, unattended, what needs no person (pbem.play.watch)
+
+`pbem mail send GAME`: pending entries are those of the game signed by one of this store's
+roles and not in a message recorded as sent (the creator's first mail carries the genesis
+and the joins). The message is recorded, and the address remembered, only once the SMTP
+server has accepted it; any failure leaves the store as it was. With `[imap] sent`
+configured, the message is then filed in that folder (pbem.mail.sent); a failure there is
+said on the same line and changes nothing else (the message is sent).
+
+Nothing of smtplib, imaplib or the store is imported until a command runs: `pbem --help`
+stays quick.
+"""
 
 from __future__ import annotations
 
@@ -7,14 +22,49 @@ from typing import TYPE_CHECKING
 
 import click
 
-from pbem.mail.options import config_option, mailbox_options
+from pbem.cli.common import client_of, data_files
+from pbem.cli.options import (
+    APPLY_ONLY_HELP,
+    config_option,
+    data_option,
+    game_argument,
+    interval_option,
+    mailbox_options,
+    no_auto_option,
+)
 
 if TYPE_CHECKING:
     from pbem.client import Client
     from pbem.mail.fetch import MessageReport
 
 
-@click.command("fetch")
+@click.group()
+def mail() -> None:
+    """Send and fetch moves by email."""
+
+
+@mail.command("send")
+@game_argument()
+@click.option(
+    "--to",
+    "to",
+    metavar="ADDRESS",
+    help="The opponent's address (remembered for this game; default: the remembered one).",
+)
+@config_option()
+@click.option("--dry-run", is_flag=True, help="Print the message instead of sending it.")
+@click.pass_context
+def send(
+    ctx: click.Context, game: str, to: str | None, config_path: str | None, dry_run: bool
+) -> None:
+    """Mail GAME's entries of yours that were not mailed yet to the opponent, over SMTP."""
+    from pbem.mail.outgoing import send_pending
+
+    # (a dry run prints the message on stdout: the line goes to stderr)
+    click.echo(send_pending(client_of(ctx), game, to, config_path, dry_run), err=dry_run)
+
+
+@mail.command("fetch")
 @config_option("config_file")
 @mailbox_options
 @click.option(
@@ -36,19 +86,8 @@ if TYPE_CHECKING:
     metavar="GAME",
     help="Then forget the invitation to GAME and the entries held with it.",
 )
-@click.option(
-    "--data",
-    "data",
-    multiple=True,
-    metavar="NAME=FILE",
-    help="A data file a game uses that pbem does not ship (as for `pbem apply --data`).",
-)
-@click.option(
-    "--no-auto",
-    is_flag=True,
-    help="Only apply: sign no automatic answer (dice acknowledgements, only choices, "
-    "standing orders).",
-)
+@data_option("A data file a game uses that pbem does not ship (as for `pbem apply --data`).")
+@no_auto_option(APPLY_ONLY_HELP)
 @click.pass_context
 def fetch(
     ctx: click.Context,
@@ -73,12 +112,11 @@ def fetch(
     keys signed and sent is relearned (after a restored backup) before anything else.
     Exit status 1 when any message was refused.
     """
-    from pbem.commands import _client, _data_files
     from pbem.inbox import Inbox
     from pbem.mail.fetch import Fetcher
     from pbem.render.escape import terminal, terminal_line
 
-    client = _client(ctx)
+    client = client_of(ctx)
     from pbem.mail.mailbox import open_mailbox
 
     # First the user's own sent mail, when the configuration names its folder: what the
@@ -90,7 +128,7 @@ def fetch(
 
         sent_refused = read_sent(client, load_config(client.store.home, config_file), click.echo)
     source = open_mailbox(client, config_file, use_imap, maildir, mbox, delete_applied)
-    extra = _data_files(data)
+    extra = data_files(data)
     fetcher = Fetcher(client, extra)
     with source:
         try:
@@ -140,3 +178,50 @@ def _answer_automatically(client: Client, reports: list[MessageReport]) -> None:
         if answered:
             click.echo(f"to send them: pbem mail send {game_id[:12]}")
             click.echo(terminal_line(whose_turn(client, game_id)))
+
+
+@mail.command("watch")
+@click.argument("games", metavar="[GAME]...", nargs=-1)
+@config_option()
+@interval_option(300, "Seconds between two looks at the mailbox.")
+@click.option("--once", is_flag=True, help="Look once, answer, send, and stop (for cron).")
+@click.pass_context
+def watch(
+    ctx: click.Context,
+    games: tuple[str, ...],
+    config_path: str | None,
+    interval: float,
+    once: bool,
+) -> None:
+    """Fetch your mail, sign the answers that need no person (dice acknowledgements, only
+    choices, your standing orders: `pbem orders`) and mail them, again every INTERVAL
+    seconds, for every GAME (default: every game in the store). It never makes a real
+    decision: those wait for `pbem play` or `pbem move`. Stop it with Ctrl-C."""
+    import time
+
+    from pbem.errors import PbemError
+    from pbem.mail.mailer import Mailer
+    from pbem.play import watch as watch_loop
+    from pbem.render.escape import terminal_line
+
+    client = client_of(ctx)
+    mailer = Mailer.configured(client, config_path)
+    if mailer is None:
+        raise PbemError(
+            "mail watch needs a mail configuration that can send ([smtp], address) and "
+            "read ([imap], [maildir] or [mbox]); see the README"
+        )
+    ids = [client.store.find_game(g) for g in games] or [
+        str(row["id"]) for row in client.store.games()
+    ]
+
+    def say(line: str) -> None:
+        click.echo(terminal_line(line))
+
+    try:
+        watch_loop(client, ids, mailer, say, time.sleep, interval, 1 if once else None)
+    except KeyboardInterrupt:
+        say("stopped")
+
+
+COMMANDS = (mail,)

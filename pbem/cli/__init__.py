@@ -1,7 +1,8 @@
 """The `pbem` command's entry point, kept light so that the commonest commands start fast.
 
-The click application (every command, its options and its help) is `pbem.commands`;
-`main` here is its group, imported on first use (`from pbem.cli import main`).
+The click application (every command, its options and its help) is `pbem.cli.app` and
+the command modules beside it; `main` here is its group, imported on first use (`from
+pbem.cli import main`).
 This module is what the `pbem` script and `python -m pbem` run. Importing click and the
 commands takes about twice an interpreter's own start, so two commands are answered
 without them:
@@ -119,11 +120,11 @@ def _fast() -> None:
     from pbem.verify import mailbox_kind
 
     if mailbox_kind(args[1]) is not None:
-        return  # an mbox: one line per game (pbem.commands.verify)
+        return  # an mbox: one line per game (pbem.cli.verify)
     from pbem.evidence import is_evidence_file
 
     if is_evidence_file(args[1]):
-        return  # an evidence file (pbem.evidence): pbem.commands.verify checks it
+        return  # an evidence file (pbem.evidence): pbem.cli.verify checks it
     from pbem.reporting import report_error, verify_file
 
     try:
@@ -136,7 +137,7 @@ def _fast() -> None:
 
             note = turn_page_note(args[1])
             if note is not None:
-                _echo(note)  # (as pbem.commands.verify says it)
+                _echo(note)  # (as pbem.cli.verify says it)
             verify_file(args[1], {}, _echo, _fail)
     except (EOFError, KeyboardInterrupt):
         _echo("", err=True)  # as click does before it aborts
@@ -162,13 +163,13 @@ def _cache_help(group: click.Group) -> None:
 
 
 def _group() -> click.Group:
-    from pbem.commands import main as group
+    from pbem.cli.app import main as group
 
     return group
 
 
 class _Main:
-    """`pbem.cli.main`: the click group of pbem.commands, imported on first use; called
+    """`pbem.cli.main`: the click group of pbem.cli.app, imported on first use; called
     with no arguments (as the `pbem` script calls it), it first tries the fast paths."""
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
