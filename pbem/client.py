@@ -11,7 +11,9 @@ and what they unlock (pbem.keyring), what double-blind games seal and open with 
 (pbem.blind_side), and its games and the entries it signs and receives in them
 (pbem.signing). This module adds what a player does besides moving: the referee's
 double-blind entries and a player's unseal, resignations, draws, take-backs and
-forfeits, standing orders and automatic answers, and what goes to the other side.
+forfeits, standing orders and automatic answers, and what goes to the other side; and,
+from pbem.holdings, what the store holds, as the layers above (the CLI, mail, the
+referee, the pages) ask it.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from pbem.core.canonical import JSON
 from pbem.core.log import MOVE, Entry
 from pbem.core.meta import check_note
 from pbem.errors import IllegalOrderError, InvalidOrderError, PbemError
+from pbem.holdings import Holdings
 from pbem.signing import CHAIN as CHAIN  # (these three names here too, as before)
 from pbem.signing import NOISE as NOISE
 from pbem.signing import SEALED as SEALED
@@ -35,7 +38,7 @@ if TYPE_CHECKING:
     from pbem.answers import Answer
 
 
-class Client(SigningCore):
+class Client(SigningCore, Holdings):
     """A player's pbem on one local Store (see the module's docstring)."""
 
     # --- double-blind games: the referee's entries, a player's unseal (pbem.core.blind) ---

@@ -83,7 +83,7 @@ def new(
             fail(f"--key {spec!r}: expected ROLE=KEYNAME")
         roles[role] = name
     if creator is None:
-        owned = [r for r, n in roles.items() if client.store.key(n)["private_path"]]
+        owned = [r for r, n in roles.items() if client.key_row(n)["private_path"]]
         if not owned:
             fail("you hold the private key of none of these roles")
         creator = owned[0]
@@ -148,7 +148,7 @@ def join(ctx: click.Context, game: str, output: str | None) -> None:
     """Join GAME with every role whose key you hold (accepting its invitation first, if
     `pbem mail fetch` is holding one)."""
     client = client_of(ctx)
-    if not any(row["id"].startswith(game.strip().lower()) for row in client.store.games()):
+    if not any(row["id"].startswith(game.strip().lower()) for row in client.game_rows()):
         from pbem.inbox import Inbox
 
         inbox = Inbox(client)
@@ -202,7 +202,7 @@ def show(
         for line in listed:
             say(line)
         if not listed:
-            say(escape.terminal_line(f"no games in the store at {client.store.home.resolve()}"))
+            say(escape.terminal_line(f"no games in the store at {client.home.resolve()}"))
         from pbem.inbox import Inbox
 
         for line in Inbox(client).invitation_lines():  # held by `pbem mail fetch`
@@ -228,7 +228,7 @@ def _open_page(client: Client, game: Adjudicator, role: str | None) -> None:
     viewer = role or (mine[0] if mine else None)
     known = client.known(game.id, viewer) if viewer in mine else None
     html = render_page(game, viewer, known=known, asked=asked_of(client, game, viewer))
-    folder = client.store.home / "pages"
+    folder = client.home / "pages"
     folder.mkdir(mode=0o700, exist_ok=True)
     path = folder / f"{game.id[:12]}-{viewer or 'public'}.html"
     write_file(path, html, private=True)  # it may show the role's hand: owner-only

@@ -54,7 +54,7 @@ def key_new(ctx: click.Context, name: str, protect: bool | None) -> None:
     client = client_of(ctx)
     click.echo(client.new_key(name, phrase))
     # Standard output keeps the fingerprint line alone; what to send goes to stderr.
-    row = client.store.key(name)
+    row = client.key_row(name)
     say(f"send your opponent {client.key_file(row)}.pub, this line: {row['public']}", err=True)
 
 
@@ -83,7 +83,7 @@ def key_import(ctx: click.Context, name: str, path: str, public_only: bool, agen
     line as NAME."""
     client = client_of(ctx)
     say(client.import_key(name, Path(path), public_only, agent))
-    row = client.store.key(name)
+    row = client.key_row(name)
     if row["private_path"] and client.key_location(row) == "agent":
         say(f"imported {name}: your own key, signed by ssh-agent", err=True)
     elif row["private_path"]:
@@ -113,7 +113,7 @@ def key_list(ctx: click.Context) -> None:
     """List keys: name, fingerprint, where the private half is (private: its key file;
     agent: ssh-agent signs; missing: neither; public: an opponent's key), and its file."""
     client = client_of(ctx)
-    for row in client.store.list_keys():
+    for row in client.key_rows():
         private = client.key_file(row)
         where = client.key_location(row)
         if private is not None and where == "agent" and not private.exists():

@@ -126,7 +126,7 @@ def fetch(
         from pbem.mail.config import load_config
         from pbem.mail.sent import read_sent
 
-        sent_refused = read_sent(client, load_config(client.store.home, config_file), click.echo)
+        sent_refused = read_sent(client, load_config(client.home, config_file), click.echo)
     source = open_mailbox(client, config_file, use_imap, maildir, mbox, delete_applied)
     extra = data_files(data)
     fetcher = Fetcher(client, extra)
@@ -167,7 +167,7 @@ def _answer_automatically(client: Client, reports: list[MessageReport]) -> None:
     games: list[str] = []
     for report in reports:
         for game_id, _seq in [*report.applied, *report.also]:
-            if game_id not in games and client.store.has_game(game_id):
+            if game_id not in games and client.has_game(game_id):
                 games.append(game_id)
     for game_id in games:
         if not client.game(game_id).started:
@@ -211,9 +211,7 @@ def watch(
             "mail watch needs a mail configuration that can send ([smtp], address) and "
             "read ([imap], [maildir] or [mbox]); see the README"
         )
-    ids = [client.store.find_game(g) for g in games] or [
-        str(row["id"]) for row in client.store.games()
-    ]
+    ids = [client.find_game(g) for g in games] or [str(row["id"]) for row in client.game_rows()]
 
     def say(line: str) -> None:
         click.echo(terminal_line(line))

@@ -192,7 +192,7 @@ def status(ctx: click.Context, game: str | None) -> None:
     client = client_of(ctx)
     games = refereed_games(client)
     if game is not None:
-        wanted = client.store.find_game(game)
+        wanted = client.find_game(game)
         if wanted not in games:
             raise PbemError(f"game {wanted[:12]} is not refereed by a key of this store")
         games = [wanted]
@@ -217,7 +217,7 @@ def player(ctx: click.Context, game: str, role: str, address: str) -> None:
     from pbem.render.escape import terminal_line
 
     client = client_of(ctx)
-    game_id = client.store.find_game(game)
+    game_id = client.find_game(game)
     genesis = genesis_of(client, game_id)
     if not refereed_by_us(client, genesis):
         raise PbemError(f"game {game_id[:12]} is not refereed by a key of this store")
@@ -231,8 +231,7 @@ def player(ctx: click.Context, game: str, role: str, address: str) -> None:
     local, at, domain = address.rpartition("@")
     if not at or not local or not domain or any(c.isspace() for c in address):
         raise PbemError(f"{address!r} is not an email address")
-    with client.store.transaction():
-        client.store.set_player_address(game_id, role, address)
+    client.set_player_address(game_id, role, address)
     click.echo(terminal_line(f"game {game_id[:12]}: {role} gets its mail at {address}"))
 
 

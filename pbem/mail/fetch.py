@@ -143,8 +143,6 @@ class Fetcher:
         direction: str = "in",
     ) -> None:
         self.client = client
-        # The store's record of the mail of each game's thread.
-        self.store = client.store
         # How its messages are recorded in the store's thread: "in" (read), or "out" (the
         # user's own sent mail, read again to relearn it: pbem.mail.sent).
         self.direction = direction
@@ -170,8 +168,8 @@ class Fetcher:
             )
             report.found = 1
             return report
-        known = self.store.mail_message(message_id) if message_id else None
-        if known is not None and self.store.has_game(str(known["game"])):
+        known = self.client.mail_message(message_id) if message_id else None
+        if known is not None and self.client.has_game(str(known["game"])):
             # Read (or sent) before and recorded: its entries are in the store, and any it
             # held wait in the inbox, so it is not parsed and checked again on every fetch.
             # (A message with an invitation not accepted yet is read again, and listed.)
@@ -218,7 +216,7 @@ class Fetcher:
         message_id = holder.message_id if isinstance(holder, MessageReport) else None
         seqs = [s for g, s in holder.held + holder.applied + holder.had if g == game_id]
         if message_id and seqs:
-            self.store.record_mail(message_id, game_id, self.direction, min(seqs), max(seqs))
+            self.client.record_mail(message_id, game_id, self.direction, min(seqs), max(seqs))
 
     def _record(self, report: MessageReport) -> None:
         if not report.message_id:
@@ -234,7 +232,7 @@ class Fetcher:
             return
         game_id = mine[0][0]
         seqs = [seq for game, seq in mine if game == game_id]
-        self.store.record_mail(report.message_id, game_id, self.direction, min(seqs), max(seqs))
+        self.client.record_mail(report.message_id, game_id, self.direction, min(seqs), max(seqs))
 
 
 def fetch_messages(

@@ -30,7 +30,7 @@ def open_mailbox(
         return open_source(mbox=Path(mbox).expanduser())
     from pbem.mail.config import MailConfigError, load_config
 
-    config = load_config(client.store.home, config_file)
+    config = load_config(client.home, config_file)
     if use_imap and config.imap is None:
         raise MailConfigError(f"{config.path} has no [imap] server")
     if config.imap is not None:

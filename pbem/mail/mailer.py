@@ -21,7 +21,7 @@ class Mailer:
         from pbem.mail.config import MailConfigError, load_config
 
         try:
-            config = load_config(client.store.home, config_path)
+            config = load_config(client.home, config_path)
         except MailConfigError:
             return None
         readable = config.imap or config.maildir or config.mbox
@@ -35,7 +35,7 @@ class Mailer:
 
         game = self.client.game(game_id)
         mine = set(self.client.my_roles(game))
-        mailed = self.client.store.mailed_seqs(game_id)
+        mailed = self.client.mailed_seqs(game_id)
         if not any(e.by in mine and e.seq not in mailed for e in game.entries):
             return None
         return send_pending(self.client, game_id, config_path=self.config_path)

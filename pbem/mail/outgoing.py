@@ -24,28 +24,27 @@ def send_pending(
     from pbem.mail.compose import compose
     from pbem.mail.config import MailConfigError, load_config
 
-    store = client.store
     adjudicator = client.game(game)
     game_id = adjudicator.id
     mine = set(client.my_roles(adjudicator))
-    mailed = store.mailed_seqs(game_id)
+    mailed = client.mailed_seqs(game_id)
     pending = [e for e in adjudicator.entries if e.by in mine and e.seq not in mailed]
     if not pending:
         raise PbemError(
             f"nothing to send in game {game_id[:12]}: every entry of yours has been mailed "
             f"(to send one again: `pbem export {game_id[:12]} --since SEQ`)"
         )
-    address = (to or "").strip() or store.peer(game_id)
+    address = (to or "").strip() or client.peer(game_id)
     if not address:
         raise PbemError(f"no address for game {game_id[:12]}: give --to ADDRESS (it is remembered)")
 
-    config = load_config(store.home, config_path)
+    config = load_config(client.home, config_path)
     if config.address is None:
         raise MailConfigError(f"{config.path}: set address (your From address) to send mail")
     if config.smtp is None and not dry_run:
         raise MailConfigError(f"{config.path}: no [smtp] section: nowhere to send mail")
 
-    thread = [str(row["message_id"]) for row in store.mail_thread(game_id)]
+    thread = [str(row["message_id"]) for row in client.mail_thread(game_id)]
     message = compose(
         adjudicator,
         pending,
@@ -64,9 +63,7 @@ def send_pending(
 
     assert config.smtp is not None
     smtp_send(config.smtp, message, config.address, [address])
-    with store.transaction():
-        store.record_mail(str(message["Message-ID"]), game_id, "out", first, last)
-        store.set_peer(game_id, address)
+    client.record_sent(str(message["Message-ID"]), game_id, first, last, address)
     line = f"sent {span} of game {game_id[:12]} to {address} ({message['Message-ID']})"
     # SMTP keeps no copy: filed in the user's sent mail, where `pbem mail fetch` relearns
     # it after a whole-machine restore (pbem.mail.sent). The message is sent either way.

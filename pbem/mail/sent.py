@@ -138,9 +138,9 @@ class Relearner:
         from pbem.transport.message import message_header_fields, parse_message
 
         message_id, _subject, _sender = message_header_fields(raw)
-        known = self.client.store.mail_message(message_id) if message_id else None
+        known = self.client.mail_message(message_id) if message_id else None
         entries: list[Entry] = []
-        if known is None or not self.client.store.has_game(str(known["game"])):
+        if known is None or not self.client.has_game(str(known["game"])):
             try:
                 entries = parse_message(raw)
             except PbemError:
@@ -194,9 +194,8 @@ class Relearner:
 
     def _genesis(self, game_id: str) -> Entry | None:
         found = self._geneses.get(game_id)
-        if found is None and self.client.store.has_game(game_id):
-            row = self.client.store.entries(game_id)[0]
-            found = self._geneses[game_id] = Entry.from_wire(row["canonical"], row["signature"])
+        if found is None and self.client.has_game(game_id):
+            found = self._geneses[game_id] = self.client.genesis_of(game_id)
         return found
 
     def _key_line(self, entry: Entry) -> str | None:
@@ -238,9 +237,8 @@ class Relearner:
 
     def _join(self, game_id: str, role: str) -> Entry | None:
         found = self._joins.get((game_id, role))
-        if found is None and self.client.store.has_game(game_id):
-            for row in self.client.store.entries(game_id):
-                entry = Entry.from_wire(row["canonical"], row["signature"])
+        if found is None and self.client.has_game(game_id):
+            for entry in self.client.stored_entries(game_id):
                 if entry.kind == JOIN and entry.by == role:
                     found = self._joins[(game_id, role)] = entry
                     break

@@ -30,7 +30,7 @@ class Postman:
         from pbem.mail.config import load_config
 
         try:
-            config = load_config(client.store.home, config_path)
+            config = load_config(client.home, config_path)
         except PbemError as exc:
             return None, f"nothing is mailed: {exc}"
         if config.address is None:

@@ -121,12 +121,10 @@ class Referee:
             or asked == REFEREE
         ):
             return None
-        store = self.client.store
-        row = store.referee_clock(game.id)
+        row = self.client.referee_clock(game.id)
         if row is None or row[0] != game.head.seq:
             since = stamp(self.now())
-            with store.transaction():
-                store.set_referee_clock(game.id, game.head.seq, since)
+            self.client.set_referee_clock(game.id, game.head.seq, since)
             row = (game.head.seq, since, 0)
         return Clock(read_stamp(row[1]), game.deadline)
 
@@ -156,13 +154,12 @@ class Referee:
         self.remind(game, asked, clock, now)
 
     def remind(self, game: Adjudicator, role: str, clock: Clock, now: datetime) -> None:
-        store = self.client.store
-        row = store.referee_clock(game.id)
+        row = self.client.referee_clock(game.id)
         sent = row[2] if row is not None else 0
         due = clock.reminders_due(now)
         if due <= sent:
             return
-        address = store.player_addresses(game.id).get(role)
+        address = self.client.player_addresses(game.id).get(role)
         if self.postman is None or address is None:
             self._no_mail(game, role, address)
             return
@@ -178,8 +175,7 @@ class Referee:
         )
 
         def record() -> None:
-            with store.transaction():
-                store.set_referee_clock(game.id, game.head.seq, stamp(clock.since), due)
+            self.client.set_referee_clock(game.id, game.head.seq, stamp(clock.since), due)
 
         if not self._post(game, message, address, record, f"reminder to {role}"):
             return
@@ -192,12 +188,11 @@ class Referee:
 
     def deliver(self, game_id: str) -> None:
         game = self.client.game(game_id)
-        store = self.client.store
-        addresses = store.player_addresses(game_id)
+        addresses = self.client.player_addresses(game_id)
         for role in game.roles:
             if role == REFEREE:
                 continue
-            last = store.referee_mailed(game_id, role)
+            last = self.client.referee_mailed(game_id, role)
             # The player has its own entries: only the others' are news to it.
             news = [e for e in game.entries if e.seq > last and e.by != role]
             if not news:
@@ -210,9 +205,8 @@ class Referee:
 
     def _mail_turn(self, game: Adjudicator, role: str, news: list[Entry], address: str) -> None:
         assert self.postman is not None
-        store = self.client.store
         head = game.head.seq
-        thread = [str(row["message_id"]) for row in store.mail_thread(game.id)]
+        thread = [str(row["message_id"]) for row in self.client.mail_thread(game.id)]
         message = turn_message(
             game,
             role,
@@ -225,8 +219,7 @@ class Referee:
         )
 
         def record() -> None:
-            with store.transaction():
-                store.set_referee_mailed(game.id, role, head)
+            self.client.set_referee_mailed(game.id, role, head)
 
         if not self._post(game, message, address, record, f"mail to {role}"):
             return

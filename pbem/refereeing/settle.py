@@ -25,8 +25,7 @@ ROUNDS = 10_000  # the referee's own entries in one round, at most (a safety sto
 
 
 def genesis_of(client: Client, game_id: str) -> Entry:
-    row = client.store.entries(game_id)[0]
-    return Entry.from_wire(row["canonical"], row["signature"])
+    return client.genesis_of(game_id)
 
 
 def refereed_by_us(client: Client, genesis: Entry) -> bool:
@@ -46,7 +45,7 @@ def refereed_games(client: Client) -> list[str]:
     no replay of the games it does not referee)."""
     return [
         str(row["id"])
-        for row in client.store.games()
+        for row in client.game_rows()
         if refereed_by_us(client, genesis_of(client, str(row["id"])))
     ]
 
@@ -143,7 +142,7 @@ def recover(client: Client, game_ids: list[str]) -> list[str]:
     lines = []
     signed = journaled(client)
     for game_id in game_ids:
-        count = len(client.store.entries(game_id))
+        count = client.stored_count(game_id)
         missing = [e for e in signed.get(game_id, []) if e.seq >= count]
         if not missing:
             continue

@@ -14,13 +14,12 @@ if TYPE_CHECKING:
 
 def status_lines(client: Client, game_id: str) -> list[str]:
     """The lines for one game (unescaped: the title comes from the log)."""
-    store = client.store
     game = client.game(game_id)
     title = str(game.genesis.body.get("title") or game.engine.title)
     lines = [f"game {game_id[:12]} ({game.engine.name}, {title!r}), head seq {game.head.seq}"]
     outcome = game.outcome()
     asked = game.next_signer()
-    row = store.referee_clock(game_id)
+    row = client.referee_clock(game_id)
     if outcome is not None:
         lines.append(f"  over: {outcome.text}")
     elif not game.started:
@@ -37,12 +36,12 @@ def status_lines(client: Client, game_id: str) -> list[str]:
         lines.append(f"  reminders sent: {row[2]} of 2")
     elif outcome is None:
         lines.append(f"  {game.deadline} h per entry; the clock starts at the referee's next round")
-    addresses = store.player_addresses(game_id)
+    addresses = client.player_addresses(game_id)
     for role in game.roles:
         if role == REFEREE:
             continue
         where = addresses.get(role, "no address (`pbem referee player`)")
-        mailed = store.referee_mailed(game_id, role)
+        mailed = client.referee_mailed(game_id, role)
         sent = "nothing mailed yet" if mailed < 0 else f"mailed up to seq {mailed}"
         lines.append(f"  {role}: {where}, {sent}")
     return lines

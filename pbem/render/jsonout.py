@@ -159,7 +159,7 @@ def games_document(client: Client) -> dict[str, Any]:
     from pbem.errors import PbemError
 
     games: list[dict[str, Any]] = []
-    for row in client.store.games():
+    for row in client.game_rows():
         try:
             document = show_document(client, client.game(row["id"]), None)
         except PbemError as exc:
@@ -177,7 +177,7 @@ def games_document(client: Client) -> dict[str, Any]:
         games.append(document)
     return {
         "schema": SCHEMA,
-        "store": str(client.store.home.resolve()),
+        "store": str(client.home.resolve()),
         "games": games,
         "invitations": _invitations(client),
     }

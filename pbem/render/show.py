@@ -76,7 +76,7 @@ def game_list_lines(client: Client) -> list[str]:
     """`pbem show` with no game: one line per stored game, tab-separated: id prefix,
     rules, title, whose turn it is, and what is asked of this store's roles."""
     lines = []
-    for row in client.store.games():
+    for row in client.game_rows():
         short = str(row["id"])[:12]
         head = [short, str(row["rules"]), str(row["title"])]
         try:
