@@ -17,6 +17,7 @@ import re
 
 from pbem.errors import PbemError
 from pbem.transport.armor import find_entries
+from pbem.transport.lazy import lazy_module
 
 # A header line ("Name: value"); the field name is printable ASCII without a colon or space.
 _HEADER = re.compile(r"^[!-9;-~]+:")
@@ -63,29 +64,26 @@ def looks_like_email(text: str) -> bool:
     return False
 
 
-# The decoders are imported by the first file that needs one, in these three functions
-# only: a mail's (pbem.transport.mime: the email package, a sixth of a cold `pbem verify`)
-# and an HTML page's (pbem.transport.htmltext: html.parser). A plain move file needs
-# neither, and which one a file needs is known only once it is read.
+# The decoders run the first time a file needs one (pbem.transport.lazy): a mail's
+# (pbem.transport.mime: the email package, a sixth of a cold `pbem verify`) and an HTML
+# page's (pbem.transport.htmltext: html.parser). A plain move file needs neither, and
+# which one a file needs is known only once it is read.
+_mime = lazy_module("pbem.transport.mime")
+_htmltext = lazy_module("pbem.transport.htmltext")
 
 
 def html_to_text(html: str) -> str:
     """Tags stripped (block ends become line breaks) and entities unescaped."""
-    from pbem.transport.htmltext import html_to_text as convert
-
-    return convert(html)
+    return str(_htmltext.html_to_text(html))
 
 
 def _embedded_save(page: str) -> str | None:
-    from pbem.transport.htmltext import embedded_save
-
-    return embedded_save(page)
+    found = _htmltext.embedded_save(page)
+    return None if found is None else str(found)
 
 
 def _mail_text(data: bytes | str) -> str:
-    from pbem.transport.mime import mail_text
-
-    return mail_text(data)
+    return str(_mime.mail_text(data))
 
 
 # An mbox separator: a "From " line at the start of the file or after a blank line.
