@@ -1,12 +1,16 @@
 """What a replay of a log records beside the engine state: each decision as it happened
 (`Action`), the commitments of the log and their openings (`Sealed`), and the private draws
-only a secret's owner can compute until it is opened (`PrivateDraw`).
+only a secret's owner can compute until it is opened (`PrivateDraw`); and which actions
+make up a turn (`turn_actions`).
 
 These are records (pbem.core.record: what @dataclass gives, without the dataclasses module
 a `pbem verify` would otherwise import).
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
 
 from pbem.core.canonical import JSON
 from pbem.core.engine import Event
@@ -128,3 +132,27 @@ class Sealed(Record, fields=("label", "digest", "role", "seq", "opened", "value"
         fields["opened"] = opened
         fields["value"] = value
         fields["opened_at"] = opened_at
+
+
+# --- the turns of a history (what a summary, a page or a map shows of the last turn) ---
+
+
+def decided_in(actions: list[Action]) -> list[Any]:
+    """The turn each action was decided in. An action's `turn` is that of the state it
+    left, so the action that ends turn 3 says 4: each action counts in the turn of the
+    action before it (the first in its own)."""
+    turns, before = [], None
+    for action in actions:
+        turns.append(action.turn if before is None else before)
+        before = action.turn
+    return turns
+
+
+def turn_actions(history: Sequence[Action], turn: Any) -> tuple[Any, list[Action]]:
+    """(the turn shown, its actions): those of `history` (a replay's actions) decided in
+    `turn`, or, when none is yet (a turn has just begun), those of the last turn that has
+    some."""
+    actions = [a for a in history if a.turn is not None]
+    turns = decided_in(actions)
+    shown = turn if turn in turns or not turns else turns[-1]
+    return shown, [a for a, t in zip(actions, turns, strict=True) if t == shown]

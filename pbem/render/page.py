@@ -25,10 +25,11 @@ import markupsafe
 
 from pbem.core.adjudicator import Adjudicator
 from pbem.core.canonical import JSON
+from pbem.core.history import turn_actions
 from pbem.core.log import Entry
 from pbem.errors import PbemError
 from pbem.render import facts, maps
-from pbem.render.summary import _environment, game_report, templates_dir, turn_actions
+from pbem.render.summary import _environment, game_report, templates_dir
 
 
 @dataclass(frozen=True)
@@ -144,7 +145,7 @@ def render_page(
     view = role_view(game, role, known)
     turn = view.get("turn") if isinstance(view, dict) else None
     shown_turn, actions = (
-        turn_actions(game, turn) if turn is not None else (None, game.actions[-10:])
+        turn_actions(game.actions, turn) if turn is not None else (None, game.actions[-10:])
     )
     svg = None
     if view is not None and maps.has_map(engine.name):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from pbem.core.adjudicator import Action, Adjudicator
+from pbem.core.history import turn_actions
 from pbem.errors import PbemError
 from pbem.ledger import fingerprint
 from pbem.render import escape
@@ -134,7 +135,6 @@ def show_text(
     """The board first, then whose turn and what this store's role is asked with its
     numbered choices, then the last results (the whole turn's with `history`)."""
     from pbem.render.page import role_view, state_text
-    from pbem.render.summary import turn_actions
 
     mine = client.my_roles(game)
     viewer = role or (mine[0] if mine else None)
@@ -202,7 +202,7 @@ def show_text(
         if asked.hint:
             lines.append(asked.hint)
     turn = view.get("turn") if isinstance(view, dict) else None
-    shown, actions = turn_actions(game, turn) if turn is not None else (None, game.actions)
+    shown, actions = turn_actions(game.actions, turn) if turn is not None else (None, game.actions)
     of_turn = f" in turn {shown}" if shown is not None else ""
     if history:
         lines += ["", f"What happened{of_turn}:"]

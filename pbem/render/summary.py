@@ -15,9 +15,10 @@ import jinja2
 import markupsafe
 
 import pbem
-from pbem.core.adjudicator import Action, Adjudicator
+from pbem.core.adjudicator import Adjudicator
 from pbem.core.canonical import JSON
 from pbem.core.engine import game_part
+from pbem.core.history import turn_actions
 from pbem.errors import PbemError
 from pbem.render import escape
 
@@ -96,26 +97,6 @@ def game_report(rules: str, view: Any, role: str | None) -> Any:
     return None if view is None or module is None else module.report(view, role)
 
 
-def decided_in(actions: list[Action]) -> list[Any]:
-    """The turn each action was decided in. An action's `turn` is that of the state it
-    left, so the action that ends turn 3 says 4: each action counts in the turn of the
-    action before it (the first in its own)."""
-    turns, before = [], None
-    for action in actions:
-        turns.append(action.turn if before is None else before)
-        before = action.turn
-    return turns
-
-
-def turn_actions(game: Adjudicator, turn: Any) -> tuple[Any, list[Action]]:
-    """(the turn shown, its actions): those decided in `turn`, or, when none is yet (a
-    turn has just begun), those of the last turn that has some."""
-    actions = [a for a in game.actions if a.turn is not None]
-    turns = decided_in(actions)
-    shown = turn if turn in turns or not turns else turns[-1]
-    return shown, [a for a, t in zip(actions, turns, strict=True) if t == shown]
-
-
 def render_summary(
     game: Adjudicator,
     role: str | None,
@@ -143,7 +124,7 @@ def render_summary(
     has_state = (templates_dir() / state_template).is_file()
     template = env.get_template(f"summary.{ext}.j2")
     actions_turn, actions = (
-        turn_actions(game, turn) if turn is not None else (None, game.actions[-10:])
+        turn_actions(game.actions, turn) if turn is not None else (None, game.actions[-10:])
     )
     return template.render(
         title=str(game.genesis.body.get("title") or engine.title),

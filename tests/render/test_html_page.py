@@ -41,13 +41,14 @@ from click.testing import CliRunner, Result
 from pbem.cli import main
 from pbem.client import Client
 from pbem.core.adjudicator import Adjudicator
+from pbem.core.history import turn_actions
 from pbem.core.log import Entry
 from pbem.demo import DemoStep, run_demo
 from pbem.ledger import replay
 from pbem.render import maps
 from pbem.render.page import render_page, render_svg
 from pbem.render.png import chromium, run_headless, svg_size
-from pbem.render.summary import render_summary, turn_actions
+from pbem.render.summary import render_summary
 from pbem.render.verifier import csp_source, verifier_script
 from pbem.store import Store
 from pbem.verify import parse_entries
@@ -263,7 +264,7 @@ def test_the_page_lists_the_summarys_facts_and_fetches_nothing(rules: str) -> No
         prompt = game.prompts()[0]
         assert f"<strong>Waiting for:</strong> {html.escape(prompt.role)}" in page
         view = game.engine.view(game.state, role)
-        _turn, actions = turn_actions(game, view["turn"])
+        _turn, actions = turn_actions(game.actions, view["turn"])
         assert any(a.rng for a in actions), "a turn with no roll tests nothing here"
         for action in actions:
             assert f"seq {action.seq} {html.escape(action.by)}:" in page

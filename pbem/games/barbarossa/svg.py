@@ -22,6 +22,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING
 
+from pbem.core.history import turn_actions
 from pbem.games.barbarossa.svg_chart import draw_chart
 from pbem.games.barbarossa.svg_map import draw_map
 from pbem.games.barbarossa.svg_pen import INK, PAPER, View
@@ -33,7 +34,6 @@ from pbem.games.barbarossa.view import (
 )
 from pbem.maps.layout import Layout, Place, load_layout
 from pbem.maps.svg import Drawing, Highlight
-from pbem.render.summary import turn_actions
 
 if TYPE_CHECKING:
     from pbem.core.adjudicator import Adjudicator
@@ -153,13 +153,13 @@ def _legend(d: Drawing, view: View, sheet: Layout, at: Place) -> None:
 
 def highlight_of(game: Adjudicator) -> Highlight:
     """The boxes, timeline box, cities, dice and event die of the last turn that has any
-    action (the turn a summary shows: pbem.render.summary.turn_actions)."""
+    action (the turn a summary shows: pbem.core.history.turn_actions)."""
     state = game.state
     if not isinstance(state, dict):
         return Highlight()
     names = city_names(state)
     marks: dict[str, str] = {}
-    _, actions = turn_actions(game, state.get("turn"))
+    _, actions = turn_actions(game.actions, state.get("turn"))
     for action in actions:
         for event in action.events:
             data = event.data
