@@ -17,8 +17,8 @@ from pbem import cache
 from pbem.core.adjudicator import Adjudicator, data_digest
 from pbem.core.engine import Engine, get_engine, is_loaded, registered_target
 from pbem.core.log import Entry
-from pbem.core.record import Record
 from pbem.errors import DataError, PbemError
+from pbem.record import Record
 
 
 @lru_cache(maxsize=64)
@@ -226,7 +226,7 @@ def replay(
 class Equivocation(Record, fields=("role", "fingerprint", "first", "second")):
     """Two valid signatures by one role over different entries at the same game and seq.
 
-    A frozen record (pbem.core.record)."""
+    A frozen record (pbem.record)."""
 
     role: str
     fingerprint: str
@@ -275,7 +275,7 @@ class Fork(Record, fields=("role", "fingerprint", "first", "second", "after")):
     entries (`prev`): two branches of the log. Not a proof against `role` on its own.
 
     `after` holds, for each, the role that signed the entry it follows (None when the
-    entries given do not hold it). A frozen record (pbem.core.record)."""
+    entries given do not hold it). A frozen record (pbem.record)."""
 
     role: str
     fingerprint: str

@@ -35,7 +35,7 @@ def print_report(report: Report, echo: Echo, fail: Fail) -> None:
     since they quote the file's own text (titles, roles, decisions)."""
     import sys
 
-    from pbem.render.escape import terminal, terminal_line
+    from pbem.escape import terminal, terminal_line
 
     echo(terminal("\n".join(report.lines)))
     if report.verdict in ("not-checked", "proven"):
@@ -54,7 +54,7 @@ def report_error(exc: BaseException, echo: Echo, fail: Fail) -> None:
     """Turn an error a command let through into its one-line message and exit 1; return
     (for the caller to raise it again) when it is not one pbem reports."""
     from pbem.errors import EquivocationError, PbemError
-    from pbem.render.escape import terminal, terminal_line
+    from pbem.escape import terminal, terminal_line
 
     # An error may quote an entry's or a mail's text: escaped for the terminal.
     if isinstance(exc, EquivocationError):

@@ -24,7 +24,6 @@ from pbem import verdicts
 from pbem.core.adjudicator import Adjudicator, EntryRefused, Sealed, data_digest
 from pbem.core.engine import Engine
 from pbem.core.log import GENESIS, Entry, UntrustedTextError
-from pbem.core.record import MutableRecord
 from pbem.core.rng import RngRecord
 from pbem.errors import PbemError
 from pbem.ledger import (
@@ -38,6 +37,7 @@ from pbem.ledger import (
     replay,
 )
 from pbem.noise import set_aside
+from pbem.record import MutableRecord
 from pbem.transport.armor import decode_payload, find_entries
 from pbem.transport.movefile import extract_text, read_entries
 from pbem.transport.savefile import (
@@ -72,7 +72,7 @@ class Report(
     one entry is to blame, or the game verifies); `cheat` the failure's short name
     (pbem.failures.NAMES; None when ok or not checked). `set_aside`: seq -> how many
     damaged copies of that entry were set aside as an outsider's noise (pbem.noise),
-    in seq order. A record (pbem.core.record), as
+    in seq order. A record (pbem.record), as
     @dataclass would make it."""
 
     ok: bool

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 import click
 
-from pbem.render import escape
+from pbem import escape
 
 if TYPE_CHECKING:
     from pbem.client import Client
@@ -30,7 +30,7 @@ def fail(message: str) -> NoReturn:
 
 def say(text: str, err: bool = False, nl: bool = True) -> None:
     """Print text that may hold text from a game's log or from mail, escaped for a
-    terminal (pbem.render.escape): nothing in it reaches the terminal as a control."""
+    terminal (pbem.escape): nothing in it reaches the terminal as a control."""
     click.echo(escape.terminal(text), err=err, nl=nl)
 
 

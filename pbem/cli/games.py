@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from pbem import escape
 from pbem.cli.common import client_of, data_files, emit, fail, say, write_entries, write_file
 from pbem.cli.options import (
     data_option,
@@ -15,7 +16,6 @@ from pbem.cli.options import (
     output_option,
     role_option,
 )
-from pbem.render import escape
 
 if TYPE_CHECKING:
     from pbem.client import Client

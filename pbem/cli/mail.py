@@ -112,9 +112,9 @@ def fetch(
     keys signed and sent is relearned (after a restored backup) before anything else.
     Exit status 1 when any message was refused.
     """
+    from pbem.escape import terminal, terminal_line
     from pbem.inbox import Inbox
     from pbem.mail.fetch import Fetcher
-    from pbem.render.escape import terminal, terminal_line
 
     client = client_of(ctx)
     from pbem.mail.mailbox import open_mailbox
@@ -161,8 +161,8 @@ def fetch(
 def _answer_automatically(client: Client, reports: list[MessageReport]) -> None:
     """After the mail: answer for this store's roles what needs no person, in every game
     that received entries, and say what is now to send (`pbem mail send`)."""
+    from pbem.escape import terminal_line
     from pbem.play import answered_lines, whose_turn
-    from pbem.render.escape import terminal_line
 
     games: list[str] = []
     for report in reports:
@@ -200,9 +200,9 @@ def watch(
     import time
 
     from pbem.errors import PbemError
+    from pbem.escape import terminal_line
     from pbem.mail.mailer import Mailer
     from pbem.play import watch as watch_loop
-    from pbem.render.escape import terminal_line
 
     client = client_of(ctx)
     mailer = Mailer.configured(client, config_path)

@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING
 
 import click
 
+from pbem import escape
 from pbem.cli.common import client_of, fail, say, write_entries
 from pbem.cli.options import game_argument, meta_options, output_option, role_option
-from pbem.render import escape
 
 if TYPE_CHECKING:
     from pbem.client import Client

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from pbem import escape
 from pbem.cli.common import client_of, data_files, fail, read_input, say, write_entries, write_file
 from pbem.cli.options import (
     APPLY_ONLY_HELP,
@@ -24,7 +25,6 @@ from pbem.cli.options import (
     output_options,
     role_option,
 )
-from pbem.render import escape
 
 if TYPE_CHECKING:
     from pbem.client import Client

@@ -121,11 +121,11 @@ def run(
     import time
 
     from pbem.errors import PbemError
+    from pbem.escape import terminal_line
     from pbem.mail.mailbox import open_mailbox
     from pbem.refereeing.clock import parse_now, utc_now
     from pbem.refereeing.postman import Postman
     from pbem.refereeing.rounds import Referee
-    from pbem.render.escape import terminal_line
 
     admission = _admission(accept_invitations, roster_path, max_new_games)
     client = client_of(ctx)
@@ -185,9 +185,9 @@ def status(ctx: click.Context, game: str | None) -> None:
     """Per game this store referees (or GAME only): whom it waits for, since when by the
     referee's clock, the deadline, the reminders sent, and each player's mail."""
     from pbem.errors import PbemError
+    from pbem.escape import terminal_line
     from pbem.refereeing.settle import refereed_games
     from pbem.refereeing.status import status_lines
-    from pbem.render.escape import terminal_line
 
     client = client_of(ctx)
     games = refereed_games(client)
@@ -213,8 +213,8 @@ def player(ctx: click.Context, game: str, role: str, address: str) -> None:
     `pbem referee run` mails it every entry it has not been sent, with its turn page."""
     from pbem.core.referee import REFEREE
     from pbem.errors import PbemError
+    from pbem.escape import terminal_line
     from pbem.refereeing.settle import genesis_of, refereed_by_us
-    from pbem.render.escape import terminal_line
 
     client = client_of(ctx)
     game_id = client.find_game(game)
@@ -249,7 +249,7 @@ def disclose(ctx: click.Context, game: str, output: str | None) -> None:
     attested yet; and the answer to a player who says a deal does not open (the deal's
     own key). Writes them as a move file to send to the players."""
     from pbem.errors import PbemError
-    from pbem.render.escape import terminal_line
+    from pbem.escape import terminal_line
 
     client = client_of(ctx)
     played = client.game(game)

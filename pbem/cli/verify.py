@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from pbem import escape
 from pbem.cli.common import data_files, emit, fail, load_any, read_input, say
 from pbem.cli.options import data_option, game_or_file_argument, json_option, output_option
-from pbem.render import escape
 from pbem.reporting import print_report, verify_file
 
 if TYPE_CHECKING:

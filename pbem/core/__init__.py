@@ -2,8 +2,9 @@
 deferral-rule generator, the engine contract and its registry, the adjudicator, league
 options and double-blind games.
 
-What core imports from the rest of pbem: pbem.errors, and two modules of pbem.crypto
-that import nothing of pbem but pbem.errors and pbem.crypto.wire (so no arrow comes back):
+What core imports from the rest of pbem: the ground modules pbem.errors and pbem.record
+(which import nothing of pbem), and two modules of pbem.crypto that import nothing of
+pbem but pbem.errors, pbem.record and pbem.crypto.wire (so no arrow comes back):
 
 - pbem.crypto.keyline (adjudicator): a role's public-key line read to its raw 32 bytes,
   plain base64 and no cryptography, which is how the rules compare keys;
@@ -12,6 +13,5 @@ that import nothing of pbem but pbem.errors and pbem.crypto.wire (so no arrow co
 
 Games are found by name at run time: the registry (engine.register, engine.get_engine;
 pbem.games registers the titles) imports a game's rules on first use, the only import
-core makes by name. The other way, pbem.crypto.publickey builds on core.record, a module
-that imports nothing of pbem.
+core makes by name.
 """

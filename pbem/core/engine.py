@@ -20,8 +20,8 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pbem.core.canonical import JSON
-from pbem.core.record import Record
 from pbem.errors import PbemError
+from pbem.record import Record
 
 if TYPE_CHECKING:
     import random  # (only named in a signature: not imported by a `pbem verify`)
@@ -35,7 +35,7 @@ FRESH = "<fresh 32-byte secret>"
 
 _NEW_DICT: Any = object()  # "no data given": each Event then gets a dict of its own
 
-# Prompt, Event and Outcome are frozen records (pbem.core.record: what @dataclass(frozen=True)
+# Prompt, Event and Outcome are frozen records (pbem.record: what @dataclass(frozen=True)
 # gives, without the dataclasses module a `pbem verify` would otherwise import).
 
 

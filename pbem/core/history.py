@@ -3,7 +3,7 @@
 only a secret's owner can compute until it is opened (`PrivateDraw`); and which actions
 make up a turn (`turn_actions`).
 
-These are records (pbem.core.record: what @dataclass gives, without the dataclasses module
+These are records (pbem.record: what @dataclass gives, without the dataclasses module
 a `pbem verify` would otherwise import).
 """
 
@@ -14,8 +14,8 @@ from typing import Any
 
 from pbem.core.canonical import JSON
 from pbem.core.engine import Event
-from pbem.core.record import Record
 from pbem.core.rng import RngRecord
+from pbem.record import Record
 
 
 class Action(Record, fields=("seq", "by", "text", "events", "rng", "resolved_at", "turn")):

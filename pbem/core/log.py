@@ -14,8 +14,8 @@ from typing import Any, Generic, TypeVar, overload
 
 from pbem.core.canonical import JSON, canonical_bytes, parse_canonical
 from pbem.core.hashing import is_lower_hex
-from pbem.core.record import Record
 from pbem.errors import PbemError
+from pbem.record import Record
 
 VERSION = 1
 GENESIS, JOIN, MOVE, ACK = "genesis", "join", "move", "ack"
@@ -151,7 +151,7 @@ class Entry(
 ):
     """One signed entry: canonical bytes, signature, and the parsed fields.
 
-    A frozen record (pbem.core.record): equal when the bytes and the signature are."""
+    A frozen record (pbem.record): equal when the bytes and the signature are."""
 
     canonical: bytes
     signature: bytes

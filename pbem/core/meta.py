@@ -23,8 +23,8 @@ from typing import Any
 from pbem.core.canonical import JSON
 from pbem.core.engine import Outcome
 from pbem.core.log import Entry
-from pbem.core.record import Record
 from pbem.errors import PbemError
+from pbem.record import Record
 
 NOTE_MAX = 500  # characters (code points): a note is a line to the opponent, not a letter
 FIELDS = frozenset({"note", "resign", "draw", "takeback"})

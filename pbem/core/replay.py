@@ -2,7 +2,7 @@
 answers: whose turn it is, who rolls whose dice, what the log cannot check yet.
 
 `pbem.core.adjudicator.Adjudicator` is a Replay that checks and applies entries; a Replay
-changes only through it. It is a record (pbem.core.record: what @dataclass gives, without
+changes only through it. It is a record (pbem.record: what @dataclass gives, without
 the dataclasses module a `pbem verify` would otherwise import); `Pending` and `ChainState`
 are plain classes.
 """
@@ -24,10 +24,10 @@ from pbem.core.engine import Engine, Outcome, Prompt, State
 from pbem.core.hashing import hex_bytes
 from pbem.core.history import Action, PrivateDraw, Sealed
 from pbem.core.log import Entry
-from pbem.core.record import MutableRecord
 from pbem.core.rng import RngRecord, Stream, private_seed
 from pbem.crypto.keyline import key_bytes  # (plain encoding: no cryptography here)
 from pbem.errors import PbemError
+from pbem.record import MutableRecord
 
 # (OpenSSH public-key line, message, signature) -> None, raising on a bad signature.
 SignatureCheck = Callable[[str, bytes, bytes], None]
@@ -101,7 +101,7 @@ _NEW: Any = object()  # a Replay argument not given: a fresh, empty container
 
 
 # A Replay's fields, in the order of its __init__ (an Adjudicator names the same: a record
-# takes its fields from its own class statement, pbem.core.record); the memos are caches,
+# takes its fields from its own class statement, pbem.record); the memos are caches,
 # neither shown nor compared.
 FIELDS = (
     "engine",

@@ -14,8 +14,8 @@ from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from pbem.core.hashing import hex_bytes, sha256
-from pbem.core.record import Record
 from pbem.errors import PbemError
+from pbem.record import Record
 
 RNG_DOMAIN = b"pbem-rng/v1"
 PRIVATE_DOMAIN = b"pbem-private/v1"

@@ -23,10 +23,10 @@ from typing import Protocol
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from pbem.core.record import Record
 from pbem.crypto.keyline import KEY_TYPE, parse_key_line, raw_from_blob
 from pbem.crypto.wire import string
 from pbem.errors import KeyError_
+from pbem.record import Record
 
 __all__ = ["KEY_TYPE", "NEEDS_FILE", "PublicKey", "Signer"]
 
@@ -40,7 +40,7 @@ NEEDS_FILE = "needs the private key file: ssh-agent signs but cannot decrypt"
 class PublicKey(Record, fields=("raw", "comment"), uncompared=("comment",)):
     """A raw 32-byte Ed25519 public key with the comment of its OpenSSH line.
 
-    A frozen record (pbem.core.record): equal, and hashed, by the raw key alone."""
+    A frozen record (pbem.record): equal, and hashed, by the raw key alone."""
 
     raw: bytes
     comment: str

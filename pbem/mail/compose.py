@@ -16,10 +16,10 @@ from email.headerregistry import Address
 from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid
 
+from pbem import escape
 from pbem.core.adjudicator import Action, Adjudicator
 from pbem.core.log import JOIN, MOVE, Entry
 from pbem.errors import PbemError
-from pbem.render import escape
 from pbem.transport.savefile import human_line, move_file
 
 SUBJECT_TAG = "[pbem]"

@@ -25,10 +25,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from pbem import escape
 from pbem.errors import EquivocationError, PbemError
 from pbem.inbox import Inbox, Receipt, by_game, seq_ranges
 from pbem.mail import MAX_MESSAGE_BYTES
-from pbem.render import escape
 from pbem.transport.message import message_header_fields, one_line, parse_message
 
 if TYPE_CHECKING:

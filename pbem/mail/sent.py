@@ -108,7 +108,7 @@ class SentReport:
         )
 
     def line(self) -> str:
-        from pbem.render.escape import terminal_line
+        from pbem.escape import terminal_line
 
         parts = [f"sent {self.outcome.line()}"]
         if self.learned:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
 
-from pbem.render.escape import one_line
+from pbem.escape import one_line
 
 if TYPE_CHECKING:
     from pbem.core.adjudicator import Action

@@ -13,11 +13,11 @@ from collections.abc import Sequence
 from datetime import datetime
 from email.message import EmailMessage
 
+from pbem import escape
 from pbem.core.adjudicator import Adjudicator
 from pbem.core.log import Entry
 from pbem.mail.compose import SUBJECT_TAG, compose, game_title, new_message, set_body
 from pbem.refereeing.clock import Clock, stamp
-from pbem.render import escape
 
 
 def page_name(game: Adjudicator, role: str) -> str:

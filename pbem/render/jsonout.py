@@ -464,7 +464,7 @@ def stream_verify(
     import shutil
     import tempfile
 
-    from pbem.render.escape import terminal_line
+    from pbem.escape import terminal_line
 
     count, failed, first_error = 0, 0, ""
     with tempfile.TemporaryFile("w+", encoding="ascii") as spool:
@@ -507,7 +507,7 @@ def print_verify(
     """Print `pbem verify --json`'s document; then, if a file failed, its one error line
     (exit 1) as `pbem verify` without --json says it: the failure of a single file, or
     how many of several failed."""
-    from pbem.render.escape import terminal_line
+    from pbem.escape import terminal_line
 
     echo(dumps(verify_document(documents)))
     failed = [d for d in documents if not d["ok"]]

@@ -9,7 +9,7 @@ armored entries of the last move to copy into `pbem apply`.
 Everything is inline and nothing is fetched: no external script, style, font or image,
 and a Content-Security-Policy that forbids them all, so a page opened from a mail or a
 disk can never call out (and text from the log can never run: jinja2's autoescape writes
-it as text, after pbem.render.escape made its controls visible). One script runs: pbem's
+it as text, after pbem.escape made its controls visible). One script runs: pbem's
 own verifier (pbem.render.verifier, issue 18), allowed by its SHA-256 alone, which checks
 the game the page carries (its save text, as JSON data) when the page opens.
 """

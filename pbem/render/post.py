@@ -10,10 +10,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from pbem import escape
 from pbem.core.adjudicator import Adjudicator
 from pbem.core.log import Entry
 from pbem.errors import PbemError
-from pbem.render import escape
 from pbem.render.summary import render_summary
 from pbem.transport.savefile import move_file
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from pbem import escape
 from pbem.core.adjudicator import Action, Adjudicator
 from pbem.core.history import turn_actions
 from pbem.errors import PbemError
 from pbem.ledger import fingerprint
-from pbem.render import escape
 
 if TYPE_CHECKING:
     from pbem.client import Client

@@ -15,12 +15,12 @@ import jinja2
 import markupsafe
 
 import pbem
+from pbem import escape
 from pbem.core.adjudicator import Adjudicator
 from pbem.core.canonical import JSON
 from pbem.core.engine import game_part
 from pbem.core.history import turn_actions
 from pbem.errors import PbemError
-from pbem.render import escape
 
 FORMATS = {"text": "txt", "markdown": "md", "bbcode": "bbcode"}
 # BBCode has no tables: its summary shows the game's text state inside [code].

@@ -14,8 +14,8 @@ from collections.abc import Iterable, Iterator
 
 from pbem.core.adjudicator import Adjudicator
 from pbem.core.log import GENESIS, JOIN, Entry, escape_text
-from pbem.core.record import MutableRecord
 from pbem.errors import PbemError
+from pbem.record import MutableRecord
 from pbem.transport.armor import BEGIN, END, armor, marker_kind
 
 SAVE_MAGIC = "PBEM SAVE v1"
@@ -355,7 +355,7 @@ class SaveSection(
     `stray_record` the line number of the first line before its `RNG LOG` line that reads
     as an RNG record, `foreign_break` the line number and character of the first line
     break other than a newline from its first line to the next save or the end of the
-    text, its RNG log included (None: there is none). A record (pbem.core.record), as
+    text, its RNG log included (None: there is none). A record (pbem.record), as
     @dataclass would make it.
     """
 

@@ -25,10 +25,10 @@ from pbem.core.adjudicator import Action, PrivateDraw, Sealed
 from pbem.core.engine import Event, Outcome, Prompt
 from pbem.core.hashing import hex_bytes, is_lower_hex
 from pbem.core.log import Entry, _is_hex32
-from pbem.core.record import FrozenInstanceError
 from pbem.core.rng import RngRecord, Stream
 from pbem.crypto import keys, sshsig
 from pbem.errors import ArmorError, CanonicalError, PbemError, SignatureError
+from pbem.record import FrozenInstanceError
 from pbem.transport import armor, savefile
 
 # --- canonical JSON: the fast check is exactly as strict as the strict one ------------------

@@ -1,6 +1,6 @@
 """Text from the other side never reaches a screen, a forum or a page as anything but text.
 
-Issue 11, item 5. The escapers themselves (pbem.render.escape) on every kind of control
+Issue 11, item 5. The escapers themselves (pbem.escape) on every kind of control
 sequence a terminal acts on, and on the markup of Markdown, BBCode and HTML; then the
 attacks end to end, with real stores and the real CLI:
 
@@ -24,10 +24,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
+from pbem import escape
 from pbem.cli import main
 from pbem.client import Client
 from pbem.core.log import Entry
-from pbem.render import escape
 from pbem.store import Store
 from pbem.transport.savefile import move_file
 

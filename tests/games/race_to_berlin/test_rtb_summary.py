@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
+from pbem import escape
 from pbem.core.adjudicator import Adjudicator
 from pbem.games.race_to_berlin import data as rtb_data
 from pbem.games.race_to_berlin.rules import ENGINE
 from pbem.games.race_to_berlin.view import board_view
-from pbem.render import escape
 from pbem.render.summary import render_summary
 from pbem.testing import SignedTable
 from pbem.transport.savefile import move_file
