@@ -712,6 +712,11 @@ def default_data() -> dict[str, bytes]:
 def load_data(files: Mapping[str, bytes]) -> dict[str, Any]:
     """Load map.toml and tokens.toml (the shipped file for one not given) into one dict."""
     raw = given_or_shipped(files, DATA_FILES, "race_to_berlin", "pbem.games.race_to_berlin")
+    return read_files(raw)
+
+
+def read_files(raw: Mapping[str, bytes]) -> dict[str, Any]:
+    """Both files' bytes loaded into one dict."""
     return {**load_map(raw[MAP_FILE]), **load_tokens(raw[TOKENS_FILE])}
 
 
