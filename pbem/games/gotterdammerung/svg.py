@@ -58,7 +58,6 @@ from pbem.games.gotterdammerung.svg_style import (
     STAND_IN_NOTICE,
     TOP,
     TRANSITION,
-    _text,
 )
 from pbem.maps.svg import Drawing, Highlight
 
@@ -115,25 +114,21 @@ def draw_board(
     if highlight is not None:
         pen.highlight(highlight)
     _title(d, turn, phase, support_points)
-    _text(d, LEFT, TOP - 22, "Operational Map (2.1)", 16, bold=True, anchor=None)
-    _text(
-        d,
+    d.label(LEFT, TOP - 22, "Operational Map (2.1)", 16, bold=True)
+    d.label(
         city_x,
         TOP + 12,
         "Berlin City Map (2.1), drawn at a larger scale",
         16,
         bold=True,
-        anchor=None,
     )
-    _text(
-        d,
+    d.label(
         city_x + 400,
         TOP + 12,
         "Purple: the eight Transition Hexes, each ONE hex on both "
         "maps (4.15); units in one are drawn on its face here.",
         11,
         TRANSITION,
-        anchor=None,
     )
     _legend(d, city_x, city.y0 + city.height + 24, height - 10, pen.stack_lines(by_hex))
     return d.to_string()

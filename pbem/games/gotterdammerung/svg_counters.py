@@ -14,7 +14,6 @@ from pbem.games.gotterdammerung.svg_style import (
     CW,
     NATION,
     VOLKSSTURM_FILL,
-    _text,
 )
 from pbem.maps.svg import Drawing
 
@@ -132,16 +131,25 @@ def _counter(
             stroke="#111111",
             stroke_width=0.9,
         )
-        _text(
-            d,
+        d.label(
             x + CW / 2,
             y + 10,
             face["label"],
             8 if len(face["label"]) <= 7 else 6.8,
             ink,
+            anchor="middle",
             bold=True,
         )
-        _text(d, x + CW / 2, y + 21.5, face["ratings"], 9, ink, bold=True, class_="ratings")
+        d.label(
+            x + CW / 2,
+            y + 21.5,
+            face["ratings"],
+            9,
+            ink,
+            anchor="middle",
+            bold=True,
+            class_="ratings",
+        )
         if face["reduced"]:  # 6.52: a white corner marks the reduced side
             d.add(
                 "polygon",
@@ -167,7 +175,9 @@ def _counter(
                 stroke_width=0.6,
                 class_="marker",
             )
-            _text(d, mx + w / 2, y + 2, text, 7.5, mink, bold=True, class_="marker-text")
+            d.label(
+                mx + w / 2, y + 2, text, 7.5, mink, anchor="middle", bold=True, class_="marker-text"
+            )
             mx += w + 1
 
 

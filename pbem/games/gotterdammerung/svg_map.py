@@ -18,6 +18,7 @@ from pbem.games.gotterdammerung.svg_style import (
     CW,
     FACE_FILL,
     FRONT,
+    HALO,
     NUMBER_INK,
     OP_SIZE,
     RAIL,
@@ -28,7 +29,6 @@ from pbem.games.gotterdammerung.svg_style import (
     TRANSITION,
     UBAHN,
     Point,
-    _text,
 )
 from pbem.maps.hexes import label, split
 from pbem.maps.svg import Drawing, Highlight
@@ -113,7 +113,7 @@ class _Pen:
         with d.group(class_="unused"):
             for h in self.board["unused"]:
                 x, y = self.at(h)
-                _text(d, x, y + 3, "not used", 7, "#888888")
+                d.label(x, y + 3, "not used", 7, "#888888", anchor="middle")
         with d.group(
             class_="fortified",
             fill="none",
@@ -170,7 +170,7 @@ class _Pen:
                 x = min(p[0] for p in xs) - OP_SIZE * 1.25
                 y = sum(p[1] for p in xs) / len(xs)
                 d.add("circle", cx=x, cy=y, r=8, fill="#ffffff", stroke="#6f6f6f", stroke_width=1.5)
-                _text(d, x, y + 4, area, 11, "#444444", bold=True)
+                d.label(x, y + 4, area, 11, "#444444", anchor="middle", bold=True)
 
     def _chain(self, hexes: Sequence[str], style: Mapping[str, object]) -> None:
         pts = " ".join(f"{x:.1f},{y:.1f}" for x, y in (self.at(h) for h in hexes))
@@ -252,7 +252,7 @@ class _Pen:
                     stroke="#8a1f11",
                     stroke_width=1.4,
                 )
-                _text(d, cx, cy + 3.5, item["vp"], 9, "#8a1f11", bold=True)
+                d.label(cx, cy + 3.5, item["vp"], 9, "#8a1f11", anchor="middle", bold=True)
         with d.group(class_="occupied"):  # 5.47, 11.12
             for h in sorted(occupied):
                 if h not in self.board["hexes"]:
@@ -271,7 +271,7 @@ class _Pen:
                     stroke="#5b0f08",
                     stroke_width=1,
                 )
-                _text(d, cx, cy + 4, "★", 10, "#ffe14d")
+                d.label(cx, cy + 4, "★", 10, "#ffe14d", anchor="middle")
         with d.group(class_="entry"):  # 9.16 ...: the entry hex codes, outside the edge
             op = self.op
             for code, hexes in self.board["entry"].items():
@@ -293,7 +293,7 @@ class _Pen:
                         stroke="#333333",
                         stroke_width=1,
                     )
-                    _text(d, bx, by + 4, code, 10, bold=True, data_entry=h)
+                    d.label(bx, by + 4, code, 10, anchor="middle", bold=True, data_entry=h)
 
     def inset(self, in_box: int) -> None:
         """The north-west corner where the published map prints the City Map: a note, and
@@ -304,23 +304,19 @@ class _Pen:
         right = min(p[0] for p in arrows) - OP_SIZE * 1.3
         x0 = op.x0 + 20
         note_y = op.y0 + 30
-        _text(
-            d,
+        d.label(
             x0,
             note_y,
             "The published map prints the Berlin City Map in this corner (2.1):",
             11,
             "#555555",
-            anchor=None,
         )
-        _text(
-            d,
+        d.label(
             x0,
             note_y + 15,
             "here it is drawn at a larger scale to the right.",
             11,
             "#555555",
-            anchor=None,
         )
         spaces = int(box.get("spaces", 8))
         per_row = 4
@@ -364,10 +360,15 @@ class _Pen:
                 stroke_width=2,
                 data_box="ngp",
             )
-            _text(
-                d, bx + bw / 2, by + 16, self.board["ngp_box"].get("name", "NGP"), 11.5, bold=True
+            d.label(
+                bx + bw / 2,
+                by + 16,
+                self.board["ngp_box"].get("name", "NGP"),
+                11.5,
+                anchor="middle",
+                bold=True,
             )
-            _text(d, bx + bw / 2, by + 28, "(5.26, 9.23: no limit)", 9, "#555555")
+            d.label(bx + bw / 2, by + 28, "(5.26, 9.23: no limit)", 9, "#555555", anchor="middle")
             self.ngp_slots = []
             for i in range(rows * per_row):
                 x = bx + 8 + (i % per_row) * cell_w + 5
@@ -410,7 +411,16 @@ class _Pen:
                         stroke=TRANSITION,
                         stroke_width=2,
                     )
-                    _text(d, ox, oy + 4, len(here), 11, TRANSITION, bold=True, class_="count")
+                    d.label(
+                        ox,
+                        oy + 4,
+                        len(here),
+                        11,
+                        TRANSITION,
+                        anchor="middle",
+                        bold=True,
+                        class_="count",
+                    )
                 elif h.startswith("city:"):
                     x, y = self.at(h)
                     shown = here[:2]
@@ -454,7 +464,7 @@ class _Pen:
             stroke_width=1,
             data_stack=h,
         )
-        _text(self.d, x, y + 3.5, n, 9.5, bold=True, class_="count")
+        self.d.label(x, y + 3.5, n, 9.5, anchor="middle", bold=True, class_="count")
 
     def _ngp_counters(self, here: Sequence[Mapping[str, Any]]) -> None:
         for unit, (x, y) in zip(here, self.ngp_slots, strict=False):
@@ -469,29 +479,29 @@ class _Pen:
                 s = self.panel(h).size
                 d.text(x, y - s * 0.6, label(info["number"]), font_size=6 if s < 30 else 8)
             for t, (x, y) in sorted(self.face_centre.items()):
-                _text(
-                    d,
+                d.label(
                     x,
                     y - CH / 2 - 8,
                     f"Transition Hex {t[3:]}",
                     11,
                     TRANSITION,
+                    **HALO,  # an outline keeps the words legible over lines and counters
+                    anchor="middle",
                     bold=True,
-                    halo=True,
                 )
         with d.group(class_="place"):
             for h, name in sorted(self.board["places"].items()):
                 x, y = self.at(h)
                 s = self.panel(h).size
-                _text(
-                    d,
+                d.label(
                     x,
                     y + s * 0.92,
                     name,
                     9 if len(name) < 14 else 8,
                     "#1b1b1b",
+                    **HALO,  # an outline keeps the words legible over lines and counters
+                    anchor="middle",
                     bold=True,
-                    halo=True,
                 )
 
     def stack_lines(self, by_hex: Mapping[str, Sequence[Mapping[str, Any]]]) -> list[str]:
@@ -516,4 +526,14 @@ class _Pen:
         for where, text in hl.marks:
             if where in known:
                 x, y = self.at(where)
-                _text(self.d, x, y - 16, text, 10, "#8a1f11", bold=True, class_="mark", halo=True)
+                self.d.label(
+                    x,
+                    y - 16,
+                    text,
+                    10,
+                    "#8a1f11",
+                    **HALO,  # an outline keeps the words legible over lines and counters
+                    anchor="middle",
+                    bold=True,
+                    class_="mark",
+                )
