@@ -55,7 +55,7 @@ def short_name(data: Mapping[str, Any] | None, unit_id: str) -> str:
     return text if len(text) <= 10 else text[:9] + "."
 
 
-def _face(unit: Mapping[str, Any], data: Mapping[str, Any] | None) -> dict[str, Any]:
+def counter_face(unit: Mapping[str, Any], data: Mapping[str, Any] | None) -> dict[str, Any]:
     """What the counter shows: label, ratings text, colours, reduced, markers."""
     if unit.get("volkssturm"):
         revealed = all(k in unit for k in ("attack", "defence", "movement"))
@@ -112,11 +112,11 @@ def _tooltip(unit: Mapping[str, Any], face: Mapping[str, Any]) -> str:
     return "; ".join(words)
 
 
-def _counter(
+def draw_counter(
     d: Drawing, unit: Mapping[str, Any], data: Mapping[str, Any] | None, x: float, y: float
 ) -> None:
     """One counter with its top-left corner at (x, y)."""
-    face = _face(unit, data)
+    face = counter_face(unit, data)
     fill, ink = face["colours"]
     with d.group(class_="counter", data_unit=str(unit["id"])):
         d.titled(
@@ -181,11 +181,11 @@ def _counter(
             mx += w + 1
 
 
-def _counter_stub(
+def draw_stub(
     d: Drawing, unit: Mapping[str, Any], data: Mapping[str, Any] | None, x: float, y: float
 ) -> None:
     """A unit under the top of a stack: its box is there for the tooltip and the count."""
-    face = _face(unit, data)
+    face = counter_face(unit, data)
     d.titled(
         "rect",
         _tooltip(unit, face),

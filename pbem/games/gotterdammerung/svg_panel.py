@@ -19,7 +19,8 @@ from pbem.games.gotterdammerung.svg_style import (
 from pbem.maps.svg import Drawing
 
 
-def _title(d: Drawing, turn: int | None, phase: str | None, support: object) -> None:
+def draw_title(d: Drawing, turn: int | None, phase: str | None, support: object) -> None:
+    """The title block: the game, the turn and phase, the support points, the stand-in note."""
     d.label(
         LEFT,
         30,
@@ -45,7 +46,8 @@ def _title(d: Drawing, turn: int | None, phase: str | None, support: object) -> 
     )
 
 
-def _legend(d: Drawing, x: float, y: float, bottom: float, stacks: Sequence[str]) -> None:
+def draw_legend(d: Drawing, x: float, y: float, bottom: float, stacks: Sequence[str]) -> None:
+    """The legend at (x, y), then `stacks` (one line a stack) in columns down to `bottom`."""
     with d.group(class_="legend"):
         d.label(x, y, "Legend", 14, bold=True)
         row = y + 16
