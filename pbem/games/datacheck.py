@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import re
 import tomllib
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from importlib import resources
 from typing import Any
 
@@ -178,6 +178,14 @@ class DataChecker:
             return []
         return value
 
+    def items(self, doc: dict[str, Any], key: str, where: str = "") -> Iterator[tuple[Any, str]]:
+        """Each table of the array of tables `key` with where problems name it ("unit #3",
+        or `where` #3); an item that is no table is reported and passed over."""
+        for i, item in enumerate(self.tables(doc, key, where), start=1):
+            at = f"{where or key} #{i}"
+            if self.is_table(item, at):
+                yield item, at
+
     def is_table(self, item: Any, where: str) -> bool:
         if not isinstance(item, dict):
             self.add(where, f"expected a table, found {item!r}")
@@ -189,6 +197,11 @@ class DataChecker:
         for key in table:
             if key not in allowed:
                 self.add(where, f"unknown field {key!r} (known: {', '.join(allowed)})")
+
+    def fields(self, table: dict[str, Any], where: str, known: Iterable[str]) -> None:
+        """No field but the `known` ones, and the item's provenance (every item has one)."""
+        self.keys(table, where, known)
+        self.provenance(table, where)
 
     def text(
         self, table: dict[str, Any], key: str, where: str, required: bool = True
@@ -292,10 +305,7 @@ def read_pairs(
     """The `[[section]]` tables of `between = [a, b]` (a border, a non-adjacency): each
     with its provenance and the boolean `flags` (a river); `where` names it in problems."""
     pairs = []
-    for i, item in enumerate(check.tables(doc, section), start=1):
-        where = f"{section} #{i}"
-        if not check.is_table(item, where):
-            continue
+    for item, where in check.items(doc, section):
         between = item.get("between")
         if (
             not isinstance(between, list)
@@ -305,8 +315,7 @@ def read_pairs(
             check.add(where, f"between must be two {noun} ids such as {example}, found {between!r}")
             continue
         where = f"{section} {between[0]}-{between[1]}"
-        check.keys(item, where, fields)
-        check.provenance(item, where)
+        check.fields(item, where, fields)
         pair: dict[str, Any] = {"between": list(between), "where": where}
         values = {flag: check.flag(item, flag, where) for flag in flags}
         if any(value is None for value in values.values()):

@@ -103,8 +103,7 @@ def _read_fixed_table(
     table = check.table(doc, key)
     if table is None:
         return
-    check.keys(table, key, (*wanted, "provenance"))
-    check.provenance(table, key)
+    check.fields(table, key, (*wanted, "provenance"))
     for field, value in wanted.items():
         found = check.integer(table, field, key, 0)
         if found is not None:
@@ -113,16 +112,12 @@ def _read_fixed_table(
 
 def _read_cards(check: DataChecker, doc: dict[str, Any]) -> list[dict[str, Any]]:
     cards = []
-    for i, item in enumerate(check.tables(doc, "card"), start=1):
-        where = f"card #{i}"
-        if not check.is_table(item, where):
-            continue
+    for item, where in check.items(doc, "card"):
         deck = check.choice(item, "deck", where, SIDES)
         number = check.integer(item, "number", where, 1, CARDS_PER_SIDE)
         if deck is not None and number is not None:
             where = f"card[{deck}-{number}]"
-        check.keys(item, where, CARD_FIELDS)
-        check.provenance(item, where)
+        check.fields(item, where, CARD_FIELDS)
         _text_provenance(check, item, where)
         name = check.text(item, "name", where)
         timing = check.text(item, "timing", where)

@@ -102,15 +102,11 @@ def load_counters(
 
 def _read_unit_types(check: DataChecker, doc: dict[str, Any]) -> None:
     seen: set[str] = set()
-    for i, item in enumerate(check.tables(doc, "unit_type"), start=1):
-        where = f"unit_type #{i}"
-        if not check.is_table(item, where):
-            continue
+    for item, where in check.items(doc, "unit_type"):
         type_id = check.text(item, "id", where)
         if type_id is not None:
             where = f"unit_type[{type_id}]"
-        check.keys(item, where, UNIT_TYPE_FIELDS)
-        check.provenance(item, where)
+        check.fields(item, where, UNIT_TYPE_FIELDS)
         if type_id is None:
             continue
         if type_id not in UNIT_TYPES:
@@ -142,15 +138,11 @@ def _read_unit_types(check: DataChecker, doc: dict[str, Any]) -> None:
 
 def _read_units(check: DataChecker, doc: dict[str, Any]) -> list[dict[str, Any]]:
     units = []
-    for i, item in enumerate(check.tables(doc, "unit"), start=1):
-        where = f"unit #{i}"
-        if not check.is_table(item, where):
-            continue
+    for item, where in check.items(doc, "unit"):
         unit_id = check.ident(item, where)
         if unit_id is not None:
             where = f"unit[{unit_id}]"
-        check.keys(item, where, UNIT_FIELDS)
-        check.provenance(item, where)
+        check.fields(item, where, UNIT_FIELDS)
         check.provenance(item, where, "name_provenance")
         name = check.text(item, "name", where)
         type_id = check.choice(item, "type", where, UNIT_TYPES)
@@ -196,15 +188,11 @@ def _read_units(check: DataChecker, doc: dict[str, Any]) -> list[dict[str, Any]]
 
 def _read_reinforcements(check: DataChecker, doc: dict[str, Any]) -> dict[int, dict[str, Any]]:
     groups: dict[int, dict[str, Any]] = {}
-    for i, item in enumerate(check.tables(doc, "reinforcement"), start=1):
-        where = f"reinforcement #{i}"
-        if not check.is_table(item, where):
-            continue
+    for item, where in check.items(doc, "reinforcement"):
         group = check.integer(item, "group", where, 1, len(REINFORCEMENT_ZONES))
         if group is not None:
             where = f"reinforcement[{group}]"
-        check.keys(item, where, ("group", "turn", "zones", "provenance"))
-        check.provenance(item, where)
+        check.fields(item, where, ("group", "turn", "zones", "provenance"))
         turn = check.integer(item, "turn", where, 1, TURNS)
         if turn is not None:
             check.exact(turn, REINFORCEMENT_TURN, f"{where}.turn", "rulebook 8.1")
@@ -230,15 +218,11 @@ def _read_reinforcements(check: DataChecker, doc: dict[str, Any]) -> dict[int, d
 
 def _read_markers(check: DataChecker, doc: dict[str, Any]) -> dict[str, int]:
     markers: dict[str, int] = {}
-    for i, item in enumerate(check.tables(doc, "marker"), start=1):
-        where = f"marker #{i}"
-        if not check.is_table(item, where):
-            continue
+    for item, where in check.items(doc, "marker"):
         kind = check.choice(item, "kind", where, MARKER_KINDS)
         if kind is not None:
             where = f"marker[{kind}]"
-        check.keys(item, where, ("kind", "count", "provenance"))
-        check.provenance(item, where)
+        check.fields(item, where, ("kind", "count", "provenance"))
         count = check.integer(item, "count", where, 1)
         if kind is None or count is None:
             continue

@@ -123,15 +123,11 @@ def _read_map_header(check: DataChecker, doc: dict[str, Any]) -> dict[str, Any]:
 
 def _read_rules(check: DataChecker, doc: dict[str, Any]) -> dict[str, bool]:
     rules: dict[str, bool] = {}
-    for i, item in enumerate(check.tables(doc, "rule"), start=1):
-        where = f"rule #{i}"
-        if not check.is_table(item, where):
-            continue
+    for item, where in check.items(doc, "rule"):
         rule_id = check.text(item, "id", where)
         if rule_id is not None:
             where = f"rule[{rule_id}]"
-        check.keys(item, where, RULE_FIELDS)
-        check.provenance(item, where)
+        check.fields(item, where, RULE_FIELDS)
         check.text(item, "text", where)
         if rule_id is None:
             continue
@@ -162,18 +158,14 @@ def _read_rules(check: DataChecker, doc: dict[str, Any]) -> dict[str, bool]:
 
 def _read_zones(check: DataChecker, doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
     zones: dict[str, dict[str, Any]] = {}
-    for i, item in enumerate(check.tables(doc, "zone"), start=1):
-        where = f"zone #{i}"
-        if not check.is_table(item, where):
-            continue
+    for item, where in check.items(doc, "zone"):
         zone_id = _zone_id(check, item, where)
         if zone_id is not None:
             where = f"zone[{zone_id}]"
             if zone_id in zones:
                 check.add(where, f"duplicate id {zone_id!r}")
                 zone_id = None
-        check.keys(item, where, ZONE_FIELDS)
-        check.provenance(item, where)
+        check.fields(item, where, ZONE_FIELDS)
         check.provenance(item, where, "stack_provenance")
         name = ""
         if "name" in item:

@@ -130,10 +130,7 @@ def load_counters(raw: bytes, file_name: str = COUNTERS_FILE) -> dict[str, Any]:
     splits = _read_splits(check, doc)
     bg_stacking = _read_bg_stacking(check, doc)
     units: dict[str, dict[str, Any]] = {}
-    for i, item in enumerate(check.tables(doc, "unit"), start=1):
-        where = f"unit #{i}"
-        if not check.is_table(item, where):
-            continue
+    for item, where in check.items(doc, "unit"):
         unit = _read_unit(check, item, where, splits)
         if unit is None:
             continue
@@ -193,14 +190,12 @@ def _triple(check: DataChecker, table: dict[str, Any], key: str, where: str) -> 
 def _read_splits(check: DataChecker, doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """5.73's table: split kind -> branch, guards, corps strength and the two groups."""
     splits: dict[str, dict[str, Any]] = {}
-    for i, item in enumerate(check.tables(doc, "split"), start=1):
-        where = f"split #{i}"
-        if not check.is_table(item, where):
-            continue
+    for item, where in check.items(doc, "split"):
         ident = check.ident(item, where)
         where = f"split {ident}" if ident else where
-        check.keys(item, where, ("id", "name", "branch", "guards", "corps", "groups", "provenance"))
-        check.provenance(item, where)
+        check.fields(
+            item, where, ("id", "name", "branch", "guards", "corps", "groups", "provenance")
+        )
         name = check.text(item, "name", where)
         branch = check.choice(item, "branch", where, SPLIT_BRANCHES)
         guards = check.flag(item, "guards", where)
@@ -252,8 +247,7 @@ def _read_unit(
     ident = check.ident(item, where)
     if ident is not None:
         where = f"unit {ident}"
-    check.keys(item, where, UNIT_FIELDS)
-    check.provenance(item, where)
+    check.fields(item, where, UNIT_FIELDS)
     name = check.text(item, "name", where)
     side = check.choice(item, "side", where, SIDES)
     nationality = check.choice(item, "nationality", where, tuple(SIDE_OF))
@@ -450,12 +444,8 @@ def _read_volkssturm(check: DataChecker, doc: dict[str, Any]) -> dict[str, Any]:
     check.choice(table, "branch", where, ("infantry",))
     front = check.integer(table, "front_movement", where, 1, 99)
     backs = []
-    for i, back in enumerate(check.tables(table, "back", f"{where}.back"), start=1):
-        at = f"{where}.back #{i}"
-        if not check.is_table(back, at):
-            continue
-        check.keys(back, at, ("strength", "count", "provenance", "note"))
-        check.provenance(back, at)
+    for back, at in check.items(table, "back", f"{where}.back"):
+        check.fields(back, at, ("strength", "count", "provenance", "note"))
         strength = _triple(check, back, "strength", at)
         n = check.integer(back, "count", at, 1, VOLKSSTURM)
         if strength is not None and n is not None:
@@ -488,12 +478,8 @@ def _read_delay(check: DataChecker, doc: dict[str, Any]) -> dict[str, Any]:
     if count is not None:
         check.exact(count, DELAYS, f"{where}.count", "rulebook 6.81")
     values: list[dict[str, int]] = []
-    for i, item in enumerate(check.tables(table, "value", f"{where}.value"), start=1):
-        at = f"{where}.value #{i}"
-        if not check.is_table(item, at):
-            continue
-        check.keys(item, at, ("value", "count", "provenance", "note"))
-        check.provenance(item, at)
+    for item, at in check.items(table, "value", f"{where}.value"):
+        check.fields(item, at, ("value", "count", "provenance", "note"))
         value = check.integer(item, "value", at, -9, -1)
         n = check.integer(item, "count", at, 1, DELAYS)
         if value is not None and n is not None:
@@ -509,14 +495,10 @@ def _read_delay(check: DataChecker, doc: dict[str, Any]) -> dict[str, Any]:
 
 def _read_artillery(check: DataChecker, doc: dict[str, Any]) -> list[dict[str, Any]]:
     markers = []
-    for i, item in enumerate(check.tables(doc, "artillery"), start=1):
-        where = f"artillery #{i}"
-        if not check.is_table(item, where):
-            continue
+    for item, where in check.items(doc, "artillery"):
         ident = check.ident(item, where)
         where = f"artillery {ident}" if ident else where
-        check.keys(item, where, ("id", "army", "provenance", "note"))
-        check.provenance(item, where)
+        check.fields(item, where, ("id", "army", "provenance", "note"))
         army = check.text(item, "army", where)
         if ident and army:
             markers.append({"id": ident, "army": army})

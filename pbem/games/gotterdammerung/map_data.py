@@ -197,23 +197,18 @@ class _Reader:
         table = self.check.table(doc, key)
         if table is None:
             return None
-        self.check.keys(table, key, (*fields, "provenance", "note"))
-        self.check.provenance(table, key)
+        self.check.fields(table, key, (*fields, "provenance", "note"))
         if "note" in table:
             self.check.text(table, "note", key)
         return table
 
     def items(self, doc: dict[str, Any], key: str, fields: Iterable[str]) -> list[tuple[str, Any]]:
         out = []
-        for i, item in enumerate(self.check.tables(doc, key), start=1):
-            where = f"{key} #{i}"
-            if not self.check.is_table(item, where):
-                continue
+        for item, where in self.check.items(doc, key):
             name = item.get("name", item.get("area"))
             if isinstance(name, str) and name.strip():
                 where = f"{key}[{name}]"
-            self.check.keys(item, where, (*fields, "provenance", "note"))
-            self.check.provenance(item, where)
+            self.check.fields(item, where, (*fields, "provenance", "note"))
             if "note" in item:
                 self.check.text(item, "note", where)
             out.append((where, item))

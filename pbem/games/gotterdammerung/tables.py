@@ -282,14 +282,10 @@ def _read_movement(check: DataChecker, doc: dict[str, Any]) -> dict[str, int]:
 
 def _read_hexes(check: DataChecker, doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
     hexes: dict[str, dict[str, Any]] = {}
-    for i, item in enumerate(check.tables(doc, "hex_terrain"), start=1):
-        where = f"hex_terrain #{i}"
-        if not check.is_table(item, where):
-            continue
+    for item, where in check.items(doc, "hex_terrain"):
         ident = check.ident(item, where)
         where = f"hex_terrain {ident}" if ident else where
-        check.keys(item, where, HEX_FIELDS)
-        check.provenance(item, where)
+        check.fields(item, where, HEX_FIELDS)
         entry = {
             "name": check.text(item, "name", where),
             "foot": check.integer(item, "foot", where, 1),
@@ -310,14 +306,10 @@ def _read_hexes(check: DataChecker, doc: dict[str, Any]) -> dict[str, dict[str, 
 def _read_hexsides(check: DataChecker, doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
     sides: dict[str, dict[str, Any]] = {}
     models: dict[str, tuple[str, str]] = {}  # id -> (same_as, where)
-    for i, item in enumerate(check.tables(doc, "hexside_terrain"), start=1):
-        where = f"hexside_terrain #{i}"
-        if not check.is_table(item, where):
-            continue
+    for item, where in check.items(doc, "hexside_terrain"):
         ident = check.ident(item, where)
         where = f"hexside_terrain {ident}" if ident else where
-        check.keys(item, where, HEXSIDE_FIELDS)
-        check.provenance(item, where)
+        check.fields(item, where, HEXSIDE_FIELDS)
         name = check.text(item, "name", where)
         note = _note(check, item, where)
         if ident is None or name is None:
@@ -402,14 +394,10 @@ def _read_columns(check: DataChecker, doc: dict[str, Any]) -> list[str] | None:
 
 def _read_modifiers(check: DataChecker, doc: dict[str, Any]) -> dict[str, int]:
     found: dict[str, int] = {}
-    for i, item in enumerate(check.tables(doc, "modifier"), start=1):
-        where = f"modifier #{i}"
-        if not check.is_table(item, where):
-            continue
+    for item, where in check.items(doc, "modifier"):
         ident = check.ident(item, where)
         where = f"modifier {ident}" if ident else where
-        check.keys(item, where, ("id", "shift", "provenance", "note"))
-        check.provenance(item, where)
+        check.fields(item, where, ("id", "shift", "provenance", "note"))
         shift = check.integer(item, "shift", where, -10, 10)
         if ident is None or shift is None:
             continue
@@ -434,8 +422,7 @@ def _read_crt(
     table = check.table(doc, section)
     if table is None:
         return found
-    check.keys(table, section, (*grids, "provenance", "note"))
-    check.provenance(table, section)
+    check.fields(table, section, (*grids, "provenance", "note"))
     _note(check, table, section)
     for grid in grids:
         where = f"{section}.{grid}"
@@ -468,8 +455,7 @@ def _read_turns(check: DataChecker, doc: dict[str, Any]) -> list[dict[str, Any]]
         where = f"turn #{i}"
         if not check.is_table(item, where):
             continue
-        check.keys(item, where, TURN_FIELDS)
-        check.provenance(item, where)
+        check.fields(item, where, TURN_FIELDS)
         check.provenance(item, where, "volkssturm_provenance")
         entry = {
             "turn": check.integer(item, "turn", where, 1, TURNS),

@@ -211,18 +211,14 @@ def _read_header(check: DataChecker, doc: dict[str, Any]) -> str:
 
 def _read_areas(check: DataChecker, doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
     areas: dict[str, dict[str, Any]] = {}
-    for i, item in enumerate(check.tables(doc, "area"), start=1):
-        where = f"area #{i}"
-        if not check.is_table(item, where):
-            continue
+    for item, where in check.items(doc, "area"):
         area_id = _area_id(check, item, where)
         if area_id is not None:
             where = f"area[{area_id}]"
             if area_id in areas:
                 check.add(where, f"duplicate id {area_id!r}")
                 area_id = None
-        check.keys(item, where, AREA_FIELDS)
-        check.provenance(item, where)
+        check.fields(item, where, AREA_FIELDS)
         fields = {
             "name": check.text(item, "name", where),
             "places": check.texts(item, "places", where),
@@ -353,8 +349,7 @@ def _read_fortifications(check: DataChecker, doc: dict[str, Any]) -> list[dict[s
         fort_id = check.ident(item, where)
         if fort_id is not None:
             where = f"fortification[{fort_id}]"
-        check.keys(item, where, FORTIFICATION_FIELDS)
-        check.provenance(item, where)
+        check.fields(item, where, FORTIFICATION_FIELDS)
         name = check.text(item, "name", where)
         value = check.integer(item, "value", where, 1, 3)
         area = check.text(item, "area", where)
@@ -415,8 +410,7 @@ def _read_units(check: DataChecker, doc: dict[str, Any]) -> list[dict[str, Any]]
         unit_id = check.ident(item, where)
         if unit_id is not None:
             where = f"unit[{unit_id}]"
-        check.keys(item, where, UNIT_FIELDS)
-        check.provenance(item, where)
+        check.fields(item, where, UNIT_FIELDS)
         name = check.text(item, "name", where)
         force = check.choice(item, "force", where, FORCES)
         reserve = check.flag(item, "reserve", where)
@@ -614,23 +608,18 @@ def load_tokens(raw: bytes, file_name: str = TOKENS_FILE) -> dict[str, Any]:
         table = check.table(doc, section)
         if table is None:
             continue
-        check.keys(table, section, ("per_player", "provenance"))
-        check.provenance(table, section)
+        check.fields(table, section, ("per_player", "provenance"))
         value = check.integer(table, "per_player", section, 0)
         if value is not None and value != wanted:
             check.add(f"{section}.per_player", f"expected {wanted} ({rule}), found {value}")
         result[section] = value
 
     logistics: dict[str, list[int]] = {}
-    for i, item in enumerate(check.tables(doc, "logistics"), start=1):
-        where = f"logistics #{i}"
-        if not check.is_table(item, where):
-            continue
+    for item, where in check.items(doc, "logistics"):
         player = check.choice(item, "player", where, PLAYERS)
         if player is not None:
             where = f"logistics[{player}]"
-        check.keys(item, where, ("player", "values", "provenance"))
-        check.provenance(item, where)
+        check.fields(item, where, ("player", "values", "provenance"))
         values = item.get("values")
         if not isinstance(values, list) or not all(
             isinstance(v, int) and not isinstance(v, bool) for v in values
@@ -655,12 +644,8 @@ def load_tokens(raw: bytes, file_name: str = TOKENS_FILE) -> dict[str, Any]:
 
     special: dict[str, list[dict[str, str]]] = {p: [] for p in PLAYERS}
     seen: set[tuple[str, str, str]] = set()
-    for i, item in enumerate(check.tables(doc, "special"), start=1):
-        where = f"special #{i}"
-        if not check.is_table(item, where):
-            continue
-        check.keys(item, where, ("player", "force", "kind", "count", "provenance"))
-        check.provenance(item, where)
+    for item, where in check.items(doc, "special"):
+        check.fields(item, where, ("player", "force", "kind", "count", "provenance"))
         player = check.choice(item, "player", where, PLAYERS)
         force = check.choice(item, "force", where, FORCES)
         kind = check.choice(item, "kind", where, SPECIAL_KINDS)

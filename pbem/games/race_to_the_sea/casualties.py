@@ -76,14 +76,10 @@ def load_markers(data: bytes) -> dict[str, dict[str, Any]]:
     check.sections(doc, ["marker"])
     markers: dict[str, dict[str, Any]] = {}
     seen: dict[tuple[tuple[int, ...], tuple[int, ...]], str] = {}
-    for i, item in enumerate(check.tables(doc, "marker"), start=1):
-        where = f"marker #{i}"
-        if not check.is_table(item, where):
-            continue
+    for item, where in check.items(doc, "marker"):
         ident = check.ident(item, where)
         where = f"marker {ident}" if ident else where
-        check.keys(item, where, MARKER_FIELDS)
-        check.provenance(item, where)
+        check.fields(item, where, MARKER_FIELDS)
         note = check.text(item, "note", where, required=False)
         sides = {side: _side(check, item, side, where) for side in (LIGHT, HEAVY)}
         light, heavy = sides[LIGHT], sides[HEAVY]
@@ -134,8 +130,7 @@ def _side(check: DataChecker, item: dict[str, Any], side: str, where: str) -> di
         return None
     if not check.is_table(table, where):
         return None
-    check.keys(table, where, SIDE_FIELDS)
-    check.provenance(table, where)
+    check.fields(table, where, SIDE_FIELDS)
     values: dict[str, Any] = {"provenance": table.get("provenance")}
     ok = True
     for category in CATEGORIES:

@@ -209,8 +209,7 @@ class _Reader:
         table = self.check.table(doc, key)
         if table is None:
             return None
-        self.check.keys(table, key, (*fields, "provenance", "note"))
-        self.check.provenance(table, key)
+        self.check.fields(table, key, (*fields, "provenance", "note"))
         if "note" in table:
             self.check.text(table, "note", key)
         return table
@@ -249,14 +248,10 @@ class _Reader:
         floodable: list[int] = []
         taken: dict[int, str] = {}
         fields = ("name", "hex", "terrain", "aliases", "floodable", "provenance", "note")
-        for i, item in enumerate(self.check.tables(doc, "places"), start=1):
-            where = f"places #{i}"
-            if not self.check.is_table(item, where):
-                continue
+        for item, where in self.check.items(doc, "places"):
             name = self.check.text(item, "name", where)
             where = f"places[{name}]" if name else where
-            self.check.keys(item, where, fields)
-            self.check.provenance(item, where)
+            self.check.fields(item, where, fields)
             other = self.check.texts(item, "aliases", where) or []
             kind = self.check.choice(item, "terrain", where, ("clear", *SETTLEMENTS))
             flood = self.check.flag(item, "floodable", where)
@@ -287,14 +282,10 @@ class _Reader:
 
     def railroads(self, doc: dict[str, Any], terrain: dict[int, str]) -> list[dict[str, Any]]:
         out = []
-        for i, item in enumerate(self.check.tables(doc, "railroads"), start=1):
-            where = f"railroads #{i}"
-            if not self.check.is_table(item, where):
-                continue
+        for item, where in self.check.items(doc, "railroads"):
             name = self.check.text(item, "name", where)
             where = f"railroads[{name}]" if name else where
-            self.check.keys(item, where, ("name", "hexes", "provenance", "note"))
-            self.check.provenance(item, where)
+            self.check.fields(item, where, ("name", "hexes", "provenance", "note"))
             raw = item.get("hexes")
             if not isinstance(raw, list) or len(raw) < 2:
                 self.check.add(where, "hexes must list at least two hexes")
@@ -319,14 +310,10 @@ class _Reader:
     def rivers(self, doc: dict[str, Any]) -> list[dict[str, Any]]:
         out = []
         seen: dict[frozenset[int], str] = {}
-        for i, item in enumerate(self.check.tables(doc, "rivers"), start=1):
-            where = f"rivers #{i}"
-            if not self.check.is_table(item, where):
-                continue
+        for item, where in self.check.items(doc, "rivers"):
             name = self.check.text(item, "name", where)
             where = f"rivers[{name}]" if name else where
-            self.check.keys(item, where, ("name", "hexsides", "provenance", "note"))
-            self.check.provenance(item, where)
+            self.check.fields(item, where, ("name", "hexsides", "provenance", "note"))
             raw = item.get("hexsides")
             if not isinstance(raw, list) or not raw:
                 self.check.add(where, "hexsides must list at least one pair of hexes")

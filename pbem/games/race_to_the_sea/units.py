@@ -136,10 +136,7 @@ def load_units(raw: bytes, file_name: str = UNITS_FILE) -> dict[str, Any]:
     check = DataChecker(file_name)
     check.sections(doc, ("unit",))
     units: dict[str, dict[str, Any]] = {}
-    for i, item in enumerate(check.tables(doc, "unit"), start=1):
-        where = f"unit #{i}"
-        if not check.is_table(item, where):
-            continue
+    for item, where in check.items(doc, "unit"):
         unit = _read_unit(check, item, where)
         if unit is None:
             continue
@@ -161,8 +158,7 @@ def _read_unit(check: DataChecker, item: dict[str, Any], where: str) -> dict[str
     ident = check.ident(item, where)
     if ident is not None:
         where = f"unit {ident}"
-    check.keys(item, where, UNIT_FIELDS)
-    check.provenance(item, where)
+    check.fields(item, where, UNIT_FIELDS)
     name = check.text(item, "name", where)
     nationality = check.choice(item, "nationality", where, NATIONALITIES)
     kind = check.choice(item, "kind", where, KINDS)
