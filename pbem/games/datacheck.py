@@ -68,6 +68,11 @@ def shipped_files(package: str, names: Sequence[str]) -> dict[str, bytes]:
     return {name: (folder / name).read_bytes() for name in names}
 
 
+def shipped_file(package: str, name: str) -> bytes:
+    """One of a game's shipped data files (bytes exactly as shipped), from `package`/data."""
+    return shipped_files(package, (name,))[name]
+
+
 def given_or_shipped(
     files: Mapping[str, bytes], names: Sequence[str], game: str, package: str
 ) -> dict[str, bytes]:
@@ -111,6 +116,17 @@ def parse_toml(raw: bytes, file_name: str) -> dict[str, Any]:
         raise DataError(f"{file_name}: not valid TOML (arrays or tables nested too deep)") from None
     _check_integers(doc, file_name)
     return doc
+
+
+def read_toml(
+    raw: bytes, file_name: str, sections: Iterable[str]
+) -> tuple[dict[str, Any], DataChecker]:
+    """A data file as plain dicts (`parse_toml`) and the checker that collects its problems,
+    which has checked the file's top-level `sections` already."""
+    doc = parse_toml(raw, file_name)
+    check = DataChecker(file_name)
+    check.sections(doc, sections)
+    return doc, check
 
 
 INT64 = range(-(2**63), 2**63)

@@ -37,7 +37,7 @@ from pbem.games.berlin_1945.rulebook import (
     ZONE_IDS,
     zone_names,
 )
-from pbem.games.datacheck import DataChecker, parse_toml
+from pbem.games.datacheck import DataChecker, read_toml
 
 CARDS_FILE = "cards.toml"
 
@@ -62,9 +62,7 @@ def load_cards(
     file_name: str = CARDS_FILE,
 ) -> dict[str, Any]:
     """Parse and validate both decks against the map and the counters; plain JSON data."""
-    doc = parse_toml(raw, file_name)
-    check = DataChecker(file_name)
-    check.sections(doc, ("hand", "decks", "additional_order", "card"))
+    doc, check = read_toml(raw, file_name, ("hand", "decks", "additional_order", "card"))
 
     # Stage 1: every item on its own.
     _read_fixed_table(check, doc, "hand", HAND, "rulebook 2.3, 7.1")

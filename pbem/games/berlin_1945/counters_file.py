@@ -29,7 +29,7 @@ from pbem.games.berlin_1945.rulebook import (
     UNIT_TYPES,
     zone_order,
 )
-from pbem.games.datacheck import DataChecker, parse_toml
+from pbem.games.datacheck import DataChecker, read_toml
 
 COUNTERS_FILE = "counters.toml"
 
@@ -53,9 +53,9 @@ def load_counters(
     raw: bytes, board: Mapping[str, Any], file_name: str = COUNTERS_FILE
 ) -> dict[str, Any]:
     """Parse and validate the counters against the loaded map; the result is plain JSON data."""
-    doc = parse_toml(raw, file_name)
-    check = DataChecker(file_name)
-    check.sections(doc, ("counters", "unit_type", "unit", "reinforcement", "marker"))
+    doc, check = read_toml(
+        raw, file_name, ("counters", "unit_type", "unit", "reinforcement", "marker")
+    )
 
     # Stage 1: every item on its own.
     header = check.table(doc, "counters")

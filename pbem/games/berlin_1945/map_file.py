@@ -33,7 +33,7 @@ from pbem.games.berlin_1945.rulebook import (
     zone_order,
     zone_pair,
 )
-from pbem.games.datacheck import DataChecker, check_pairs, parse_toml, read_pairs
+from pbem.games.datacheck import DataChecker, check_pairs, read_pairs, read_toml
 from pbem.maps.areas import AreaGraph
 
 MAP_FILE = "map.toml"
@@ -54,9 +54,7 @@ RULE_FIELDS = ("id", "value", "text", "provenance")
 
 def load_map(raw: bytes, file_name: str = MAP_FILE) -> dict[str, Any]:
     """Parse and validate the map; the result is plain JSON data."""
-    doc = parse_toml(raw, file_name)
-    check = DataChecker(file_name)
-    check.sections(doc, ("map", "rule", "zone", "border", "not_adjacent"))
+    doc, check = read_toml(raw, file_name, ("map", "rule", "zone", "border", "not_adjacent"))
 
     # Stage 1: every item on its own.
     header = _read_map_header(check, doc)

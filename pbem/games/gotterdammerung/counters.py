@@ -19,7 +19,7 @@ from collections import Counter
 from functools import lru_cache
 from typing import Any
 
-from pbem.games.datacheck import DataChecker, parse_toml, shipped_files
+from pbem.games.datacheck import DataChecker, read_toml, shipped_file
 
 PACKAGE = "pbem.games.gotterdammerung"
 COUNTERS_FILE = "counters.toml"
@@ -123,9 +123,7 @@ def load_counters(raw: bytes, file_name: str = COUNTERS_FILE) -> dict[str, Any]:
     """Parse and check the counters; plain JSON data: `units` (id -> unit, file order, the
     Battle groups after their corps), `ids`, `splits`, `twelfth_army`, `volkssturm`,
     `delay`, `artillery` and `total`."""
-    doc = parse_toml(raw, file_name)
-    check = DataChecker(file_name)
-    check.sections(doc, SECTIONS)
+    doc, check = read_toml(raw, file_name, SECTIONS)
     total = _read_total(check, doc)
     splits = _read_splits(check, doc)
     bg_stacking = _read_bg_stacking(check, doc)
@@ -714,7 +712,7 @@ def census(data: dict[str, Any]) -> dict[str, int]:
 
 @lru_cache(maxsize=1)
 def _shipped() -> bytes:
-    return shipped_files(PACKAGE, (COUNTERS_FILE,))[COUNTERS_FILE]
+    return shipped_file(PACKAGE, COUNTERS_FILE)
 
 
 def default_counters() -> dict[str, Any]:

@@ -34,7 +34,7 @@ from functools import lru_cache
 from typing import Any
 
 from pbem.errors import IllegalOrderError
-from pbem.games.datacheck import DataChecker, parse_toml, shipped_files
+from pbem.games.datacheck import DataChecker, read_toml, shipped_file
 
 PACKAGE = "pbem.games.gotterdammerung"
 TABLES_FILE = "tables.toml"
@@ -238,9 +238,7 @@ def load_tables(raw: bytes, file_name: str = TABLES_FILE) -> dict[str, Any]:
     `hexside_terrain` (id -> entry; a `same_as` hexside carries its model's values),
     `columns`, `modifiers` (id -> shift), `soviet_crt` (rows of codes), `german_crt`
     ("clear" / "non-clear" -> rows of codes), `turns` (one entry per turn, in order)."""
-    doc = parse_toml(raw, file_name)
-    check = DataChecker(file_name)
-    check.sections(doc, SECTIONS)
+    doc, check = read_toml(raw, file_name, SECTIONS)
     data: dict[str, Any] = {
         "movement": _read_movement(check, doc),
         "hex_terrain": _read_hexes(check, doc),
@@ -556,7 +554,7 @@ def _check_result_types(check: DataChecker, data: dict[str, Any]) -> None:
 
 @lru_cache(maxsize=1)
 def _shipped() -> bytes:
-    return shipped_files(PACKAGE, (TABLES_FILE,))[TABLES_FILE]
+    return shipped_file(PACKAGE, TABLES_FILE)
 
 
 def default_tables() -> dict[str, Any]:

@@ -30,8 +30,8 @@ from pbem.games.datacheck import (
     DataChecker,
     check_pairs,
     given_or_shipped,
-    parse_toml,
     read_pairs,
+    read_toml,
     shipped_files,
 )
 from pbem.maps.areas import RIVER, AreaGraph
@@ -126,9 +126,7 @@ UNIT_FIELDS = ("id", "name", "force", "area", "strength", "reserve", "replaces",
 
 def load_map(raw: bytes, file_name: str = MAP_FILE) -> dict[str, Any]:
     """Parse and validate the map; the result is plain JSON data."""
-    doc = parse_toml(raw, file_name)
-    check = DataChecker(file_name)
-    check.sections(doc, ("map", "area", "border", "fortification", "unit"))
+    doc, check = read_toml(raw, file_name, ("map", "area", "border", "fortification", "unit"))
 
     # Stage 1: every item on its own.
     title = _read_header(check, doc)
@@ -599,9 +597,7 @@ COUNTS = {
 
 def load_tokens(raw: bytes, file_name: str = TOKENS_FILE) -> dict[str, Any]:
     """Parse and validate the tokens; the result is plain JSON data."""
-    doc = parse_toml(raw, file_name)
-    check = DataChecker(file_name)
-    check.sections(doc, (*COUNTS, "logistics", "special"))
+    doc, check = read_toml(raw, file_name, (*COUNTS, "logistics", "special"))
     result: dict[str, Any] = {"controls": {p: list(f) for p, f in PLAYER_FORCES.items()}}
 
     for section, (wanted, rule) in COUNTS.items():

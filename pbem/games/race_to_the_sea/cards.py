@@ -44,7 +44,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from pbem.games.datacheck import DataChecker, parse_toml, shipped_files
+from pbem.games.datacheck import DataChecker, read_toml, shipped_file
 from pbem.games.race_to_the_sea.map_data import COVERS as COVERS  # (one scale, the map's)
 from pbem.games.race_to_the_sea.map_data import raised_by_river
 
@@ -339,9 +339,9 @@ MARCH_FIELDS = ("low", "high", "germans", "allies", "provenance", "note")
 
 def load_cards(raw: bytes, file_name: str = CARDS_FILE) -> dict[str, Any]:
     """Parse and check the cards file; plain JSON data (see the module docstring)."""
-    doc = parse_toml(raw, file_name)
-    check = DataChecker(file_name)
-    check.sections(doc, ("event_table", "initiative", "combat", "event", "turn", "forced_march"))
+    doc, check = read_toml(
+        raw, file_name, ("event_table", "initiative", "combat", "event", "turn", "forced_march")
+    )
     initiative = _read_initiative(check, doc)
     combat = _read_combat(check, doc)
     events = _read_events(check, doc)
@@ -530,7 +530,7 @@ def _read_forced_march(check: DataChecker, doc: dict[str, Any]) -> list[dict[str
 
 @lru_cache(maxsize=1)
 def _shipped() -> bytes:
-    return shipped_files(PACKAGE, (CARDS_FILE,))[CARDS_FILE]
+    return shipped_file(PACKAGE, CARDS_FILE)
 
 
 def default_cards() -> dict[str, Any]:

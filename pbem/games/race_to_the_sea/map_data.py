@@ -25,7 +25,7 @@ import re
 from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any
 
-from pbem.games.datacheck import DataChecker, parse_toml, shipped_files
+from pbem.games.datacheck import DataChecker, read_toml, shipped_file
 from pbem.maps.hexes import HexGrid, hex_id, label, split
 
 PACKAGE = "pbem.games.race_to_the_sea"
@@ -89,14 +89,12 @@ HEX_TEXT = re.compile(r"^[0-9]{4}\Z")
 
 def default_map() -> dict[str, Any]:
     """The shipped stand-in map, loaded."""
-    return load_map(shipped_files(PACKAGE, [MAP_FILE])[MAP_FILE])
+    return load_map(shipped_file(PACKAGE, MAP_FILE))
 
 
 def load_map(data: bytes, file_name: str = MAP_FILE) -> dict[str, Any]:
     """Parse and check a map file; the result is plain JSON data (see the module doc)."""
-    doc = parse_toml(data, file_name)
-    check = DataChecker(file_name)
-    check.sections(doc, SECTIONS)
+    doc, check = read_toml(data, file_name, SECTIONS)
     size = _read_grid(check, doc)
     check.stop_if_any()
     assert size is not None

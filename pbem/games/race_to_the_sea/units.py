@@ -14,7 +14,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from pbem.games.datacheck import DataChecker, parse_toml, shipped_files
+from pbem.games.datacheck import DataChecker, read_toml, shipped_file
 
 PACKAGE = "pbem.games.race_to_the_sea"
 UNITS_FILE = "units.toml"
@@ -132,9 +132,7 @@ RATING_FIELDS = ("met", "rf", "mg", "art", "special")
 def load_units(raw: bytes, file_name: str = UNITS_FILE) -> dict[str, Any]:
     """Parse and check the units; plain JSON data: `units` (id -> unit, file order), `ids`
     and `sides` (side -> ids)."""
-    doc = parse_toml(raw, file_name)
-    check = DataChecker(file_name)
-    check.sections(doc, ("unit",))
+    doc, check = read_toml(raw, file_name, ("unit",))
     units: dict[str, dict[str, Any]] = {}
     for item, where in check.items(doc, "unit"):
         unit = _read_unit(check, item, where)
@@ -269,7 +267,7 @@ def ratings(unit: dict[str, Any]) -> dict[str, Any]:
 
 @lru_cache(maxsize=1)
 def _shipped() -> bytes:
-    return shipped_files(PACKAGE, (UNITS_FILE,))[UNITS_FILE]
+    return shipped_file(PACKAGE, UNITS_FILE)
 
 
 def default_units() -> dict[str, Any]:
