@@ -168,6 +168,13 @@ class DataChecker:
             listed.append(f"and {more} more")
         raise DataError(one_line("; ".join(listed)))
 
+    def unique(self, found: dict[Any, Any], key: Any, value: Any, where: str, twice: str) -> None:
+        """`found[key] = value`, unless `key` is there already: then the problem `twice`."""
+        if key in found:
+            self.add(where, twice)
+        else:
+            found[key] = value
+
     def sections(self, doc: dict[str, Any], required: Iterable[str]) -> None:
         known = set(required)
         unknown = sorted(set(doc) - known)

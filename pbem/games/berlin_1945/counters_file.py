@@ -60,8 +60,7 @@ def load_counters(
     # Stage 1: every item on its own.
     header = check.table(doc, "counters")
     if header is not None:
-        check.keys(header, "counters", ("total", "provenance"))
-        check.provenance(header, "counters")
+        check.fields(header, "counters", ("total", "provenance"))
         total = check.integer(header, "total", "counters", 1)
         if total is not None:
             check.exact(total, COUNTERS_TOTAL, "counters.total", "rulebook 2, 2.2")
@@ -226,10 +225,7 @@ def _read_markers(check: DataChecker, doc: dict[str, Any]) -> dict[str, int]:
         count = check.integer(item, "count", where, 1)
         if kind is None or count is None:
             continue
-        if kind in markers:
-            check.add(where, "given twice")
-            continue
-        markers[kind] = count
+        check.unique(markers, kind, count, where, "given twice")
     if "marker" in doc:
         missing = [k for k in MARKER_KINDS if k not in markers]
         if missing and not check.problems:

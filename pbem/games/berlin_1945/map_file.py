@@ -104,8 +104,7 @@ def _read_map_header(check: DataChecker, doc: dict[str, Any]) -> dict[str, Any]:
     header = check.table(doc, "map")
     if header is None:
         return {}
-    check.keys(header, "map", ("title", "turns", "spaces", "provenance"))
-    check.provenance(header, "map")
+    check.fields(header, "map", ("title", "turns", "spaces", "provenance"))
     title = check.text(header, "title", "map")
     turns = check.integer(header, "turns", "map", 1)
     if turns is not None:

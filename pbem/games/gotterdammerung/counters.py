@@ -132,10 +132,7 @@ def load_counters(raw: bytes, file_name: str = COUNTERS_FILE) -> dict[str, Any]:
         unit = _read_unit(check, item, where, splits)
         if unit is None:
             continue
-        if unit["id"] in units:
-            check.add(f"unit {unit['id']}", "duplicate id")
-            continue
-        units[unit["id"]] = unit
+        check.unique(units, unit["id"], unit, f"unit {unit['id']}", "duplicate id")
     twelfth = _read_twelfth(check, doc)
     volkssturm = _read_volkssturm(check, doc)
     delay = _read_delay(check, doc)
@@ -163,8 +160,7 @@ def _read_total(check: DataChecker, doc: dict[str, Any]) -> int:
     table = check.table(doc, "counters")
     if table is None:
         return TOTAL
-    check.keys(table, "counters", ("total", "provenance", "note"))
-    check.provenance(table, "counters")
+    check.fields(table, "counters", ("total", "provenance", "note"))
     total = check.integer(table, "total", "counters", 0)
     if total is not None:
         check.exact(total, TOTAL, "counters.total", "rulebook 2.4")
@@ -224,8 +220,7 @@ def _read_bg_stacking(check: DataChecker, doc: dict[str, Any]) -> int:
     table = check.table(doc, "battle_groups")
     if table is None:
         return 2
-    check.keys(table, "battle_groups", ("stacking", "provenance", "note"))
-    check.provenance(table, "battle_groups")
+    check.fields(table, "battle_groups", ("stacking", "provenance", "note"))
     value = check.integer(table, "stacking", "battle_groups", 0, 4)
     if value is not None:
         check.exact(value, 2, "battle_groups.stacking", "rulebook 4.12")

@@ -267,8 +267,7 @@ def _read_movement(check: DataChecker, doc: dict[str, Any]) -> dict[str, int]:
     table = check.table(doc, "movement")
     if table is None:
         return {}
-    check.keys(table, "movement", (*MOVEMENT, "provenance", "note"))
-    check.provenance(table, "movement")
+    check.fields(table, "movement", (*MOVEMENT, "provenance", "note"))
     found: dict[str, int] = {}
     for key, (wanted, section) in MOVEMENT.items():
         value = check.integer(table, key, "movement", 0)
@@ -294,10 +293,7 @@ def _read_hexes(check: DataChecker, doc: dict[str, Any]) -> dict[str, dict[str, 
         }
         if ident is None or any(value is None for value in entry.values()):
             continue
-        if ident in hexes:
-            check.add(where, "duplicate id")
-            continue
-        hexes[ident] = entry
+        check.unique(hexes, ident, entry, where, "duplicate id")
     return hexes
 
 
@@ -372,8 +368,7 @@ def _read_columns(check: DataChecker, doc: dict[str, Any]) -> list[str] | None:
     table = check.table(doc, "odds")
     if table is None:
         return None
-    check.keys(table, "odds", ("columns", "provenance", "note"))
-    check.provenance(table, "odds")
+    check.fields(table, "odds", ("columns", "provenance", "note"))
     columns = table.get("columns")
     if not isinstance(columns, list) or not columns:
         check.add("odds.columns", f"expected an array of odds such as '3:2', found {columns!r}")
@@ -399,10 +394,7 @@ def _read_modifiers(check: DataChecker, doc: dict[str, Any]) -> dict[str, int]:
         shift = check.integer(item, "shift", where, -10, 10)
         if ident is None or shift is None:
             continue
-        if ident in found:
-            check.add(where, "duplicate id")
-            continue
-        found[ident] = shift
+        check.unique(found, ident, shift, where, "duplicate id")
     return found
 
 

@@ -202,8 +202,7 @@ def _read_header(check: DataChecker, doc: dict[str, Any]) -> str:
     header = check.table(doc, "map")
     if header is None:
         return ""
-    check.keys(header, "map", ("title", "provenance"))
-    check.provenance(header, "map")
+    check.fields(header, "map", ("title", "provenance"))
     return check.text(header, "title", "map") or ""
 
 

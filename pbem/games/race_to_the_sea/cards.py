@@ -441,8 +441,7 @@ def _read_events(check: DataChecker, doc: dict[str, Any]) -> dict[str, Any]:
     table = check.table(doc, "event_table") or {}
     ties = None
     if table:
-        check.keys(table, "event_table", ("ties", "provenance", "note"))
-        check.provenance(table, "event_table")
+        check.fields(table, "event_table", ("ties", "provenance", "note"))
         ties = check.choice(table, "ties", "event_table", EVENT_TIES)
     entries: dict[int, dict[str, Any]] = {}
     for item, where in check.items(doc, "event"):
@@ -509,10 +508,7 @@ def _read_turns(check: DataChecker, doc: dict[str, Any]) -> list[dict[str, Any]]
         }
         if number is None:
             continue
-        if number in turns:
-            check.add(where, "duplicate turn")
-            continue
-        turns[number] = turn
+        check.unique(turns, number, turn, where, "duplicate turn")
     missing = [t for t in range(1, TURNS + 1) if t not in turns]
     if missing:
         check.add("turn", f"missing turn(s) {', '.join(map(str, missing))} (2.2.A: ten turns)")

@@ -156,8 +156,7 @@ def _read_grid(check: DataChecker, doc: dict[str, Any]) -> tuple[int, int] | Non
     table = check.table(doc, "map")
     if table is None:
         return None
-    check.keys(table, "map", ("columns", "rows", "offset", "provenance", "note"))
-    check.provenance(table, "map")
+    check.fields(table, "map", ("columns", "rows", "offset", "provenance", "note"))
     columns = check.integer(table, "columns", "map", 2, 99)
     rows = check.integer(table, "rows", "map", 2, 99)
     offset = check.choice(table, "offset", "map", (OFFSET,))

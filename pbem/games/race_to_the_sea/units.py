@@ -138,10 +138,7 @@ def load_units(raw: bytes, file_name: str = UNITS_FILE) -> dict[str, Any]:
         unit = _read_unit(check, item, where)
         if unit is None:
             continue
-        if unit["id"] in units:
-            check.add(f"unit {unit['id']}", "duplicate id")
-            continue
-        units[unit["id"]] = unit
+        check.unique(units, unit["id"], unit, f"unit {unit['id']}", "duplicate id")
     check.stop_if_any()
     _check_rulebook(check, units)
     check.stop_if_any()
