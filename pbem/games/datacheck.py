@@ -226,6 +226,20 @@ class DataChecker:
         self.keys(table, where, known)
         self.provenance(table, where)
 
+    def noted(self, table: dict[str, Any], where: str, fields: Iterable[str]) -> None:
+        """No field but `fields`, a provenance and an optional note, which is text."""
+        self.fields(table, where, (*fields, "provenance", "note"))
+        if "note" in table:
+            self.text(table, "note", where)
+
+    def head(self, doc: dict[str, Any], key: str, fields: Iterable[str]) -> dict[str, Any] | None:
+        """The table `key` of a file (None when absent or no table), `noted`."""
+        table = self.table(doc, key)
+        if table is None:
+            return None
+        self.noted(table, key, fields)
+        return table
+
     def text(
         self, table: dict[str, Any], key: str, where: str, required: bool = True
     ) -> str | None:

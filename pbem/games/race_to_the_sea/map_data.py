@@ -202,21 +202,12 @@ class _Reader:
             return None
         return a, b
 
-    def head(self, doc: dict[str, Any], key: str, fields: Iterable[str]) -> dict[str, Any] | None:
-        table = self.check.table(doc, key)
-        if table is None:
-            return None
-        self.check.fields(table, key, (*fields, "provenance", "note"))
-        if "note" in table:
-            self.check.text(table, "note", key)
-        return table
-
     # --- sections
 
     def letters(self, doc: dict[str, Any], key: str, legend: Mapping[str, str]) -> dict[int, str]:
         """A grid of one character per hex: `rows` strings, row 01 first."""
         out: dict[int, str] = {}
-        table = self.head(doc, key, ("rows",))
+        table = self.check.head(doc, key, ("rows",))
         if table is None:
             return out
         lines = table.get("rows")
@@ -333,7 +324,7 @@ class _Reader:
         return out
 
     def trench_line(self, doc: dict[str, Any], terrain: dict[int, str]) -> list[list[int]]:
-        table = self.head(doc, "trench_line", ("hexsides",))
+        table = self.check.head(doc, "trench_line", ("hexsides",))
         if table is None:
             return []
         raw = table.get("hexsides")
@@ -366,7 +357,7 @@ class _Reader:
         check = self.check
         out: dict[str, Any] = {}
 
-        table = self.head(doc, "entrenchments", SIDES)
+        table = self.check.head(doc, "entrenchments", SIDES)
         trenches: dict[str, int] = {}
         if table is not None:
             for side in SIDES:
@@ -392,7 +383,7 @@ class _Reader:
             )
         out["entrenchments"] = trenches
 
-        table = self.head(doc, "antwerp", ("hexes",))
+        table = self.check.head(doc, "antwerp", ("hexes",))
         antwerp: list[int] = []
         if table is not None:
             antwerp = self.hex_list(table.get("hexes"), "antwerp.hexes", ANTWERP_HEXES)
@@ -401,13 +392,13 @@ class _Reader:
                     check.add("antwerp", f"hex {label(h)} is {terrain.get(h)}, not clear (2.1.10)")
         out["antwerp"] = antwerp
 
-        table = self.head(doc, "south_entry", ("hex",))
+        table = self.check.head(doc, "south_entry", ("hex",))
         entry = self.hex(table.get("hex"), "south_entry.hex") if table is not None else None
         if entry is not None and terrain.get(entry) in PROHIBITED:
             check.add("south_entry", f"hex {label(entry)} is {terrain[entry]}")
         out["south_entry"] = entry
 
-        table = self.head(doc, "behind_enemy_lines", SIDES)
+        table = self.check.head(doc, "behind_enemy_lines", SIDES)
         behind: dict[str, list[int]] = {}
         if table is not None:
             for side in SIDES:
@@ -421,7 +412,7 @@ class _Reader:
                 check.add("behind_enemy_lines", f"hexes on both lists: {_labels(both)}")
         out["behind_enemy_lines"] = behind
 
-        table = self.head(doc, "edges", SIDES)
+        table = self.check.head(doc, "edges", SIDES)
         if table is not None:
             for side in SIDES:
                 check.exact(table.get(side), EDGE_OF[side], f"edges.{side}", "rulebook 14.1 C")
