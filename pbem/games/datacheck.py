@@ -226,6 +226,17 @@ class DataChecker:
         self.keys(table, where, known)
         self.provenance(table, where)
 
+    def named(
+        self, table: dict[str, Any], where: str, label: str, known: Iterable[str]
+    ) -> tuple[str | None, str]:
+        """The item's `ident`, and where problems name the item from then on: `label` with
+        the id in it ("unit[{}]"), or `where` still when the id is wrong; then its `fields`."""
+        ident = self.ident(table, where)
+        if ident is not None:
+            where = label.format(ident)
+        self.fields(table, where, known)
+        return ident, where
+
     def noted(self, table: dict[str, Any], where: str, fields: Iterable[str]) -> None:
         """No field but `fields`, a provenance and an optional note, which is text."""
         self.fields(table, where, (*fields, "provenance", "note"))

@@ -138,10 +138,7 @@ def _read_unit_types(check: DataChecker, doc: dict[str, Any]) -> None:
 def _read_units(check: DataChecker, doc: dict[str, Any]) -> list[dict[str, Any]]:
     units = []
     for item, where in check.items(doc, "unit"):
-        unit_id = check.ident(item, where)
-        if unit_id is not None:
-            where = f"unit[{unit_id}]"
-        check.fields(item, where, UNIT_FIELDS)
+        unit_id, where = check.named(item, where, "unit[{}]", UNIT_FIELDS)
         check.provenance(item, where, "name_provenance")
         name = check.text(item, "name", where)
         type_id = check.choice(item, "type", where, UNIT_TYPES)

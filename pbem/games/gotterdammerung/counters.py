@@ -185,10 +185,11 @@ def _read_splits(check: DataChecker, doc: dict[str, Any]) -> dict[str, dict[str,
     """5.73's table: split kind -> branch, guards, corps strength and the two groups."""
     splits: dict[str, dict[str, Any]] = {}
     for item, where in check.items(doc, "split"):
-        ident = check.ident(item, where)
-        where = f"split {ident}" if ident else where
-        check.fields(
-            item, where, ("id", "name", "branch", "guards", "corps", "groups", "provenance")
+        ident, where = check.named(
+            item,
+            where,
+            "split {}",
+            ("id", "name", "branch", "guards", "corps", "groups", "provenance"),
         )
         name = check.text(item, "name", where)
         branch = check.choice(item, "branch", where, SPLIT_BRANCHES)
@@ -237,10 +238,7 @@ def _split_of(splits: dict[str, dict[str, Any]], branch: str, guards: bool) -> s
 def _read_unit(
     check: DataChecker, item: dict[str, Any], where: str, splits: dict[str, dict[str, Any]]
 ) -> dict[str, Any] | None:
-    ident = check.ident(item, where)
-    if ident is not None:
-        where = f"unit {ident}"
-    check.fields(item, where, UNIT_FIELDS)
+    ident, where = check.named(item, where, "unit {}", UNIT_FIELDS)
     name = check.text(item, "name", where)
     side = check.choice(item, "side", where, SIDES)
     nationality = check.choice(item, "nationality", where, tuple(SIDE_OF))
@@ -489,9 +487,9 @@ def _read_delay(check: DataChecker, doc: dict[str, Any]) -> dict[str, Any]:
 def _read_artillery(check: DataChecker, doc: dict[str, Any]) -> list[dict[str, Any]]:
     markers = []
     for item, where in check.items(doc, "artillery"):
-        ident = check.ident(item, where)
-        where = f"artillery {ident}" if ident else where
-        check.fields(item, where, ("id", "army", "provenance", "note"))
+        ident, where = check.named(
+            item, where, "artillery {}", ("id", "army", "provenance", "note")
+        )
         army = check.text(item, "army", where)
         if ident and army:
             markers.append({"id": ident, "army": army})

@@ -280,9 +280,7 @@ def _read_movement(check: DataChecker, doc: dict[str, Any]) -> dict[str, int]:
 def _read_hexes(check: DataChecker, doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
     hexes: dict[str, dict[str, Any]] = {}
     for item, where in check.items(doc, "hex_terrain"):
-        ident = check.ident(item, where)
-        where = f"hex_terrain {ident}" if ident else where
-        check.fields(item, where, HEX_FIELDS)
+        ident, where = check.named(item, where, "hex_terrain {}", HEX_FIELDS)
         entry = {
             "name": check.text(item, "name", where),
             "foot": check.integer(item, "foot", where, 1),
@@ -301,9 +299,7 @@ def _read_hexsides(check: DataChecker, doc: dict[str, Any]) -> dict[str, dict[st
     sides: dict[str, dict[str, Any]] = {}
     models: dict[str, tuple[str, str]] = {}  # id -> (same_as, where)
     for item, where in check.items(doc, "hexside_terrain"):
-        ident = check.ident(item, where)
-        where = f"hexside_terrain {ident}" if ident else where
-        check.fields(item, where, HEXSIDE_FIELDS)
+        ident, where = check.named(item, where, "hexside_terrain {}", HEXSIDE_FIELDS)
         name = check.text(item, "name", where)
         note = _note(check, item, where)
         if ident is None or name is None:
@@ -388,9 +384,9 @@ def _read_columns(check: DataChecker, doc: dict[str, Any]) -> list[str] | None:
 def _read_modifiers(check: DataChecker, doc: dict[str, Any]) -> dict[str, int]:
     found: dict[str, int] = {}
     for item, where in check.items(doc, "modifier"):
-        ident = check.ident(item, where)
-        where = f"modifier {ident}" if ident else where
-        check.fields(item, where, ("id", "shift", "provenance", "note"))
+        ident, where = check.named(
+            item, where, "modifier {}", ("id", "shift", "provenance", "note")
+        )
         shift = check.integer(item, "shift", where, -10, 10)
         if ident is None or shift is None:
             continue

@@ -343,10 +343,7 @@ def _read_fortifications(check: DataChecker, doc: dict[str, Any]) -> list[dict[s
         where = f"fortification #{i}"
         if not check.is_table(item, where):
             continue
-        fort_id = check.ident(item, where)
-        if fort_id is not None:
-            where = f"fortification[{fort_id}]"
-        check.fields(item, where, FORTIFICATION_FIELDS)
+        fort_id, where = check.named(item, where, "fortification[{}]", FORTIFICATION_FIELDS)
         name = check.text(item, "name", where)
         value = check.integer(item, "value", where, 1, 3)
         area = check.text(item, "area", where)
@@ -404,10 +401,7 @@ def _read_units(check: DataChecker, doc: dict[str, Any]) -> list[dict[str, Any]]
         where = f"unit #{i}"
         if not check.is_table(item, where):
             continue
-        unit_id = check.ident(item, where)
-        if unit_id is not None:
-            where = f"unit[{unit_id}]"
-        check.fields(item, where, UNIT_FIELDS)
+        unit_id, where = check.named(item, where, "unit[{}]", UNIT_FIELDS)
         name = check.text(item, "name", where)
         force = check.choice(item, "force", where, FORCES)
         reserve = check.flag(item, "reserve", where)

@@ -75,9 +75,7 @@ def load_markers(data: bytes) -> dict[str, dict[str, Any]]:
     markers: dict[str, dict[str, Any]] = {}
     seen: dict[tuple[tuple[int, ...], tuple[int, ...]], str] = {}
     for item, where in check.items(doc, "marker"):
-        ident = check.ident(item, where)
-        where = f"marker {ident}" if ident else where
-        check.fields(item, where, MARKER_FIELDS)
+        ident, where = check.named(item, where, "marker {}", MARKER_FIELDS)
         note = check.text(item, "note", where, required=False)
         sides = {side: _side(check, item, side, where) for side in (LIGHT, HEAVY)}
         light, heavy = sides[LIGHT], sides[HEAVY]

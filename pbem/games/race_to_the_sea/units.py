@@ -150,10 +150,7 @@ def load_units(raw: bytes, file_name: str = UNITS_FILE) -> dict[str, Any]:
 
 
 def _read_unit(check: DataChecker, item: dict[str, Any], where: str) -> dict[str, Any] | None:
-    ident = check.ident(item, where)
-    if ident is not None:
-        where = f"unit {ident}"
-    check.fields(item, where, UNIT_FIELDS)
+    ident, where = check.named(item, where, "unit {}", UNIT_FIELDS)
     name = check.text(item, "name", where)
     nationality = check.choice(item, "nationality", where, NATIONALITIES)
     kind = check.choice(item, "kind", where, KINDS)
