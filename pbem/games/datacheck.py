@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import re
 import tomllib
-from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from importlib import resources
 from typing import Any
 
@@ -338,6 +338,36 @@ class DataChecker:
 
 
 # --- graphs of areas or zones: the checks Race to Berlin's and Berlin 1945's maps share --------
+
+
+def read_node(
+    check: DataChecker,
+    item: dict[str, Any],
+    where: str,
+    section: str,
+    nodes: Collection[str],
+    fault: Callable[[str], str | None],
+) -> tuple[str | None, str]:
+    """A node of the graph (a zone, an area) in `[[section]]`: its id, a string in which
+    `fault` finds nothing wrong (else its problem), and where problems name the item from
+    then on (`section[id]`); an id `nodes` holds already is refused as a duplicate.
+    Returns the id (None when it is wrong) and where."""
+    if "id" in item and not isinstance(item["id"], str):
+        value = item["id"]
+        check.add(f"{where}.id", f'{section} ids are strings: write id = "{value}", not {value!r}')
+        return None, where
+    node = check.text(item, "id", where)
+    if node is None:
+        return None, where
+    problem = fault(node)
+    if problem is not None:
+        check.add(f"{where}.id", problem)
+        return None, where
+    where = f"{section}[{node}]"
+    if node in nodes:
+        check.add(where, f"duplicate id {node!r}")
+        return None, where
+    return node, where
 
 
 def read_pairs(

@@ -33,7 +33,7 @@ from pbem.games.berlin_1945.rulebook import (
     zone_order,
     zone_pair,
 )
-from pbem.games.datacheck import DataChecker, check_pairs, read_pairs, read_toml
+from pbem.games.datacheck import DataChecker, check_pairs, read_node, read_pairs, read_toml
 from pbem.maps.areas import AreaGraph
 
 MAP_FILE = "map.toml"
@@ -156,12 +156,7 @@ def _read_rules(check: DataChecker, doc: dict[str, Any]) -> dict[str, bool]:
 def _read_zones(check: DataChecker, doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
     zones: dict[str, dict[str, Any]] = {}
     for item, where in check.items(doc, "zone"):
-        zone_id = _zone_id(check, item, where)
-        if zone_id is not None:
-            where = f"zone[{zone_id}]"
-            if zone_id in zones:
-                check.add(where, f"duplicate id {zone_id!r}")
-                zone_id = None
+        zone_id, where = read_node(check, item, where, "zone", zones, _zone_fault)
         check.fields(item, where, ZONE_FIELDS)
         check.provenance(item, where, "stack_provenance")
         name = ""
@@ -190,20 +185,10 @@ def _read_zones(check: DataChecker, doc: dict[str, Any]) -> dict[str, dict[str, 
     return zones
 
 
-def _zone_id(check: DataChecker, item: dict[str, Any], where: str) -> str | None:
-    if "id" in item and not isinstance(item["id"], str):
-        check.add(
-            f"{where}.id", f'zone ids are strings: write id = "{item["id"]}", not {item["id"]!r}'
-        )
-        return None
-    value = check.text(item, "id", where)
-    if value is not None and value not in ZONE_IDS:
-        check.add(
-            f"{where}.id",
-            f"{value!r} is not a zone: Areas A-F, Districts 1-18, Sectors I-V (rulebook 2.1)",
-        )
-        return None
-    return value
+def _zone_fault(value: str) -> str | None:
+    if value not in ZONE_IDS:
+        return f"{value!r} is not a zone: Areas A-F, Districts 1-18, Sectors I-V (rulebook 2.1)"
+    return None
 
 
 def _stack(

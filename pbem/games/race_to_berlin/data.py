@@ -30,6 +30,7 @@ from pbem.games.datacheck import (
     DataChecker,
     check_pairs,
     given_or_shipped,
+    read_node,
     read_pairs,
     read_toml,
     shipped_files,
@@ -209,12 +210,7 @@ def _read_header(check: DataChecker, doc: dict[str, Any]) -> str:
 def _read_areas(check: DataChecker, doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
     areas: dict[str, dict[str, Any]] = {}
     for item, where in check.items(doc, "area"):
-        area_id = _area_id(check, item, where)
-        if area_id is not None:
-            where = f"area[{area_id}]"
-            if area_id in areas:
-                check.add(where, f"duplicate id {area_id!r}")
-                area_id = None
+        area_id, where = read_node(check, item, where, "area", areas, _area_fault)
         check.fields(item, where, AREA_FIELDS)
         fields = {
             "name": check.text(item, "name", where),
@@ -240,17 +236,10 @@ def _read_areas(check: DataChecker, doc: dict[str, Any]) -> dict[str, dict[str, 
     return areas
 
 
-def _area_id(check: DataChecker, item: dict[str, Any], where: str) -> str | None:
-    if "id" in item and not isinstance(item["id"], str):
-        check.add(
-            f"{where}.id", f'area ids are strings: write id = "{item["id"]}", not {item["id"]!r}'
-        )
-        return None
-    value = check.text(item, "id", where)
-    if value is not None and not (NUMBERED.match(value) or value in BERLIN):
-        check.add(f"{where}.id", f'{value!r} is neither an area number ("17") nor B1..B5')
-        return None
-    return value
+def _area_fault(value: str) -> str | None:
+    if not (NUMBERED.match(value) or value in BERLIN):
+        return f'{value!r} is neither an area number ("17") nor B1..B5'
+    return None
 
 
 def _edges(check: DataChecker, item: dict[str, Any], where: str) -> list[str] | None:
