@@ -112,6 +112,11 @@ def _tooltip(unit: Mapping[str, Any], face: Mapping[str, Any]) -> str:
     return "; ".join(words)
 
 
+def _box(d: Drawing, tip: str, x: float, y: float, **style: object) -> None:
+    """A counter's box at (x, y), with its tooltip."""
+    d.titled("rect", tip, x=x, y=y, width=CW, height=CH, **style)
+
+
 def draw_counter(
     d: Drawing, unit: Mapping[str, Any], data: Mapping[str, Any] | None, x: float, y: float
 ) -> None:
@@ -119,18 +124,7 @@ def draw_counter(
     face = counter_face(unit, data)
     fill, ink = face["colours"]
     with d.group(class_="counter", data_unit=str(unit["id"])):
-        d.titled(
-            "rect",
-            _tooltip(unit, face),
-            x=x,
-            y=y,
-            width=CW,
-            height=CH,
-            rx=2.5,
-            fill=fill,
-            stroke="#111111",
-            stroke_width=0.9,
-        )
+        _box(d, _tooltip(unit, face), x, y, rx=2.5, fill=fill, stroke="#111111", stroke_width=0.9)
         d.label(
             x + CW / 2,
             y + 10,
@@ -186,13 +180,11 @@ def draw_stub(
 ) -> None:
     """A unit under the top of a stack: its box is there for the tooltip and the count."""
     face = counter_face(unit, data)
-    d.titled(
-        "rect",
+    _box(
+        d,
         _tooltip(unit, face),
-        x=x,
-        y=y,
-        width=CW,
-        height=CH,
+        x,
+        y,
         fill="none",
         class_="counter under",
         data_unit=str(unit["id"]),
