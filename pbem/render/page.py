@@ -28,7 +28,13 @@ from pbem.core.canonical import JSON
 from pbem.core.log import Entry
 from pbem.errors import PbemError
 from pbem.render import facts, maps
-from pbem.render.summary import _environment, game_report, templates_dir, turn_actions
+from pbem.render.summary import (
+    _environment,
+    game_report,
+    heading,
+    templates_dir,
+    turn_actions,
+)
 
 
 @dataclass(frozen=True)
@@ -173,11 +179,7 @@ def render_page(
         verifier=markupsafe.Markup(verifier.verifier_script()),
         save_json=markupsafe.Markup(_script_json(save)) if save else "",
         entry_count=len(game.entries),
-        title=str(game.genesis.body.get("title") or engine.title),
-        game_id=game.id,
-        rules=f"{engine.name} {engine.version}",
-        role=role or "public",
-        turn=turn,
+        **heading(game, role, turn),
         actions_turn=shown_turn,
         actions=actions,
         prompts=game.prompts(),

@@ -116,6 +116,19 @@ def turn_actions(game: Adjudicator, turn: Any) -> tuple[Any, list[Action]]:
     return shown, [a for a, t in zip(actions, turns, strict=True) if t == shown]
 
 
+def heading(game: Adjudicator, role: str | None, turn: Any) -> dict[str, Any]:
+    """What a summary and a turn page open with: the game's title, id and rules, whose
+    view it is and the turn."""
+    engine = game.engine
+    return {
+        "title": str(game.genesis.body.get("title") or engine.title),
+        "game_id": game.id,
+        "rules": f"{engine.name} {engine.version}",
+        "role": role or "public",
+        "turn": turn,
+    }
+
+
 def render_summary(
     game: Adjudicator,
     role: str | None,
@@ -146,11 +159,7 @@ def render_summary(
         turn_actions(game, turn) if turn is not None else (None, game.actions[-10:])
     )
     return template.render(
-        title=str(game.genesis.body.get("title") or engine.title),
-        game_id=game.id,
-        rules=f"{engine.name} {engine.version}",
-        role=role or "public",
-        turn=turn,
+        **heading(game, role, turn),
         view=view,
         report=game_report(engine.name, view, role),
         state_template=state_template if has_state and view is not None else None,
