@@ -602,14 +602,22 @@ def cover(data: Mapping[str, Any], hex_: int) -> str:
     return COVER[terrain(data, hex_)]
 
 
+def _memo(
+    memos: dict[int, tuple[Mapping[str, Any], dict[tuple[int, int], Any]]], data: Mapping[str, Any]
+) -> dict[tuple[int, int], Any]:
+    """The memo of one map (by the identity of its loaded data, kept to make sure an id is
+    not reused) among `memos`, which keeps those of `_GRIDS_KEPT` maps at the most."""
+    cached = memos.get(id(data))
+    if cached is None or cached[0] is not data:
+        if len(memos) >= _GRIDS_KEPT:
+            memos.clear()
+        cached = memos[id(data)] = (data, {})
+    return cached[1]
+
+
 def is_river(data: Mapping[str, Any], a: int, b: int) -> bool:
     """Whether a river runs along the hexside between the neighbours `a` and `b` (2.1.4)."""
-    cached = _RIVERS.get(id(data))
-    if cached is None or cached[0] is not data:
-        if len(_RIVERS) >= _GRIDS_KEPT:
-            _RIVERS.clear()
-        cached = _RIVERS[id(data)] = (data, {})
-    rivers = cached[1]
+    rivers = _memo(_RIVERS, data)
     if (a, b) not in rivers:
         rivers[(a, b)] = _neighbours(data, a, b).has(a, b, RIVER)  # raises if not neighbours
     return rivers[(a, b)]
@@ -639,12 +647,7 @@ def move_cost(data: Mapping[str, Any], a: int, b: int, flooded: Collection[int] 
     """Hexes of movement allowance to move from `a` into its neighbour `b` (10.3): 1, or 2
     into a forest or across a river, both together still 2 (10.3.1 C); None where `b` is
     prohibited: water, entrenchment, a flooded hex (10.3.2, 2.1.8 B)."""
-    cached = _COSTS.get(id(data))
-    if cached is None or cached[0] is not data:
-        if len(_COSTS) >= _GRIDS_KEPT:
-            _COSTS.clear()
-        cached = _COSTS[id(data)] = (data, {})
-    costs = cached[1]
+    costs = _memo(_COSTS, data)
     if (a, b) not in costs:
         costs[(a, b)] = _move_cost(data, a, b)  # raises for hexes that are not neighbours
     return None if b in flooded else costs[(a, b)]
