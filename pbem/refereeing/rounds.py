@@ -171,9 +171,7 @@ class Referee:
             role,
             clock,
             due,
-            sender=self.postman.address,
-            to=address,
-            sender_name=self.postman.name,
+            **self.postman.envelope(address),
             date=now,
         )
 
@@ -217,9 +215,7 @@ class Referee:
             game,
             role,
             news,
-            sender=self.postman.address,
-            to=address,
-            sender_name=self.postman.name,
+            **self.postman.envelope(address),
             thread=thread,
             date=self.now(),
         )
