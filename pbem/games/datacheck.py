@@ -1,9 +1,12 @@
 """Checking game data files: one checker that collects every problem in a TOML file.
 
-Each game's `data.py` reads its TOML into plain dicts and walks it with a
+Each game's `data.py` reads its TOML into plain dicts (`read_toml`) and walks it with a
 DataChecker: every helper records a problem ("item.field: what is wrong") and
 returns None instead of raising, so that a user who loads their own file sees
-every mistake at once; `stop_if_any` then raises one DataError naming the file.
+every mistake at once; `stop_if_any` then raises one DataError naming the file. The steps
+every reader takes are the checker's: `items` walks an array of tables, `named` reads an
+item's id and names the item by it, `fields` checks its fields and provenance, `unique`
+keeps it by its key unless given twice.
 
 A user's own data file (`--data NAME=FILE`) is read by `read_data_file`, which refuses
 one over MAX_DATA_FILE_BYTES before reading it; `given_or_shipped` holds every given
