@@ -1,9 +1,12 @@
 """Checking game data files: one checker that collects every problem in a TOML file.
 
-Each game's `data.py` reads its TOML into plain dicts and walks it with a
+Each game's `data.py` reads its TOML into plain dicts (`read_toml`) and walks it with a
 DataChecker: every helper records a problem ("item.field: what is wrong") and
 returns None instead of raising, so that a user who loads their own file sees
-every mistake at once; `stop_if_any` then raises one DataError naming the file.
+every mistake at once; `stop_if_any` then raises one DataError naming the file. The steps
+every reader takes are the checker's: `items` walks an array of tables, `named` reads an
+item's id and names the item by it, `fields` checks its fields and provenance, `unique`
+keeps it by its key unless given twice.
 
 A user's own data file (`--data NAME=FILE`) is read by `read_data_file`, which refuses
 one over MAX_DATA_FILE_BYTES before reading it; `given_or_shipped` holds every given
@@ -15,7 +18,7 @@ from __future__ import annotations
 import os
 import re
 import tomllib
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from importlib import resources
 from typing import Any
 
@@ -68,6 +71,11 @@ def shipped_files(package: str, names: Sequence[str]) -> dict[str, bytes]:
     return {name: (folder / name).read_bytes() for name in names}
 
 
+def shipped_file(package: str, name: str) -> bytes:
+    """One of a game's shipped data files (bytes exactly as shipped), from `package`/data."""
+    return shipped_files(package, (name,))[name]
+
+
 def given_or_shipped(
     files: Mapping[str, bytes], names: Sequence[str], game: str, package: str
 ) -> dict[str, bytes]:
@@ -113,6 +121,17 @@ def parse_toml(raw: bytes, file_name: str) -> dict[str, Any]:
     return doc
 
 
+def read_toml(
+    raw: bytes, file_name: str, sections: Iterable[str]
+) -> tuple[dict[str, Any], DataChecker]:
+    """A data file as plain dicts (`parse_toml`) and the checker that collects its problems,
+    which has checked the file's top-level `sections` already."""
+    doc = parse_toml(raw, file_name)
+    check = DataChecker(file_name)
+    check.sections(doc, sections)
+    return doc, check
+
+
 INT64 = range(-(2**63), 2**63)
 
 
@@ -152,6 +171,13 @@ class DataChecker:
             listed.append(f"and {more} more")
         raise DataError(one_line("; ".join(listed)))
 
+    def unique(self, found: dict[Any, Any], key: Any, value: Any, where: str, twice: str) -> None:
+        """`found[key] = value`, unless `key` is there already: then the problem `twice`."""
+        if key in found:
+            self.add(where, twice)
+        else:
+            found[key] = value
+
     def sections(self, doc: dict[str, Any], required: Iterable[str]) -> None:
         known = set(required)
         unknown = sorted(set(doc) - known)
@@ -178,6 +204,14 @@ class DataChecker:
             return []
         return value
 
+    def items(self, doc: dict[str, Any], key: str, where: str = "") -> Iterator[tuple[Any, str]]:
+        """Each table of the array of tables `key` with where problems name it ("unit #3",
+        or `where` #3); an item that is no table is reported and passed over."""
+        for i, item in enumerate(self.tables(doc, key, where), start=1):
+            at = f"{where or key} #{i}"
+            if self.is_table(item, at):
+                yield item, at
+
     def is_table(self, item: Any, where: str) -> bool:
         if not isinstance(item, dict):
             self.add(where, f"expected a table, found {item!r}")
@@ -189,6 +223,36 @@ class DataChecker:
         for key in table:
             if key not in allowed:
                 self.add(where, f"unknown field {key!r} (known: {', '.join(allowed)})")
+
+    def fields(self, table: dict[str, Any], where: str, known: Iterable[str]) -> None:
+        """No field but the `known` ones, and the item's provenance (every item has one)."""
+        self.keys(table, where, known)
+        self.provenance(table, where)
+
+    def named(
+        self, table: dict[str, Any], where: str, label: str, known: Iterable[str]
+    ) -> tuple[str | None, str]:
+        """The item's `ident`, and where problems name the item from then on: `label` with
+        the id in it ("unit[{}]"), or `where` still when the id is wrong; then its `fields`."""
+        ident = self.ident(table, where)
+        if ident is not None:
+            where = label.format(ident)
+        self.fields(table, where, known)
+        return ident, where
+
+    def noted(self, table: dict[str, Any], where: str, fields: Iterable[str]) -> None:
+        """No field but `fields`, a provenance and an optional note, which is text."""
+        self.fields(table, where, (*fields, "provenance", "note"))
+        if "note" in table:
+            self.text(table, "note", where)
+
+    def head(self, doc: dict[str, Any], key: str, fields: Iterable[str]) -> dict[str, Any] | None:
+        """The table `key` of a file (None when absent or no table), `noted`."""
+        table = self.table(doc, key)
+        if table is None:
+            return None
+        self.noted(table, key, fields)
+        return table
 
     def text(
         self, table: dict[str, Any], key: str, where: str, required: bool = True
@@ -279,6 +343,36 @@ class DataChecker:
 # --- graphs of areas or zones: the checks Race to Berlin's and Berlin 1945's maps share --------
 
 
+def read_node(
+    check: DataChecker,
+    item: dict[str, Any],
+    where: str,
+    section: str,
+    nodes: Collection[str],
+    fault: Callable[[str], str | None],
+) -> tuple[str | None, str]:
+    """A node of the graph (a zone, an area) in `[[section]]`: its id, a string in which
+    `fault` finds nothing wrong (else its problem), and where problems name the item from
+    then on (`section[id]`); an id `nodes` holds already is refused as a duplicate.
+    Returns the id (None when it is wrong) and where."""
+    if "id" in item and not isinstance(item["id"], str):
+        value = item["id"]
+        check.add(f"{where}.id", f'{section} ids are strings: write id = "{value}", not {value!r}')
+        return None, where
+    node = check.text(item, "id", where)
+    if node is None:
+        return None, where
+    problem = fault(node)
+    if problem is not None:
+        check.add(f"{where}.id", problem)
+        return None, where
+    where = f"{section}[{node}]"
+    if node in nodes:
+        check.add(where, f"duplicate id {node!r}")
+        return None, where
+    return node, where
+
+
 def read_pairs(
     check: DataChecker,
     doc: dict[str, Any],
@@ -292,10 +386,7 @@ def read_pairs(
     """The `[[section]]` tables of `between = [a, b]` (a border, a non-adjacency): each
     with its provenance and the boolean `flags` (a river); `where` names it in problems."""
     pairs = []
-    for i, item in enumerate(check.tables(doc, section), start=1):
-        where = f"{section} #{i}"
-        if not check.is_table(item, where):
-            continue
+    for item, where in check.items(doc, section):
         between = item.get("between")
         if (
             not isinstance(between, list)
@@ -305,8 +396,7 @@ def read_pairs(
             check.add(where, f"between must be two {noun} ids such as {example}, found {between!r}")
             continue
         where = f"{section} {between[0]}-{between[1]}"
-        check.keys(item, where, fields)
-        check.provenance(item, where)
+        check.fields(item, where, fields)
         pair: dict[str, Any] = {"between": list(between), "where": where}
         values = {flag: check.flag(item, flag, where) for flag in flags}
         if any(value is None for value in values.values()):

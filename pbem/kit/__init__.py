@@ -1,5 +1,7 @@
 """The game kit: what every game shares, so that a game declares its rules and nothing else.
 
+- `defaults`: what every engine would write in the same words: its shipped data files read
+  from its package, `format` refusing another game's decisions, a setup without options.
 - `steps`: the step table (Rally the Troops' `states`) and `StepGame`, the Engine whose one
   `apply` does the checks every game needs, in the same words, before a step's handler runs.
 - `pieces`: hidden pieces, whose value is a commitment (protocol section 5): claims made
@@ -9,5 +11,6 @@
 - `decks`: decks and cups drawn with the protocol's generator, publicly or privately.
 - `seats`: games whose players decide in play which side each commands.
 
-The kit is game-agnostic: it imports the core and the errors, never a game.
+The kit is game-agnostic: it imports the core, the errors and the data-file reader
+(`pbem.games.datacheck`), never a game.
 """

@@ -67,6 +67,11 @@ class StandingOrder:
         )
 
 
+def by_name(*orders: StandingOrder) -> dict[str, StandingOrder]:
+    """A game's standing orders by name: the table `StepGame.orders` holds."""
+    return {order.name: order for order in orders}
+
+
 def number_in(argument: str) -> int:
     """The number a form's N stands for in `argument` (the first number)."""
     return next(int(word) for word in argument.split() if word.isdigit())

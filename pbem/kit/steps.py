@@ -34,10 +34,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.core.canonical import JSON, copy_json
-from pbem.core.engine import Context, Engine, Prompt, State
+from pbem.core.engine import Context, Prompt, State
 from pbem.errors import IllegalOrderError
 from pbem.kit import orders as kit_orders
 from pbem.kit import pieces as kit_pieces
+from pbem.kit.defaults import GameDefaults
 
 # What a handler (or a continuation) says comes next: None when the state holds the next
 # step (the handler set it, or the step goes on), else the name of a continuation in the
@@ -104,14 +105,14 @@ def asks_key(*path: str) -> Callable[[State], str | None]:
     return who
 
 
-class StepGame(Engine):
+class StepGame(GameDefaults):
     """An Engine made of a step table. Subclasses set the metadata, `steps`, the decision
-    types and the syntax (`parse_decision`, `format`), and write handlers."""
+    types and the syntax (`parse_decision`, `format_decision`), read their data files
+    (`read_data`: pbem.kit.defaults) and write handlers."""
 
     steps: Mapping[str, Step] = {}
 
-    # what the shared checks cite and say
-    decision_types: tuple[type, ...] = ()
+    # what the shared checks cite and say (and `decision_types`: pbem.kit.defaults)
     over_step = "over"
     turn_rule = ""  # the rule cited when a role is asked out of turn
     over_rule = ""  # the rule cited when the game is over

@@ -19,6 +19,9 @@ if TYPE_CHECKING:
     from pbem.core.adjudicator import Action
 
 
+INK = "#222222"  # the ink of a label that names none
+
+
 @dataclass(frozen=True)
 class Highlight:
     """What changed this turn, to draw on a map: moves and attacks as arrows between two
@@ -81,6 +84,25 @@ class Drawing:
         """A text element, its content escaped and kept on one line."""
         body = escape(one_line(content))
         self._parts.append(f"<text{_attributes({'x': x, 'y': y, **attrs})}>{body}</text>")
+
+    def label(
+        self,
+        x: float,
+        y: float,
+        content: object,
+        size: float,
+        ink: str = INK,
+        *,
+        bold: bool = False,
+        anchor: str | None = None,
+        **more: object,
+    ) -> None:
+        """A text of `size` in `ink`, bold or not, anchored (None: at its start), with its
+        font attributes in the one order every map writes them, then `more`."""
+        weight = "bold" if bold else None
+        self.text(
+            x, y, content, font_size=size, fill=ink, font_weight=weight, text_anchor=anchor, **more
+        )
 
     def titled(self, tag: str, tooltip: object, **attrs: object) -> None:
         """An element with a <title> child: the text a browser shows on hover, and what a

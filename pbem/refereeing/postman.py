@@ -7,13 +7,21 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from email.message import EmailMessage
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict
 
 from pbem.errors import PbemError
 
 if TYPE_CHECKING:
     from pbem.client import Client
     from pbem.mail.config import MailConfig
+
+
+class Envelope(TypedDict):
+    """Who a letter is from and to (the keyword arguments of pbem.refereeing.letters)."""
+
+    sender: str
+    to: str
+    sender_name: str | None
 
 
 @dataclass
@@ -38,6 +46,10 @@ class Postman:
         if config.smtp is None:
             return None, f"nothing is mailed: {config.path} has no [smtp] server"
         return Postman(config.address, config.name, config), ""
+
+    def envelope(self, to: str) -> Envelope:
+        """The sender, recipient and sender's name of a letter to `to` (pbem.refereeing.letters)."""
+        return {"sender": self.address, "to": to, "sender_name": self.name}
 
     def send(self, message: EmailMessage, to: str, record: Callable[[], None]) -> None:
         """Hand `message` to the server, then `record` it (one transaction, the caller's)."""

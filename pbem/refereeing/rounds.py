@@ -168,9 +168,7 @@ class Referee:
             role,
             clock,
             due,
-            sender=self.postman.address,
-            to=address,
-            sender_name=self.postman.name,
+            **self.postman.envelope(address),
             date=now,
         )
 
@@ -211,9 +209,7 @@ class Referee:
             game,
             role,
             news,
-            sender=self.postman.address,
-            to=address,
-            sender_name=self.postman.name,
+            **self.postman.envelope(address),
             thread=thread,
             date=self.now(),
         )

@@ -29,7 +29,7 @@ from pbem.core.history import turn_actions
 from pbem.core.log import Entry
 from pbem.errors import PbemError
 from pbem.render import facts, maps
-from pbem.render.summary import _environment, game_report, templates_dir
+from pbem.render.summary import _environment, game_report, heading, templates_dir
 
 
 @dataclass(frozen=True)
@@ -174,11 +174,7 @@ def render_page(
         verifier=markupsafe.Markup(verifier.verifier_script()),
         save_json=markupsafe.Markup(_script_json(save)) if save else "",
         entry_count=len(game.entries),
-        title=str(game.genesis.body.get("title") or engine.title),
-        game_id=game.id,
-        rules=f"{engine.name} {engine.version}",
-        role=role or "public",
-        turn=turn,
+        **heading(game, role, turn),
         actions_turn=shown_turn,
         actions=actions,
         prompts=game.prompts(),

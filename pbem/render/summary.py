@@ -97,6 +97,19 @@ def game_report(rules: str, view: Any, role: str | None) -> Any:
     return None if view is None or module is None else module.report(view, role)
 
 
+def heading(game: Adjudicator, role: str | None, turn: Any) -> dict[str, Any]:
+    """What a summary and a turn page open with: the game's title, id and rules, whose
+    view it is and the turn."""
+    engine = game.engine
+    return {
+        "title": str(game.genesis.body.get("title") or engine.title),
+        "game_id": game.id,
+        "rules": f"{engine.name} {engine.version}",
+        "role": role or "public",
+        "turn": turn,
+    }
+
+
 def render_summary(
     game: Adjudicator,
     role: str | None,
@@ -127,11 +140,7 @@ def render_summary(
         turn_actions(game.actions, turn) if turn is not None else (None, game.actions[-10:])
     )
     return template.render(
-        title=str(game.genesis.body.get("title") or engine.title),
-        game_id=game.id,
-        rules=f"{engine.name} {engine.version}",
-        role=role or "public",
-        turn=turn,
+        **heading(game, role, turn),
         view=view,
         report=game_report(engine.name, view, role),
         state_template=state_template if has_state and view is not None else None,

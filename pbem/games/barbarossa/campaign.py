@@ -62,16 +62,22 @@ def roll_event(state: State, role: str, decision: RollEvent, ctx: Context) -> No
     state["event"] = None
     if fixed(state):
         state["event_cubes"] = {"black": 0, "blue": 0}
-    roll = ctx.roll(1, 6, "event die")
+    _roll_event_die(state, ctx, "event die", "event die {roll}: {name} ({text})")
+    state["step"] = "modify_event"
+
+
+def _roll_event_die(state: State, ctx: Context, purpose: str, says: str) -> None:
+    """Roll the event die (`purpose` in the RNG log) and tell what it gave: `says` with
+    the {roll}, the event's {name} and its {text}."""
+    roll = ctx.roll(1, 6, purpose)
     set_event_die(state, roll, 0)
     ev = state["event_die"]
     ctx.event(
-        f"event die {roll}: {ev['name']} ({ev['text']})",
+        says.format(roll=roll, name=ev["name"], text=ev["text"]),
         roll=roll,
         event=ev["event"],
         rule=R_EVENT,
     )
-    state["step"] = "modify_event"
 
 
 def roll_event_choices(state: State, role: str) -> list[Any]:
@@ -145,14 +151,8 @@ def reroll_event(state: State, role: str, decision: RerollEvent, ctx: Context) -
         command=cubes["command"],
         rule=R_REROLL,
     )
-    roll = ctx.roll(1, 6, "event die re-roll")
-    set_event_die(state, roll, 0)
-    ev = state["event_die"]
-    ctx.event(
-        f"event die re-rolled: {roll} = {ev['name']} ({ev['text']})",
-        roll=roll,
-        event=ev["event"],
-        rule=R_EVENT,
+    _roll_event_die(
+        state, ctx, "event die re-roll", "event die re-rolled: {roll} = {name} ({text})"
     )
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.games.datacheck import ID_PATTERN, DataChecker, parse_toml
+from pbem.games.datacheck import ID_PATTERN, DataChecker, read_toml
 
 FILE_NAME = "gamesheet.toml"
 
@@ -39,9 +39,7 @@ MAX_POOL = 12
 
 def load_gamesheet(raw: bytes, file_name: str = FILE_NAME) -> dict[str, Any]:
     """Parse and validate the gamesheet; the result is plain JSON data."""
-    doc = parse_toml(raw, file_name)
-    check = DataChecker(file_name)
-    check.sections(doc, SECTIONS)
+    doc, check = read_toml(raw, file_name, SECTIONS)
     limits = _read_limits(check, doc)
     setup = _read_setup(check, doc, limits)
     pool = _read_pool(check, doc)

@@ -28,7 +28,7 @@ from typing import Any
 
 from pbem.core.canonical import copy_json
 from pbem.core.engine import Engine, Outcome, State
-from pbem.errors import DataError, IllegalOrderError, InvalidOrderError
+from pbem.errors import IllegalOrderError
 from pbem.games.barbarossa import campaign, german
 from pbem.games.barbarossa.board import MAX_DIE_VALUE, R_END, R_PHASE, die_text, illegal
 from pbem.games.barbarossa.data import EFFECTS, FILE_NAME, load_gamesheet
@@ -50,13 +50,11 @@ from pbem.games.barbarossa.decisions import (
     parse_decision,
 )
 from pbem.games.barbarossa.view import sheet_view
-from pbem.games.datacheck import given_or_shipped, shipped_files
 from pbem.kit.steps import Handler, Step, StepGame, asks
 
 GERMAN = "german"
 REFEREE = "referee"
 
-PACKAGE = "pbem.games.barbarossa"  # its data/ folder holds the shipped gamesheet
 
 # Printed on the gamesheet and never changed by play: shared by every copy of the state.
 STATIC_KEYS = ("limits", "victory", "events", "event_chart")
@@ -190,11 +188,7 @@ class BarbarossaEngine(StepGame):
 
     # --- data ---------------------------------------------------------------------------
 
-    def default_data(self) -> dict[str, bytes]:
-        return shipped_files(PACKAGE, self.data_files)
-
-    def load_data(self, files: Mapping[str, bytes]) -> dict[str, Any]:
-        raw = given_or_shipped(files, self.data_files, "barbarossa", PACKAGE)
+    def read_data(self, raw: Mapping[str, bytes]) -> dict[str, Any]:
         return load_gamesheet(raw[FILE_NAME], FILE_NAME)
 
     # --- Game Setup ---------------------------------------------------------------------
@@ -202,11 +196,8 @@ class BarbarossaEngine(StepGame):
     # command section; the timeline is empty and the first city of each path is unlocked.
 
     def setup(self, data: Any, options: Mapping[str, Any]) -> State:
-        if options:
-            raise DataError(f"barbarossa has no options (got {', '.join(sorted(options))})")
-        if data is None:
-            data = self.load_data({})
-        data = copy_json(data)
+        self.refuse_options(options)
+        data = copy_json(self.data_or_shipped(data))
         paths = []
         for path in data["paths"]:
             cities = []
@@ -256,9 +247,7 @@ class BarbarossaEngine(StepGame):
         cities = [(c["id"], c["name"]) for p in state["paths"] for c in p["cities"]]
         return parse_decision(text, cities)
 
-    def format(self, decision: Any) -> str:
-        if not isinstance(decision, DECISION_TYPES):
-            raise InvalidOrderError(f"not a barbarossa decision: {decision!r}")
+    def format_decision(self, decision: Any) -> str:
         return format_decision(decision)
 
     # --- Winning the Game / Losing the Game ----------------------------------------------

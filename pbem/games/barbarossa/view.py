@@ -29,7 +29,7 @@ from pbem.core.canonical import copy_json
 from pbem.core.engine import State
 from pbem.games.barbarossa.board import fixed
 from pbem.games.barbarossa.data import FILE_NAME, d3, load_gamesheet
-from pbem.games.datacheck import shipped_files
+from pbem.games.datacheck import shipped_file
 
 
 def sheet_view(state: State) -> State:
@@ -71,7 +71,7 @@ def _printed(sheet: dict[str, Any]) -> tuple[Any, ...]:
 
 @lru_cache(maxsize=1)
 def _shipped() -> tuple[Any, ...]:
-    raw = shipped_files("pbem.games.barbarossa", (FILE_NAME,))[FILE_NAME]
+    raw = shipped_file("pbem.games.barbarossa", FILE_NAME)
     return _printed(load_gamesheet(raw, FILE_NAME))
 
 

@@ -96,10 +96,7 @@ def answer_cards(state: State, role: str, d: Cards, ctx: Context) -> None:
             raise illegal(f"card {n}: the German answers with ! cards only", "7.4.1")
         elif not soviet_bang:
             raise illegal(f"card {n}: the Soviet played no ! card to cancel", "7.4.1")
-    play_opened(state, role, d.cards, ctx)
-    combat["played"][role] = [*combat["played"][role], *d.cards]
-    combat["bang"][role] = [*combat["bang"][role], *d.bang]
-    names = ", ".join(f"#{n} {card_of(state, role, n)['name']}" for n in d.cards)
+    names = _play(state, role, d, ctx)
     ctx.event(
         f"{NAMES[role]} answers with {names} in {combat['zone']}"
         if d.cards
@@ -107,6 +104,16 @@ def answer_cards(state: State, role: str, d: Cards, ctx: Context) -> None:
     )
     combat["sub"] = "cards"
     resolve(state, ctx)
+
+
+def _play(state: State, role: str, d: Cards, ctx: Context) -> str:
+    """Play `role`'s cards `d` in the combat (opened from its hand); their names, for the
+    event that tells it."""
+    combat = state["combat"]
+    play_opened(state, role, d.cards, ctx)
+    combat["played"][role] = [*combat["played"][role], *d.cards]
+    combat["bang"][role] = [*combat["bang"][role], *d.bang]
+    return ", ".join(f"#{n} {card_of(state, role, n)['name']}" for n in d.cards)
 
 
 def resolve(state: State, ctx: Context) -> None:
@@ -132,10 +139,7 @@ def after_cards(state: State, role: str, d: Cards, ctx: Context) -> None:
     combat = state["combat"]
     if any(combat_mode(state, role, n, n in d.bang) != "after" for n in d.cards):
         raise illegal("once the combat is over, only ! cards acting then are played", "7.4.1")
-    play_opened(state, role, d.cards, ctx)
-    combat["played"][role] = [*combat["played"][role], *d.cards]
-    combat["bang"][role] = [*combat["bang"][role], *d.bang]
-    names = ", ".join(f"#{n} {card_of(state, role, n)['name']}" for n in d.cards)
+    names = _play(state, role, d, ctx)
     ctx.event(
         f"{NAMES[role]} plays {names} once the combat in {combat['zone']} is over"
         if d.cards

@@ -37,7 +37,7 @@ from pbem.games.berlin_1945.rulebook import (
     ZONE_IDS,
     zone_names,
 )
-from pbem.games.datacheck import DataChecker, parse_toml
+from pbem.games.datacheck import DataChecker, read_toml
 
 CARDS_FILE = "cards.toml"
 
@@ -62,9 +62,7 @@ def load_cards(
     file_name: str = CARDS_FILE,
 ) -> dict[str, Any]:
     """Parse and validate both decks against the map and the counters; plain JSON data."""
-    doc = parse_toml(raw, file_name)
-    check = DataChecker(file_name)
-    check.sections(doc, ("hand", "decks", "additional_order", "card"))
+    doc, check = read_toml(raw, file_name, ("hand", "decks", "additional_order", "card"))
 
     # Stage 1: every item on its own.
     _read_fixed_table(check, doc, "hand", HAND, "rulebook 2.3, 7.1")
@@ -103,8 +101,7 @@ def _read_fixed_table(
     table = check.table(doc, key)
     if table is None:
         return
-    check.keys(table, key, (*wanted, "provenance"))
-    check.provenance(table, key)
+    check.fields(table, key, (*wanted, "provenance"))
     for field, value in wanted.items():
         found = check.integer(table, field, key, 0)
         if found is not None:
@@ -113,16 +110,12 @@ def _read_fixed_table(
 
 def _read_cards(check: DataChecker, doc: dict[str, Any]) -> list[dict[str, Any]]:
     cards = []
-    for i, item in enumerate(check.tables(doc, "card"), start=1):
-        where = f"card #{i}"
-        if not check.is_table(item, where):
-            continue
+    for item, where in check.items(doc, "card"):
         deck = check.choice(item, "deck", where, SIDES)
         number = check.integer(item, "number", where, 1, CARDS_PER_SIDE)
         if deck is not None and number is not None:
             where = f"card[{deck}-{number}]"
-        check.keys(item, where, CARD_FIELDS)
-        check.provenance(item, where)
+        check.fields(item, where, CARD_FIELDS)
         _text_provenance(check, item, where)
         name = check.text(item, "name", where)
         timing = check.text(item, "timing", where)

@@ -29,7 +29,7 @@ from pbem.games.berlin_1945.rulebook import (
     UNIT_TYPES,
     zone_order,
 )
-from pbem.games.datacheck import DataChecker, parse_toml
+from pbem.games.datacheck import DataChecker, read_toml
 
 COUNTERS_FILE = "counters.toml"
 
@@ -53,15 +53,14 @@ def load_counters(
     raw: bytes, board: Mapping[str, Any], file_name: str = COUNTERS_FILE
 ) -> dict[str, Any]:
     """Parse and validate the counters against the loaded map; the result is plain JSON data."""
-    doc = parse_toml(raw, file_name)
-    check = DataChecker(file_name)
-    check.sections(doc, ("counters", "unit_type", "unit", "reinforcement", "marker"))
+    doc, check = read_toml(
+        raw, file_name, ("counters", "unit_type", "unit", "reinforcement", "marker")
+    )
 
     # Stage 1: every item on its own.
     header = check.table(doc, "counters")
     if header is not None:
-        check.keys(header, "counters", ("total", "provenance"))
-        check.provenance(header, "counters")
+        check.fields(header, "counters", ("total", "provenance"))
         total = check.integer(header, "total", "counters", 1)
         if total is not None:
             check.exact(total, COUNTERS_TOTAL, "counters.total", "rulebook 2, 2.2")
@@ -102,15 +101,11 @@ def load_counters(
 
 def _read_unit_types(check: DataChecker, doc: dict[str, Any]) -> None:
     seen: set[str] = set()
-    for i, item in enumerate(check.tables(doc, "unit_type"), start=1):
-        where = f"unit_type #{i}"
-        if not check.is_table(item, where):
-            continue
+    for item, where in check.items(doc, "unit_type"):
         type_id = check.text(item, "id", where)
         if type_id is not None:
             where = f"unit_type[{type_id}]"
-        check.keys(item, where, UNIT_TYPE_FIELDS)
-        check.provenance(item, where)
+        check.fields(item, where, UNIT_TYPE_FIELDS)
         if type_id is None:
             continue
         if type_id not in UNIT_TYPES:
@@ -142,15 +137,8 @@ def _read_unit_types(check: DataChecker, doc: dict[str, Any]) -> None:
 
 def _read_units(check: DataChecker, doc: dict[str, Any]) -> list[dict[str, Any]]:
     units = []
-    for i, item in enumerate(check.tables(doc, "unit"), start=1):
-        where = f"unit #{i}"
-        if not check.is_table(item, where):
-            continue
-        unit_id = check.ident(item, where)
-        if unit_id is not None:
-            where = f"unit[{unit_id}]"
-        check.keys(item, where, UNIT_FIELDS)
-        check.provenance(item, where)
+    for item, where in check.items(doc, "unit"):
+        unit_id, where = check.named(item, where, "unit[{}]", UNIT_FIELDS)
         check.provenance(item, where, "name_provenance")
         name = check.text(item, "name", where)
         type_id = check.choice(item, "type", where, UNIT_TYPES)
@@ -196,15 +184,11 @@ def _read_units(check: DataChecker, doc: dict[str, Any]) -> list[dict[str, Any]]
 
 def _read_reinforcements(check: DataChecker, doc: dict[str, Any]) -> dict[int, dict[str, Any]]:
     groups: dict[int, dict[str, Any]] = {}
-    for i, item in enumerate(check.tables(doc, "reinforcement"), start=1):
-        where = f"reinforcement #{i}"
-        if not check.is_table(item, where):
-            continue
+    for item, where in check.items(doc, "reinforcement"):
         group = check.integer(item, "group", where, 1, len(REINFORCEMENT_ZONES))
         if group is not None:
             where = f"reinforcement[{group}]"
-        check.keys(item, where, ("group", "turn", "zones", "provenance"))
-        check.provenance(item, where)
+        check.fields(item, where, ("group", "turn", "zones", "provenance"))
         turn = check.integer(item, "turn", where, 1, TURNS)
         if turn is not None:
             check.exact(turn, REINFORCEMENT_TURN, f"{where}.turn", "rulebook 8.1")
@@ -230,22 +214,15 @@ def _read_reinforcements(check: DataChecker, doc: dict[str, Any]) -> dict[int, d
 
 def _read_markers(check: DataChecker, doc: dict[str, Any]) -> dict[str, int]:
     markers: dict[str, int] = {}
-    for i, item in enumerate(check.tables(doc, "marker"), start=1):
-        where = f"marker #{i}"
-        if not check.is_table(item, where):
-            continue
+    for item, where in check.items(doc, "marker"):
         kind = check.choice(item, "kind", where, MARKER_KINDS)
         if kind is not None:
             where = f"marker[{kind}]"
-        check.keys(item, where, ("kind", "count", "provenance"))
-        check.provenance(item, where)
+        check.fields(item, where, ("kind", "count", "provenance"))
         count = check.integer(item, "count", where, 1)
         if kind is None or count is None:
             continue
-        if kind in markers:
-            check.add(where, "given twice")
-            continue
-        markers[kind] = count
+        check.unique(markers, kind, count, where, "given twice")
     if "marker" in doc:
         missing = [k for k in MARKER_KINDS if k not in markers]
         if missing and not check.problems:

@@ -29,7 +29,11 @@ def default_data() -> dict[str, bytes]:
 
 def load_data(files: Mapping[str, bytes]) -> dict[str, Any]:
     """Load map.toml, counters.toml and cards.toml (the shipped file for one not given)."""
-    raw = given_or_shipped(files, DATA_FILES, "berlin_1945", PACKAGE)
+    return read_files(given_or_shipped(files, DATA_FILES, "berlin_1945", PACKAGE))
+
+
+def read_files(raw: Mapping[str, bytes]) -> dict[str, Any]:
+    """The three files' bytes loaded and checked together."""
     board = load_map(raw[MAP_FILE])
     counters = load_counters(raw[COUNTERS_FILE], board)
     cards = load_cards(raw[CARDS_FILE], board, counters)

@@ -33,7 +33,7 @@ from pbem.games.berlin_1945.rulebook import (
     zone_order,
     zone_pair,
 )
-from pbem.games.datacheck import DataChecker, check_pairs, parse_toml, read_pairs
+from pbem.games.datacheck import DataChecker, check_pairs, read_node, read_pairs, read_toml
 from pbem.maps.areas import AreaGraph
 
 MAP_FILE = "map.toml"
@@ -54,9 +54,7 @@ RULE_FIELDS = ("id", "value", "text", "provenance")
 
 def load_map(raw: bytes, file_name: str = MAP_FILE) -> dict[str, Any]:
     """Parse and validate the map; the result is plain JSON data."""
-    doc = parse_toml(raw, file_name)
-    check = DataChecker(file_name)
-    check.sections(doc, ("map", "rule", "zone", "border", "not_adjacent"))
+    doc, check = read_toml(raw, file_name, ("map", "rule", "zone", "border", "not_adjacent"))
 
     # Stage 1: every item on its own.
     header = _read_map_header(check, doc)
@@ -106,8 +104,7 @@ def _read_map_header(check: DataChecker, doc: dict[str, Any]) -> dict[str, Any]:
     header = check.table(doc, "map")
     if header is None:
         return {}
-    check.keys(header, "map", ("title", "turns", "spaces", "provenance"))
-    check.provenance(header, "map")
+    check.fields(header, "map", ("title", "turns", "spaces", "provenance"))
     title = check.text(header, "title", "map")
     turns = check.integer(header, "turns", "map", 1)
     if turns is not None:
@@ -123,15 +120,11 @@ def _read_map_header(check: DataChecker, doc: dict[str, Any]) -> dict[str, Any]:
 
 def _read_rules(check: DataChecker, doc: dict[str, Any]) -> dict[str, bool]:
     rules: dict[str, bool] = {}
-    for i, item in enumerate(check.tables(doc, "rule"), start=1):
-        where = f"rule #{i}"
-        if not check.is_table(item, where):
-            continue
+    for item, where in check.items(doc, "rule"):
         rule_id = check.text(item, "id", where)
         if rule_id is not None:
             where = f"rule[{rule_id}]"
-        check.keys(item, where, RULE_FIELDS)
-        check.provenance(item, where)
+        check.fields(item, where, RULE_FIELDS)
         check.text(item, "text", where)
         if rule_id is None:
             continue
@@ -162,18 +155,9 @@ def _read_rules(check: DataChecker, doc: dict[str, Any]) -> dict[str, bool]:
 
 def _read_zones(check: DataChecker, doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
     zones: dict[str, dict[str, Any]] = {}
-    for i, item in enumerate(check.tables(doc, "zone"), start=1):
-        where = f"zone #{i}"
-        if not check.is_table(item, where):
-            continue
-        zone_id = _zone_id(check, item, where)
-        if zone_id is not None:
-            where = f"zone[{zone_id}]"
-            if zone_id in zones:
-                check.add(where, f"duplicate id {zone_id!r}")
-                zone_id = None
-        check.keys(item, where, ZONE_FIELDS)
-        check.provenance(item, where)
+    for item, where in check.items(doc, "zone"):
+        zone_id, where = read_node(check, item, where, "zone", zones, _zone_fault)
+        check.fields(item, where, ZONE_FIELDS)
         check.provenance(item, where, "stack_provenance")
         name = ""
         if "name" in item:
@@ -201,20 +185,10 @@ def _read_zones(check: DataChecker, doc: dict[str, Any]) -> dict[str, dict[str, 
     return zones
 
 
-def _zone_id(check: DataChecker, item: dict[str, Any], where: str) -> str | None:
-    if "id" in item and not isinstance(item["id"], str):
-        check.add(
-            f"{where}.id", f'zone ids are strings: write id = "{item["id"]}", not {item["id"]!r}'
-        )
-        return None
-    value = check.text(item, "id", where)
-    if value is not None and value not in ZONE_IDS:
-        check.add(
-            f"{where}.id",
-            f"{value!r} is not a zone: Areas A-F, Districts 1-18, Sectors I-V (rulebook 2.1)",
-        )
-        return None
-    return value
+def _zone_fault(value: str) -> str | None:
+    if value not in ZONE_IDS:
+        return f"{value!r} is not a zone: Areas A-F, Districts 1-18, Sectors I-V (rulebook 2.1)"
+    return None
 
 
 def _stack(

@@ -24,7 +24,7 @@ from typing import Any
 
 from pbem.core.canonical import JSON, copy_json
 from pbem.core.engine import FRESH, Context, Engine, Outcome, State
-from pbem.errors import DataError, InvalidOrderError, PbemError
+from pbem.errors import InvalidOrderError, PbemError
 from pbem.games.berlin_1945 import data, flow, tables
 from pbem.games.berlin_1945.decisions import (
     DECISION_TYPES,
@@ -91,19 +91,13 @@ class Berlin1945Engine(StepGame):
             return self.earlier("1.1", shell_safe=False)
         return super().for_version(version)
 
-    def default_data(self) -> dict[str, bytes]:
-        return data.default_data()
-
-    def load_data(self, files: Mapping[str, bytes]) -> str:
+    def read_data(self, raw: Mapping[str, bytes]) -> str:
         """Validate the files (DataError with a clear message) and build the tables text."""
-        return tables.build(data.load_data(files))
+        return tables.build(data.read_files(raw))
 
     def setup(self, data: Any, options: Mapping[str, JSON]) -> State:
-        if options:
-            raise DataError(f"berlin-1945 has no options (got {', '.join(sorted(options))})")
-        if data is None:
-            data = self.load_data({})
-        state = initial_state(data)
+        self.refuse_options(options)
+        state = initial_state(self.data_or_shipped(data))
         if self.fixes:
             state["rules"] = self.version
         return state
@@ -132,6 +126,9 @@ class Berlin1945Engine(StepGame):
     def format(self, decision: Any) -> str:
         if not isinstance(decision, DECISION_TYPES):
             raise InvalidOrderError(f"not a Berlin 1945 decision: a {type(decision).__name__}")
+        return self.format_decision(decision)
+
+    def format_decision(self, decision: Any) -> str:
         return format_decision(decision, self.shell_safe)
 
     # --- hidden information -------------------------------------------------------------------

@@ -10,7 +10,7 @@ from typing import Any
 
 from pbem.games.berlin_1945 import choices
 from pbem.games.berlin_1945.decisions import Cards, NoReaction
-from pbem.kit.orders import Form, StandingOrder
+from pbem.kit.orders import Form, StandingOrder, by_name
 
 State = dict[str, Any]
 
@@ -28,25 +28,22 @@ def _cards(state: State, role: str, argument: str) -> Any | None:
     return Cards() if Cards() in choices.combat_choices(state, role) else None
 
 
-ORDERS: dict[str, StandingOrder] = {
-    order.name: order
-    for order in (
-        StandingOrder(
-            "react",
-            ("react",),
-            "cancelling one of the opponent's orders with a card (rulebook 5.2-5.4)",
-            (Form("none", "never react: keep your cards"),),
-            _react,
+ORDERS = by_name(
+    StandingOrder(
+        "react",
+        ("react",),
+        "cancelling one of the opponent's orders with a card (rulebook 5.2-5.4)",
+        (Form("none", "never react: keep your cards"),),
+        _react,
+    ),
+    StandingOrder(
+        "cards",
+        ("combat",),
+        "playing cards in a combat (rulebook 7.4.1)",
+        (
+            Form("none", "play no card before, in answer to or after a combat"),
+            Form("none after", "play no card once a combat is over"),
         ),
-        StandingOrder(
-            "cards",
-            ("combat",),
-            "playing cards in a combat (rulebook 7.4.1)",
-            (
-                Form("none", "play no card before, in answer to or after a combat"),
-                Form("none after", "play no card once a combat is over"),
-            ),
-            _cards,
-        ),
-    )
-}
+        _cards,
+    ),
+)

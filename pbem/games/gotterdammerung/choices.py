@@ -495,19 +495,7 @@ def sample_advance(state: State, role: str, rng: random.Random) -> Any:
         path = [gs.hex_of(state, decision.path[0], unit["hex"])]
         if not zoc.may_enter(state["board"], state["counters"], gs.on_map(state), unit, path[0]):
             continue
-        info = state["combat"]["advance"]
-        problems = cb.advance_problems(
-            state["board"],
-            state["counters"],
-            gs.on_map(state),
-            gs.mover(state, unit) | {"hex": unit["hex"]},
-            path,
-            vacated=path[0],
-            limit=info["limits"][decision.unit],
-            retreat_path=None,
-            siege=state["phase"] == "siege-combat",
-        )
-        if not problems:
+        if not fighting.advance_problems(state, unit, path, None):
             return decision
     return Done()
 

@@ -19,7 +19,7 @@ from collections import Counter
 from functools import lru_cache
 from typing import Any
 
-from pbem.games.datacheck import DataChecker, parse_toml, shipped_files
+from pbem.games.datacheck import DataChecker, read_toml, shipped_file
 
 PACKAGE = "pbem.games.gotterdammerung"
 COUNTERS_FILE = "counters.toml"
@@ -123,24 +123,16 @@ def load_counters(raw: bytes, file_name: str = COUNTERS_FILE) -> dict[str, Any]:
     """Parse and check the counters; plain JSON data: `units` (id -> unit, file order, the
     Battle groups after their corps), `ids`, `splits`, `twelfth_army`, `volkssturm`,
     `delay`, `artillery` and `total`."""
-    doc = parse_toml(raw, file_name)
-    check = DataChecker(file_name)
-    check.sections(doc, SECTIONS)
+    doc, check = read_toml(raw, file_name, SECTIONS)
     total = _read_total(check, doc)
     splits = _read_splits(check, doc)
     bg_stacking = _read_bg_stacking(check, doc)
     units: dict[str, dict[str, Any]] = {}
-    for i, item in enumerate(check.tables(doc, "unit"), start=1):
-        where = f"unit #{i}"
-        if not check.is_table(item, where):
-            continue
+    for item, where in check.items(doc, "unit"):
         unit = _read_unit(check, item, where, splits)
         if unit is None:
             continue
-        if unit["id"] in units:
-            check.add(f"unit {unit['id']}", "duplicate id")
-            continue
-        units[unit["id"]] = unit
+        check.unique(units, unit["id"], unit, f"unit {unit['id']}", "duplicate id")
     twelfth = _read_twelfth(check, doc)
     volkssturm = _read_volkssturm(check, doc)
     delay = _read_delay(check, doc)
@@ -168,8 +160,7 @@ def _read_total(check: DataChecker, doc: dict[str, Any]) -> int:
     table = check.table(doc, "counters")
     if table is None:
         return TOTAL
-    check.keys(table, "counters", ("total", "provenance", "note"))
-    check.provenance(table, "counters")
+    check.fields(table, "counters", ("total", "provenance", "note"))
     total = check.integer(table, "total", "counters", 0)
     if total is not None:
         check.exact(total, TOTAL, "counters.total", "rulebook 2.4")
@@ -193,14 +184,13 @@ def _triple(check: DataChecker, table: dict[str, Any], key: str, where: str) -> 
 def _read_splits(check: DataChecker, doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """5.73's table: split kind -> branch, guards, corps strength and the two groups."""
     splits: dict[str, dict[str, Any]] = {}
-    for i, item in enumerate(check.tables(doc, "split"), start=1):
-        where = f"split #{i}"
-        if not check.is_table(item, where):
-            continue
-        ident = check.ident(item, where)
-        where = f"split {ident}" if ident else where
-        check.keys(item, where, ("id", "name", "branch", "guards", "corps", "groups", "provenance"))
-        check.provenance(item, where)
+    for item, where in check.items(doc, "split"):
+        ident, where = check.named(
+            item,
+            where,
+            "split {}",
+            ("id", "name", "branch", "guards", "corps", "groups", "provenance"),
+        )
         name = check.text(item, "name", where)
         branch = check.choice(item, "branch", where, SPLIT_BRANCHES)
         guards = check.flag(item, "guards", where)
@@ -231,8 +221,7 @@ def _read_bg_stacking(check: DataChecker, doc: dict[str, Any]) -> int:
     table = check.table(doc, "battle_groups")
     if table is None:
         return 2
-    check.keys(table, "battle_groups", ("stacking", "provenance", "note"))
-    check.provenance(table, "battle_groups")
+    check.fields(table, "battle_groups", ("stacking", "provenance", "note"))
     value = check.integer(table, "stacking", "battle_groups", 0, 4)
     if value is not None:
         check.exact(value, 2, "battle_groups.stacking", "rulebook 4.12")
@@ -249,11 +238,7 @@ def _split_of(splits: dict[str, dict[str, Any]], branch: str, guards: bool) -> s
 def _read_unit(
     check: DataChecker, item: dict[str, Any], where: str, splits: dict[str, dict[str, Any]]
 ) -> dict[str, Any] | None:
-    ident = check.ident(item, where)
-    if ident is not None:
-        where = f"unit {ident}"
-    check.keys(item, where, UNIT_FIELDS)
-    check.provenance(item, where)
+    ident, where = check.named(item, where, "unit {}", UNIT_FIELDS)
     name = check.text(item, "name", where)
     side = check.choice(item, "side", where, SIDES)
     nationality = check.choice(item, "nationality", where, tuple(SIDE_OF))
@@ -450,12 +435,8 @@ def _read_volkssturm(check: DataChecker, doc: dict[str, Any]) -> dict[str, Any]:
     check.choice(table, "branch", where, ("infantry",))
     front = check.integer(table, "front_movement", where, 1, 99)
     backs = []
-    for i, back in enumerate(check.tables(table, "back", f"{where}.back"), start=1):
-        at = f"{where}.back #{i}"
-        if not check.is_table(back, at):
-            continue
-        check.keys(back, at, ("strength", "count", "provenance", "note"))
-        check.provenance(back, at)
+    for back, at in check.items(table, "back", f"{where}.back"):
+        check.fields(back, at, ("strength", "count", "provenance", "note"))
         strength = _triple(check, back, "strength", at)
         n = check.integer(back, "count", at, 1, VOLKSSTURM)
         if strength is not None and n is not None:
@@ -488,12 +469,8 @@ def _read_delay(check: DataChecker, doc: dict[str, Any]) -> dict[str, Any]:
     if count is not None:
         check.exact(count, DELAYS, f"{where}.count", "rulebook 6.81")
     values: list[dict[str, int]] = []
-    for i, item in enumerate(check.tables(table, "value", f"{where}.value"), start=1):
-        at = f"{where}.value #{i}"
-        if not check.is_table(item, at):
-            continue
-        check.keys(item, at, ("value", "count", "provenance", "note"))
-        check.provenance(item, at)
+    for item, at in check.items(table, "value", f"{where}.value"):
+        check.fields(item, at, ("value", "count", "provenance", "note"))
         value = check.integer(item, "value", at, -9, -1)
         n = check.integer(item, "count", at, 1, DELAYS)
         if value is not None and n is not None:
@@ -509,14 +486,10 @@ def _read_delay(check: DataChecker, doc: dict[str, Any]) -> dict[str, Any]:
 
 def _read_artillery(check: DataChecker, doc: dict[str, Any]) -> list[dict[str, Any]]:
     markers = []
-    for i, item in enumerate(check.tables(doc, "artillery"), start=1):
-        where = f"artillery #{i}"
-        if not check.is_table(item, where):
-            continue
-        ident = check.ident(item, where)
-        where = f"artillery {ident}" if ident else where
-        check.keys(item, where, ("id", "army", "provenance", "note"))
-        check.provenance(item, where)
+    for item, where in check.items(doc, "artillery"):
+        ident, where = check.named(
+            item, where, "artillery {}", ("id", "army", "provenance", "note")
+        )
         army = check.text(item, "army", where)
         if ident and army:
             markers.append({"id": ident, "army": army})
@@ -732,7 +705,7 @@ def census(data: dict[str, Any]) -> dict[str, int]:
 
 @lru_cache(maxsize=1)
 def _shipped() -> bytes:
-    return shipped_files(PACKAGE, (COUNTERS_FILE,))[COUNTERS_FILE]
+    return shipped_file(PACKAGE, COUNTERS_FILE)
 
 
 def default_counters() -> dict[str, Any]:

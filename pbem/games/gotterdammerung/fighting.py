@@ -26,6 +26,7 @@ and an attack the drawn strengths put below 1:3 is not made (6.48): no die is ro
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from pbem.core.engine import Context, State
@@ -498,11 +499,12 @@ def retreat_problems(
     board, data = state["board"], state["counters"]
     units = gs.on_map(state)
     retreat = combat["retreat"]
+    mover = gs.mover(state, unit) | {"hex": unit["hex"]}
     problems = cb.retreat_problems(
         board,
         data,
         units,
-        gs.mover(state, unit) | {"hex": unit["hex"]},
+        mover,
         path,
         enemy_hex=combat["target"],
         attacking=retreat["attacking"],
@@ -524,7 +526,7 @@ def retreat_problems(
             board,
             data,
             units,
-            gs.mover(state, unit) | {"hex": unit["hex"]},
+            mover,
             path,
             mover_hex=combat["launch"],
             target=combat["target"],
@@ -644,6 +646,24 @@ def _setup_advance(state: State, combat: dict[str, Any], result: tb.Result) -> N
     }
 
 
+def advance_problems(
+    state: State, unit: dict[str, Any], path: list[str], retreat_path: Sequence[str] | None
+) -> list[str]:
+    """Why `unit` may not advance along `path` into the hex its combat vacated, path[0]
+    (combat.advance_problems on the state; empty: it may)."""
+    return cb.advance_problems(
+        state["board"],
+        state["counters"],
+        gs.on_map(state),
+        gs.mover(state, unit) | {"hex": unit["hex"]},
+        path,
+        vacated=path[0],
+        limit=state["combat"]["advance"]["limits"][unit["id"]],
+        retreat_path=retreat_path,
+        siege=state["phase"] == "siege-combat",
+    )
+
+
 def advance(state: State, role: str, d: Advance, ctx: Context) -> None:
     combat = state["combat"]
     info = combat["advance"]
@@ -654,20 +674,9 @@ def advance(state: State, role: str, d: Advance, ctx: Context) -> None:
     if not path or path[0] not in info["vacated"]:
         where = " or ".join(map(gs.hex_text, info["vacated"]))
         raise _refuse(f"the first hex of an advance is the vacated hex {where}", "6.74")
-    vacated = path[0]
     result = _result(combat)
     retreat_path = combat["retreat_paths"] if result.defender_retreat else None
-    problems = cb.advance_problems(
-        state["board"],
-        state["counters"],
-        gs.on_map(state),
-        gs.mover(state, unit) | {"hex": unit["hex"]},
-        path,
-        vacated=vacated,
-        limit=info["limits"][d.unit],
-        retreat_path=retreat_path,
-        siege=state["phase"] == "siege-combat",
-    )
+    problems = advance_problems(state, unit, path, retreat_path)
     for a, b in zip([unit["hex"], *path], path, strict=False):
         found = places.barred(state, unit, a, b)  # 9.36, 9.72, 12.34, 12.37, 5.71
         if found is not None and not problems:

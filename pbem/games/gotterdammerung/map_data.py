@@ -27,7 +27,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from pbem.games.datacheck import DataChecker, parse_toml, shipped_files
+from pbem.games.datacheck import DataChecker, read_toml, shipped_file
 from pbem.maps.hexes import HexGrid, hex_id, label, split
 
 PACKAGE = "pbem.games.gotterdammerung"
@@ -119,17 +119,15 @@ def side_key(a: str, b: str) -> str:
 
 def default_map() -> dict[str, Any]:
     """The shipped stand-in map, loaded."""
-    return load_map(shipped_files(PACKAGE, [MAP_FILE])[MAP_FILE])
+    return load_map(shipped_file(PACKAGE, MAP_FILE))
 
 
 def load_map(data: bytes, file_name: str = MAP_FILE) -> dict[str, Any]:
     """Parse and check a map file; the result is plain JSON data (see the module doc)."""
-    doc = parse_toml(data, file_name)
-    check = DataChecker(file_name)
-    check.sections(doc, SECTIONS)
+    doc, check = read_toml(data, file_name, SECTIONS)
     check.stop_if_any()
     reader = _Reader(check)
-    reader.head(doc, "map", ())
+    check.head(doc, "map", ())
     op_terrain = reader.grid(doc, OP, OP_TERRAIN, "")
     check.stop_if_any()
     transition = reader.transition(doc)
@@ -193,29 +191,13 @@ class _Reader:
 
     # --- small pieces
 
-    def head(self, doc: dict[str, Any], key: str, fields: Iterable[str]) -> dict[str, Any] | None:
-        table = self.check.table(doc, key)
-        if table is None:
-            return None
-        self.check.keys(table, key, (*fields, "provenance", "note"))
-        self.check.provenance(table, key)
-        if "note" in table:
-            self.check.text(table, "note", key)
-        return table
-
     def items(self, doc: dict[str, Any], key: str, fields: Iterable[str]) -> list[tuple[str, Any]]:
         out = []
-        for i, item in enumerate(self.check.tables(doc, key), start=1):
-            where = f"{key} #{i}"
-            if not self.check.is_table(item, where):
-                continue
+        for item, where in self.check.items(doc, key):
             name = item.get("name", item.get("area"))
             if isinstance(name, str) and name.strip():
                 where = f"{key}[{name}]"
-            self.check.keys(item, where, (*fields, "provenance", "note"))
-            self.check.provenance(item, where)
-            if "note" in item:
-                self.check.text(item, "note", where)
+            self.check.noted(item, where, fields)
             out.append((where, item))
         return out
 
@@ -249,7 +231,7 @@ class _Reader:
         """`terrain` strings: one per column XX, in each the rows YY from last to first."""
         fields = ("first", "last", "offset", "terrain") + (("inset",) if map_name == OP else ())
         section = _EXTENT[map_name]
-        table = self.head(doc, section, fields)
+        table = self.check.head(doc, section, fields)
         if table is None:
             return {}
         first = self.number(table.get("first"), f"{section}.first")
@@ -308,7 +290,7 @@ class _Reader:
         return c0 <= c <= c1 and r0 <= r <= r1
 
     def transition(self, doc: dict[str, Any]) -> list[str]:
-        table = self.head(doc, "transition", ("hexes", "faces"))
+        table = self.check.head(doc, "transition", ("hexes", "faces"))
         if table is None:
             return []
         out: list[str] = []
@@ -340,7 +322,7 @@ class _Reader:
         return sorted(out)
 
     def unused(self, doc: dict[str, Any]) -> None:
-        table = self.head(doc, "unused", ("hexes",))
+        table = self.check.head(doc, "unused", ("hexes",))
         if table is not None:
             self.check.exact(table.get("hexes"), [label(h) for h in UNUSED_HEXES], "unused", "2.1")
 
@@ -405,7 +387,7 @@ class _Reader:
     # --- lists of hexes
 
     def hex_list(self, doc: dict[str, Any], key: str, kinds: Iterable[str]) -> list[str]:
-        table = self.head(doc, key, ("hexes",))
+        table = self.check.head(doc, key, ("hexes",))
         if table is None:
             return []
         return self._hexes(table.get("hexes"), OP, key, tuple(kinds))
@@ -554,7 +536,7 @@ class _Reader:
         return out
 
     def ngp_box(self, doc: dict[str, Any], roads: list[dict[str, Any]]) -> dict[str, Any]:
-        table = self.head(doc, "ngp_box", ("name", "red_arrows", "road_exits", "spaces"))
+        table = self.check.head(doc, "ngp_box", ("name", "red_arrows", "road_exits", "spaces"))
         if table is None:
             return {}
         name = self.check.text(table, "name", "ngp_box")
@@ -583,7 +565,7 @@ class _Reader:
         return len([n for n in near if self.cells[OP].get(n, NO_HEX) != NO_HEX]) < 6
 
     def entry(self, doc: dict[str, Any]) -> dict[str, list[str]]:
-        table = self.head(doc, "entry", ENTRY_CODES)
+        table = self.check.head(doc, "entry", ENTRY_CODES)
         if table is None:
             return {}
         out = {}
@@ -614,7 +596,7 @@ class _Reader:
         return {a: out[a] for a in DEPLOYMENT_AREAS if a in out}
 
     def start_line(self, doc: dict[str, Any]) -> list[int]:
-        table = self.head(doc, "start_line", ("east_rows",))
+        table = self.check.head(doc, "start_line", ("east_rows",))
         if table is None:
             return []
         grid = self.grids[OP]

@@ -26,8 +26,7 @@ from typing import Any
 
 from pbem.core.canonical import JSON
 from pbem.core.engine import Context, Outcome, State
-from pbem.errors import DataError, InvalidOrderError
-from pbem.games.datacheck import given_or_shipped, shipped_files
+from pbem.errors import DataError
 from pbem.games.gotterdammerung import (
     choices,
     fighting,
@@ -66,7 +65,6 @@ from pbem.games.gotterdammerung.decisions import (
 )
 from pbem.kit.steps import Step, StepGame
 
-PACKAGE = "pbem.games.gotterdammerung"
 DATA_FILES = (md.MAP_FILE, tb.TABLES_FILE, gc.COUNTERS_FILE)
 SIXTH_SS_VP = 25  # 12.39
 
@@ -313,11 +311,7 @@ class GotterdammerungEngine(StepGame):
     over_rule = "11.0"
     role_names = gs.NAMES
 
-    def default_data(self) -> dict[str, bytes]:
-        return shipped_files(PACKAGE, DATA_FILES)
-
-    def load_data(self, files: Mapping[str, bytes]) -> dict[str, Any]:
-        raw = given_or_shipped(files, DATA_FILES, "gotterdammerung", PACKAGE)
+    def read_data(self, raw: Mapping[str, bytes]) -> dict[str, Any]:
         return {
             "map": md.load_map(raw[md.MAP_FILE]),
             "tables": tb.load_tables(raw[tb.TABLES_FILE]),
@@ -329,16 +323,14 @@ class GotterdammerungEngine(StepGame):
             chosen = gs.read_options(options)
         except ValueError as error:
             raise DataError(str(error)) from None
-        state = gs.initial_state(data if data is not None else self.load_data({}), chosen)
+        state = gs.initial_state(self.data_or_shipped(data), chosen)
         setup.start(state)
         return state
 
     def parse_decision(self, text: str, state: State, role: str) -> Any:
         return parse_decision(text, state, role)
 
-    def format(self, decision: Any) -> str:
-        if not isinstance(decision, DECISION_TYPES):
-            raise InvalidOrderError(f"not a gotterdammerung decision: {decision!r}")
+    def format_decision(self, decision: Any) -> str:
         return format_decision(decision)
 
     def clone(self, state: State) -> State:

@@ -47,9 +47,9 @@ from pbem.errors import PbemError
 from pbem.games.gotterdammerung import map_data
 from pbem.games.gotterdammerung.highlight import last_turn
 from pbem.games.gotterdammerung.svg_counters import short_name
-from pbem.games.gotterdammerung.svg_geometry import _Panel, faces
-from pbem.games.gotterdammerung.svg_map import _Pen
-from pbem.games.gotterdammerung.svg_panel import _legend, _title
+from pbem.games.gotterdammerung.svg_geometry import Panel, faces
+from pbem.games.gotterdammerung.svg_map import Pen
+from pbem.games.gotterdammerung.svg_panel import draw_legend, draw_title
 from pbem.games.gotterdammerung.svg_style import (
     CITY_SIZE,
     GAP,
@@ -58,7 +58,6 @@ from pbem.games.gotterdammerung.svg_style import (
     STAND_IN_NOTICE,
     TOP,
     TRANSITION,
-    _text,
 )
 from pbem.maps.svg import Drawing, Highlight
 
@@ -83,9 +82,9 @@ def draw_board(
     """The two maps of `board` with `units` (id -> unit dict, read only) drawn from
     `counters_data` (counters.load_counters), the Soviet Occupied markers on `occupied`
     (5.47, 11.12) and where play stands (turn, phase, Soviet support points)."""
-    op = _Panel(board, map_data.OP, LEFT, TOP, OP_SIZE)
+    op = Panel(board, map_data.OP, LEFT, TOP, OP_SIZE)
     city_x = LEFT + op.width + GAP
-    city = _Panel(board, map_data.CITY, city_x, TOP + 24, CITY_SIZE)
+    city = Panel(board, map_data.CITY, city_x, TOP + 24, CITY_SIZE)
     width = city_x + city.width + 30
     height = TOP + op.height + 56
     data_units = counters_data.get("units", {})
@@ -102,7 +101,7 @@ def draw_board(
         width, height, title="Götterdämmerung: the Operational and Berlin City Maps", scale=scale
     )
     d.add("rect", x=0, y=0, width=width, height=height, fill="#fbfaf5")
-    pen = _Pen(d, board, op, city, data_units)
+    pen = Pen(d, board, op, city, data_units)
     pen.hexes()
     pen.transition_faces()
     pen.areas()
@@ -114,28 +113,24 @@ def draw_board(
     pen.labels()
     if highlight is not None:
         pen.highlight(highlight)
-    _title(d, turn, phase, support_points)
-    _text(d, LEFT, TOP - 22, "Operational Map (2.1)", 16, bold=True, anchor=None)
-    _text(
-        d,
+    draw_title(d, turn, phase, support_points)
+    d.label(LEFT, TOP - 22, "Operational Map (2.1)", 16, bold=True)
+    d.label(
         city_x,
         TOP + 12,
         "Berlin City Map (2.1), drawn at a larger scale",
         16,
         bold=True,
-        anchor=None,
     )
-    _text(
-        d,
+    d.label(
         city_x + 400,
         TOP + 12,
         "Purple: the eight Transition Hexes, each ONE hex on both "
         "maps (4.15); units in one are drawn on its face here.",
         11,
         TRANSITION,
-        anchor=None,
     )
-    _legend(d, city_x, city.y0 + city.height + 24, height - 10, pen.stack_lines(by_hex))
+    draw_legend(d, city_x, city.y0 + city.height + 24, height - 10, pen.stack_lines(by_hex))
     return d.to_string()
 
 

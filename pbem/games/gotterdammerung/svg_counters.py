@@ -14,7 +14,6 @@ from pbem.games.gotterdammerung.svg_style import (
     CW,
     NATION,
     VOLKSSTURM_FILL,
-    _text,
 )
 from pbem.maps.svg import Drawing
 
@@ -56,7 +55,7 @@ def short_name(data: Mapping[str, Any] | None, unit_id: str) -> str:
     return text if len(text) <= 10 else text[:9] + "."
 
 
-def _face(unit: Mapping[str, Any], data: Mapping[str, Any] | None) -> dict[str, Any]:
+def counter_face(unit: Mapping[str, Any], data: Mapping[str, Any] | None) -> dict[str, Any]:
     """What the counter shows: label, ratings text, colours, reduced, markers."""
     if unit.get("volkssturm"):
         revealed = all(k in unit for k in ("attack", "defence", "movement"))
@@ -113,35 +112,38 @@ def _tooltip(unit: Mapping[str, Any], face: Mapping[str, Any]) -> str:
     return "; ".join(words)
 
 
-def _counter(
+def _box(d: Drawing, tip: str, x: float, y: float, **style: object) -> None:
+    """A counter's box at (x, y), with its tooltip."""
+    d.titled("rect", tip, x=x, y=y, width=CW, height=CH, **style)
+
+
+def draw_counter(
     d: Drawing, unit: Mapping[str, Any], data: Mapping[str, Any] | None, x: float, y: float
 ) -> None:
     """One counter with its top-left corner at (x, y)."""
-    face = _face(unit, data)
+    face = counter_face(unit, data)
     fill, ink = face["colours"]
     with d.group(class_="counter", data_unit=str(unit["id"])):
-        d.titled(
-            "rect",
-            _tooltip(unit, face),
-            x=x,
-            y=y,
-            width=CW,
-            height=CH,
-            rx=2.5,
-            fill=fill,
-            stroke="#111111",
-            stroke_width=0.9,
-        )
-        _text(
-            d,
+        _box(d, _tooltip(unit, face), x, y, rx=2.5, fill=fill, stroke="#111111", stroke_width=0.9)
+        d.label(
             x + CW / 2,
             y + 10,
             face["label"],
             8 if len(face["label"]) <= 7 else 6.8,
             ink,
+            anchor="middle",
             bold=True,
         )
-        _text(d, x + CW / 2, y + 21.5, face["ratings"], 9, ink, bold=True, class_="ratings")
+        d.label(
+            x + CW / 2,
+            y + 21.5,
+            face["ratings"],
+            9,
+            ink,
+            anchor="middle",
+            bold=True,
+            class_="ratings",
+        )
         if face["reduced"]:  # 6.52: a white corner marks the reduced side
             d.add(
                 "polygon",
@@ -167,22 +169,22 @@ def _counter(
                 stroke_width=0.6,
                 class_="marker",
             )
-            _text(d, mx + w / 2, y + 2, text, 7.5, mink, bold=True, class_="marker-text")
+            d.label(
+                mx + w / 2, y + 2, text, 7.5, mink, anchor="middle", bold=True, class_="marker-text"
+            )
             mx += w + 1
 
 
-def _counter_stub(
+def draw_stub(
     d: Drawing, unit: Mapping[str, Any], data: Mapping[str, Any] | None, x: float, y: float
 ) -> None:
     """A unit under the top of a stack: its box is there for the tooltip and the count."""
-    face = _face(unit, data)
-    d.titled(
-        "rect",
+    face = counter_face(unit, data)
+    _box(
+        d,
         _tooltip(unit, face),
-        x=x,
-        y=y,
-        width=CW,
-        height=CH,
+        x,
+        y,
         fill="none",
         class_="counter under",
         data_unit=str(unit["id"]),

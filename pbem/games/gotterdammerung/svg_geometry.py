@@ -1,4 +1,4 @@
-"""Where the Götterdämmerung maps put their hexes: each panel's grid (`_Panel`: XX rows
+"""Where the Götterdämmerung maps put their hexes: each panel's grid (`Panel`: XX rows
 downward, YY columns leftward, svg.py's docstring) and the City-grid cells drawn as each
 Transition Hex's face (`faces`, 4.15, 4.25)."""
 
@@ -13,7 +13,7 @@ from pbem.games.gotterdammerung.svg_style import SQRT3, Point
 from pbem.maps.hexes import split
 
 
-class _Panel:
+class Panel:
     """Where one map's hexes are drawn: XX rows downward, YY columns leftward (module doc)."""
 
     def __init__(self, board: Mapping[str, Any], map_name: str, x0: float, y0: float, size: float):
@@ -53,7 +53,7 @@ class _Panel:
         return (mx + px, my + py), (mx - px, my - py)
 
 
-def _around(col: int, row: int) -> list[tuple[int, int]]:
+def around(col: int, row: int) -> list[tuple[int, int]]:
     """The six grid positions around (col, row), on the map or not (even-q, 4.25)."""
     lo = row if col % 2 == 0 else row - 1
     return [
@@ -66,7 +66,8 @@ def _around(col: int, row: int) -> list[tuple[int, int]]:
     ]
 
 
-def _number(h: str) -> int:
+def grid_number(h: str) -> int:
+    """The XXYY number of a hex ref on its map's grid ("op:1234" -> 1234)."""
     return int(h[-4:])
 
 
@@ -88,7 +89,7 @@ def faces(board: Mapping[str, Any]) -> dict[str, list[int]]:
     }
     owner: dict[int, str] = {}
     for cell in cells:
-        near = [map_data.ref(map_data.CITY, c * 100 + r) for c, r in _around(*split(cell))]
+        near = [map_data.ref(map_data.CITY, c * 100 + r) for c, r in around(*split(cell))]
         votes = sorted(
             ((-sum(n in city for n in near), t) for t, city in touched.items()),
         )
@@ -98,9 +99,7 @@ def faces(board: Mapping[str, Any]) -> dict[str, list[int]]:
     while free:  # the cells deep in a face, ring by ring: the face most around them
         grown = {}
         for cell in free:
-            found = [
-                owner[n] for n in (c * 100 + r for c, r in _around(*split(cell))) if n in owner
-            ]
+            found = [owner[n] for n in (c * 100 + r for c, r in around(*split(cell))) if n in owner]
             if found:
                 grown[cell] = min(found, key=lambda t: (-found.count(t), t))
         if not grown:

@@ -1,4 +1,4 @@
-"""The layers of the Götterdämmerung maps, drawn by one pen (`_Pen`) in draw_board's
+"""The layers of the Götterdämmerung maps, drawn by one pen (`Pen`) in draw_board's
 order: hexes and terrain, Transition Hex faces, deployment areas, roads, rails and the
 U-Bahn, hexsides (rivers, the front), symbols, the North German Plain Box inset, the
 counters, the labels, a highlight; and the stacks listed beside."""
@@ -10,14 +10,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.games.gotterdammerung import map_data
-from pbem.games.gotterdammerung.svg_counters import _counter, _counter_stub, _face
-from pbem.games.gotterdammerung.svg_geometry import _around, _number, _Panel, faces
+from pbem.games.gotterdammerung.svg_counters import counter_face, draw_counter, draw_stub
+from pbem.games.gotterdammerung.svg_geometry import Panel, around, faces, grid_number
 from pbem.games.gotterdammerung.svg_style import (
     AREA,
     CH,
     CW,
     FACE_FILL,
     FRONT,
+    HALO,
     NUMBER_INK,
     OP_SIZE,
     RAIL,
@@ -28,19 +29,20 @@ from pbem.games.gotterdammerung.svg_style import (
     TRANSITION,
     UBAHN,
     Point,
-    _text,
 )
 from pbem.maps.hexes import label, split
 from pbem.maps.svg import Drawing, Highlight
 
 
-class _Pen:
+class Pen:
+    """Draws the maps' layers on one drawing, the hexes placed by the two panels' grids."""
+
     def __init__(
         self,
         d: Drawing,
         board: Mapping[str, Any],
-        op: _Panel,
-        city: _Panel,
+        op: Panel,
+        city: Panel,
         data_units: Mapping[str, Any],
     ) -> None:
         self.d, self.board, self.op, self.city, self.data = d, board, op, city, data_units
@@ -55,11 +57,11 @@ class _Pen:
         self.ngp_slots: list[Point] = []
         self.ngp_box: tuple[float, float, float, int, float, float, int] = (0, 0, 0, 1, 0, 0, 0)
 
-    def panel(self, h: str) -> _Panel:
+    def panel(self, h: str) -> Panel:
         return self.op if h.startswith("op:") else self.city
 
     def at(self, h: str) -> Point:
-        return self.panel(h).centre(_number(h))
+        return self.panel(h).centre(grid_number(h))
 
     def info(self, h: str) -> Mapping[str, Any]:
         info: Mapping[str, Any] = self.board["hexes"][h]
@@ -86,7 +88,11 @@ class _Pen:
                 if info.get("fortified"):
                     words += ", fortified (6.43)"
                 d.titled(
-                    "polygon", words, points=self.panel(h).points(_number(h)), fill=fill, data_hex=h
+                    "polygon",
+                    words,
+                    points=self.panel(h).points(grid_number(h)),
+                    fill=fill,
+                    data_hex=h,
                 )
         with d.group(class_="marsh", stroke="#4f86b3", stroke_width=0.8):
             for h, info in sorted(self.board["hexes"].items()):
@@ -113,7 +119,7 @@ class _Pen:
         with d.group(class_="unused"):
             for h in self.board["unused"]:
                 x, y = self.at(h)
-                _text(d, x, y + 3, "not used", 7, "#888888")
+                d.label(x, y + 3, "not used", 7, "#888888", anchor="middle")
         with d.group(
             class_="fortified",
             fill="none",
@@ -123,7 +129,7 @@ class _Pen:
         ):
             for h, info in sorted(self.board["hexes"].items()):
                 if info.get("fortified"):
-                    d.add("polygon", points=self.panel(h).points(_number(h), 0.82))
+                    d.add("polygon", points=self.panel(h).points(grid_number(h), 0.82))
 
     def transition_faces(self) -> None:
         """4.15: the faces on the City Map, one colour, outlined along their borders."""
@@ -135,7 +141,7 @@ class _Pen:
                 mine = set(cells)
                 for cell in cells:
                     a = city.centre(cell)
-                    for c, r in _around(*split(cell)):
+                    for c, r in around(*split(cell)):
                         if c * 100 + r not in mine:
                             p, q = city.side(a, city.at(c, r))
                             d.add(
@@ -150,17 +156,17 @@ class _Pen:
                             )
         with d.group(class_="transition", fill="none", stroke=TRANSITION, stroke_width=3):
             for t in self.board["transition"]:
-                d.add("polygon", points=self.op.points(_number(t), 0.92), data_transition=t)
+                d.add("polygon", points=self.op.points(grid_number(t), 0.92), data_transition=t)
 
     def areas(self) -> None:
         """10.22: the deployment areas A-J outlined grey, with their letter."""
         d, op = self.d, self.op
         with d.group(class_="deployment", **AREA):
             for area, hexes in self.board["deployment"].items():
-                mine = {_number(h) for h in hexes}
+                mine = {grid_number(h) for h in hexes}
                 for n in sorted(mine):
                     a = op.centre(n)
-                    for c, r in _around(*split(n)):
+                    for c, r in around(*split(n)):
                         if c * 100 + r not in mine:
                             p, q = op.side(a, op.at(c, r))
                             d.add("line", x1=p[0], y1=p[1], x2=q[0], y2=q[1], data_area=area)
@@ -170,7 +176,7 @@ class _Pen:
                 x = min(p[0] for p in xs) - OP_SIZE * 1.25
                 y = sum(p[1] for p in xs) / len(xs)
                 d.add("circle", cx=x, cy=y, r=8, fill="#ffffff", stroke="#6f6f6f", stroke_width=1.5)
-                _text(d, x, y + 4, area, 11, "#444444", bold=True)
+                d.label(x, y + 4, area, 11, "#444444", anchor="middle", bold=True)
 
     def _chain(self, hexes: Sequence[str], style: Mapping[str, object]) -> None:
         pts = " ".join(f"{x:.1f},{y:.1f}" for x, y in (self.at(h) for h in hexes))
@@ -252,7 +258,7 @@ class _Pen:
                     stroke="#8a1f11",
                     stroke_width=1.4,
                 )
-                _text(d, cx, cy + 3.5, item["vp"], 9, "#8a1f11", bold=True)
+                d.label(cx, cy + 3.5, item["vp"], 9, "#8a1f11", anchor="middle", bold=True)
         with d.group(class_="occupied"):  # 5.47, 11.12
             for h in sorted(occupied):
                 if h not in self.board["hexes"]:
@@ -271,12 +277,12 @@ class _Pen:
                     stroke="#5b0f08",
                     stroke_width=1,
                 )
-                _text(d, cx, cy + 4, "★", 10, "#ffe14d")
+                d.label(cx, cy + 4, "★", 10, "#ffe14d", anchor="middle")
         with d.group(class_="entry"):  # 9.16 ...: the entry hex codes, outside the edge
             op = self.op
             for code, hexes in self.board["entry"].items():
                 for h in hexes:
-                    c, r = split(_number(h))
+                    c, r = split(grid_number(h))
                     x, y = self.at(h)
                     dx = -1 if r == op.r1 else 1 if r == op.r0 else 0
                     dy = -1 if c == op.c0 else 1 if c == op.c1 else 0
@@ -293,7 +299,7 @@ class _Pen:
                         stroke="#333333",
                         stroke_width=1,
                     )
-                    _text(d, bx, by + 4, code, 10, bold=True, data_entry=h)
+                    d.label(bx, by + 4, code, 10, anchor="middle", bold=True, data_entry=h)
 
     def inset(self, in_box: int) -> None:
         """The north-west corner where the published map prints the City Map: a note, and
@@ -304,23 +310,19 @@ class _Pen:
         right = min(p[0] for p in arrows) - OP_SIZE * 1.3
         x0 = op.x0 + 20
         note_y = op.y0 + 30
-        _text(
-            d,
+        d.label(
             x0,
             note_y,
             "The published map prints the Berlin City Map in this corner (2.1):",
             11,
             "#555555",
-            anchor=None,
         )
-        _text(
-            d,
+        d.label(
             x0,
             note_y + 15,
             "here it is drawn at a larger scale to the right.",
             11,
             "#555555",
-            anchor=None,
         )
         spaces = int(box.get("spaces", 8))
         per_row = 4
@@ -364,10 +366,15 @@ class _Pen:
                 stroke_width=2,
                 data_box="ngp",
             )
-            _text(
-                d, bx + bw / 2, by + 16, self.board["ngp_box"].get("name", "NGP"), 11.5, bold=True
+            d.label(
+                bx + bw / 2,
+                by + 16,
+                self.board["ngp_box"].get("name", "NGP"),
+                11.5,
+                anchor="middle",
+                bold=True,
             )
-            _text(d, bx + bw / 2, by + 28, "(5.26, 9.23: no limit)", 9, "#555555")
+            d.label(bx + bw / 2, by + 28, "(5.26, 9.23: no limit)", 9, "#555555", anchor="middle")
             self.ngp_slots = []
             for i in range(rows * per_row):
                 x = bx + 8 + (i % per_row) * cell_w + 5
@@ -396,7 +403,7 @@ class _Pen:
                     x, y = self.face_centre[h]
                     left = x - (len(here) * (CW + 3) - 3) / 2
                     for i, unit in enumerate(here):
-                        _counter(
+                        draw_counter(
                             d, unit, self.data.get(unit["id"]), left + i * (CW + 3), y - CH / 2
                         )
                     ox, oy = self.at(h)
@@ -410,13 +417,22 @@ class _Pen:
                         stroke=TRANSITION,
                         stroke_width=2,
                     )
-                    _text(d, ox, oy + 4, len(here), 11, TRANSITION, bold=True, class_="count")
+                    d.label(
+                        ox,
+                        oy + 4,
+                        len(here),
+                        11,
+                        TRANSITION,
+                        anchor="middle",
+                        bold=True,
+                        class_="count",
+                    )
                 elif h.startswith("city:"):
                     x, y = self.at(h)
                     shown = here[:2]
                     left = x - (len(shown) * (CW + 2) - 2) / 2
                     for i, unit in enumerate(shown):
-                        _counter(
+                        draw_counter(
                             d, unit, self.data.get(unit["id"]), left + i * (CW + 2), y - CH / 2 + 4
                         )
                     if len(here) > 2:
@@ -432,16 +448,16 @@ class _Pen:
                             width=CW,
                             height=CH,
                             rx=2.5,
-                            fill=_face(here[i], self.data.get(here[i]["id"]))["colours"][0],
+                            fill=counter_face(here[i], self.data.get(here[i]["id"]))["colours"][0],
                             stroke="#111111",
                             stroke_width=0.7,
                             data_under=str(here[i]["id"]),
                         )
-                    _counter(d, here[0], self.data.get(here[0]["id"]), left, top)
+                    draw_counter(d, here[0], self.data.get(here[0]["id"]), left, top)
                     if len(here) > 1:
                         self._count(left + CW + 3, top + CH - 4, len(here), h)
                     for unit in here[1:]:  # every unit keeps its own (hidden) box
-                        _counter_stub(d, unit, self.data.get(unit["id"]), left, top)
+                        draw_stub(d, unit, self.data.get(unit["id"]), left, top)
 
     def _count(self, x: float, y: float, n: int, h: str) -> None:
         self.d.add(
@@ -454,11 +470,11 @@ class _Pen:
             stroke_width=1,
             data_stack=h,
         )
-        _text(self.d, x, y + 3.5, n, 9.5, bold=True, class_="count")
+        self.d.label(x, y + 3.5, n, 9.5, anchor="middle", bold=True, class_="count")
 
     def _ngp_counters(self, here: Sequence[Mapping[str, Any]]) -> None:
         for unit, (x, y) in zip(here, self.ngp_slots, strict=False):
-            _counter(self.d, unit, self.data.get(unit["id"]), x, y)
+            draw_counter(self.d, unit, self.data.get(unit["id"]), x, y)
 
     def labels(self) -> None:
         """Hex numbers (small) and place names, over the counters with a halo."""
@@ -469,29 +485,29 @@ class _Pen:
                 s = self.panel(h).size
                 d.text(x, y - s * 0.6, label(info["number"]), font_size=6 if s < 30 else 8)
             for t, (x, y) in sorted(self.face_centre.items()):
-                _text(
-                    d,
+                d.label(
                     x,
                     y - CH / 2 - 8,
                     f"Transition Hex {t[3:]}",
                     11,
                     TRANSITION,
+                    **HALO,  # an outline keeps the words legible over lines and counters
+                    anchor="middle",
                     bold=True,
-                    halo=True,
                 )
         with d.group(class_="place"):
             for h, name in sorted(self.board["places"].items()):
                 x, y = self.at(h)
                 s = self.panel(h).size
-                _text(
-                    d,
+                d.label(
                     x,
                     y + s * 0.92,
                     name,
                     9 if len(name) < 14 else 8,
                     "#1b1b1b",
+                    **HALO,  # an outline keeps the words legible over lines and counters
+                    anchor="middle",
                     bold=True,
-                    halo=True,
                 )
 
     def stack_lines(self, by_hex: Mapping[str, Sequence[Mapping[str, Any]]]) -> list[str]:
@@ -500,7 +516,7 @@ class _Pen:
             here = by_hex[h]
             if h == "ngp" or len(here) < 2:
                 continue
-            names = ", ".join(_face(u, self.data.get(u["id"]))["label"] for u in here)
+            names = ", ".join(counter_face(u, self.data.get(u["id"]))["label"] for u in here)
             out.append(f"{h}: {names}")
         return out
 
@@ -516,4 +532,14 @@ class _Pen:
         for where, text in hl.marks:
             if where in known:
                 x, y = self.at(where)
-                _text(self.d, x, y - 16, text, 10, "#8a1f11", bold=True, class_="mark", halo=True)
+                self.d.label(
+                    x,
+                    y - 16,
+                    text,
+                    10,
+                    "#8a1f11",
+                    **HALO,  # an outline keeps the words legible over lines and counters
+                    anchor="middle",
+                    bold=True,
+                    class_="mark",
+                )

@@ -15,29 +15,26 @@ from pbem.games.gotterdammerung.svg_style import (
     TERRAIN_FILL,
     TRANSITION,
     UBAHN,
-    _text,
 )
 from pbem.maps.svg import Drawing
 
 
-def _title(d: Drawing, turn: int | None, phase: str | None, support: object) -> None:
-    _text(
-        d,
+def draw_title(d: Drawing, turn: int | None, phase: str | None, support: object) -> None:
+    """The title block: the game, the turn and phase, the support points, the stand-in note."""
+    d.label(
         LEFT,
         30,
         "Götterdämmerung: the Fall of Berlin, April-May 1945",
         22,
         bold=True,
-        anchor=None,
     )
     where = [f"Turn {turn} of 10" if turn else "Set-up"]
     if phase:
         where.append(f"phase: {phase}")
     if support is not None:
         where.append(f"Soviet support points: {support}")
-    _text(d, LEFT, 52, ", ".join(where), 14, anchor=None, class_="status")
-    _text(
-        d,
+    d.label(LEFT, 52, ", ".join(where), 14, class_="status")
+    d.label(
         LEFT,
         70,
         "STAND-IN MAP: the geometry and terrain are invented for pbem "
@@ -46,13 +43,13 @@ def _title(d: Drawing, turn: int | None, phase: str | None, support: object) -> 
         12,
         "#8a1f11",
         bold=True,
-        anchor=None,
     )
 
 
-def _legend(d: Drawing, x: float, y: float, bottom: float, stacks: Sequence[str]) -> None:
+def draw_legend(d: Drawing, x: float, y: float, bottom: float, stacks: Sequence[str]) -> None:
+    """The legend at (x, y), then `stacks` (one line a stack) in columns down to `bottom`."""
     with d.group(class_="legend"):
-        _text(d, x, y, "Legend", 14, bold=True, anchor=None)
+        d.label(x, y, "Legend", 14, bold=True)
         row = y + 16
         for name in (
             "clear",
@@ -72,7 +69,7 @@ def _legend(d: Drawing, x: float, y: float, bottom: float, stacks: Sequence[str]
                 fill=TERRAIN_FILL[name],
                 stroke="#888888",
             )
-            _text(d, x + 20, row, name, 10, anchor=None)
+            d.label(x + 20, row, name, 10)
             row += 14
         row2 = y + 16
         col = x + 120
@@ -89,7 +86,7 @@ def _legend(d: Drawing, x: float, y: float, bottom: float, stacks: Sequence[str]
         ]
         for text, style in items:
             d.add("line", x1=col, y1=row2 - 4, x2=col + 26, y2=row2 - 4, **style)
-            _text(d, col + 32, row2, text, 10, anchor=None)
+            d.label(col + 32, row2, text, 10)
             row2 += 14
         d.add(
             "polygon",
@@ -99,54 +96,46 @@ def _legend(d: Drawing, x: float, y: float, bottom: float, stacks: Sequence[str]
             stroke=TRANSITION,
             stroke_width=3,
         )
-        _text(d, col + 32, row2, "Transition Hex: ONE hex, on both maps (4.15)", 10, anchor=None)
+        d.label(col + 32, row2, "Transition Hex: ONE hex, on both maps (4.15)", 10)
         row2 += 14
         for text in (
             "yellow disc: VP hex and its VP (11.13); red square: Soviet Occupied (5.47)",
             "grey disc on the Spree: a bridge (5.36); dashed brown hexagon: fortified (6.43)",
             "yellow tags at the edge: entry hex codes; red arrows: into the NGP Box (5.26)",
         ):
-            _text(d, col, row2, text, 10, anchor=None)
+            d.label(col, row2, text, 10)
             row2 += 14
         row = max(row, row2) + 8
-        _text(
-            d,
+        d.label(
             x,
             row,
             "Counters: short name, attack-defence-movement; Soviet red, Polish "
             "white, American green, German grey, Volkssturm khaki.",
             10,
-            anchor=None,
         )
-        _text(
-            d,
+        d.label(
             x,
             row + 14,
             "White corner: reduced side (6.52). Tags: D disrupted (6.66), OS "
             "out of supply (8.11), n? = n Delay markers (6.82, values unknown).",
             10,
-            anchor=None,
         )
-        _text(
-            d,
+        d.label(
             x,
             row + 28,
             "VS ? = a face-down Volkssturm (8.45). A number beside a counter: "
             "units in the stack (hover for each).",
             10,
-            anchor=None,
         )
         row += 50
         if stacks:
-            _text(d, x, row, "Stacks", 12, bold=True, anchor=None)
+            d.label(x, row, "Stacks", 12, bold=True)
             row += 14
             per_col = max(1, int((bottom - row) // 12))
             width = 330
             for i, line in enumerate(stacks):
                 cx = x + (i // per_col) * width
                 if cx > x + 3 * width:
-                    _text(d, cx - width, row + per_col * 12, "...", 9, anchor=None)
+                    d.label(cx - width, row + per_col * 12, "...", 9)
                     break
-                _text(
-                    d, cx, row + (i % per_col) * 12, line[:60], 9, anchor=None, class_="stack-entry"
-                )
+                d.label(cx, row + (i % per_col) * 12, line[:60], 9, class_="stack-entry")

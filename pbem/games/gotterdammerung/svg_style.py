@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import math
 
-from pbem.maps.svg import Drawing
-
 STAND_IN_NOTICE = (
     "stand-in map: the geometry and terrain are invented for pbem (map.toml); "
     "the rulebook does not print the published map"
@@ -27,7 +25,6 @@ TERRAIN_FILL = {
     "major-city": "#dcc4b0",
     "built-up": "#d6bdb0",
 }
-INK = "#222222"
 NUMBER_INK = "#6d6353"
 TRANSITION = "#7b2fbf"  # the outline of a Transition Hex on both panels
 FACE_FILL = "#e8dcf4"  # a Transition Hex's face on the City Map
@@ -83,30 +80,3 @@ BRANCH_SHORT = {
     "fortress": "Fort",
     "factory": "Fact",
 }
-
-
-def _text(
-    d: Drawing,
-    x: float,
-    y: float,
-    content: object,
-    size: float,
-    ink: str = INK,
-    *,
-    bold: bool = False,
-    anchor: str | None = "middle",
-    halo: bool = False,
-    **more: object,
-) -> None:
-    if halo:  # a light outline keeps the words legible over lines and counters
-        more = {**HALO, **more}
-    d.text(
-        x,
-        y,
-        content,
-        font_size=size,
-        fill=ink,
-        font_weight="bold" if bold else None,
-        text_anchor=anchor,
-        **more,
-    )

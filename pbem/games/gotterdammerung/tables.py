@@ -34,7 +34,7 @@ from functools import lru_cache
 from typing import Any
 
 from pbem.errors import IllegalOrderError
-from pbem.games.datacheck import DataChecker, parse_toml, shipped_files
+from pbem.games.datacheck import DataChecker, read_toml, shipped_file
 
 PACKAGE = "pbem.games.gotterdammerung"
 TABLES_FILE = "tables.toml"
@@ -238,9 +238,7 @@ def load_tables(raw: bytes, file_name: str = TABLES_FILE) -> dict[str, Any]:
     `hexside_terrain` (id -> entry; a `same_as` hexside carries its model's values),
     `columns`, `modifiers` (id -> shift), `soviet_crt` (rows of codes), `german_crt`
     ("clear" / "non-clear" -> rows of codes), `turns` (one entry per turn, in order)."""
-    doc = parse_toml(raw, file_name)
-    check = DataChecker(file_name)
-    check.sections(doc, SECTIONS)
+    doc, check = read_toml(raw, file_name, SECTIONS)
     data: dict[str, Any] = {
         "movement": _read_movement(check, doc),
         "hex_terrain": _read_hexes(check, doc),
@@ -269,8 +267,7 @@ def _read_movement(check: DataChecker, doc: dict[str, Any]) -> dict[str, int]:
     table = check.table(doc, "movement")
     if table is None:
         return {}
-    check.keys(table, "movement", (*MOVEMENT, "provenance", "note"))
-    check.provenance(table, "movement")
+    check.fields(table, "movement", (*MOVEMENT, "provenance", "note"))
     found: dict[str, int] = {}
     for key, (wanted, section) in MOVEMENT.items():
         value = check.integer(table, key, "movement", 0)
@@ -282,14 +279,8 @@ def _read_movement(check: DataChecker, doc: dict[str, Any]) -> dict[str, int]:
 
 def _read_hexes(check: DataChecker, doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
     hexes: dict[str, dict[str, Any]] = {}
-    for i, item in enumerate(check.tables(doc, "hex_terrain"), start=1):
-        where = f"hex_terrain #{i}"
-        if not check.is_table(item, where):
-            continue
-        ident = check.ident(item, where)
-        where = f"hex_terrain {ident}" if ident else where
-        check.keys(item, where, HEX_FIELDS)
-        check.provenance(item, where)
+    for item, where in check.items(doc, "hex_terrain"):
+        ident, where = check.named(item, where, "hex_terrain {}", HEX_FIELDS)
         entry = {
             "name": check.text(item, "name", where),
             "foot": check.integer(item, "foot", where, 1),
@@ -300,24 +291,15 @@ def _read_hexes(check: DataChecker, doc: dict[str, Any]) -> dict[str, dict[str, 
         }
         if ident is None or any(value is None for value in entry.values()):
             continue
-        if ident in hexes:
-            check.add(where, "duplicate id")
-            continue
-        hexes[ident] = entry
+        check.unique(hexes, ident, entry, where, "duplicate id")
     return hexes
 
 
 def _read_hexsides(check: DataChecker, doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
     sides: dict[str, dict[str, Any]] = {}
     models: dict[str, tuple[str, str]] = {}  # id -> (same_as, where)
-    for i, item in enumerate(check.tables(doc, "hexside_terrain"), start=1):
-        where = f"hexside_terrain #{i}"
-        if not check.is_table(item, where):
-            continue
-        ident = check.ident(item, where)
-        where = f"hexside_terrain {ident}" if ident else where
-        check.keys(item, where, HEXSIDE_FIELDS)
-        check.provenance(item, where)
+    for item, where in check.items(doc, "hexside_terrain"):
+        ident, where = check.named(item, where, "hexside_terrain {}", HEXSIDE_FIELDS)
         name = check.text(item, "name", where)
         note = _note(check, item, where)
         if ident is None or name is None:
@@ -382,8 +364,7 @@ def _read_columns(check: DataChecker, doc: dict[str, Any]) -> list[str] | None:
     table = check.table(doc, "odds")
     if table is None:
         return None
-    check.keys(table, "odds", ("columns", "provenance", "note"))
-    check.provenance(table, "odds")
+    check.fields(table, "odds", ("columns", "provenance", "note"))
     columns = table.get("columns")
     if not isinstance(columns, list) or not columns:
         check.add("odds.columns", f"expected an array of odds such as '3:2', found {columns!r}")
@@ -402,21 +383,14 @@ def _read_columns(check: DataChecker, doc: dict[str, Any]) -> list[str] | None:
 
 def _read_modifiers(check: DataChecker, doc: dict[str, Any]) -> dict[str, int]:
     found: dict[str, int] = {}
-    for i, item in enumerate(check.tables(doc, "modifier"), start=1):
-        where = f"modifier #{i}"
-        if not check.is_table(item, where):
-            continue
-        ident = check.ident(item, where)
-        where = f"modifier {ident}" if ident else where
-        check.keys(item, where, ("id", "shift", "provenance", "note"))
-        check.provenance(item, where)
+    for item, where in check.items(doc, "modifier"):
+        ident, where = check.named(
+            item, where, "modifier {}", ("id", "shift", "provenance", "note")
+        )
         shift = check.integer(item, "shift", where, -10, 10)
         if ident is None or shift is None:
             continue
-        if ident in found:
-            check.add(where, "duplicate id")
-            continue
-        found[ident] = shift
+        check.unique(found, ident, shift, where, "duplicate id")
     return found
 
 
@@ -434,8 +408,7 @@ def _read_crt(
     table = check.table(doc, section)
     if table is None:
         return found
-    check.keys(table, section, (*grids, "provenance", "note"))
-    check.provenance(table, section)
+    check.fields(table, section, (*grids, "provenance", "note"))
     _note(check, table, section)
     for grid in grids:
         where = f"{section}.{grid}"
@@ -468,8 +441,7 @@ def _read_turns(check: DataChecker, doc: dict[str, Any]) -> list[dict[str, Any]]
         where = f"turn #{i}"
         if not check.is_table(item, where):
             continue
-        check.keys(item, where, TURN_FIELDS)
-        check.provenance(item, where)
+        check.fields(item, where, TURN_FIELDS)
         check.provenance(item, where, "volkssturm_provenance")
         entry = {
             "turn": check.integer(item, "turn", where, 1, TURNS),
@@ -570,7 +542,7 @@ def _check_result_types(check: DataChecker, data: dict[str, Any]) -> None:
 
 @lru_cache(maxsize=1)
 def _shipped() -> bytes:
-    return shipped_files(PACKAGE, (TABLES_FILE,))[TABLES_FILE]
+    return shipped_file(PACKAGE, TABLES_FILE)
 
 
 def default_tables() -> dict[str, Any]:

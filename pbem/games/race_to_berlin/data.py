@@ -30,8 +30,9 @@ from pbem.games.datacheck import (
     DataChecker,
     check_pairs,
     given_or_shipped,
-    parse_toml,
+    read_node,
     read_pairs,
+    read_toml,
     shipped_files,
 )
 from pbem.maps.areas import RIVER, AreaGraph
@@ -126,9 +127,7 @@ UNIT_FIELDS = ("id", "name", "force", "area", "strength", "reserve", "replaces",
 
 def load_map(raw: bytes, file_name: str = MAP_FILE) -> dict[str, Any]:
     """Parse and validate the map; the result is plain JSON data."""
-    doc = parse_toml(raw, file_name)
-    check = DataChecker(file_name)
-    check.sections(doc, ("map", "area", "border", "fortification", "unit"))
+    doc, check = read_toml(raw, file_name, ("map", "area", "border", "fortification", "unit"))
 
     # Stage 1: every item on its own.
     title = _read_header(check, doc)
@@ -204,25 +203,15 @@ def _read_header(check: DataChecker, doc: dict[str, Any]) -> str:
     header = check.table(doc, "map")
     if header is None:
         return ""
-    check.keys(header, "map", ("title", "provenance"))
-    check.provenance(header, "map")
+    check.fields(header, "map", ("title", "provenance"))
     return check.text(header, "title", "map") or ""
 
 
 def _read_areas(check: DataChecker, doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
     areas: dict[str, dict[str, Any]] = {}
-    for i, item in enumerate(check.tables(doc, "area"), start=1):
-        where = f"area #{i}"
-        if not check.is_table(item, where):
-            continue
-        area_id = _area_id(check, item, where)
-        if area_id is not None:
-            where = f"area[{area_id}]"
-            if area_id in areas:
-                check.add(where, f"duplicate id {area_id!r}")
-                area_id = None
-        check.keys(item, where, AREA_FIELDS)
-        check.provenance(item, where)
+    for item, where in check.items(doc, "area"):
+        area_id, where = read_node(check, item, where, "area", areas, _area_fault)
+        check.fields(item, where, AREA_FIELDS)
         fields = {
             "name": check.text(item, "name", where),
             "places": check.texts(item, "places", where),
@@ -247,17 +236,10 @@ def _read_areas(check: DataChecker, doc: dict[str, Any]) -> dict[str, dict[str, 
     return areas
 
 
-def _area_id(check: DataChecker, item: dict[str, Any], where: str) -> str | None:
-    if "id" in item and not isinstance(item["id"], str):
-        check.add(
-            f"{where}.id", f'area ids are strings: write id = "{item["id"]}", not {item["id"]!r}'
-        )
-        return None
-    value = check.text(item, "id", where)
-    if value is not None and not (NUMBERED.match(value) or value in BERLIN):
-        check.add(f"{where}.id", f'{value!r} is neither an area number ("17") nor B1..B5')
-        return None
-    return value
+def _area_fault(value: str) -> str | None:
+    if not (NUMBERED.match(value) or value in BERLIN):
+        return f'{value!r} is neither an area number ("17") nor B1..B5'
+    return None
 
 
 def _edges(check: DataChecker, item: dict[str, Any], where: str) -> list[str] | None:
@@ -350,11 +332,7 @@ def _read_fortifications(check: DataChecker, doc: dict[str, Any]) -> list[dict[s
         where = f"fortification #{i}"
         if not check.is_table(item, where):
             continue
-        fort_id = check.ident(item, where)
-        if fort_id is not None:
-            where = f"fortification[{fort_id}]"
-        check.keys(item, where, FORTIFICATION_FIELDS)
-        check.provenance(item, where)
+        fort_id, where = check.named(item, where, "fortification[{}]", FORTIFICATION_FIELDS)
         name = check.text(item, "name", where)
         value = check.integer(item, "value", where, 1, 3)
         area = check.text(item, "area", where)
@@ -412,11 +390,7 @@ def _read_units(check: DataChecker, doc: dict[str, Any]) -> list[dict[str, Any]]
         where = f"unit #{i}"
         if not check.is_table(item, where):
             continue
-        unit_id = check.ident(item, where)
-        if unit_id is not None:
-            where = f"unit[{unit_id}]"
-        check.keys(item, where, UNIT_FIELDS)
-        check.provenance(item, where)
+        unit_id, where = check.named(item, where, "unit[{}]", UNIT_FIELDS)
         name = check.text(item, "name", where)
         force = check.choice(item, "force", where, FORCES)
         reserve = check.flag(item, "reserve", where)
@@ -605,32 +579,25 @@ COUNTS = {
 
 def load_tokens(raw: bytes, file_name: str = TOKENS_FILE) -> dict[str, Any]:
     """Parse and validate the tokens; the result is plain JSON data."""
-    doc = parse_toml(raw, file_name)
-    check = DataChecker(file_name)
-    check.sections(doc, (*COUNTS, "logistics", "special"))
+    doc, check = read_toml(raw, file_name, (*COUNTS, "logistics", "special"))
     result: dict[str, Any] = {"controls": {p: list(f) for p, f in PLAYER_FORCES.items()}}
 
     for section, (wanted, rule) in COUNTS.items():
         table = check.table(doc, section)
         if table is None:
             continue
-        check.keys(table, section, ("per_player", "provenance"))
-        check.provenance(table, section)
+        check.fields(table, section, ("per_player", "provenance"))
         value = check.integer(table, "per_player", section, 0)
         if value is not None and value != wanted:
             check.add(f"{section}.per_player", f"expected {wanted} ({rule}), found {value}")
         result[section] = value
 
     logistics: dict[str, list[int]] = {}
-    for i, item in enumerate(check.tables(doc, "logistics"), start=1):
-        where = f"logistics #{i}"
-        if not check.is_table(item, where):
-            continue
+    for item, where in check.items(doc, "logistics"):
         player = check.choice(item, "player", where, PLAYERS)
         if player is not None:
             where = f"logistics[{player}]"
-        check.keys(item, where, ("player", "values", "provenance"))
-        check.provenance(item, where)
+        check.fields(item, where, ("player", "values", "provenance"))
         values = item.get("values")
         if not isinstance(values, list) or not all(
             isinstance(v, int) and not isinstance(v, bool) for v in values
@@ -655,12 +622,8 @@ def load_tokens(raw: bytes, file_name: str = TOKENS_FILE) -> dict[str, Any]:
 
     special: dict[str, list[dict[str, str]]] = {p: [] for p in PLAYERS}
     seen: set[tuple[str, str, str]] = set()
-    for i, item in enumerate(check.tables(doc, "special"), start=1):
-        where = f"special #{i}"
-        if not check.is_table(item, where):
-            continue
-        check.keys(item, where, ("player", "force", "kind", "count", "provenance"))
-        check.provenance(item, where)
+    for item, where in check.items(doc, "special"):
+        check.fields(item, where, ("player", "force", "kind", "count", "provenance"))
         player = check.choice(item, "player", where, PLAYERS)
         force = check.choice(item, "force", where, FORCES)
         kind = check.choice(item, "kind", where, SPECIAL_KINDS)
@@ -712,6 +675,11 @@ def default_data() -> dict[str, bytes]:
 def load_data(files: Mapping[str, bytes]) -> dict[str, Any]:
     """Load map.toml and tokens.toml (the shipped file for one not given) into one dict."""
     raw = given_or_shipped(files, DATA_FILES, "race_to_berlin", "pbem.games.race_to_berlin")
+    return read_files(raw)
+
+
+def read_files(raw: Mapping[str, bytes]) -> dict[str, Any]:
+    """Both files' bytes loaded into one dict."""
     return {**load_map(raw[MAP_FILE]), **load_tokens(raw[TOKENS_FILE])}
 
 

@@ -38,7 +38,7 @@ from typing import Any
 
 from pbem.core.canonical import JSON
 from pbem.core.engine import Context, Engine, Outcome, State
-from pbem.errors import DataError, IllegalOrderError, InvalidOrderError
+from pbem.errors import IllegalOrderError
 from pbem.games.race_to_berlin import choices, flow, prompts
 from pbem.games.race_to_berlin import data as rtb_data
 from pbem.games.race_to_berlin.actions import move, remove
@@ -265,20 +265,14 @@ class RaceToBerlinEngine(StepGame):
 
     # --- data ---------------------------------------------------------------------------
 
-    def default_data(self) -> dict[str, bytes]:
-        return rtb_data.default_data()
-
-    def load_data(self, files: Mapping[str, bytes]) -> dict[str, Any]:
-        return rtb_data.load_data(files)
+    def read_data(self, raw: Mapping[str, bytes]) -> dict[str, Any]:
+        return rtb_data.read_files(raw)
 
     # --- rulebook 2: game preparation ---------------------------------------------------
 
     def setup(self, data: Any, options: Mapping[str, Any]) -> State:
-        if options:
-            raise DataError(f"race-to-berlin has no options (got {', '.join(sorted(options))})")
-        if data is None:
-            data = self.load_data({})
-        state = initial_state(data)
+        self.refuse_options(options)
+        state = initial_state(self.data_or_shipped(data))
         refresh_markers(state)
         flow.start_turn(state, None)
         return state
@@ -288,9 +282,7 @@ class RaceToBerlinEngine(StepGame):
     def parse_decision(self, text: str, state: State, role: str) -> Any:
         return parse_decision(text, state, role)
 
-    def format(self, decision: Any) -> str:
-        if not isinstance(decision, DECISION_TYPES):
-            raise InvalidOrderError(f"not a race-to-berlin decision: {decision!r}")
+    def format_decision(self, decision: Any) -> str:
         return format_decision(decision, self.shell_safe)
 
     # --- hidden information -------------------------------------------------------------

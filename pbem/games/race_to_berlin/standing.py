@@ -30,7 +30,7 @@ from pbem.games.race_to_berlin.state import (
     graph,
     on_board,
 )
-from pbem.kit.orders import Form, StandingOrder, number_in
+from pbem.kit.orders import Form, StandingOrder, by_name, number_in
 from pbem.kit.pieces import known_value
 
 # --- placement (4.1.1) ------------------------------------------------------------------------
@@ -166,105 +166,102 @@ def _strategic(state: State, role: str, argument: str) -> Any | None:
     return EndStrategic()
 
 
-ORDERS: dict[str, StandingOrder] = {
-    order.name: order
-    for order in (
-        StandingOrder(
-            "place",
-            ("place",),
-            "where each logistics block goes (rulebook 4.1.1)",
-            (
-                Form(
-                    "front",
-                    "your highest block, in the eligible area facing the most enemy areas",
-                ),
+ORDERS = by_name(
+    StandingOrder(
+        "place",
+        ("place",),
+        "where each logistics block goes (rulebook 4.1.1)",
+        (
+            Form(
+                "front",
+                "your highest block, in the eligible area facing the most enemy areas",
             ),
-            _place,
         ),
-        StandingOrder(
-            "action",
-            ("action",),
-            "the Action Phase, when no block of yours can attack (rulebook 4.2)",
-            (
-                Form(
-                    "remove when no attack",
-                    "remove the block with the fewest cubes left, exhausted first (4.2.1.3)",
-                ),
+        _place,
+    ),
+    StandingOrder(
+        "action",
+        ("action",),
+        "the Action Phase, when no block of yours can attack (rulebook 4.2)",
+        (
+            Form(
+                "remove when no attack",
+                "remove the block with the fewest cubes left, exhausted first (4.2.1.3)",
             ),
-            _action,
         ),
-        StandingOrder(
-            "support",
-            ("support",),
-            "the defence's support (rulebook 4.2.1.2 step 4)",
-            (
-                Form("none", "never support"),
-                Form(
-                    "best",
-                    "the defending area's own block, else the adjacent block with "
-                    "the most action cubes left",
-                ),
-                Form("best min N", "as best, but only a block with at least N cubes left"),
+        _action,
+    ),
+    StandingOrder(
+        "support",
+        ("support",),
+        "the defence's support (rulebook 4.2.1.2 step 4)",
+        (
+            Form("none", "never support"),
+            Form(
+                "best",
+                "the defending area's own block, else the adjacent block with "
+                "the most action cubes left",
             ),
-            _support,
+            Form("best min N", "as best, but only a block with at least N cubes left"),
         ),
-        StandingOrder(
-            "tokens",
-            ("tokens",),
-            "the attacker's Logistics and Support tokens (4.2.1.2 step 5)",
-            (Form("none", "play no token"), Form("all", "play every token you may")),
-            _tokens,
+        _support,
+    ),
+    StandingOrder(
+        "tokens",
+        ("tokens",),
+        "the attacker's Logistics and Support tokens (4.2.1.2 step 5)",
+        (Form("none", "play no token"), Form("all", "play every token you may")),
+        _tokens,
+    ),
+    StandingOrder(
+        "reserves",
+        ("reserves",),
+        "a Reserves re-roll of your own dice (4.2.1.2 step 7)",
+        (
+            Form("keep", "never re-roll"),
+            Form("keep if winning", "re-roll only while your side loses"),
+            Form("keep at N", "re-roll only while your side's total is below N"),
         ),
-        StandingOrder(
-            "reserves",
-            ("reserves",),
-            "a Reserves re-roll of your own dice (4.2.1.2 step 7)",
-            (
-                Form("keep", "never re-roll"),
-                Form("keep if winning", "re-roll only while your side loses"),
-                Form("keep at N", "re-roll only while your side's total is below N"),
+        _reserves,
+    ),
+    StandingOrder(
+        "counterattack",
+        ("counterattack",),
+        "a Counterattack by the losing German defence (4.2.1.2 step 8)",
+        (Form("never", "never counterattack"), Form("always", "always, when possible")),
+        _counterattack,
+    ),
+    StandingOrder(
+        "loss",
+        ("loss",),
+        "the German unit that loses a strength point (4.2.1.2 step 8)",
+        (Form("strongest", "the strongest unit"), Form("weakest", "the weakest unit")),
+        _loss,
+    ),
+    StandingOrder(
+        "retreat",
+        ("retreat",),
+        "the defenders' retreat (4.2.1.2 step 9)",
+        (
+            Form(
+                "to friends",
+                "save as many units as possible, toward the areas with most friendly units",
             ),
-            _reserves,
         ),
-        StandingOrder(
-            "counterattack",
-            ("counterattack",),
-            "a Counterattack by the losing German defence (4.2.1.2 step 8)",
-            (Form("never", "never counterattack"), Form("always", "always, when possible")),
-            _counterattack,
-        ),
-        StandingOrder(
-            "loss",
-            ("loss",),
-            "the German unit that loses a strength point (4.2.1.2 step 8)",
-            (Form("strongest", "the strongest unit"), Form("weakest", "the weakest unit")),
-            _loss,
-        ),
-        StandingOrder(
-            "retreat",
-            ("retreat",),
-            "the defenders' retreat (4.2.1.2 step 9)",
-            (
-                Form(
-                    "to friends",
-                    "save as many units as possible, toward the areas with most friendly units",
-                ),
-            ),
-            _retreat,
-        ),
-        StandingOrder(
-            "advance",
-            ("advance",),
-            "the attacker's advance after combat (4.2.1.2 step 9)",
-            (Form("none", "never advance"), Form("all", "advance every unit you may")),
-            _advance,
-        ),
-        StandingOrder(
-            "strategic",
-            ("strategic",),
-            "the Strategic Movement Phase (4.3)",
-            (Form("end", "make no strategic move"),),
-            _strategic,
-        ),
-    )
-}
+        _retreat,
+    ),
+    StandingOrder(
+        "advance",
+        ("advance",),
+        "the attacker's advance after combat (4.2.1.2 step 9)",
+        (Form("none", "never advance"), Form("all", "advance every unit you may")),
+        _advance,
+    ),
+    StandingOrder(
+        "strategic",
+        ("strategic",),
+        "the Strategic Movement Phase (4.3)",
+        (Form("end", "make no strategic move"),),
+        _strategic,
+    ),
+)

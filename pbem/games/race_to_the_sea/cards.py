@@ -44,7 +44,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from pbem.games.datacheck import DataChecker, parse_toml, shipped_files
+from pbem.games.datacheck import DataChecker, read_toml, shipped_file
 from pbem.games.race_to_the_sea.map_data import COVERS as COVERS  # (one scale, the map's)
 from pbem.games.race_to_the_sea.map_data import raised_by_river
 
@@ -339,9 +339,9 @@ MARCH_FIELDS = ("low", "high", "germans", "allies", "provenance", "note")
 
 def load_cards(raw: bytes, file_name: str = CARDS_FILE) -> dict[str, Any]:
     """Parse and check the cards file; plain JSON data (see the module docstring)."""
-    doc = parse_toml(raw, file_name)
-    check = DataChecker(file_name)
-    check.sections(doc, ("event_table", "initiative", "combat", "event", "turn", "forced_march"))
+    doc, check = read_toml(
+        raw, file_name, ("event_table", "initiative", "combat", "event", "turn", "forced_march")
+    )
     initiative = _read_initiative(check, doc)
     combat = _read_combat(check, doc)
     events = _read_events(check, doc)
@@ -359,12 +359,8 @@ def load_cards(raw: bytes, file_name: str = CARDS_FILE) -> dict[str, Any]:
 
 def _read_initiative(check: DataChecker, doc: dict[str, Any]) -> dict[str, list[int]]:
     bids: dict[str, list[int]] = {side: [] for side in SIDES}
-    for i, item in enumerate(check.tables(doc, "initiative"), start=1):
-        where = f"initiative #{i}"
-        if not check.is_table(item, where):
-            continue
-        check.keys(item, where, INITIATIVE_FIELDS)
-        check.provenance(item, where)
+    for item, where in check.items(doc, "initiative"):
+        check.fields(item, where, INITIATIVE_FIELDS)
         side = check.choice(item, "side", where, SIDES)
         bid = check.integer(item, "bid", where, 1, 5)
         if side is not None and bid is not None:
@@ -383,16 +379,12 @@ def _read_initiative(check: DataChecker, doc: dict[str, Any]) -> dict[str, list[
 
 def _read_combat(check: DataChecker, doc: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
     decks: dict[str, dict[int, dict[str, Any]]] = {side: {} for side in SIDES}
-    for i, item in enumerate(check.tables(doc, "combat"), start=1):
-        where = f"combat #{i}"
-        if not check.is_table(item, where):
-            continue
+    for item, where in check.items(doc, "combat"):
         side = check.choice(item, "side", where, SIDES)
         number = check.integer(item, "number", where, 1, CARDS_PER_DECK)
         if side is not None and number is not None:
             where = f"combat {side} #{number}"
-        check.keys(item, where, COMBAT_FIELDS)
-        check.provenance(item, where)
+        check.fields(item, where, COMBAT_FIELDS)
         event = check.flag(item, "event", where)
         card: dict[str, Any] = {"side": side, "number": number, "event": event}
         for name in (*SECTIONS, EMPTY_HEX_SECTION):
@@ -449,19 +441,14 @@ def _read_events(check: DataChecker, doc: dict[str, Any]) -> dict[str, Any]:
     table = check.table(doc, "event_table") or {}
     ties = None
     if table:
-        check.keys(table, "event_table", ("ties", "provenance", "note"))
-        check.provenance(table, "event_table")
+        check.fields(table, "event_table", ("ties", "provenance", "note"))
         ties = check.choice(table, "ties", "event_table", EVENT_TIES)
     entries: dict[int, dict[str, Any]] = {}
-    for i, item in enumerate(check.tables(doc, "event"), start=1):
-        where = f"event #{i}"
-        if not check.is_table(item, where):
-            continue
+    for item, where in check.items(doc, "event"):
         total = check.integer(item, "sum", where, EVENT_SUMS.start, EVENT_SUMS.stop - 1)
         if total is not None:
             where = f"event {total}"
-        check.keys(item, where, EVENT_FIELDS)
-        check.provenance(item, where)
+        check.fields(item, where, EVENT_FIELDS)
         entry = {
             "sum": total,
             "title": check.text(item, "title", where),
@@ -508,15 +495,11 @@ def _read_range(check: DataChecker, item: dict[str, Any], key: str, where: str) 
 
 def _read_turns(check: DataChecker, doc: dict[str, Any]) -> list[dict[str, Any]]:
     turns: dict[int, dict[str, Any]] = {}
-    for i, item in enumerate(check.tables(doc, "turn"), start=1):
-        where = f"turn #{i}"
-        if not check.is_table(item, where):
-            continue
+    for item, where in check.items(doc, "turn"):
         number = check.integer(item, "turn", where, 1, TURNS)
         if number is not None:
             where = f"turn {number}"
-        check.keys(item, where, TURN_FIELDS)
-        check.provenance(item, where)
+        check.fields(item, where, TURN_FIELDS)
         turn = {
             "turn": number,
             "dates": check.text(item, "dates", where, required=False) or "",
@@ -525,10 +508,7 @@ def _read_turns(check: DataChecker, doc: dict[str, Any]) -> list[dict[str, Any]]
         }
         if number is None:
             continue
-        if number in turns:
-            check.add(where, "duplicate turn")
-            continue
-        turns[number] = turn
+        check.unique(turns, number, turn, where, "duplicate turn")
     missing = [t for t in range(1, TURNS + 1) if t not in turns]
     if missing:
         check.add("turn", f"missing turn(s) {', '.join(map(str, missing))} (2.2.A: ten turns)")
@@ -537,12 +517,8 @@ def _read_turns(check: DataChecker, doc: dict[str, Any]) -> list[dict[str, Any]]
 
 def _read_forced_march(check: DataChecker, doc: dict[str, Any]) -> list[dict[str, int]]:
     rows = []
-    for i, item in enumerate(check.tables(doc, "forced_march"), start=1):
-        where = f"forced_march #{i}"
-        if not check.is_table(item, where):
-            continue
-        check.keys(item, where, MARCH_FIELDS)
-        check.provenance(item, where)
+    for item, where in check.items(doc, "forced_march"):
+        check.fields(item, where, MARCH_FIELDS)
         rows.append({key: item.get(key) for key in ("low", "high", "germans", "allies")})
     check.exact(rows, FORCED_MARCH, "forced_march", "rulebook 7.7.3")
     return rows
@@ -550,7 +526,7 @@ def _read_forced_march(check: DataChecker, doc: dict[str, Any]) -> list[dict[str
 
 @lru_cache(maxsize=1)
 def _shipped() -> bytes:
-    return shipped_files(PACKAGE, (CARDS_FILE,))[CARDS_FILE]
+    return shipped_file(PACKAGE, CARDS_FILE)
 
 
 def default_cards() -> dict[str, Any]:

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.errors import IllegalOrderError
-from pbem.games.datacheck import DataChecker, parse_toml, shipped_files
+from pbem.games.datacheck import DataChecker, read_toml, shipped_file
 
 PACKAGE = "pbem.games.race_to_the_sea"
 MARKERS_FILE = "markers.toml"
@@ -71,19 +71,11 @@ SIDE_LOWEST = {LIGHT: -1, HEAVY: -2}
 def load_markers(data: bytes) -> dict[str, dict[str, Any]]:
     """The Casualties markers of `markers.toml`, by id in file order; every problem of the
     file in one DataError."""
-    check = DataChecker(MARKERS_FILE)
-    doc = parse_toml(data, MARKERS_FILE)
-    check.sections(doc, ["marker"])
+    doc, check = read_toml(data, MARKERS_FILE, ["marker"])
     markers: dict[str, dict[str, Any]] = {}
     seen: dict[tuple[tuple[int, ...], tuple[int, ...]], str] = {}
-    for i, item in enumerate(check.tables(doc, "marker"), start=1):
-        where = f"marker #{i}"
-        if not check.is_table(item, where):
-            continue
-        ident = check.ident(item, where)
-        where = f"marker {ident}" if ident else where
-        check.keys(item, where, MARKER_FIELDS)
-        check.provenance(item, where)
+    for item, where in check.items(doc, "marker"):
+        ident, where = check.named(item, where, "marker {}", MARKER_FIELDS)
         note = check.text(item, "note", where, required=False)
         sides = {side: _side(check, item, side, where) for side in (LIGHT, HEAVY)}
         light, heavy = sides[LIGHT], sides[HEAVY]
@@ -134,8 +126,7 @@ def _side(check: DataChecker, item: dict[str, Any], side: str, where: str) -> di
         return None
     if not check.is_table(table, where):
         return None
-    check.keys(table, where, SIDE_FIELDS)
-    check.provenance(table, where)
+    check.fields(table, where, SIDE_FIELDS)
     values: dict[str, Any] = {"provenance": table.get("provenance")}
     ok = True
     for category in CATEGORIES:
@@ -159,7 +150,7 @@ def _side(check: DataChecker, item: dict[str, Any], side: str, where: str) -> di
 
 def default_markers() -> dict[str, dict[str, Any]]:
     """The shipped marker mix."""
-    return load_markers(shipped_files(PACKAGE, [MARKERS_FILE])[MARKERS_FILE])
+    return load_markers(shipped_file(PACKAGE, MARKERS_FILE))
 
 
 # --- Modified ratings (3.2.7) ------------------------------------------------------------------

@@ -25,7 +25,7 @@ import re
 from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any
 
-from pbem.games.datacheck import DataChecker, parse_toml, shipped_files
+from pbem.games.datacheck import DataChecker, read_toml, shipped_file
 from pbem.maps.hexes import HexGrid, hex_id, label, split
 
 PACKAGE = "pbem.games.race_to_the_sea"
@@ -89,14 +89,12 @@ HEX_TEXT = re.compile(r"^[0-9]{4}\Z")
 
 def default_map() -> dict[str, Any]:
     """The shipped stand-in map, loaded."""
-    return load_map(shipped_files(PACKAGE, [MAP_FILE])[MAP_FILE])
+    return load_map(shipped_file(PACKAGE, MAP_FILE))
 
 
 def load_map(data: bytes, file_name: str = MAP_FILE) -> dict[str, Any]:
     """Parse and check a map file; the result is plain JSON data (see the module doc)."""
-    doc = parse_toml(data, file_name)
-    check = DataChecker(file_name)
-    check.sections(doc, SECTIONS)
+    doc, check = read_toml(data, file_name, SECTIONS)
     size = _read_grid(check, doc)
     check.stop_if_any()
     assert size is not None
@@ -158,8 +156,7 @@ def _read_grid(check: DataChecker, doc: dict[str, Any]) -> tuple[int, int] | Non
     table = check.table(doc, "map")
     if table is None:
         return None
-    check.keys(table, "map", ("columns", "rows", "offset", "provenance", "note"))
-    check.provenance(table, "map")
+    check.fields(table, "map", ("columns", "rows", "offset", "provenance", "note"))
     columns = check.integer(table, "columns", "map", 2, 99)
     rows = check.integer(table, "rows", "map", 2, 99)
     offset = check.choice(table, "offset", "map", (OFFSET,))
@@ -205,22 +202,12 @@ class _Reader:
             return None
         return a, b
 
-    def head(self, doc: dict[str, Any], key: str, fields: Iterable[str]) -> dict[str, Any] | None:
-        table = self.check.table(doc, key)
-        if table is None:
-            return None
-        self.check.keys(table, key, (*fields, "provenance", "note"))
-        self.check.provenance(table, key)
-        if "note" in table:
-            self.check.text(table, "note", key)
-        return table
-
     # --- sections
 
     def letters(self, doc: dict[str, Any], key: str, legend: Mapping[str, str]) -> dict[int, str]:
         """A grid of one character per hex: `rows` strings, row 01 first."""
         out: dict[int, str] = {}
-        table = self.head(doc, key, ("rows",))
+        table = self.check.head(doc, key, ("rows",))
         if table is None:
             return out
         lines = table.get("rows")
@@ -249,14 +236,10 @@ class _Reader:
         floodable: list[int] = []
         taken: dict[int, str] = {}
         fields = ("name", "hex", "terrain", "aliases", "floodable", "provenance", "note")
-        for i, item in enumerate(self.check.tables(doc, "places"), start=1):
-            where = f"places #{i}"
-            if not self.check.is_table(item, where):
-                continue
+        for item, where in self.check.items(doc, "places"):
             name = self.check.text(item, "name", where)
             where = f"places[{name}]" if name else where
-            self.check.keys(item, where, fields)
-            self.check.provenance(item, where)
+            self.check.fields(item, where, fields)
             other = self.check.texts(item, "aliases", where) or []
             kind = self.check.choice(item, "terrain", where, ("clear", *SETTLEMENTS))
             flood = self.check.flag(item, "floodable", where)
@@ -287,14 +270,10 @@ class _Reader:
 
     def railroads(self, doc: dict[str, Any], terrain: dict[int, str]) -> list[dict[str, Any]]:
         out = []
-        for i, item in enumerate(self.check.tables(doc, "railroads"), start=1):
-            where = f"railroads #{i}"
-            if not self.check.is_table(item, where):
-                continue
+        for item, where in self.check.items(doc, "railroads"):
             name = self.check.text(item, "name", where)
             where = f"railroads[{name}]" if name else where
-            self.check.keys(item, where, ("name", "hexes", "provenance", "note"))
-            self.check.provenance(item, where)
+            self.check.fields(item, where, ("name", "hexes", "provenance", "note"))
             raw = item.get("hexes")
             if not isinstance(raw, list) or len(raw) < 2:
                 self.check.add(where, "hexes must list at least two hexes")
@@ -319,14 +298,10 @@ class _Reader:
     def rivers(self, doc: dict[str, Any]) -> list[dict[str, Any]]:
         out = []
         seen: dict[frozenset[int], str] = {}
-        for i, item in enumerate(self.check.tables(doc, "rivers"), start=1):
-            where = f"rivers #{i}"
-            if not self.check.is_table(item, where):
-                continue
+        for item, where in self.check.items(doc, "rivers"):
             name = self.check.text(item, "name", where)
             where = f"rivers[{name}]" if name else where
-            self.check.keys(item, where, ("name", "hexsides", "provenance", "note"))
-            self.check.provenance(item, where)
+            self.check.fields(item, where, ("name", "hexsides", "provenance", "note"))
             raw = item.get("hexsides")
             if not isinstance(raw, list) or not raw:
                 self.check.add(where, "hexsides must list at least one pair of hexes")
@@ -349,7 +324,7 @@ class _Reader:
         return out
 
     def trench_line(self, doc: dict[str, Any], terrain: dict[int, str]) -> list[list[int]]:
-        table = self.head(doc, "trench_line", ("hexsides",))
+        table = self.check.head(doc, "trench_line", ("hexsides",))
         if table is None:
             return []
         raw = table.get("hexsides")
@@ -382,7 +357,7 @@ class _Reader:
         check = self.check
         out: dict[str, Any] = {}
 
-        table = self.head(doc, "entrenchments", SIDES)
+        table = self.check.head(doc, "entrenchments", SIDES)
         trenches: dict[str, int] = {}
         if table is not None:
             for side in SIDES:
@@ -408,7 +383,7 @@ class _Reader:
             )
         out["entrenchments"] = trenches
 
-        table = self.head(doc, "antwerp", ("hexes",))
+        table = self.check.head(doc, "antwerp", ("hexes",))
         antwerp: list[int] = []
         if table is not None:
             antwerp = self.hex_list(table.get("hexes"), "antwerp.hexes", ANTWERP_HEXES)
@@ -417,13 +392,13 @@ class _Reader:
                     check.add("antwerp", f"hex {label(h)} is {terrain.get(h)}, not clear (2.1.10)")
         out["antwerp"] = antwerp
 
-        table = self.head(doc, "south_entry", ("hex",))
+        table = self.check.head(doc, "south_entry", ("hex",))
         entry = self.hex(table.get("hex"), "south_entry.hex") if table is not None else None
         if entry is not None and terrain.get(entry) in PROHIBITED:
             check.add("south_entry", f"hex {label(entry)} is {terrain[entry]}")
         out["south_entry"] = entry
 
-        table = self.head(doc, "behind_enemy_lines", SIDES)
+        table = self.check.head(doc, "behind_enemy_lines", SIDES)
         behind: dict[str, list[int]] = {}
         if table is not None:
             for side in SIDES:
@@ -437,7 +412,7 @@ class _Reader:
                 check.add("behind_enemy_lines", f"hexes on both lists: {_labels(both)}")
         out["behind_enemy_lines"] = behind
 
-        table = self.head(doc, "edges", SIDES)
+        table = self.check.head(doc, "edges", SIDES)
         if table is not None:
             for side in SIDES:
                 check.exact(table.get(side), EDGE_OF[side], f"edges.{side}", "rulebook 14.1 C")
@@ -627,14 +602,22 @@ def cover(data: Mapping[str, Any], hex_: int) -> str:
     return COVER[terrain(data, hex_)]
 
 
+def _memo(
+    memos: dict[int, tuple[Mapping[str, Any], dict[tuple[int, int], Any]]], data: Mapping[str, Any]
+) -> dict[tuple[int, int], Any]:
+    """The memo of one map (by the identity of its loaded data, kept to make sure an id is
+    not reused) among `memos`, which keeps those of `_GRIDS_KEPT` maps at the most."""
+    cached = memos.get(id(data))
+    if cached is None or cached[0] is not data:
+        if len(memos) >= _GRIDS_KEPT:
+            memos.clear()
+        cached = memos[id(data)] = (data, {})
+    return cached[1]
+
+
 def is_river(data: Mapping[str, Any], a: int, b: int) -> bool:
     """Whether a river runs along the hexside between the neighbours `a` and `b` (2.1.4)."""
-    cached = _RIVERS.get(id(data))
-    if cached is None or cached[0] is not data:
-        if len(_RIVERS) >= _GRIDS_KEPT:
-            _RIVERS.clear()
-        cached = _RIVERS[id(data)] = (data, {})
-    rivers = cached[1]
+    rivers = _memo(_RIVERS, data)
     if (a, b) not in rivers:
         rivers[(a, b)] = _neighbours(data, a, b).has(a, b, RIVER)  # raises if not neighbours
     return rivers[(a, b)]
@@ -664,12 +647,7 @@ def move_cost(data: Mapping[str, Any], a: int, b: int, flooded: Collection[int] 
     """Hexes of movement allowance to move from `a` into its neighbour `b` (10.3): 1, or 2
     into a forest or across a river, both together still 2 (10.3.1 C); None where `b` is
     prohibited: water, entrenchment, a flooded hex (10.3.2, 2.1.8 B)."""
-    cached = _COSTS.get(id(data))
-    if cached is None or cached[0] is not data:
-        if len(_COSTS) >= _GRIDS_KEPT:
-            _COSTS.clear()
-        cached = _COSTS[id(data)] = (data, {})
-    costs = cached[1]
+    costs = _memo(_COSTS, data)
     if (a, b) not in costs:
         costs[(a, b)] = _move_cost(data, a, b)  # raises for hexes that are not neighbours
     return None if b in flooded else costs[(a, b)]

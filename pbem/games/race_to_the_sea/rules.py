@@ -32,8 +32,7 @@ from typing import Any
 from pbem.core.canonical import JSON
 from pbem.core.engine import FRESH, Context, Outcome, State
 from pbem.core.referee import REFEREE
-from pbem.errors import DataError, InvalidOrderError
-from pbem.games.datacheck import given_or_shipped, shipped_files
+from pbem.errors import DataError
 from pbem.games.race_to_the_sea import (
     assault,
     casualties,
@@ -121,7 +120,6 @@ from pbem.kit import decks
 from pbem.kit.pieces import Piece
 from pbem.kit.steps import NO_OPENINGS, Continuation, Openings, Step, StepGame, asks_key
 
-PACKAGE = "pbem.games.race_to_the_sea"
 DATA_FILES = (rm.MAP_FILE, ru.UNITS_FILE, rc.CARDS_FILE, casualties.MARKERS_FILE)
 ACTIVE = asks_key("active")
 
@@ -580,11 +578,7 @@ class RaceToTheSeaEngine(StepGame):
 
     # --- data ---------------------------------------------------------------------------
 
-    def default_data(self) -> dict[str, bytes]:
-        return shipped_files(PACKAGE, DATA_FILES)
-
-    def load_data(self, files: Mapping[str, bytes]) -> dict[str, Any]:
-        raw = given_or_shipped(files, DATA_FILES, "race_to_the_sea", PACKAGE)
+    def read_data(self, raw: Mapping[str, bytes]) -> dict[str, Any]:
         return {
             "map": rm.load_map(raw[rm.MAP_FILE]),
             "units": ru.load_units(raw[ru.UNITS_FILE]),
@@ -602,7 +596,7 @@ class RaceToTheSeaEngine(StepGame):
             )
         if options.get(SHARED_CUP, True) is not True:
             raise DataError(f"{SHARED_CUP} is true or absent")
-        state = initial_state(data if data is not None else self.load_data({}))
+        state = initial_state(self.data_or_shipped(data))
         if options.get(SHARED_CUP):  # (absent from every other game's state: saves replay)
             state["shared_cup"] = True
         state["place_order"] = ["allies", "germans"]  # 15.5.A, 15.6.A
@@ -614,9 +608,7 @@ class RaceToTheSeaEngine(StepGame):
     def parse_decision(self, text: str, state: State, role: str) -> Any:
         return parse_decision(text, state, role)
 
-    def format(self, decision: Any) -> str:
-        if not isinstance(decision, DECISION_TYPES):
-            raise InvalidOrderError(f"not a race-to-the-sea decision: {decision!r}")
+    def format_decision(self, decision: Any) -> str:
         return format_decision(decision)
 
     # --- hidden information -------------------------------------------------------------

@@ -24,7 +24,7 @@ from pbem.games.race_to_the_sea.decisions import (
     Stand,
 )
 from pbem.games.race_to_the_sea.state import identity, unit
-from pbem.kit.orders import Form, StandingOrder
+from pbem.kit.orders import Form, StandingOrder, by_name
 
 State = dict[str, Any]
 
@@ -109,74 +109,71 @@ def _march(state: State, role: str, argument: str) -> Any | None:
     return Done()  # 7.7.3: 'none': no forced march
 
 
-ORDERS: dict[str, StandingOrder] = {
-    order.name: order
-    for order in (
-        StandingOrder(
-            "reply",
-            ("fire_reply",),
-            "the target's answer to a Firepower Combat (11.2.I-J, 11.3.A)",
-            (
-                Form("take", "take the hits, never use the MET rating nor fall back"),
-                Form("met", "use the MET rating when it takes a hit away"),
-                Form("met and fall back", "as 'met', and fall back one hex instead of a hit"),
-            ),
-            _reply,
+ORDERS = by_name(
+    StandingOrder(
+        "reply",
+        ("fire_reply",),
+        "the target's answer to a Firepower Combat (11.2.I-J, 11.3.A)",
+        (
+            Form("take", "take the hits, never use the MET rating nor fall back"),
+            Form("met", "use the MET rating when it takes a hit away"),
+            Form("met and fall back", "as 'met', and fall back one hex instead of a hit"),
         ),
-        StandingOrder(
-            "cavalry",
-            ("fire_cavalry",),
-            "scouting cavalry under fire (11.3.B)",
-            (
-                Form("stand", "stay and let the cards decide"),
-                Form("fall back", "fall back one hex before the cards flip"),
-            ),
-            _cavalry,
+        _reply,
+    ),
+    StandingOrder(
+        "cavalry",
+        ("fire_cavalry",),
+        "scouting cavalry under fire (11.3.B)",
+        (
+            Form("stand", "stay and let the cards decide"),
+            Form("fall back", "fall back one hex before the cards flip"),
         ),
-        StandingOrder(
-            "withdraw",
-            ("withdraw",),
-            "withdrawing before the next matchup of an assault (12.4.B)",
-            (Form("never", "fight on"),),
-            _withdraw,
+        _cavalry,
+    ),
+    StandingOrder(
+        "withdraw",
+        ("withdraw",),
+        "withdrawing before the next matchup of an assault (12.4.B)",
+        (Form("never", "fight on"),),
+        _withdraw,
+    ),
+    StandingOrder(
+        "keep",
+        ("keep",),
+        "the Big Push card kept (9.4.B, 12.5.C)",
+        (Form("best", "the card that scores most against the defender"),),
+        _keep,
+    ),
+    StandingOrder(
+        "retreat",
+        ("retreat",),
+        "the hex a beaten unit retreats to (12.7)",
+        (Form("first", "the first listed hex (not closer to the enemy's side)"),),
+        _retreat,
+    ),
+    StandingOrder(
+        "counter",
+        ("counter",),
+        "the Counter-Attack Event (13.0)",
+        (
+            Form("never", "never counter-attack"),
+            Form("always", "counter-attack with the first listed unit"),
         ),
-        StandingOrder(
-            "keep",
-            ("keep",),
-            "the Big Push card kept (9.4.B, 12.5.C)",
-            (Form("best", "the card that scores most against the defender"),),
-            _keep,
-        ),
-        StandingOrder(
-            "retreat",
-            ("retreat",),
-            "the hex a beaten unit retreats to (12.7)",
-            (Form("first", "the first listed hex (not closer to the enemy's side)"),),
-            _retreat,
-        ),
-        StandingOrder(
-            "counter",
-            ("counter",),
-            "the Counter-Attack Event (13.0)",
-            (
-                Form("never", "never counter-attack"),
-                Form("always", "counter-attack with the first listed unit"),
-            ),
-            _counter,
-        ),
-        StandingOrder(
-            "deploy",
-            ("deploy",),
-            "deploying the Planned Operations marker (7.7.5)",
-            (Form("keep", "keep the marker off the map"),),
-            _deploy,
-        ),
-        StandingOrder(
-            "march",
-            ("march",),
-            "forced marches at the end of a turn (7.7.3)",
-            (Form("none", "no forced march"),),
-            _march,
-        ),
-    )
-}
+        _counter,
+    ),
+    StandingOrder(
+        "deploy",
+        ("deploy",),
+        "deploying the Planned Operations marker (7.7.5)",
+        (Form("keep", "keep the marker off the map"),),
+        _deploy,
+    ),
+    StandingOrder(
+        "march",
+        ("march",),
+        "forced marches at the end of a turn (7.7.3)",
+        (Form("none", "no forced march"),),
+        _march,
+    ),
+)

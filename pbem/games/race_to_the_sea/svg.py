@@ -166,7 +166,6 @@ def _describe(c: Mapping[str, Any]) -> str:
 # --- the picture ---------------------------------------------------------------------------------
 
 Point = tuple[float, float]
-INK = "#222222"
 RED = "#c0392b"
 RIVER_LINE = {"stroke": RIVER, "stroke_width": 4, "stroke_linecap": "round"}
 TRENCH_LINE = {
@@ -178,22 +177,6 @@ TRENCH_LINE = {
 RAIL_LINE = {"stroke": RAIL, "stroke_width": 2.2, "stroke_linecap": "round"}
 RAIL_TIES = {"stroke": RAIL, "stroke_width": 7, "stroke_dasharray": "1.4 5"}
 GRID_LINE = {"stroke": "#a89a7c", "stroke_width": 0.7}
-
-
-def _text(
-    d: Drawing,
-    x: float,
-    y: float,
-    content: object,
-    size: float,
-    ink: str = INK,
-    *,
-    bold: bool = False,
-    anchor: str | None = None,
-    **more: object,
-) -> None:
-    weight = "bold" if bold else None
-    d.text(x, y, content, font_size=size, fill=ink, font_weight=weight, text_anchor=anchor, **more)
 
 
 def _line(d: Drawing, p: Point, q: Point, **style: object) -> None:
@@ -249,8 +232,8 @@ def draw_board(
         pen.highlight(highlight)
     _title_block(d, data, viewer)
     for i, line in enumerate(status):  # where play stands, above the legend
-        _text(d, MARGIN_X + map_w + 24, 26 + 18 * i, line, 13 if i else 15, bold=not i,
-              class_="status")  # fmt: skip
+        d.label(MARGIN_X + map_w + 24, 26 + 18 * i, line, 13 if i else 15, bold=not i,
+                class_="status")  # fmt: skip
     with d.group(class_="legend"):
         _legend(d, MARGIN_X + map_w + 24, TOP, panel_h, listed)
     return d.to_string()
@@ -352,23 +335,23 @@ class _Pen:
                     "rect", x=x + 14, y=y - HALF + 2, width=13, height=13, fill="#ffffff",
                     stroke=WATER_INK, stroke_width=1,
                 )  # fmt: skip
-                _text(d, x + 20.5, y - HALF + 12.5, "F", 11, RIVER, bold=True, anchor="middle")
+                d.label(x + 20.5, y - HALF + 12.5, "F", 11, RIVER, bold=True, anchor="middle")
             if h in antwerp:
-                _text(d, x + 20, y + 5, "A", 17, "#6b1010", bold=True, anchor="middle",
-                      class_="antwerp", **HALO)  # fmt: skip
+                d.label(x + 20, y + 5, "A", 17, "#6b1010", bold=True, anchor="middle",
+                        class_="antwerp", **HALO)  # fmt: skip
             # a halo of the hex's own colour keeps the number legible over railroad track
             fill, ink = _hex_fill(info, h in wet)
-            _text(d, x, y - HALF + 10, label(h), 7.5, ink, anchor="middle", class_="hex-number",
-                  stroke=fill, stroke_width=2.5, paint_order="stroke")  # fmt: skip
+            d.label(x, y - HALF + 10, label(h), 7.5, ink, anchor="middle", class_="hex-number",
+                    stroke=fill, stroke_width=2.5, paint_order="stroke")  # fmt: skip
             name = info.get("name")
             if name:
                 size = 9.5 if len(name) <= 9 else 8.5
-                _text(d, x, y + HALF - 5, name, size, "#1b1b1b", bold=True, anchor="middle",
-                      class_="place", **HALO)  # fmt: skip
+                d.label(x, y + HALF - 5, name, size, "#1b1b1b", bold=True, anchor="middle",
+                        class_="place", **HALO)  # fmt: skip
         if any(self.info(h)["terrain"] == "water" for h in self.grid):
             x, y = self.at(self.grid.hexes[0])
-            _text(d, x + 150, y + 34, "English Channel", 17, "#2c5d8a", anchor="middle",
-                  font_style="italic", letter_spacing=2)  # fmt: skip
+            d.label(x + 150, y + 34, "English Channel", 17, "#2c5d8a", anchor="middle",
+                    font_style="italic", letter_spacing=2)  # fmt: skip
 
     def south_entry(self, map_h: float) -> None:
         """15.5.2 C: a red arrow into the South Entry hex from the map edge."""
@@ -379,7 +362,7 @@ class _Pen:
         bottom = TOP + map_h
         _line(self.d, (x, bottom + 40), (x, y + HALF * 0.35), stroke=RED, stroke_width=4,
               marker_end="url(#head-attack)", class_="south-entry")  # fmt: skip
-        _text(self.d, x + 10, bottom + 34, map_data.SOUTH_ENTRY, 11, RED, bold=True)
+        self.d.label(x + 10, bottom + 34, map_data.SOUTH_ENTRY, 11, RED, bold=True)
 
     def counters(self, by_hex: Mapping[int, Sequence[Mapping[str, Any]]]) -> None:
         """Up to two counters side by side in a hex; from three on, the second place shows
@@ -429,7 +412,7 @@ class _Pen:
             width = 8 + 5.6 * len(text)
             self.d.add("rect", x=x - width / 2, y=top, width=width, height=14, rx=3,
                        fill="#fff3a8", stroke="#b8860b", stroke_width=1, class_="mark")  # fmt: skip
-            _text(self.d, x, top + 10.5, text, 10, anchor="middle")
+            self.d.label(x, top + 10.5, text, 10, anchor="middle")
 
 
 def _hex_fill(info: Mapping[str, Any], wet: bool) -> tuple[str, str]:
@@ -477,7 +460,7 @@ def _entrenchment(d: Drawing, x: float, y: float, side: str) -> None:
     _zigzag(d, x, y, 6, 4, 2.2)
     words = {"allies": "Allied", "germans": "German"}.get(side, "")
     if words:
-        _text(d, x, y + 17, words, 8.5, "#ffffff", bold=True, anchor="middle")
+        d.label(x, y + 17, words, 8.5, "#ffffff", bold=True, anchor="middle")
 
 
 def _counter(d: Drawing, c: Mapping[str, Any], x: float, y: float) -> None:
@@ -496,25 +479,25 @@ def _counter(d: Drawing, c: Mapping[str, Any], x: float, y: float) -> None:
         cx = x + CW / 2
         unit = c.get("unit") or {}
         if c["face"] == "hidden" or unit.get("kind") == "false-report":
-            _text(d, cx, y + 15, c["label"], 10, ink, bold=True, anchor="middle")
+            d.label(cx, y + 15, c["label"], 10, ink, bold=True, anchor="middle")
             code = NATION_CODE.get(c["nationality"], "")
             if c["face"] == "own-hidden":  # the owner's own False Report
                 code = "FALSE"
-            _text(d, cx, y + 27, code, 7.5, ink, anchor="middle")
+            d.label(cx, y + 27, code, 7.5, ink, anchor="middle")
             _activated(d, c, x, y)
             return
         sz = unit["sz"] if isinstance(unit.get("sz"), int) else 0
         for i in range(4):  # 3.2.1: the shaded boxes at the top of the counter
             d.add("rect", x=x + 2.5 + 4.6 * i, y=y + 2.5, width=3.6, height=3.6,
                   fill=ink if i < sz else "none", stroke=ink, stroke_width=0.6)  # fmt: skip
-        _text(d, x + CW - 2, y + 7.5, c["label"], 6.5, ink, anchor="end")
+        d.label(x + CW - 2, y + 7.5, c["label"], 6.5, ink, anchor="end")
         name = _short(str(unit.get("name", "?")))
         fit = {"textLength": CW - 4, "lengthAdjust": "spacingAndGlyphs"} if len(name) > 6 else {}
-        _text(d, cx, y + 16, name, 8, ink, bold=True, anchor="middle", **fit)
-        _text(d, x + 3, y + 24.5, unit.get("met", "?"), 8, ink, bold=True)  # 3.2.2
+        d.label(cx, y + 16, name, 8, ink, bold=True, anchor="middle", **fit)
+        d.label(x + 3, y + 24.5, unit.get("met", "?"), 8, ink, bold=True)  # 3.2.2
         if unit.get("special"):  # 3.2.3
-            _text(d, x + CW - 3, y + 24.5, unit["special"], 6.5, ink, anchor="end")
-        _text(d, cx, y + 32, _ratings(unit), 8, ink, bold=True, anchor="middle")
+            d.label(x + CW - 3, y + 24.5, unit["special"], 6.5, ink, anchor="end")
+        d.label(cx, y + 32, _ratings(unit), 8, ink, bold=True, anchor="middle")
         if c.get("markers"):
             d.titled("circle", "markers: " + ", ".join(c["markers"]), cx=x + CW - 1,
                      cy=y + CH - 1, r=3.5, fill=TRENCH, stroke="#ffffff",
@@ -542,7 +525,7 @@ def _stack_tile(d: Drawing, rest: Sequence[Mapping[str, Any]], x: float, y: floa
         band = (CW - 4) / len(rest)
         for i, c in enumerate(rest):
             d.add("rect", x=x + 2 + i * band, y=y + 2, width=band, height=7, fill=_fill(c)[0])
-        _text(d, x + CW / 2, y + 24, f"+{len(rest)}", 11, bold=True, anchor="middle")
+        d.label(x + CW / 2, y + 24, f"+{len(rest)}", 11, bold=True, anchor="middle")
 
 
 # --- title block and legend ---------------------------------------------------------------------
@@ -557,10 +540,10 @@ STAND_IN_LINES = (
 
 def _title_block(d: Drawing, data: Mapping[str, Any], viewer: str | None) -> None:
     who = "public view" if viewer is None else f"as {SIDE_NAME[viewer]} see it"
-    _text(d, MARGIN_X, 28, f"Race to the Sea 1914 ({who})", 20, bold=True)
-    _text(d, MARGIN_X, 50, STAND_IN_NOTICE, 13, "#8a1f11", font_style="italic", class_="stand-in")
+    d.label(MARGIN_X, 28, f"Race to the Sea 1914 ({who})", 20, bold=True)
+    d.label(MARGIN_X, 50, STAND_IN_NOTICE, 13, "#8a1f11", font_style="italic", class_="stand-in")
     grid_words = f"{data['columns']} x {data['rows']} hexes, north at the top"
-    _text(d, MARGIN_X, 67, f"{grid_words}; hex numbers XXYY (column, row)", 11, "#555555")
+    d.label(MARGIN_X, 67, f"{grid_words}; hex numbers XXYY (column, row)", 11, "#555555")
 
 
 def _stack_lines(stacks: Sequence[tuple[int, Sequence[Mapping[str, Any]]]]) -> list[str]:
@@ -578,12 +561,12 @@ def _stack_lines(stacks: Sequence[tuple[int, Sequence[Mapping[str, Any]]]]) -> l
 def _legend(d: Drawing, x: float, y: float, height: float, stacks: Sequence[str]) -> None:
     d.add("rect", x=x - 8, y=y - 4, width=PANEL_W - 6, height=height + 8, fill="#ffffff",
           stroke="#bbbbbb", stroke_width=1)  # fmt: skip
-    _text(d, x, y + 16, "Legend", 15, bold=True)
+    d.label(x, y + 16, "Legend", 15, bold=True)
     row = y + 36
 
     def entry(text: str) -> None:
         nonlocal row
-        _text(d, x + 46, row + 4, text, 11)
+        d.label(x + 46, row + 4, text, 11)
         row += 22
 
     def swatch(fill: str, **style: object) -> None:
@@ -595,7 +578,7 @@ def _legend(d: Drawing, x: float, y: float, height: float, stacks: Sequence[str]
     swatch(WATER)
     entry("Water: the Channel (2.1.8), prohibited")
     swatch(WATER)
-    _text(d, x + 17, row + 4, "F", 11, RIVER, bold=True, anchor="middle")
+    d.label(x + 17, row + 4, "F", 11, RIVER, bold=True, anchor="middle")
     entry("Flooded hex (9.8, 4.1.5): water")
     swatch(ENTRENCHMENT)
     _zigzag(d, x + 17, row, 4, 3, 1.8)
@@ -620,21 +603,21 @@ def _legend(d: Drawing, x: float, y: float, height: float, stacks: Sequence[str]
     swatch(ELEVATION_FILL["low"], stroke="#ffffff", stroke_width=2.4)
     d.add("rect", x=x - 1.5, y=row - 9.5, width=37, height=19, fill="none", **GRID_LINE)
     entry("Behind enemy lines (14.4): 2 VP")
-    _text(d, x + 17, row + 6, "A", 17, "#6b1010", bold=True, anchor="middle")
+    d.label(x + 17, row + 6, "A", 17, "#6b1010", bold=True, anchor="middle")
     entry("Siege of Antwerp zone (2.1.10)")
     _line(d, (x + 2, row), (x + 30, row), stroke=RED, stroke_width=2.5,
           marker_end="url(#head-attack)")  # fmt: skip
     entry("South Entry (15.5.2 C)")
 
     row += 6
-    _text(d, x, row, "Counters (3.0 A colours)", 12.5, bold=True)
+    d.label(x, row, "Counters (3.0 A colours)", 12.5, bold=True)
     row += 12
     for i, nation in enumerate(NATION_FILL):
         cx = x + i * (CW + 40)
         _counter(d, {"label": "c01", "nationality": nation, "side": "", "face": "hidden"}, cx, row)
-        _text(d, cx + CW + 3, row + 19, nation.capitalize(), 8.5)
+        d.label(cx + CW + 3, row + 19, nation.capitalize(), 8.5)
     row += CH + 16
-    _text(d, x, row, "hidden: label and nationality only (3.3.1)", 10.5)
+    d.label(x, row, "hidden: label and nationality only (3.3.1)", 10.5)
     row += 12
     unit = {"name": "IV Corps", "sz": 3, "met": "B", "rf": 2, "mg": 3, "art": 2, "special": "SQ"}
     sample = {"label": "c07", "nationality": "french", "side": "allies", "face": "deployed"}
@@ -645,38 +628,38 @@ def _legend(d: Drawing, x: float, y: float, height: float, stacks: Sequence[str]
         "RF-MG-ART; red dot: markers",
     )
     for i, line in enumerate(lines):
-        _text(d, x + CW + 8, row + 9 + 11 * i, line, 10)
+        d.label(x + CW + 8, row + 9 + 11 * i, line, 10)
     row += CH + 8
     cavalry = {"name": "I Cav", "sz": 2, "met": "A", "rf": 2, "mg": 2, "art": 1}
     scout = {"label": "c12", "nationality": "german", "side": "germans", "face": "scouting"}
     _counter(d, {**scout, "unit": cavalry}, x, row)
-    _text(d, x + CW + 8, row + 19, "scouting cavalry: gold border (3.3.2)", 10)
+    d.label(x + CW + 8, row + 19, "scouting cavalry: gold border (3.3.2)", 10)
     row += CH + 8
     mine = {"label": "c03", "nationality": "german", "side": "germans", "face": "own-hidden"}
     _counter(d, {**mine, "unit": {**unit, "met": "C"}, "activated": True}, x, row)
-    _text(d, x + CW + 8, row + 13, "dashed: your own hidden unit (only you", 10)
-    _text(d, x + CW + 8, row + 25, "see it); black corner: activated (7.6)", 10)
+    d.label(x + CW + 8, row + 13, "dashed: your own hidden unit (only you", 10)
+    d.label(x + CW + 8, row + 25, "see it); black corner: activated (7.6)", 10)
     row += CH + 8
     d.add("rect", x=x, y=row, width=CW, height=CH, rx=2.5, fill="#f6f1e4", stroke="#111111",
           stroke_width=0.9)  # fmt: skip
-    _text(d, x + CW / 2, row + 23, "+2", 11, bold=True, anchor="middle")
-    _text(d, x + CW + 8, row + 19, "more counters in the hex: listed below", 10)
+    d.label(x + CW / 2, row + 23, "+2", 11, bold=True, anchor="middle")
+    d.label(x + CW + 8, row + 19, "more counters in the hex: listed below", 10)
     row += CH + 20
 
     if stacks:
-        _text(d, x, row, "Stacks of three or more", 12.5, bold=True)
+        d.label(x, row, "Stacks of three or more", 12.5, bold=True)
         row += 16
         for line in stacks:
             if line[0] != " ":
-                _text(d, x, row + 2, line, 10.5, bold=True)
+                d.label(x, row + 2, line, 10.5, bold=True)
             else:
                 indent = len(line) - len(line.lstrip())
-                _text(d, x + 4 * indent, row, line.strip(), 9.5, class_="stack-entry")
+                d.label(x + 4 * indent, row, line.strip(), 9.5, class_="stack-entry")
             row += 14
         row += 8
-    _text(d, x, row, "Stand-in map, not the published board:", 11, "#8a1f11", bold=True)
+    d.label(x, row, "Stand-in map, not the published board:", 11, "#8a1f11", bold=True)
     for i, line in enumerate(STAND_IN_LINES):
-        _text(d, x, row + 14 * (i + 1), line, 10.5, "#8a1f11")
+        d.label(x, row + 14 * (i + 1), line, 10.5, "#8a1f11")
 
 
 # --- the render registry's entry (pbem/render/maps.py) ------------------------------------------

@@ -14,7 +14,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from pbem.games.datacheck import DataChecker, parse_toml, shipped_files
+from pbem.games.datacheck import DataChecker, read_toml, shipped_file
 
 PACKAGE = "pbem.games.race_to_the_sea"
 UNITS_FILE = "units.toml"
@@ -132,21 +132,13 @@ RATING_FIELDS = ("met", "rf", "mg", "art", "special")
 def load_units(raw: bytes, file_name: str = UNITS_FILE) -> dict[str, Any]:
     """Parse and check the units; plain JSON data: `units` (id -> unit, file order), `ids`
     and `sides` (side -> ids)."""
-    doc = parse_toml(raw, file_name)
-    check = DataChecker(file_name)
-    check.sections(doc, ("unit",))
+    doc, check = read_toml(raw, file_name, ("unit",))
     units: dict[str, dict[str, Any]] = {}
-    for i, item in enumerate(check.tables(doc, "unit"), start=1):
-        where = f"unit #{i}"
-        if not check.is_table(item, where):
-            continue
+    for item, where in check.items(doc, "unit"):
         unit = _read_unit(check, item, where)
         if unit is None:
             continue
-        if unit["id"] in units:
-            check.add(f"unit {unit['id']}", "duplicate id")
-            continue
-        units[unit["id"]] = unit
+        check.unique(units, unit["id"], unit, f"unit {unit['id']}", "duplicate id")
     check.stop_if_any()
     _check_rulebook(check, units)
     check.stop_if_any()
@@ -158,11 +150,7 @@ def load_units(raw: bytes, file_name: str = UNITS_FILE) -> dict[str, Any]:
 
 
 def _read_unit(check: DataChecker, item: dict[str, Any], where: str) -> dict[str, Any] | None:
-    ident = check.ident(item, where)
-    if ident is not None:
-        where = f"unit {ident}"
-    check.keys(item, where, UNIT_FIELDS)
-    check.provenance(item, where)
+    ident, where = check.named(item, where, "unit {}", UNIT_FIELDS)
     name = check.text(item, "name", where)
     nationality = check.choice(item, "nationality", where, NATIONALITIES)
     kind = check.choice(item, "kind", where, KINDS)
@@ -273,7 +261,7 @@ def ratings(unit: dict[str, Any]) -> dict[str, Any]:
 
 @lru_cache(maxsize=1)
 def _shipped() -> bytes:
-    return shipped_files(PACKAGE, (UNITS_FILE,))[UNITS_FILE]
+    return shipped_file(PACKAGE, UNITS_FILE)
 
 
 def default_units() -> dict[str, Any]:

@@ -87,8 +87,8 @@ def test_parses_and_draws_every_hex_of_both_maps_once(board: Any, data: Any) -> 
 def test_neighbours_touch_on_the_page(board: Any) -> None:
     """4.25 (even-q): two hexes of one map are neighbours exactly when their centres are one
     hex apart; north is up (Stettin 0407 above Cottbus 4110), east right (the Oder)."""
-    op = svg._Panel(board, "op", 0, 0, 10)
-    city = svg._Panel(board, "city", 0, 0, 10)
+    op = svg.Panel(board, "op", 0, 0, 10)
+    city = svg.Panel(board, "city", 0, 0, 10)
     for h, info in board["hexes"].items():
         if info["kind"] == map_data.UNUSED:
             continue
