@@ -39,6 +39,50 @@ GAME_CHANGED = (
 STORE_BUSY = "the store is busy (another pbem command is writing to it): try again"
 
 
+# The store's tables: name -> (columns, primary key), created in this order when missing.
+TABLES: dict[str, tuple[dict[str, type], str | tuple[str, ...]]] = {
+    "keys": ({"name": str, "public": str, "fingerprint": str, "private_path": str}, "name"),
+    "games": ({"id": str, "rules": str, "title": str}, "id"),
+    "entries": (
+        {"game": str, "seq": int, "id": str, "canonical": bytes, "signature": bytes},
+        ("game", "seq"),
+    ),
+    "data_files": ({"sha256": str, "name": str, "content": bytes}, "sha256"),
+    "secrets": ({"game": str, "role": str, "kind": str, "value": str}, ("game", "role", "kind")),
+    # Mail (pbem mail): messages sent and read per game, for threading and for knowing
+    # which of our entries were mailed; the opponent's address per game; entries that
+    # arrived before an earlier one, waiting for the gap to fill.
+    "mail": (
+        {
+            "message_id": str,
+            "game": str,
+            "direction": str,  # "out" or "in"
+            "first_seq": int,
+            "last_seq": int,
+        },
+        "message_id",
+    ),
+    "mail_peers": ({"game": str, "address": str}, "game"),
+    "inbox": (
+        {"game": str, "seq": int, "id": str, "canonical": bytes, "signature": bytes},
+        ("game", "seq", "id"),
+    ),
+    # Standing orders (pbem orders): a player's answers to recurring questions, per game
+    # and role; never in the log until an entry they answer is signed.
+    "standing_orders": (
+        {"game": str, "role": str, "name": str, "argument": str},
+        ("game", "role", "name"),
+    ),
+    # A referee (pbem referee): where each player of a refereed game gets mail; per game,
+    # the head it waits on, when it first saw it (UTC, the referee's clock) and the
+    # reminders mailed for it; per game and role, the last seq mailed to that player
+    # (recorded once the SMTP server took the message).
+    "referee_players": ({"game": str, "role": str, "address": str}, ("game", "role")),
+    "referee_clock": ({"game": str, "seq": int, "since": str, "reminders": int}, "game"),
+    "referee_mailed": ({"game": str, "role": str, "seq": int}, ("game", "role")),
+}
+
+
 def _busy(exc: sqlite3.OperationalError) -> bool:
     text = str(exc).lower()
     return "locked" in text or "busy" in text
@@ -77,81 +121,8 @@ class Store:
     def _create_tables(self) -> None:
         db = self.db
         with db.conn:
-            db.table("keys").create(
-                {"name": str, "public": str, "fingerprint": str, "private_path": str},
-                pk="name",
-                if_not_exists=True,
-            )
-            db.table("games").create(
-                {"id": str, "rules": str, "title": str},
-                pk="id",
-                if_not_exists=True,
-            )
-            db.table("entries").create(
-                {"game": str, "seq": int, "id": str, "canonical": bytes, "signature": bytes},
-                pk=("game", "seq"),
-                if_not_exists=True,
-            )
-            db.table("data_files").create(
-                {"sha256": str, "name": str, "content": bytes},
-                pk="sha256",
-                if_not_exists=True,
-            )
-            db.table("secrets").create(
-                {"game": str, "role": str, "kind": str, "value": str},
-                pk=("game", "role", "kind"),
-                if_not_exists=True,
-            )
-            # Mail (pbem mail): messages sent and read per game, for threading and for
-            # knowing which of our entries were mailed; the opponent's address per game;
-            # entries that arrived before an earlier one, waiting for the gap to fill.
-            db.table("mail").create(
-                {
-                    "message_id": str,
-                    "game": str,
-                    "direction": str,  # "out" or "in"
-                    "first_seq": int,
-                    "last_seq": int,
-                },
-                pk="message_id",
-                if_not_exists=True,
-            )
-            db.table("mail_peers").create(
-                {"game": str, "address": str},
-                pk="game",
-                if_not_exists=True,
-            )
-            db.table("inbox").create(
-                {"game": str, "seq": int, "id": str, "canonical": bytes, "signature": bytes},
-                pk=("game", "seq", "id"),
-                if_not_exists=True,
-            )
-            # Standing orders (pbem orders): a player's answers to recurring questions,
-            # per game and role; never in the log until an entry they answer is signed.
-            db.table("standing_orders").create(
-                {"game": str, "role": str, "name": str, "argument": str},
-                pk=("game", "role", "name"),
-                if_not_exists=True,
-            )
-            # A referee (pbem referee): where each player of a refereed game gets mail;
-            # per game, the head it waits on, when it first saw it (UTC, the referee's
-            # clock) and the reminders mailed for it; per game and role, the last seq
-            # mailed to that player (recorded once the SMTP server took the message).
-            db.table("referee_players").create(
-                {"game": str, "role": str, "address": str},
-                pk=("game", "role"),
-                if_not_exists=True,
-            )
-            db.table("referee_clock").create(
-                {"game": str, "seq": int, "since": str, "reminders": int},
-                pk="game",
-                if_not_exists=True,
-            )
-            db.table("referee_mailed").create(
-                {"game": str, "role": str, "seq": int},
-                pk=("game", "role"),
-                if_not_exists=True,
-            )
+            for name, (columns, pk) in TABLES.items():
+                db.table(name).create(columns, pk=pk, if_not_exists=True)
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
