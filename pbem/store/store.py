@@ -169,18 +169,21 @@ class Store:
             raise StoreError("store writes happen inside a transaction")
         self.db.conn.execute(sql, params)
 
+    def _insert(self, table: str, *row: object, conflict: str = "") -> None:
+        """Write one whole row of `table`, its values in the order TABLES gives its columns
+        (`conflict`: "OR REPLACE" or "OR IGNORE" when the key may be taken already)."""
+        columns = TABLES[table][0]
+        assert len(row) == len(columns), table
+        verb = f"INSERT {conflict} INTO" if conflict else "INSERT INTO"
+        marks = ", ".join("?" * len(row))
+        self._write(f"{verb} {table} ({', '.join(columns)}) VALUES ({marks})", *row)
+
     # --- keys -----------------------------------------------------------------------------
 
     def add_key(self, name: str, public: str, fingerprint: str, private_path: str | None) -> None:
         if self.db.table("keys").count_where("name = ?", [name]):
             raise StoreError(f"a key named {name!r} already exists")
-        self._write(
-            "INSERT INTO keys (name, public, fingerprint, private_path) VALUES (?, ?, ?, ?)",
-            name,
-            public,
-            fingerprint,
-            private_path or "",
-        )
+        self._insert("keys", name, public, fingerprint, private_path or "")
 
     def set_key_path(self, name: str, private_path: str) -> None:
         self.key(name)
@@ -219,7 +222,7 @@ class Store:
     # --- games and entries ----------------------------------------------------------------
 
     def add_game(self, game_id: str, rules: str, title: str) -> None:
-        self._write("INSERT INTO games (id, rules, title) VALUES (?, ?, ?)", game_id, rules, title)
+        self._insert("games", game_id, rules, title)
 
     def games(self) -> list[dict[str, Any]]:
         return list(self.db.table("games").rows_where(order_by="rowid"))
@@ -245,14 +248,7 @@ class Store:
     def add_entry(
         self, game_id: str, seq: int, entry_id: str, canonical: bytes, sig: bytes
     ) -> None:
-        self._write(
-            "INSERT INTO entries (game, seq, id, canonical, signature) VALUES (?, ?, ?, ?, ?)",
-            game_id,
-            seq,
-            entry_id,
-            canonical,
-            sig,
-        )
+        self._insert("entries", game_id, seq, entry_id, canonical, sig)
 
     def has_entry(self, game_id: str, seq: int) -> bool:
         return bool(self.db.table("entries").count_where("game = ? AND seq = ?", [game_id, seq]))
@@ -267,25 +263,14 @@ class Store:
     # --- data files and secrets -----------------------------------------------------------
 
     def add_data_file(self, digest: str, name: str, content: bytes) -> None:
-        self._write(
-            "INSERT OR REPLACE INTO data_files (sha256, name, content) VALUES (?, ?, ?)",
-            digest,
-            name,
-            content,
-        )
+        self._insert("data_files", digest, name, content, conflict="OR REPLACE")
 
     def data_file(self, digest: str) -> bytes | None:
         rows = list(self.db.table("data_files").rows_where("sha256 = ?", [digest]))
         return rows[0]["content"] if rows else None
 
     def put_secret(self, game_id: str, role: str, kind: str, value: str) -> None:
-        self._write(
-            "INSERT OR REPLACE INTO secrets (game, role, kind, value) VALUES (?, ?, ?, ?)",
-            game_id,
-            role,
-            kind,
-            value,
-        )
+        self._insert("secrets", game_id, role, kind, value, conflict="OR REPLACE")
 
     def secret(self, game_id: str, role: str, kind: str) -> str | None:
         rows = list(
@@ -307,14 +292,7 @@ class Store:
     # --- standing orders ------------------------------------------------------------------
 
     def set_order(self, game_id: str, role: str, name: str, argument: str) -> None:
-        self._write(
-            "INSERT OR REPLACE INTO standing_orders (game, role, name, argument)"
-            " VALUES (?, ?, ?, ?)",
-            game_id,
-            role,
-            name,
-            argument,
-        )
+        self._insert("standing_orders", game_id, role, name, argument, conflict="OR REPLACE")
 
     def clear_order(self, game_id: str, role: str, name: str | None = None) -> int:
         """Forget one standing order of `role` (or all, when `name` is None); how many."""
@@ -341,14 +319,8 @@ class Store:
         """Remember a message of a game's thread (sent: "out", read: "in")."""
         if direction not in ("out", "in"):
             raise StoreError(f"mail direction {direction!r} is neither 'out' nor 'in'")
-        self._write(
-            "INSERT OR IGNORE INTO mail (message_id, game, direction, first_seq, last_seq)"
-            " VALUES (?, ?, ?, ?, ?)",
-            message_id,
-            game_id,
-            direction,
-            first_seq,
-            last_seq,
+        self._insert(
+            "mail", message_id, game_id, direction, first_seq, last_seq, conflict="OR IGNORE"
         )
 
     def mail_thread(self, game_id: str) -> list[dict[str, Any]]:
@@ -368,9 +340,7 @@ class Store:
         return seqs
 
     def set_peer(self, game_id: str, address: str) -> None:
-        self._write(
-            "INSERT OR REPLACE INTO mail_peers (game, address) VALUES (?, ?)", game_id, address
-        )
+        self._insert("mail_peers", game_id, address, conflict="OR REPLACE")
 
     def peer(self, game_id: str) -> str | None:
         rows = list(self.db.table("mail_peers").rows_where("game = ?", [game_id]))
@@ -380,15 +350,7 @@ class Store:
         self, game_id: str, seq: int, entry_id: str, canonical: bytes, sig: bytes
     ) -> None:
         """Keep an entry that arrived before an earlier one of its game."""
-        self._write(
-            "INSERT OR IGNORE INTO inbox (game, seq, id, canonical, signature)"
-            " VALUES (?, ?, ?, ?, ?)",
-            game_id,
-            seq,
-            entry_id,
-            canonical,
-            sig,
-        )
+        self._insert("inbox", game_id, seq, entry_id, canonical, sig, conflict="OR IGNORE")
 
     def buffered(self, game_id: str) -> list[dict[str, Any]]:
         return list(self.db.table("inbox").rows_where("game = ?", [game_id], order_by="seq"))
@@ -407,12 +369,7 @@ class Store:
     # --- refereeing (pbem referee) --------------------------------------------------------
 
     def set_player_address(self, game_id: str, role: str, address: str) -> None:
-        self._write(
-            "INSERT OR REPLACE INTO referee_players (game, role, address) VALUES (?, ?, ?)",
-            game_id,
-            role,
-            address,
-        )
+        self._insert("referee_players", game_id, role, address, conflict="OR REPLACE")
 
     def player_addresses(self, game_id: str) -> dict[str, str]:
         """Role -> the address a refereed game's player gets its mail at."""
@@ -429,14 +386,7 @@ class Store:
         return None if row is None else (int(row[0]), str(row[1]), int(row[2]))
 
     def set_referee_clock(self, game_id: str, seq: int, since: str, reminders: int = 0) -> None:
-        self._write(
-            "INSERT OR REPLACE INTO referee_clock (game, seq, since, reminders)"
-            " VALUES (?, ?, ?, ?)",
-            game_id,
-            seq,
-            since,
-            reminders,
-        )
+        self._insert("referee_clock", game_id, seq, since, reminders, conflict="OR REPLACE")
 
     def referee_mailed(self, game_id: str, role: str) -> int:
         """The last seq of a refereed game mailed to `role`'s player (-1: none yet)."""
@@ -446,9 +396,4 @@ class Store:
         return -1 if row is None else int(row[0])
 
     def set_referee_mailed(self, game_id: str, role: str, seq: int) -> None:
-        self._write(
-            "INSERT OR REPLACE INTO referee_mailed (game, role, seq) VALUES (?, ?, ?)",
-            game_id,
-            role,
-            seq,
-        )
+        self._insert("referee_mailed", game_id, role, seq, conflict="OR REPLACE")
