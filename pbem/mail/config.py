@@ -165,12 +165,18 @@ def _opt_str(path: Path, table: dict[str, Any], key: str, where: str = "") -> st
     return value.strip()
 
 
-def _folder(path: Path, data: dict[str, Any], kind: str) -> Path | None:
+def _table(path: Path, data: dict[str, Any], kind: str) -> dict[str, Any] | None:
+    """The file's [kind] table, None when it has none."""
     table = data.get(kind)
+    if table is not None and not isinstance(table, dict):
+        raise MailConfigError(f"{path}: [{kind}] must be a table")
+    return table
+
+
+def _folder(path: Path, data: dict[str, Any], kind: str) -> Path | None:
+    table = _table(path, data, kind)
     if table is None:
         return None
-    if not isinstance(table, dict):
-        raise MailConfigError(f"{path}: [{kind}] must be a table")
     value = _opt_str(path, table, "path", f"[{kind}] ")
     if value is None:
         raise MailConfigError(f"{path}: [{kind}] needs a path")
@@ -178,11 +184,9 @@ def _folder(path: Path, data: dict[str, Any], kind: str) -> Path | None:
 
 
 def _server(path: Path, data: dict[str, Any], kind: str) -> ServerConfig | None:
-    table = data.get(kind)
+    table = _table(path, data, kind)
     if table is None:
         return None
-    if not isinstance(table, dict):
-        raise MailConfigError(f"{path}: [{kind}] must be a table")
     where = f"[{kind}] "
     allowed = {"host", "port", "security", "user", "password", "password_env", "ca_file"}
     if kind == "imap":
