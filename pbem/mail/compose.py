@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from email.headerregistry import Address
 from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid
+from typing import NotRequired, TypedDict, Unpack
 
 from pbem import escape
 from pbem.core.adjudicator import Action, Adjudicator
@@ -30,6 +31,15 @@ _MESSAGE_ID = re.compile(r"<[!-;=?-~]+>")  # printable ASCII, no spaces or angle
 
 class ComposeError(PbemError):
     """A message that cannot be built (no entries, a bad address)."""
+
+
+class Envelope(TypedDict):
+    """Who a message is from and to: the keyword arguments every message here takes
+    (`sender` and `to`: addresses; `sender_name`: the From header's display name)."""
+
+    sender: str
+    to: str
+    sender_name: NotRequired[str | None]
 
 
 def game_title(game: Adjudicator) -> str:
@@ -146,14 +156,12 @@ def compose(
     game: Adjudicator,
     entries: Sequence[Entry],
     *,
-    sender: str,
-    to: str,
-    sender_name: str | None = None,
     thread: Sequence[str] = (),
     date: datetime | None = None,
     message_id: str | None = None,
+    **envelope: Unpack[Envelope],
 ) -> EmailMessage:
-    """The message carrying `entries` of `game` from `sender` to `to`.
+    """The message carrying `entries` of `game` from `sender` to `to` (the `envelope`).
 
     `thread` holds the Message-IDs of the game's earlier messages, sent and received,
     oldest first. The Message-ID is made with the sender's domain unless given.
@@ -162,14 +170,7 @@ def compose(
         raise ComposeError("no entries to send")
     entries = sorted(entries, key=lambda e: e.seq)
     message = new_message(
-        game,
-        subject(game, entries),
-        sender=sender,
-        to=to,
-        sender_name=sender_name,
-        date=date,
-        message_id=message_id,
-        thread=thread,
+        game, subject(game, entries), date=date, message_id=message_id, thread=thread, **envelope
     )
     set_body(message, body_text(game, entries))
     return message
@@ -179,20 +180,18 @@ def new_message(
     game: Adjudicator,
     subject_line: str,
     *,
-    sender: str,
-    to: str,
-    sender_name: str | None = None,
     date: datetime | None = None,
     message_id: str | None = None,
     thread: Sequence[str] = (),
+    **envelope: Unpack[Envelope],
 ) -> EmailMessage:
     """A message about `game` with its headers and no body yet: From, To, Date, Subject,
     a Message-ID (made with the sender's domain unless given), the thread's In-Reply-To
     and References, and the game header."""
-    origin = mail_address(sender, sender_name)
+    origin = mail_address(envelope["sender"], envelope.get("sender_name"))
     message = EmailMessage()
     message["From"] = origin
-    message["To"] = mail_address(to)
+    message["To"] = mail_address(envelope["to"])
     message["Date"] = format_datetime(date or datetime.now(UTC))
     message["Subject"] = subject_line
     message["Message-ID"] = bracketed(message_id or make_msgid(domain=origin.domain))

@@ -12,11 +12,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 from email.message import EmailMessage
+from typing import Unpack
 
 from pbem import escape
 from pbem.core.adjudicator import Adjudicator
 from pbem.core.log import Entry
-from pbem.mail.compose import SUBJECT_TAG, compose, game_title, new_message, set_body
+from pbem.mail.compose import (
+    SUBJECT_TAG,
+    Envelope,
+    compose,
+    game_title,
+    new_message,
+    set_body,
+)
 from pbem.refereeing.clock import Clock, stamp
 
 
@@ -29,18 +37,14 @@ def turn_message(
     role: str,
     entries: Sequence[Entry],
     *,
-    sender: str,
-    to: str,
-    sender_name: str | None = None,
     thread: Sequence[str] = (),
     date: datetime | None = None,
+    **envelope: Unpack[Envelope],
 ) -> EmailMessage:
     """`entries` of `game` for `role`'s player, with its own turn page attached."""
     from pbem.render.page import render_page
 
-    message = compose(
-        game, entries, sender=sender, to=to, sender_name=sender_name, thread=thread, date=date
-    )
+    message = compose(game, entries, thread=thread, date=date, **envelope)
     # The referee holds no player's secrets: the page is what the role's own view of the
     # public state shows (its hand stays on its own store's pages).
     html = render_page(game, role, entries=())
@@ -54,10 +58,8 @@ def reminder_message(
     clock: Clock,
     number: int,
     *,
-    sender: str,
-    to: str,
-    sender_name: str | None = None,
     date: datetime | None = None,
+    **envelope: Unpack[Envelope],
 ) -> EmailMessage:
     """Reminder `number` (1: half the time gone, 2: the last call) to `role`'s player."""
     title = escape.terminal_line(game_title(game))
@@ -66,10 +68,8 @@ def reminder_message(
     message = new_message(
         game,
         f"{SUBJECT_TAG} {title} {game.id[:8]}: reminder, {role} is due by {deadline}",
-        sender=sender,
-        to=to,
-        sender_name=sender_name,
         date=date,
+        **envelope,
     )
     lines = [
         f"{title}, game {game.id[:12]}: the game waits for {role} ({what}).",

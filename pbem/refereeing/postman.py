@@ -7,21 +7,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from email.message import EmailMessage
-from typing import TYPE_CHECKING, TypedDict
+from typing import TYPE_CHECKING
 
 from pbem.errors import PbemError
 
 if TYPE_CHECKING:
     from pbem.client import Client
+    from pbem.mail.compose import Envelope
     from pbem.mail.config import MailConfig
-
-
-class Envelope(TypedDict):
-    """Who a letter is from and to (the keyword arguments of pbem.refereeing.letters)."""
-
-    sender: str
-    to: str
-    sender_name: str | None
 
 
 @dataclass
