@@ -23,41 +23,41 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from pbem.errors import InvalidOrderError
+from pbem.kit.decisions import decision, decision_types
 
 
-@dataclass(frozen=True)
+@decision
 class RollEvent:
     """Campaign phase: prepare the pool, mark the timeline, roll on the event chart."""
 
 
-@dataclass(frozen=True)
+@decision
 class BoostEvent:
     """Spend black cubes to add +1 each to the event die."""
 
     cubes: int
 
 
-@dataclass(frozen=True)
+@decision
 class RerollEvent:
     """Spend a blue cube to re-roll the event die."""
 
 
-@dataclass(frozen=True)
+@decision
 class Accept:
     """Apply the event die's result and roll the dice pool."""
 
 
-@dataclass(frozen=True)
+@decision
 class Reroll:
     """Spend a blue cube to re-roll one unallocated die."""
 
     die: int
 
 
-@dataclass(frozen=True)
+@decision
 class Boost:
     """Concentration of Panzers: spend black cubes to add +1 each to one die."""
 
@@ -65,21 +65,21 @@ class Boost:
     cubes: int
 
 
-@dataclass(frozen=True)
+@decision
 class Claim:
     """Take the blue cube earned by a white die's natural six."""
 
     die: int
 
 
-@dataclass(frozen=True)
+@decision
 class Supply:
     """Allocate a die to the supply tracker (re-supplying)."""
 
     die: int
 
 
-@dataclass(frozen=True)
+@decision
 class Attack:
     """Allocate a die to attack an unlocked city."""
 
@@ -87,7 +87,7 @@ class Attack:
     die: int
 
 
-@dataclass(frozen=True)
+@decision
 class End:
     """End the German phase; unused dice are lost."""
 
@@ -95,18 +95,7 @@ class End:
 Decision = (
     RollEvent | BoostEvent | RerollEvent | Accept | Reroll | Boost | Claim | Supply | Attack | End
 )
-DECISION_TYPES = (
-    RollEvent,
-    BoostEvent,
-    RerollEvent,
-    Accept,
-    Reroll,
-    Boost,
-    Claim,
-    Supply,
-    Attack,
-    End,
-)
+DECISION_TYPES = decision_types(__name__)
 
 SYNTAX = (
     "roll event, boost event <cubes>, reroll event, accept, reroll <die>, "

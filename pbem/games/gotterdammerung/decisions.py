@@ -33,69 +33,69 @@ bare number is enough wherever it is unambiguous (state.resolve_path).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from pbem.core.engine import State
 from pbem.errors import InvalidOrderError
+from pbem.kit.decisions import decision, decision_types
 
 UNIT = re.compile(r"(?:sov|ger|pol|us|art|vs)-[a-z0-9-]+\Z")
 HEX = re.compile(r"(?:(?:op|city):)?[0-9]{4}\Z|ngp\Z")  # ngp: the North German Plain Box
 SOURCES = ("jueterbog", "alkett")  # 8.32, 8.33
 
 
-@dataclass(frozen=True)
+@decision
 class Bid:
     points: int | None  # None: the public form of a sealed bid
 
 
-@dataclass(frozen=True)
+@decision
 class OpenBid:
     pass
 
 
-@dataclass(frozen=True)
+@decision
 class Artillery:
     placements: tuple[tuple[str, str], ...]  # (marker, corps)
 
 
-@dataclass(frozen=True)
+@decision
 class Deploy:
     placements: tuple[tuple[str, str], ...] | None  # (unit, hex); None: "standard"
 
 
-@dataclass(frozen=True)
+@decision
 class Move:
     unit: str
     path: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@decision
 class Enter:
     unit: str
     path: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@decision
 class Rail:
     unit: str
     path: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@decision
 class Split:
     unit: str
     support: str
 
 
-@dataclass(frozen=True)
+@decision
 class Overrun:
     unit: str | None
     launch: str
     target: str
 
 
-@dataclass(frozen=True)
+@decision
 class Attack:
     target: str
     sources: tuple[str, ...]
@@ -103,63 +103,45 @@ class Attack:
     ubahn: bool = False
 
 
-@dataclass(frozen=True)
+@decision
 class Lose:
     units: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@decision
 class Retreat:
     unit: str
     path: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@decision
 class Advance:
     unit: str
     path: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@decision
 class Remove:
     units: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@decision
 class Reinforce:
     source: str
     placements: tuple[tuple[str, str | None], ...]  # (unit, hex); Alkett: hex None
 
 
-@dataclass(frozen=True)
+@decision
 class Volkssturm:
     hexes: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@decision
 class Done:
     pass
 
 
-DECISION_TYPES = (
-    Bid,
-    OpenBid,
-    Artillery,
-    Deploy,
-    Move,
-    Enter,
-    Rail,
-    Split,
-    Overrun,
-    Attack,
-    Lose,
-    Retreat,
-    Advance,
-    Remove,
-    Reinforce,
-    Volkssturm,
-    Done,
-)
+DECISION_TYPES = decision_types(__name__)
 
 
 def _unit(word: str, text: str) -> str:

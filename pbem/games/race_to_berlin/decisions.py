@@ -36,17 +36,17 @@ reads both spellings in every version.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from pbem.errors import InvalidOrderError
 from pbem.games.race_to_berlin.state import controlled_units_in
+from pbem.kit.decisions import decision, decision_types
 
 # --- the decisions ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@decision
 class Place:
     """Place a logistics block (4.1.1); `value` is None in the public, signed decision."""
 
@@ -54,7 +54,7 @@ class Place:
     value: int | None = None
 
 
-@dataclass(frozen=True)
+@decision
 class Move:
     """Move units and/or a logistics block to an adjacent friendly area (4.2.1.1)."""
 
@@ -64,7 +64,7 @@ class Move:
     block: bool = False
 
 
-@dataclass(frozen=True)
+@decision
 class Attack:
     """Attack `target` from `frm` with 1 or 2 action cubes (4.2.1.2 steps 1-3).
 
@@ -77,14 +77,14 @@ class Attack:
     exhausting: bool = False
 
 
-@dataclass(frozen=True)
+@decision
 class RemoveBlock:
     """Remove an own logistics block from the board (4.2.1.3)."""
 
     area: str
 
 
-@dataclass(frozen=True)
+@decision
 class Support:
     """Defender's step 4: the defending area's own block (`own`), an adjacent block, or none."""
 
@@ -92,7 +92,7 @@ class Support:
     own: bool = False
 
 
-@dataclass(frozen=True)
+@decision
 class Tokens:
     """Attacker's step 5 decision: reveal, then Logistics and/or Support tokens; rolls the dice."""
 
@@ -100,28 +100,28 @@ class Tokens:
     support: bool = False
 
 
-@dataclass(frozen=True)
+@decision
 class Reserves:
     """Reserves token: re-roll the own side's two combat dice, or keep them."""
 
     reroll: bool
 
 
-@dataclass(frozen=True)
+@decision
 class Counterattack:
     """Counterattack token: the losing German defender cancels the retreat."""
 
     play: bool
 
 
-@dataclass(frozen=True)
+@decision
 class Loss:
     """One German strength loss on `unit`, chosen by the losing player."""
 
     unit: str
 
 
-@dataclass(frozen=True)
+@decision
 class Retreat:
     """Defending pieces' destinations; units not listed are eliminated.
 
@@ -131,7 +131,7 @@ class Retreat:
     blocks: tuple[tuple[str | None, str], ...] = ()
 
 
-@dataclass(frozen=True)
+@decision
 class Advance:
     """Successful attacker: which attacking units (and the block) advance."""
 
@@ -139,7 +139,7 @@ class Advance:
     block: bool = False
 
 
-@dataclass(frozen=True)
+@decision
 class Strategic:
     """A strategic move (4.3) of one unit through friendly areas."""
 
@@ -148,40 +148,24 @@ class Strategic:
     to: str
 
 
-@dataclass(frozen=True)
+@decision
 class EndStrategic:
     """End the own strategic movement (the moves not made are forgone)."""
 
 
-@dataclass(frozen=True)
+@decision
 class PlaceReserve:
     """Place the Eastern Front 6th SS Panzer Army next to the Eastern Front line (4.3)."""
 
     area: str
 
 
-@dataclass(frozen=True)
+@decision
 class OpenBlocks:
     """End of the game turn: open every own block of the turn that is still sealed."""
 
 
-DECISION_TYPES: tuple[type, ...] = (
-    Place,
-    Move,
-    Attack,
-    RemoveBlock,
-    Support,
-    Tokens,
-    Reserves,
-    Counterattack,
-    Loss,
-    Retreat,
-    Advance,
-    Strategic,
-    EndStrategic,
-    PlaceReserve,
-    OpenBlocks,
-)
+DECISION_TYPES = decision_types(__name__)
 
 RESERVE_ALIAS = "6ss"
 
