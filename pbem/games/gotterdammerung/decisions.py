@@ -33,6 +33,7 @@ bare number is enough wherever it is unambiguous (state.resolve_path).
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from pbem.core.engine import State
@@ -64,22 +65,27 @@ class Deploy:
     placements: tuple[tuple[str, str], ...] | None  # (unit, hex); None: "standard"
 
 
-@decision
-class Move:
+@dataclass(frozen=True)
+class UnitPath:
+    """A unit and the hexes of its path: what the decisions of a unit on the move give."""
+
     unit: str
     path: tuple[str, ...]
 
 
 @decision
-class Enter:
-    unit: str
-    path: tuple[str, ...]
+class Move(UnitPath):
+    """5.1: the unit, then its path (its own hex may lead; no path: 6.84)."""
 
 
 @decision
-class Rail:
-    unit: str
-    path: tuple[str, ...]
+class Enter(UnitPath):
+    """9.1, 9.22: a reinforcement enters at an entry hex."""
+
+
+@decision
+class Rail(UnitPath):
+    """5.6: railroad movement along the path."""
 
 
 @decision
@@ -109,15 +115,13 @@ class Lose:
 
 
 @decision
-class Retreat:
-    unit: str
-    path: tuple[str, ...]
+class Retreat(UnitPath):
+    """6.6: the unit's retreat path (none: it cannot, 6.53)."""
 
 
 @decision
-class Advance:
-    unit: str
-    path: tuple[str, ...]
+class Advance(UnitPath):
+    """6.7: the unit's advance path."""
 
 
 @decision
@@ -142,6 +146,16 @@ class Done:
 
 
 DECISION_TYPES = decision_types(__name__)
+
+# The decisions written as a verb, a unit and its path, by their verb.
+_PATH_KINDS: dict[str, type[UnitPath]] = {
+    "move": Move,
+    "enter": Enter,
+    "rail": Rail,
+    "advance": Advance,
+    "retreat": Retreat,
+}
+_PATH_VERBS = {kind: verb for verb, kind in _PATH_KINDS.items()}
 
 
 def _unit(word: str, text: str) -> str:
@@ -191,11 +205,10 @@ def parse_decision(text: str, state: State | None = None, role: str | None = Non
         if rest == ["standard"]:
             return Deploy(None)
         return Deploy(_pairs(rest, text, _unit, _hex))
-    if verb in ("move", "enter", "rail", "advance", "retreat") and rest:
+    if verb in _PATH_KINDS and rest:
         unit = _unit(rest[0], text)
         path = _path(rest[1:], text, empty=verb in ("retreat", "move"))  # 6.84: "move sov-x"
-        kind = {"move": Move, "enter": Enter, "rail": Rail, "advance": Advance, "retreat": Retreat}
-        return kind[verb](unit, path)
+        return _PATH_KINDS[verb](unit, path)
     if verb == "split" and len(rest) == 2:
         return Split(_unit(rest[0], text), _unit(rest[1], text))
     if verb == "overrun":
@@ -259,11 +272,8 @@ def format_decision(d: Any) -> str:
         if d.placements is None:
             return "deploy standard"
         return "deploy " + " ".join(f"{u} {h}" for u, h in d.placements)
-    for kind, verb in ((Move, "move"), (Enter, "enter"), (Rail, "rail"), (Advance, "advance")):
-        if isinstance(d, kind):
-            return " ".join((verb, d.unit, *d.path))
-    if isinstance(d, Retreat):
-        return " ".join(("retreat", d.unit, *d.path))
+    if isinstance(d, UnitPath):
+        return " ".join((_PATH_VERBS[type(d)], d.unit, *d.path))
     if isinstance(d, Split):
         return f"split {d.unit} {d.support}"
     if isinstance(d, Overrun):
