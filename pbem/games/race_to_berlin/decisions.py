@@ -280,20 +280,6 @@ class Lexicon:
 
 
 _ARROW = re.compile(r"\s*(?:->|→|=>)\s*")
-_PLACE = re.compile(r"^place (?P<what>\S+) (?:in|at|on) (?P<area>\S+)$")
-# "move 11 -> 12: us-1" (1.0), "move 11 -> 12 with us-1" and "move 11 -> 12 us-1" (as
-# normalised: a typed `to` is read as `->`)
-_MOVE_AREAS_FIRST = re.compile(r"^move (?P<frm>\S+) -> (?P<to>[^\s:]+)(?::| with)? (?P<pieces>.+)$")
-_MOVE_PIECES_FIRST = re.compile(r"^move (?P<pieces>.+?) (?:from )?(?P<frm>\S+) -> (?P<to>\S+)$")
-_ATTACK = re.compile(
-    r"^attack (?P<target>\S+) from (?P<frm>\S+)"
-    r"(?: (?:with )?(?:cubes? (?P<c1>\d+)|(?P<c2>\d+) cubes?))?(?P<exh> exhausting)?$"
-)
-_REMOVE = re.compile(r"^remove (?:block )?(?:in |from )?(?P<area>\S+)$")
-_SUPPORT = re.compile(r"^support (?P<how>in|from) (?P<area>\S+)$")
-_STRATEGIC = re.compile(r"^strategic (?P<unit>\S+) (?:from )?(?:(?P<frm>\S+) )?-> (?P<to>\S+)$")
-
-
 _TO = re.compile(r"(?<![\w-])to(?![\w-])")
 _SPACED = {
     ",": (re.compile(r"\s*,\s*"), ", "),
@@ -364,13 +350,22 @@ def _int(digits: str, text: str) -> int:
         ) from None
 
 
-def _parse_place(norm: str, text: str, lex: Lexicon) -> Any:
-    m = _PLACE.match(norm)
+def _matched(pattern: re.Pattern[str], norm: str, text: str, expected: str) -> re.Match[str]:
+    """The match of a verb's pattern, or the refusal that says what the verb expects."""
+    m = pattern.match(norm)
     if not m:
-        raise InvalidOrderError(
-            f"cannot read {text!r}: expected 'place <value> in <area>', 'place block in "
-            "<area>' or 'place 6ss in <area>'"
-        )
+        raise InvalidOrderError(f"cannot read {text!r}: {expected}")
+    return m
+
+
+_PLACE = re.compile(r"^place (?P<what>\S+) (?:in|at|on) (?P<area>\S+)$")
+
+
+def _parse_place(norm: str, text: str, lex: Lexicon) -> Any:
+    expected = (
+        "expected 'place <value> in <area>', 'place block in <area>' or 'place 6ss in <area>'"
+    )
+    m = _matched(_PLACE, norm, text, expected)
     what, area = m.group("what"), lex.area(m.group("area"), text)
     if what == "block":
         return Place(area)
@@ -381,6 +376,12 @@ def _parse_place(norm: str, text: str, lex: Lexicon) -> Any:
     raise InvalidOrderError(
         f"cannot read {text!r}: {what!r} is not a block value (2, 3, 4, 5), 'block' or '6ss'"
     )
+
+
+# "move 11 -> 12: us-1" (1.0), "move 11 -> 12 with us-1" and "move 11 -> 12 us-1" (as
+# normalised: a typed `to` is read as `->`)
+_MOVE_AREAS_FIRST = re.compile(r"^move (?P<frm>\S+) -> (?P<to>[^\s:]+)(?::| with)? (?P<pieces>.+)$")
+_MOVE_PIECES_FIRST = re.compile(r"^move (?P<pieces>.+?) (?:from )?(?P<frm>\S+) -> (?P<to>\S+)$")
 
 
 def _parse_move(norm: str, text: str, lex: Lexicon) -> Move:
@@ -425,12 +426,14 @@ def _pieces_of(pieces: str, text: str, lex: Lexicon, frm: str) -> tuple[tuple[st
     return tuple(sorted(units)), block
 
 
+_ATTACK = re.compile(
+    r"^attack (?P<target>\S+) from (?P<frm>\S+)"
+    r"(?: (?:with )?(?:cubes? (?P<c1>\d+)|(?P<c2>\d+) cubes?))?(?P<exh> exhausting)?$"
+)
+
+
 def _parse_attack(norm: str, text: str, lex: Lexicon) -> Attack:
-    m = _ATTACK.match(norm)
-    if not m:
-        raise InvalidOrderError(
-            f"cannot read {text!r}: expected 'attack <target> from <area> cubes <1|2>'"
-        )
+    m = _matched(_ATTACK, norm, text, "expected 'attack <target> from <area> cubes <1|2>'")
     target, frm = lex.area(m.group("target"), text), lex.area(m.group("frm"), text)
     raw = m.group("c1") or m.group("c2")
     # Without a number: the 2 cubes of a German attack, else 1.
@@ -447,20 +450,20 @@ def _german_block(lex: Lexicon, area: str) -> bool:
     )
 
 
+_REMOVE = re.compile(r"^remove (?:block )?(?:in |from )?(?P<area>\S+)$")
+
+
 def _parse_remove(norm: str, text: str, lex: Lexicon) -> RemoveBlock:
-    m = _REMOVE.match(norm)
-    if not m:
-        raise InvalidOrderError(f"cannot read {text!r}: expected 'remove block in <area>'")
+    m = _matched(_REMOVE, norm, text, "expected 'remove block in <area>'")
     return RemoveBlock(lex.area(m.group("area"), text))
 
 
+_SUPPORT = re.compile(r"^support (?P<how>in|from) (?P<area>\S+)$")
+
+
 def _parse_support(norm: str, text: str, lex: Lexicon) -> Support:
-    m = _SUPPORT.match(norm)
-    if not m:
-        raise InvalidOrderError(
-            f"cannot read {text!r}: expected 'support in <area>', 'support from <area>' "
-            "or 'no support'"
-        )
+    expected = "expected 'support in <area>', 'support from <area>' or 'no support'"
+    m = _matched(_SUPPORT, norm, text, expected)
     area = lex.area(m.group("area"), text)
     combat = lex.state.get("combat")
     own = m.group("how") == "in"
@@ -538,13 +541,12 @@ def _parse_advance(norm: str, text: str, lex: Lexicon) -> Advance:
     return Advance(units, block)
 
 
+_STRATEGIC = re.compile(r"^strategic (?P<unit>\S+) (?:from )?(?:(?P<frm>\S+) )?-> (?P<to>\S+)$")
+
+
 def _parse_strategic(norm: str, text: str, lex: Lexicon) -> Strategic:
-    m = _STRATEGIC.match(norm)
-    if not m:
-        raise InvalidOrderError(
-            f"cannot read {text!r}: expected 'strategic <unit> from <from> to <to>' or "
-            "'end strategic'"
-        )
+    expected = "expected 'strategic <unit> from <from> to <to>' or 'end strategic'"
+    m = _matched(_STRATEGIC, norm, text, expected)
     unit = lex.unit(m.group("unit"), text)
     to = lex.area(m.group("to"), text)
     if m.group("frm"):
