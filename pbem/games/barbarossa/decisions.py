@@ -97,50 +97,38 @@ Decision = (
 )
 DECISION_TYPES = decision_types(__name__)
 
-SYNTAX = (
-    "roll event, boost event <cubes>, reroll event, accept, reroll <die>, "
-    "boost <die> <cubes>, claim <die>, supply <die>, attack <city> with <die>, end"
-)
-
-# The form of each decision, for prompts and refusals ("expected 'roll event'").
-FORMS: dict[type, str] = {
-    RollEvent: "'roll event'",
-    BoostEvent: "'boost event <cubes>'",
-    RerollEvent: "'reroll event'",
-    Accept: "'accept'",
-    Reroll: "'reroll <die>'",
-    Boost: "'boost <die> <cubes>'",
-    Claim: "'claim <die>'",
-    Supply: "'supply <die>'",
-    Attack: "'attack <city> with <die>'",
-    End: "'end'",
+# The canonical text of each decision, with its fields in braces (`format_decision` fills
+# them in): the one place that spells each decision.
+TEXTS: dict[type, str] = {
+    RollEvent: "roll event",
+    BoostEvent: "boost event {cubes}",
+    RerollEvent: "reroll event",
+    Accept: "accept",
+    Reroll: "reroll {die}",
+    Boost: "boost {die} {cubes}",
+    Claim: "claim {die}",
+    Supply: "supply {die}",
+    Attack: "attack {city} with {die}",
+    End: "end",
 }
+
+
+def _placeholders(text: str) -> str:
+    """A decision's text with `<field>` for each of its fields, as prompts and refusals show it."""
+    return text.replace("{", "<").replace("}", ">")
+
+
+# The form of each decision, for prompts and refusals ("expected 'boost <die> <cubes>'").
+FORMS: dict[type, str] = {kind: f"'{_placeholders(text)}'" for kind, text in TEXTS.items()}
+SYNTAX = ", ".join(_placeholders(text) for text in TEXTS.values())
 
 
 def format_decision(decision: Decision) -> str:
     """The canonical text of a decision."""
-    match decision:
-        case RollEvent():
-            return "roll event"
-        case BoostEvent(cubes=cubes):
-            return f"boost event {cubes}"
-        case RerollEvent():
-            return "reroll event"
-        case Accept():
-            return "accept"
-        case Reroll(die=die):
-            return f"reroll {die}"
-        case Boost(die=die, cubes=cubes):
-            return f"boost {die} {cubes}"
-        case Claim(die=die):
-            return f"claim {die}"
-        case Supply(die=die):
-            return f"supply {die}"
-        case Attack(city=city, die=die):
-            return f"attack {city} with {die}"
-        case End():
-            return "end"
-    raise TypeError(f"not a Barbarossa decision: {decision!r}")
+    text = TEXTS.get(type(decision))
+    if text is None:
+        raise TypeError(f"not a Barbarossa decision: {decision!r}")
+    return text.format_map(vars(decision))
 
 
 def _number(token: str, text: str, what: str, expected: str) -> int:
