@@ -25,7 +25,7 @@ import re
 from collections.abc import Iterable
 
 from pbem.errors import InvalidOrderError
-from pbem.kit.decisions import decision, decision_types
+from pbem.kit.decisions import decision, decision_types, spelled
 
 
 @decision
@@ -125,10 +125,10 @@ SYNTAX = ", ".join(_placeholders(text) for text in TEXTS.values())
 
 def format_decision(decision: Decision) -> str:
     """The canonical text of a decision."""
-    text = TEXTS.get(type(decision))
+    text = spelled(TEXTS, decision)
     if text is None:
         raise TypeError(f"not a Barbarossa decision: {decision!r}")
-    return text.format_map(vars(decision))
+    return text
 
 
 def _number(token: str, text: str, what: str, expected: str) -> int:

@@ -37,7 +37,7 @@ from typing import Any
 
 from pbem.core.engine import State
 from pbem.errors import InvalidOrderError
-from pbem.kit.decisions import decision, decision_types
+from pbem.kit.decisions import decision, decision_types, spelled
 
 NATIONALITY_WORDS = ("french", "british", "belgian", "german")
 FACES = ("scouting", "deployed")
@@ -485,54 +485,50 @@ def _h(hex_: int) -> str:
     return f"{hex_:04d}"
 
 
+# The decisions whose text is their fields in fixed words (hexes as four digits); the
+# forms without a field (`keep marker`, `no counter`, `bid`) are in SIMPLE.
+TEXTS: dict[type, str] = {
+    Bid: "bid {value}",
+    Rail: "rail {counter} {start:04d} {end:04d}",
+    Flip: "flip {counter}",
+    Recon: "recon {counter} {at:04d} to {target_hex:04d} {target}",
+    Regroup: "regroup {counter} {at:04d}",
+    Rebuild: "rebuild {unit} {hex:04d}",
+    Plan: "plan {at:04d} {other:04d}",
+    Deploy: "deploy {hex:04d}",
+    Keep: "keep {card}",
+    Retreat: "retreat {counter} {to:04d}",
+    Withdraw: "withdraw {counter} {to:04d}",
+    GoBack: "back {counter}",
+    CounterAttack: "counter {counter}",
+    FallBack: "fall back {to:04d}",
+    First: "first {side}",
+}
+
+
 def format_decision(d: Any) -> str:
     for text, simple in SIMPLE.items():
         if d == simple:
             return text
+    written = spelled(TEXTS, d)
+    if written is not None:
+        return written
     if isinstance(d, Place):
         who = d.unit if d.unit is not None else d.nationality
         return f"place {who} {_h(d.hex)}" + (f" {d.face}" if d.face else "")
-    if isinstance(d, Bid):
-        return f"bid {d.value}"
-    if isinstance(d, Rail):
-        return f"rail {d.counter} {_h(d.start)} {_h(d.end)}"
     if isinstance(d, Move):
         return f"move {d.counter} " + " ".join(_h(h) for h in d.path)
-    if isinstance(d, Flip):
-        return f"flip {d.counter}"
-    if isinstance(d, Recon):
-        return f"recon {d.counter} {_h(d.at)} to {_h(d.target_hex)} {d.target}"
     if isinstance(d, Fire):
         return f"fire {d.counter} {_h(d.at)} to {_h(d.target_hex)}" + (
             f" {d.target}" if d.target else ""
         )
-    if isinstance(d, Regroup):
-        return f"regroup {d.counter} {_h(d.at)}"
-    if isinstance(d, Rebuild):
-        return f"rebuild {d.unit} {_h(d.hex)}"
     if isinstance(d, Pick):
         return "pick " + " ".join(d.counters)
-    if isinstance(d, Plan):
-        return f"plan {_h(d.at)} {_h(d.other)}"
-    if isinstance(d, Deploy):
-        return f"deploy {_h(d.hex)}" if d.hex is not None else "keep marker"
     if isinstance(d, Assault):
         parts = [f"{'+' if i else ''}{k} {_h(h)}" for i, (k, h) in enumerate(d.units)]
         return "assault " + " ".join(parts) + f" to {_h(d.target_hex)}"
     if isinstance(d, Match):
         return "match " + " ".join(f"{a} {b}" for a, b in d.pairs)
-    if isinstance(d, Keep):
-        return f"keep {d.card}"
-    if isinstance(d, Retreat):
-        return f"retreat {d.counter} {_h(d.to)}"
-    if isinstance(d, Withdraw):
-        return f"withdraw {d.counter} {_h(d.to)}"
-    if isinstance(d, GoBack):
-        return f"back {d.counter}"
-    if isinstance(d, CounterAttack):
-        return f"counter {d.counter}"
-    if isinstance(d, FallBack):
-        return f"fall back {_h(d.to)}"
     if isinstance(d, Reply):
         words = ["reply"] + (["met"] if d.met else []) + (["back", _h(d.back)] if d.back else [])
         return " ".join(words + (["lost"] if d.lost else []))
@@ -543,8 +539,6 @@ def format_decision(d: Any) -> str:
         words += [f"put {n} {_h(h)}" for n, h in d.put]
         words += [f"shift {k} {_h(a)} {_h(b)}" for k, a, b in d.shift]
         return " ".join(words)
-    if isinstance(d, First):
-        return f"first {d.side}"
     if isinstance(d, March):
         return f"forced march {d.counter} " + " ".join(_h(h) for h in d.path)
     raise InvalidOrderError(f"not a race-to-the-sea decision: {d!r}")
