@@ -23,41 +23,41 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from pbem.errors import InvalidOrderError
+from pbem.kit.decisions import decision, decision_types, spelled
 
 
-@dataclass(frozen=True)
+@decision
 class RollEvent:
     """Campaign phase: prepare the pool, mark the timeline, roll on the event chart."""
 
 
-@dataclass(frozen=True)
+@decision
 class BoostEvent:
     """Spend black cubes to add +1 each to the event die."""
 
     cubes: int
 
 
-@dataclass(frozen=True)
+@decision
 class RerollEvent:
     """Spend a blue cube to re-roll the event die."""
 
 
-@dataclass(frozen=True)
+@decision
 class Accept:
     """Apply the event die's result and roll the dice pool."""
 
 
-@dataclass(frozen=True)
+@decision
 class Reroll:
     """Spend a blue cube to re-roll one unallocated die."""
 
     die: int
 
 
-@dataclass(frozen=True)
+@decision
 class Boost:
     """Concentration of Panzers: spend black cubes to add +1 each to one die."""
 
@@ -65,21 +65,21 @@ class Boost:
     cubes: int
 
 
-@dataclass(frozen=True)
+@decision
 class Claim:
     """Take the blue cube earned by a white die's natural six."""
 
     die: int
 
 
-@dataclass(frozen=True)
+@decision
 class Supply:
     """Allocate a die to the supply tracker (re-supplying)."""
 
     die: int
 
 
-@dataclass(frozen=True)
+@decision
 class Attack:
     """Allocate a die to attack an unlocked city."""
 
@@ -87,7 +87,7 @@ class Attack:
     die: int
 
 
-@dataclass(frozen=True)
+@decision
 class End:
     """End the German phase; unused dice are lost."""
 
@@ -95,63 +95,40 @@ class End:
 Decision = (
     RollEvent | BoostEvent | RerollEvent | Accept | Reroll | Boost | Claim | Supply | Attack | End
 )
-DECISION_TYPES = (
-    RollEvent,
-    BoostEvent,
-    RerollEvent,
-    Accept,
-    Reroll,
-    Boost,
-    Claim,
-    Supply,
-    Attack,
-    End,
-)
+DECISION_TYPES = decision_types(__name__)
 
-SYNTAX = (
-    "roll event, boost event <cubes>, reroll event, accept, reroll <die>, "
-    "boost <die> <cubes>, claim <die>, supply <die>, attack <city> with <die>, end"
-)
-
-# The form of each decision, for prompts and refusals ("expected 'roll event'").
-FORMS: dict[type, str] = {
-    RollEvent: "'roll event'",
-    BoostEvent: "'boost event <cubes>'",
-    RerollEvent: "'reroll event'",
-    Accept: "'accept'",
-    Reroll: "'reroll <die>'",
-    Boost: "'boost <die> <cubes>'",
-    Claim: "'claim <die>'",
-    Supply: "'supply <die>'",
-    Attack: "'attack <city> with <die>'",
-    End: "'end'",
+# The canonical text of each decision, with its fields in braces (`format_decision` fills
+# them in): the one place that spells each decision.
+TEXTS: dict[type, str] = {
+    RollEvent: "roll event",
+    BoostEvent: "boost event {cubes}",
+    RerollEvent: "reroll event",
+    Accept: "accept",
+    Reroll: "reroll {die}",
+    Boost: "boost {die} {cubes}",
+    Claim: "claim {die}",
+    Supply: "supply {die}",
+    Attack: "attack {city} with {die}",
+    End: "end",
 }
+
+
+def _placeholders(text: str) -> str:
+    """A decision's text with `<field>` for each of its fields, as prompts and refusals show it."""
+    return text.replace("{", "<").replace("}", ">")
+
+
+# The form of each decision, for prompts and refusals ("expected 'boost <die> <cubes>'").
+FORMS: dict[type, str] = {kind: f"'{_placeholders(text)}'" for kind, text in TEXTS.items()}
+SYNTAX = ", ".join(_placeholders(text) for text in TEXTS.values())
 
 
 def format_decision(decision: Decision) -> str:
     """The canonical text of a decision."""
-    match decision:
-        case RollEvent():
-            return "roll event"
-        case BoostEvent(cubes=cubes):
-            return f"boost event {cubes}"
-        case RerollEvent():
-            return "reroll event"
-        case Accept():
-            return "accept"
-        case Reroll(die=die):
-            return f"reroll {die}"
-        case Boost(die=die, cubes=cubes):
-            return f"boost {die} {cubes}"
-        case Claim(die=die):
-            return f"claim {die}"
-        case Supply(die=die):
-            return f"supply {die}"
-        case Attack(city=city, die=die):
-            return f"attack {city} with {die}"
-        case End():
-            return "end"
-    raise TypeError(f"not a Barbarossa decision: {decision!r}")
+    text = spelled(TEXTS, decision)
+    if text is None:
+        raise TypeError(f"not a Barbarossa decision: {decision!r}")
+    return text
 
 
 def _number(token: str, text: str, what: str, expected: str) -> int:

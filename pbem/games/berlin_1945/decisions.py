@@ -41,16 +41,17 @@ import re
 from dataclasses import dataclass
 
 from pbem.errors import InvalidOrderError
+from pbem.kit.decisions import decision, decision_types
 
 Dest = tuple[str, int | None]  # destination zone, count (None: "all")
 
 
-@dataclass(frozen=True)
+@decision
 class Draw:
     pass
 
 
-@dataclass(frozen=True)
+@decision
 class Discard:
     slots: tuple[int, ...]
     purpose: str = "limit"  # "limit" or "move"
@@ -62,7 +63,7 @@ class PlanOrder:
     dests: tuple[Dest, ...]
 
 
-@dataclass(frozen=True)
+@decision
 class Plan:
     """The Soviet plan; `sealed` is the public decision (`plan`) that only commits it."""
 
@@ -73,49 +74,49 @@ class Plan:
     sealed: bool = False
 
 
-@dataclass(frozen=True)
+@decision
 class Open:
     pass
 
 
-@dataclass(frozen=True)
+@decision
 class Move:
     frm: str
     dests: tuple[tuple[str, tuple[str, ...]], ...]
 
 
-@dataclass(frozen=True)
+@decision
 class Rebuild:
     unit: str
     zone: str
     slots: tuple[int, ...]
 
 
-@dataclass(frozen=True)
+@decision
 class Execute:
     index: int
     units: tuple[tuple[str, ...], ...] | None = None
     slots: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True)
+@decision
 class RetreatOrder:
     index: int
     units: tuple[tuple[str, ...], ...] | None = None
 
 
-@dataclass(frozen=True)
+@decision
 class Cancel:
     index: int
     slots: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True)
+@decision
 class EndMovement:
     pass
 
 
-@dataclass(frozen=True)
+@decision
 class Play:
     card: int
     zone: str | None = None
@@ -124,57 +125,39 @@ class Play:
     more_zones: tuple[str, ...] = ()  # a card placing several markers, one a zone
 
 
-@dataclass(frozen=True)
+@decision
 class NoReaction:
     pass
 
 
-@dataclass(frozen=True)
+@decision
 class Reinforce:
     first: str
     second: str
 
 
-@dataclass(frozen=True)
+@decision
 class Fight:
     zone: str
 
 
-@dataclass(frozen=True)
+@decision
 class Cards:
     cards: tuple[int, ...] = ()
     bang: tuple[int, ...] = ()  # those of `cards` played in their ! mode ("1 bang", 2.3)
 
 
-@dataclass(frozen=True)
+@decision
 class Casualties:
     units: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@decision
 class RemoveUnit:
     unit: str | None
 
 
-DECISION_TYPES = (
-    Draw,
-    Discard,
-    Plan,
-    Open,
-    Move,
-    Rebuild,
-    Execute,
-    RetreatOrder,
-    Cancel,
-    EndMovement,
-    Play,
-    Reinforce,
-    Fight,
-    Cards,
-    Casualties,
-    RemoveUnit,
-    NoReaction,
-)
+DECISION_TYPES = decision_types(__name__)
 
 ZONE = r"[a-z0-9]+"
 _TO = re.compile(r"(?<![\w-])to(?![\w-])")  # the word `to`, not a part of a unit id

@@ -38,64 +38,70 @@ from typing import Any
 
 from pbem.core.engine import State
 from pbem.errors import InvalidOrderError
+from pbem.kit.decisions import decision, decision_types
 
 UNIT = re.compile(r"(?:sov|ger|pol|us|art|vs)-[a-z0-9-]+\Z")
 HEX = re.compile(r"(?:(?:op|city):)?[0-9]{4}\Z|ngp\Z")  # ngp: the North German Plain Box
 SOURCES = ("jueterbog", "alkett")  # 8.32, 8.33
 
 
-@dataclass(frozen=True)
+@decision
 class Bid:
     points: int | None  # None: the public form of a sealed bid
 
 
-@dataclass(frozen=True)
+@decision
 class OpenBid:
     pass
 
 
-@dataclass(frozen=True)
+@decision
 class Artillery:
     placements: tuple[tuple[str, str], ...]  # (marker, corps)
 
 
-@dataclass(frozen=True)
+@decision
 class Deploy:
     placements: tuple[tuple[str, str], ...] | None  # (unit, hex); None: "standard"
 
 
 @dataclass(frozen=True)
-class Move:
+class UnitPath:
+    """A unit and the hexes of its path: what the decisions of a unit on the move give."""
+
     unit: str
     path: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class Enter:
-    unit: str
-    path: tuple[str, ...]
+@decision
+class Move(UnitPath):
+    """5.1: the unit, then its path (its own hex may lead; no path: 6.84)."""
 
 
-@dataclass(frozen=True)
-class Rail:
-    unit: str
-    path: tuple[str, ...]
+@decision
+class Enter(UnitPath):
+    """9.1, 9.22: a reinforcement enters at an entry hex."""
 
 
-@dataclass(frozen=True)
+@decision
+class Rail(UnitPath):
+    """5.6: railroad movement along the path."""
+
+
+@decision
 class Split:
     unit: str
     support: str
 
 
-@dataclass(frozen=True)
+@decision
 class Overrun:
     unit: str | None
     launch: str
     target: str
 
 
-@dataclass(frozen=True)
+@decision
 class Attack:
     target: str
     sources: tuple[str, ...]
@@ -103,63 +109,53 @@ class Attack:
     ubahn: bool = False
 
 
-@dataclass(frozen=True)
+@decision
 class Lose:
     units: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class Retreat:
-    unit: str
-    path: tuple[str, ...]
+@decision
+class Retreat(UnitPath):
+    """6.6: the unit's retreat path (none: it cannot, 6.53)."""
 
 
-@dataclass(frozen=True)
-class Advance:
-    unit: str
-    path: tuple[str, ...]
+@decision
+class Advance(UnitPath):
+    """6.7: the unit's advance path."""
 
 
-@dataclass(frozen=True)
+@decision
 class Remove:
     units: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@decision
 class Reinforce:
     source: str
     placements: tuple[tuple[str, str | None], ...]  # (unit, hex); Alkett: hex None
 
 
-@dataclass(frozen=True)
+@decision
 class Volkssturm:
     hexes: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@decision
 class Done:
     pass
 
 
-DECISION_TYPES = (
-    Bid,
-    OpenBid,
-    Artillery,
-    Deploy,
-    Move,
-    Enter,
-    Rail,
-    Split,
-    Overrun,
-    Attack,
-    Lose,
-    Retreat,
-    Advance,
-    Remove,
-    Reinforce,
-    Volkssturm,
-    Done,
-)
+DECISION_TYPES = decision_types(__name__)
+
+# The decisions written as a verb, a unit and its path, by their verb.
+_PATH_KINDS: dict[str, type[UnitPath]] = {
+    "move": Move,
+    "enter": Enter,
+    "rail": Rail,
+    "advance": Advance,
+    "retreat": Retreat,
+}
+_PATH_VERBS = {kind: verb for verb, kind in _PATH_KINDS.items()}
 
 
 def _unit(word: str, text: str) -> str:
@@ -209,11 +205,10 @@ def parse_decision(text: str, state: State | None = None, role: str | None = Non
         if rest == ["standard"]:
             return Deploy(None)
         return Deploy(_pairs(rest, text, _unit, _hex))
-    if verb in ("move", "enter", "rail", "advance", "retreat") and rest:
+    if verb in _PATH_KINDS and rest:
         unit = _unit(rest[0], text)
         path = _path(rest[1:], text, empty=verb in ("retreat", "move"))  # 6.84: "move sov-x"
-        kind = {"move": Move, "enter": Enter, "rail": Rail, "advance": Advance, "retreat": Retreat}
-        return kind[verb](unit, path)
+        return _PATH_KINDS[verb](unit, path)
     if verb == "split" and len(rest) == 2:
         return Split(_unit(rest[0], text), _unit(rest[1], text))
     if verb == "overrun":
@@ -277,11 +272,8 @@ def format_decision(d: Any) -> str:
         if d.placements is None:
             return "deploy standard"
         return "deploy " + " ".join(f"{u} {h}" for u, h in d.placements)
-    for kind, verb in ((Move, "move"), (Enter, "enter"), (Rail, "rail"), (Advance, "advance")):
-        if isinstance(d, kind):
-            return " ".join((verb, d.unit, *d.path))
-    if isinstance(d, Retreat):
-        return " ".join(("retreat", d.unit, *d.path))
+    if isinstance(d, UnitPath):
+        return " ".join((_PATH_VERBS[type(d)], d.unit, *d.path))
     if isinstance(d, Split):
         return f"split {d.unit} {d.support}"
     if isinstance(d, Overrun):

@@ -36,17 +36,17 @@ reads both spellings in every version.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from pbem.errors import InvalidOrderError
 from pbem.games.race_to_berlin.state import controlled_units_in
+from pbem.kit.decisions import decision, decision_types
 
 # --- the decisions ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@decision
 class Place:
     """Place a logistics block (4.1.1); `value` is None in the public, signed decision."""
 
@@ -54,7 +54,7 @@ class Place:
     value: int | None = None
 
 
-@dataclass(frozen=True)
+@decision
 class Move:
     """Move units and/or a logistics block to an adjacent friendly area (4.2.1.1)."""
 
@@ -64,7 +64,7 @@ class Move:
     block: bool = False
 
 
-@dataclass(frozen=True)
+@decision
 class Attack:
     """Attack `target` from `frm` with 1 or 2 action cubes (4.2.1.2 steps 1-3).
 
@@ -77,14 +77,14 @@ class Attack:
     exhausting: bool = False
 
 
-@dataclass(frozen=True)
+@decision
 class RemoveBlock:
     """Remove an own logistics block from the board (4.2.1.3)."""
 
     area: str
 
 
-@dataclass(frozen=True)
+@decision
 class Support:
     """Defender's step 4: the defending area's own block (`own`), an adjacent block, or none."""
 
@@ -92,7 +92,7 @@ class Support:
     own: bool = False
 
 
-@dataclass(frozen=True)
+@decision
 class Tokens:
     """Attacker's step 5 decision: reveal, then Logistics and/or Support tokens; rolls the dice."""
 
@@ -100,28 +100,28 @@ class Tokens:
     support: bool = False
 
 
-@dataclass(frozen=True)
+@decision
 class Reserves:
     """Reserves token: re-roll the own side's two combat dice, or keep them."""
 
     reroll: bool
 
 
-@dataclass(frozen=True)
+@decision
 class Counterattack:
     """Counterattack token: the losing German defender cancels the retreat."""
 
     play: bool
 
 
-@dataclass(frozen=True)
+@decision
 class Loss:
     """One German strength loss on `unit`, chosen by the losing player."""
 
     unit: str
 
 
-@dataclass(frozen=True)
+@decision
 class Retreat:
     """Defending pieces' destinations; units not listed are eliminated.
 
@@ -131,7 +131,7 @@ class Retreat:
     blocks: tuple[tuple[str | None, str], ...] = ()
 
 
-@dataclass(frozen=True)
+@decision
 class Advance:
     """Successful attacker: which attacking units (and the block) advance."""
 
@@ -139,7 +139,7 @@ class Advance:
     block: bool = False
 
 
-@dataclass(frozen=True)
+@decision
 class Strategic:
     """A strategic move (4.3) of one unit through friendly areas."""
 
@@ -148,40 +148,24 @@ class Strategic:
     to: str
 
 
-@dataclass(frozen=True)
+@decision
 class EndStrategic:
     """End the own strategic movement (the moves not made are forgone)."""
 
 
-@dataclass(frozen=True)
+@decision
 class PlaceReserve:
     """Place the Eastern Front 6th SS Panzer Army next to the Eastern Front line (4.3)."""
 
     area: str
 
 
-@dataclass(frozen=True)
+@decision
 class OpenBlocks:
     """End of the game turn: open every own block of the turn that is still sealed."""
 
 
-DECISION_TYPES: tuple[type, ...] = (
-    Place,
-    Move,
-    Attack,
-    RemoveBlock,
-    Support,
-    Tokens,
-    Reserves,
-    Counterattack,
-    Loss,
-    Retreat,
-    Advance,
-    Strategic,
-    EndStrategic,
-    PlaceReserve,
-    OpenBlocks,
-)
+DECISION_TYPES = decision_types(__name__)
 
 RESERVE_ALIAS = "6ss"
 
@@ -296,20 +280,6 @@ class Lexicon:
 
 
 _ARROW = re.compile(r"\s*(?:->|→|=>)\s*")
-_PLACE = re.compile(r"^place (?P<what>\S+) (?:in|at|on) (?P<area>\S+)$")
-# "move 11 -> 12: us-1" (1.0), "move 11 -> 12 with us-1" and "move 11 -> 12 us-1" (as
-# normalised: a typed `to` is read as `->`)
-_MOVE_AREAS_FIRST = re.compile(r"^move (?P<frm>\S+) -> (?P<to>[^\s:]+)(?::| with)? (?P<pieces>.+)$")
-_MOVE_PIECES_FIRST = re.compile(r"^move (?P<pieces>.+?) (?:from )?(?P<frm>\S+) -> (?P<to>\S+)$")
-_ATTACK = re.compile(
-    r"^attack (?P<target>\S+) from (?P<frm>\S+)"
-    r"(?: (?:with )?(?:cubes? (?P<c1>\d+)|(?P<c2>\d+) cubes?))?(?P<exh> exhausting)?$"
-)
-_REMOVE = re.compile(r"^remove (?:block )?(?:in |from )?(?P<area>\S+)$")
-_SUPPORT = re.compile(r"^support (?P<how>in|from) (?P<area>\S+)$")
-_STRATEGIC = re.compile(r"^strategic (?P<unit>\S+) (?:from )?(?:(?P<frm>\S+) )?-> (?P<to>\S+)$")
-
-
 _TO = re.compile(r"(?<![\w-])to(?![\w-])")
 _SPACED = {
     ",": (re.compile(r"\s*,\s*"), ", "),
@@ -380,13 +350,22 @@ def _int(digits: str, text: str) -> int:
         ) from None
 
 
-def _parse_place(norm: str, text: str, lex: Lexicon) -> Any:
-    m = _PLACE.match(norm)
+def _matched(pattern: re.Pattern[str], norm: str, text: str, expected: str) -> re.Match[str]:
+    """The match of a verb's pattern, or the refusal that says what the verb expects."""
+    m = pattern.match(norm)
     if not m:
-        raise InvalidOrderError(
-            f"cannot read {text!r}: expected 'place <value> in <area>', 'place block in "
-            "<area>' or 'place 6ss in <area>'"
-        )
+        raise InvalidOrderError(f"cannot read {text!r}: {expected}")
+    return m
+
+
+_PLACE = re.compile(r"^place (?P<what>\S+) (?:in|at|on) (?P<area>\S+)$")
+
+
+def _parse_place(norm: str, text: str, lex: Lexicon) -> Any:
+    expected = (
+        "expected 'place <value> in <area>', 'place block in <area>' or 'place 6ss in <area>'"
+    )
+    m = _matched(_PLACE, norm, text, expected)
     what, area = m.group("what"), lex.area(m.group("area"), text)
     if what == "block":
         return Place(area)
@@ -397,6 +376,12 @@ def _parse_place(norm: str, text: str, lex: Lexicon) -> Any:
     raise InvalidOrderError(
         f"cannot read {text!r}: {what!r} is not a block value (2, 3, 4, 5), 'block' or '6ss'"
     )
+
+
+# "move 11 -> 12: us-1" (1.0), "move 11 -> 12 with us-1" and "move 11 -> 12 us-1" (as
+# normalised: a typed `to` is read as `->`)
+_MOVE_AREAS_FIRST = re.compile(r"^move (?P<frm>\S+) -> (?P<to>[^\s:]+)(?::| with)? (?P<pieces>.+)$")
+_MOVE_PIECES_FIRST = re.compile(r"^move (?P<pieces>.+?) (?:from )?(?P<frm>\S+) -> (?P<to>\S+)$")
 
 
 def _parse_move(norm: str, text: str, lex: Lexicon) -> Move:
@@ -441,12 +426,14 @@ def _pieces_of(pieces: str, text: str, lex: Lexicon, frm: str) -> tuple[tuple[st
     return tuple(sorted(units)), block
 
 
+_ATTACK = re.compile(
+    r"^attack (?P<target>\S+) from (?P<frm>\S+)"
+    r"(?: (?:with )?(?:cubes? (?P<c1>\d+)|(?P<c2>\d+) cubes?))?(?P<exh> exhausting)?$"
+)
+
+
 def _parse_attack(norm: str, text: str, lex: Lexicon) -> Attack:
-    m = _ATTACK.match(norm)
-    if not m:
-        raise InvalidOrderError(
-            f"cannot read {text!r}: expected 'attack <target> from <area> cubes <1|2>'"
-        )
+    m = _matched(_ATTACK, norm, text, "expected 'attack <target> from <area> cubes <1|2>'")
     target, frm = lex.area(m.group("target"), text), lex.area(m.group("frm"), text)
     raw = m.group("c1") or m.group("c2")
     # Without a number: the 2 cubes of a German attack, else 1.
@@ -463,20 +450,20 @@ def _german_block(lex: Lexicon, area: str) -> bool:
     )
 
 
+_REMOVE = re.compile(r"^remove (?:block )?(?:in |from )?(?P<area>\S+)$")
+
+
 def _parse_remove(norm: str, text: str, lex: Lexicon) -> RemoveBlock:
-    m = _REMOVE.match(norm)
-    if not m:
-        raise InvalidOrderError(f"cannot read {text!r}: expected 'remove block in <area>'")
+    m = _matched(_REMOVE, norm, text, "expected 'remove block in <area>'")
     return RemoveBlock(lex.area(m.group("area"), text))
 
 
+_SUPPORT = re.compile(r"^support (?P<how>in|from) (?P<area>\S+)$")
+
+
 def _parse_support(norm: str, text: str, lex: Lexicon) -> Support:
-    m = _SUPPORT.match(norm)
-    if not m:
-        raise InvalidOrderError(
-            f"cannot read {text!r}: expected 'support in <area>', 'support from <area>' "
-            "or 'no support'"
-        )
+    expected = "expected 'support in <area>', 'support from <area>' or 'no support'"
+    m = _matched(_SUPPORT, norm, text, expected)
     area = lex.area(m.group("area"), text)
     combat = lex.state.get("combat")
     own = m.group("how") == "in"
@@ -554,13 +541,12 @@ def _parse_advance(norm: str, text: str, lex: Lexicon) -> Advance:
     return Advance(units, block)
 
 
+_STRATEGIC = re.compile(r"^strategic (?P<unit>\S+) (?:from )?(?:(?P<frm>\S+) )?-> (?P<to>\S+)$")
+
+
 def _parse_strategic(norm: str, text: str, lex: Lexicon) -> Strategic:
-    m = _STRATEGIC.match(norm)
-    if not m:
-        raise InvalidOrderError(
-            f"cannot read {text!r}: expected 'strategic <unit> from <from> to <to>' or "
-            "'end strategic'"
-        )
+    expected = "expected 'strategic <unit> from <from> to <to>' or 'end strategic'"
+    m = _matched(_STRATEGIC, norm, text, expected)
     unit = lex.unit(m.group("unit"), text)
     to = lex.area(m.group("to"), text)
     if m.group("frm"):

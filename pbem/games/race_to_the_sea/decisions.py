@@ -33,11 +33,11 @@ with a "not yet" line.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from pbem.core.engine import State
 from pbem.errors import InvalidOrderError
+from pbem.kit.decisions import decision, decision_types, spelled
 
 NATIONALITY_WORDS = ("french", "british", "belgian", "german")
 FACES = ("scouting", "deployed")
@@ -46,7 +46,7 @@ HEX = re.compile(r"[0-9]{4}\Z")
 UNIT_ID = re.compile(r"[a-z]{2}-[a-z0-9-]+\Z")
 
 
-@dataclass(frozen=True)
+@decision
 class Place:
     unit: str | None  # the unit id: cavalry (public), or the owner's own form of a hidden one
     nationality: str | None  # the public form of a hidden placement
@@ -54,50 +54,50 @@ class Place:
     face: str | None = None  # cavalry only (15.4)
 
 
-@dataclass(frozen=True)
+@decision
 class Done:
     pass
 
 
-@dataclass(frozen=True)
+@decision
 class Discard:
     pass
 
 
-@dataclass(frozen=True)
+@decision
 class Rail:
     counter: str
     start: int
     end: int
 
 
-@dataclass(frozen=True)
+@decision
 class EndRail:
     pass
 
 
-@dataclass(frozen=True)
+@decision
 class Bid:
     value: int | None  # None in a sealed bid's public decision
 
 
-@dataclass(frozen=True)
+@decision
 class OpenBid:
     pass
 
 
-@dataclass(frozen=True)
+@decision
 class Move:
     counter: str
     path: tuple[int, ...]
 
 
-@dataclass(frozen=True)
+@decision
 class Flip:
     counter: str
 
 
-@dataclass(frozen=True)
+@decision
 class Recon:
     counter: str
     at: int
@@ -105,28 +105,28 @@ class Recon:
     target: str
 
 
-@dataclass(frozen=True)
+@decision
 class Pass:
     pass
 
 
-@dataclass(frozen=True)
+@decision
 class Flood:
     hex: int | None  # 9.8.B: where the Allied counters in Dixmude go (None: none there)
 
 
-@dataclass(frozen=True)
+@decision
 class First:
     side: str
 
 
-@dataclass(frozen=True)
+@decision
 class March:
     counter: str
     path: tuple[int, ...]
 
 
-@dataclass(frozen=True)
+@decision
 class Hide:
     """7.7.4: `hide`, or with a False Report redeployment and the overstack cure (7.7.4.B,
     redeploy.py): `hide up c03 c07 put french 0714 shift c05 0714 0715` (each clause may
@@ -137,12 +137,12 @@ class Hide:
     shift: tuple[tuple[str, int, int], ...] = ()
 
 
-@dataclass(frozen=True)
+@decision
 class OpenAll:
     pass
 
 
-@dataclass(frozen=True)
+@decision
 class Fire:
     """9.2, 11: `fire c04 0807 to 0808` (the target's label added when the hex holds several)."""
 
@@ -152,7 +152,7 @@ class Fire:
     target: str | None = None
 
 
-@dataclass(frozen=True)
+@decision
 class Regroup:
     """9.5: `regroup c04 0807`: the counter recovers hits (the count stays hidden)."""
 
@@ -160,7 +160,7 @@ class Regroup:
     at: int
 
 
-@dataclass(frozen=True)
+@decision
 class Rebuild:
     """9.6: `rebuild fr-xiii 1203`: an eliminated unit (public) returns at SZ 1."""
 
@@ -168,24 +168,24 @@ class Rebuild:
     hex: int
 
 
-@dataclass(frozen=True)
+@decision
 class Show:
     """Open what a modified rating needs (10.4.A, 11.2.I, 12.2.A): the owner's next entry."""
 
 
-@dataclass(frozen=True)
+@decision
 class Stand:
     """11.3.B, 10.5.4.1: scouting cavalry under fire stays (the cards decide)."""
 
 
-@dataclass(frozen=True)
+@decision
 class FallBack:
     """11.3.B, 10.5.4.1: scouting cavalry under fire falls back before the cards flip."""
 
     to: int
 
 
-@dataclass(frozen=True)
+@decision
 class Reply:
     """11.2.I-J, 11.3.A: the target of a Firepower Combat answers the flipped cards: whether
     it uses its MET rating (which reveals it), whether it falls back one hex instead of one
@@ -196,14 +196,14 @@ class Reply:
     lost: bool = False
 
 
-@dataclass(frozen=True)
+@decision
 class Pick:
     """13.0: the enemy counters an Event picks (`pick c12 c14`)."""
 
     counters: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@decision
 class Absorb:
     """5.1.A, 13.0: the owner applies an Event's hits; its client adds `lost` when they
     eliminate the unit (which then opens, 5.2.6)."""
@@ -211,7 +211,7 @@ class Absorb:
     lost: bool = False
 
 
-@dataclass(frozen=True)
+@decision
 class Assault:
     """9.3, 12: `assault c09 0605 +c12 0706 to 0707`, each attacker with its hex."""
 
@@ -219,21 +219,21 @@ class Assault:
     target_hex: int
 
 
-@dataclass(frozen=True)
+@decision
 class Match:
     """12.2.D-G: `match c09 c21 c12 c22`: each own unit, then the enemy unit it fights."""
 
     pairs: tuple[tuple[str, str], ...]
 
 
-@dataclass(frozen=True)
+@decision
 class Keep:
     """9.4.B, 12.5.C: the Big Push card the attacker keeps (`keep 3`)."""
 
     card: int
 
 
-@dataclass(frozen=True)
+@decision
 class Retreat:
     """12.7: the loser's retreat hex, when it has a choice (`retreat c21 0808`)."""
 
@@ -241,7 +241,7 @@ class Retreat:
     to: int
 
 
-@dataclass(frozen=True)
+@decision
 class Withdraw:
     """12.4.B: a unit of the next matchup retreats instead (`withdraw c12 0706`)."""
 
@@ -249,26 +249,26 @@ class Withdraw:
     to: int
 
 
-@dataclass(frozen=True)
+@decision
 class FightOn:
     """12.4.B: no withdrawal before the next matchup."""
 
 
-@dataclass(frozen=True)
+@decision
 class GoBack:
     """12.8.B: an attacker over the stacking limit goes back (`back c12`)."""
 
     counter: str
 
 
-@dataclass(frozen=True)
+@decision
 class CounterAttack:
     """13.0: the Counter-Attack Event: `counter c21`, or `no counter`."""
 
     counter: str | None
 
 
-@dataclass(frozen=True)
+@decision
 class Plan:
     """9.4: `plan 0807 0808`: the marker's hex and one adjacent hex."""
 
@@ -276,63 +276,25 @@ class Plan:
     other: int
 
 
-@dataclass(frozen=True)
+@decision
 class Deploy:
     """7.7.5.A: `deploy 0807` (a friendly-controlled hex), or `keep marker`."""
 
     hex: int | None
 
 
-@dataclass(frozen=True)
+@decision
 class Restack:
     """5.2: commit the Casualties markers just drawn under the hit units."""
 
 
-@dataclass(frozen=True)
+@decision
 class Deal:
     """4.2, shared cup (a double-blind game): the referee commits the markers drawn from
     the one cup for the hit units, each sealed to their owner."""
 
 
-DECISION_TYPES = (
-    Place,
-    Done,
-    Discard,
-    Rail,
-    EndRail,
-    Bid,
-    OpenBid,
-    Move,
-    Flip,
-    Recon,
-    Pass,
-    First,
-    March,
-    Hide,
-    OpenAll,
-    Flood,
-    Fire,
-    Show,
-    Stand,
-    FallBack,
-    Reply,
-    Restack,
-    Deal,
-    Pick,
-    Absorb,
-    Regroup,
-    Rebuild,
-    Assault,
-    Match,
-    Keep,
-    Retreat,
-    Withdraw,
-    FightOn,
-    GoBack,
-    CounterAttack,
-    Plan,
-    Deploy,
-)
+DECISION_TYPES = decision_types(__name__)
 
 SIMPLE: dict[str, Any] = {
     "done": Done(),
@@ -523,54 +485,50 @@ def _h(hex_: int) -> str:
     return f"{hex_:04d}"
 
 
+# The decisions whose text is their fields in fixed words (hexes as four digits); the
+# forms without a field (`keep marker`, `no counter`, `bid`) are in SIMPLE.
+TEXTS: dict[type, str] = {
+    Bid: "bid {value}",
+    Rail: "rail {counter} {start:04d} {end:04d}",
+    Flip: "flip {counter}",
+    Recon: "recon {counter} {at:04d} to {target_hex:04d} {target}",
+    Regroup: "regroup {counter} {at:04d}",
+    Rebuild: "rebuild {unit} {hex:04d}",
+    Plan: "plan {at:04d} {other:04d}",
+    Deploy: "deploy {hex:04d}",
+    Keep: "keep {card}",
+    Retreat: "retreat {counter} {to:04d}",
+    Withdraw: "withdraw {counter} {to:04d}",
+    GoBack: "back {counter}",
+    CounterAttack: "counter {counter}",
+    FallBack: "fall back {to:04d}",
+    First: "first {side}",
+}
+
+
 def format_decision(d: Any) -> str:
     for text, simple in SIMPLE.items():
         if d == simple:
             return text
+    written = spelled(TEXTS, d)
+    if written is not None:
+        return written
     if isinstance(d, Place):
         who = d.unit if d.unit is not None else d.nationality
         return f"place {who} {_h(d.hex)}" + (f" {d.face}" if d.face else "")
-    if isinstance(d, Bid):
-        return f"bid {d.value}"
-    if isinstance(d, Rail):
-        return f"rail {d.counter} {_h(d.start)} {_h(d.end)}"
     if isinstance(d, Move):
         return f"move {d.counter} " + " ".join(_h(h) for h in d.path)
-    if isinstance(d, Flip):
-        return f"flip {d.counter}"
-    if isinstance(d, Recon):
-        return f"recon {d.counter} {_h(d.at)} to {_h(d.target_hex)} {d.target}"
     if isinstance(d, Fire):
         return f"fire {d.counter} {_h(d.at)} to {_h(d.target_hex)}" + (
             f" {d.target}" if d.target else ""
         )
-    if isinstance(d, Regroup):
-        return f"regroup {d.counter} {_h(d.at)}"
-    if isinstance(d, Rebuild):
-        return f"rebuild {d.unit} {_h(d.hex)}"
     if isinstance(d, Pick):
         return "pick " + " ".join(d.counters)
-    if isinstance(d, Plan):
-        return f"plan {_h(d.at)} {_h(d.other)}"
-    if isinstance(d, Deploy):
-        return f"deploy {_h(d.hex)}" if d.hex is not None else "keep marker"
     if isinstance(d, Assault):
         parts = [f"{'+' if i else ''}{k} {_h(h)}" for i, (k, h) in enumerate(d.units)]
         return "assault " + " ".join(parts) + f" to {_h(d.target_hex)}"
     if isinstance(d, Match):
         return "match " + " ".join(f"{a} {b}" for a, b in d.pairs)
-    if isinstance(d, Keep):
-        return f"keep {d.card}"
-    if isinstance(d, Retreat):
-        return f"retreat {d.counter} {_h(d.to)}"
-    if isinstance(d, Withdraw):
-        return f"withdraw {d.counter} {_h(d.to)}"
-    if isinstance(d, GoBack):
-        return f"back {d.counter}"
-    if isinstance(d, CounterAttack):
-        return f"counter {d.counter}"
-    if isinstance(d, FallBack):
-        return f"fall back {_h(d.to)}"
     if isinstance(d, Reply):
         words = ["reply"] + (["met"] if d.met else []) + (["back", _h(d.back)] if d.back else [])
         return " ".join(words + (["lost"] if d.lost else []))
@@ -581,8 +539,6 @@ def format_decision(d: Any) -> str:
         words += [f"put {n} {_h(h)}" for n, h in d.put]
         words += [f"shift {k} {_h(a)} {_h(b)}" for k, a, b in d.shift]
         return " ".join(words)
-    if isinstance(d, First):
-        return f"first {d.side}"
     if isinstance(d, March):
         return f"forced march {d.counter} " + " ".join(_h(h) for h in d.path)
     raise InvalidOrderError(f"not a race-to-the-sea decision: {d!r}")
