@@ -305,7 +305,7 @@ def take_control(state: State, counter: str, hex_: int) -> None:
     state["control"] = {hex_text(h): side for h, side in sorted(changed.items())}
 
 
-# --- the Combat Results decks (4.1) ------------------------------------------------------------
+# --- the Combat Results decks (6.2) ------------------------------------------------------------
 
 
 def flip_card(state: State, side: str, ctx: Context, purpose: str) -> int:
