@@ -279,16 +279,9 @@ def defender_retreat_problems(
     combat.retreat_end_problems) and 7.42: no hex of the retreat adjacent to the overrunning
     unit. 7.42's examples refer to diagrams the text
     lacks."""
-    here = {**unit, "hex": target}
-    problems = cb.retreat_problems(
-        board, data, units, here, path, enemy_hex=mover_hex, attacking=False
+    return _retreat_problems(
+        board, data, units, unit, path, target, mover_hex, "the overrunning unit"
     )
-    for h in path:
-        if h == mover_hex or md.adjacent(board, h, mover_hex):
-            problems.append(
-                f"{unit['id']} may not retreat into {h}, next to the overrunning unit (7.42)"
-            )
-    return problems
 
 
 def mover_retreat_problems(
@@ -304,14 +297,30 @@ def mover_retreat_problems(
     """Why the overrunning unit in `mover_hex` may not retreat along `path`: combat's
     attacker retreat (6.6, 6.64) and 7.42: no hex of the retreat adjacent to the target hex.
     7.42's examples refer to diagrams the text lacks."""
-    here = {**mover, "hex": mover_hex}
-    # attacking=False: 7.42 below is stricter than 6.64's "not end beside the defender"
+    return _retreat_problems(
+        board, data, units, mover, path, mover_hex, target, f"the target hex {target}"
+    )
+
+
+def _retreat_problems(
+    board: Mapping[str, Any],
+    data: Mapping[str, Any],
+    units: Sequence[Unit],
+    unit: Unit,
+    path: Sequence[str],
+    start: str,
+    away_from: str,
+    beside: str,
+) -> list[str]:
+    """combat.retreat_problems of `unit` retreating from `start` along `path` away from the
+    enemy in `away_from`, and 7.42: no hex of the retreat in or adjacent to `away_from`
+    (`beside` names it). attacking=False for both sides after an overrun: 7.42 is stricter
+    than 6.64's "not end beside the defender"."""
+    here = {**unit, "hex": start}
     problems = cb.retreat_problems(
-        board, data, units, here, path, enemy_hex=target, attacking=False
+        board, data, units, here, path, enemy_hex=away_from, attacking=False
     )
     for h in path:
-        if h == target or md.adjacent(board, h, target):
-            problems.append(
-                f"{mover['id']} may not retreat into {h}, next to the target hex {target} (7.42)"
-            )
+        if h == away_from or md.adjacent(board, h, away_from):
+            problems.append(f"{unit['id']} may not retreat into {h}, next to {beside} (7.42)")
     return problems

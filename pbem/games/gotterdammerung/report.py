@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-NAMES = {"soviet": "the Soviet player", "german": "the German player"}
+from pbem.games.gotterdammerung.state import NAMES
+
 PHASES = {
     "setup": "set-up (10)",
     "soviet-move": "Soviet Movement Phase (5, 7)",

@@ -5,9 +5,10 @@ The engine is a kit step table (`STEPS`); the design is docs/gotterdammerung.md.
 3.1 and what happens between them), `setup` (12.4's bid, 6.91, 10.22), `moving` (movement,
 railroads, splits, reinforcements, overruns), `fighting` (combat and overrun results),
 `reinforcing` (9.x at the German Movement Phase, 8.3-8.4), `places` (who may enter which
-hexes, and what entering one changes), `choices` (listed choices and the bot's samples). The
-imports run one way: rules -> moving -> fighting -> phases -> reinforcing, each beside the
-pure rule modules. The rules themselves are pure functions shared with the data tests:
+hexes, and what entering one changes), `choices` (listed choices and the bot's samples),
+`prompts` (the words each step asks with). The imports run one way: rules -> moving ->
+fighting -> phases -> reinforcing, each beside the pure rule modules. The rules themselves
+are pure functions shared with the data tests:
 `map_data`, `tables`, `counters`, `zoc`, `movement`, `combat`, `overrun`, `rail`, `split`,
 `countermove`, `arrivals`, `deployment`, `supply`, `victory`.
 
@@ -32,6 +33,7 @@ from pbem.games.gotterdammerung import (
     fighting,
     moving,
     phases,
+    prompts,
     reinforcing,
     setup,
     victory,
@@ -101,61 +103,6 @@ def _remover(state: State) -> str:
     return gs.role_of(state, gs.other(_overstacked_side(state)))
 
 
-def _title(state: State) -> str:
-    return f"turn {state['turn']}, {phases.TITLES.get(state['phase'], state['phase'])}"
-
-
-def _p_move(state: State, role: str) -> str:
-    moving_now = state["moving"]
-    going = f"; {moving_now['unit']} has {moving_now['points']} MP left" if moving_now else ""
-    return (
-        f"{_title(state)}{going}: 'move UNIT HEX...', 'enter UNIT HEX', 'rail UNIT HEX...', "
-        "'split CORPS SUPPORT', 'overrun HEX to HEX', then 'done' (5, 7)"
-    )
-
-
-def _p_combat(state: State, role: str) -> str:
-    return f"{_title(state)}: 'attack HEX from HEX...' or 'done' (6.3)"
-
-
-def _p_loss(state: State, role: str) -> str:
-    combat = state["combat"]
-    side = combat["losing"]
-    return (
-        f"{combat['result']['code']} at {gs.hex_text(combat['target'])}: lose "
-        f"{combat['owed'][side]} step(s): 'lose UNIT...' (6.52)"
-    )
-
-
-def _p_retreat(state: State, role: str) -> str:
-    combat = state["combat"]
-    left = ", ".join(combat["retreat"]["left"])
-    return f"{combat['result']['code']}: retreat {left} two hexes: 'retreat UNIT HEX HEX' (6.6)"
-
-
-def _p_advance(state: State, role: str) -> str:
-    info = state["combat"]["advance"]
-    units = ", ".join(info["units"])
-    return f"advance after combat with {units}: 'advance UNIT HEX...' or 'done' (6.7)"
-
-
-def _p_remove(state: State, role: str) -> str:
-    hexes = ", ".join(gs.hex_text(h) for h in phases.overstacks(state))
-    return f"the stacking limit is broken in {hexes}: remove the excess ('remove UNIT...', 4.18)"
-
-
-def _p_reinforce(state: State, role: str) -> str:
-    data = state["phase_data"]
-    parts = []
-    if data.get("volkssturm"):
-        parts.append(f"place {data['volkssturm']} Volkssturm ('volkssturm HEX...', 8.41)")
-    if data.get("jueterbog"):
-        parts.append("'reinforce jueterbog UNIT HEX...' (8.32)")
-    if data.get("alkett"):
-        parts.append("'reinforce alkett UNIT...' (8.33)")
-    return f"{_title(state)}: " + ", ".join(parts + ["then 'done'"])
-
-
 def _reinforcements_done(state: State, role: str, d: Done, ctx: Context) -> None:
     """The German player ends the Supply and Reinforcement Phase (8.3, 8.4)."""
     state["phase_data"]["volkssturm"] = 0
@@ -189,9 +136,7 @@ def remove(state: State, role: str, d: Remove, ctx: Context) -> None:
 STEPS: dict[str, Step] = {
     "bid": Step(
         asks=setup.BIDS.asks,
-        prompt=lambda s, r: (
-            "bid Soviet Support Points: the lower bid commands the Soviets ('bid 12', 12.42)"
-        ),
+        prompt=prompts.bid,
         handlers={Bid: setup.bid},
         choices=choices.bids,
         sample=choices.sample_bid,
@@ -200,7 +145,7 @@ STEPS: dict[str, Step] = {
     ),
     "open_bid": Step(
         asks=setup.BIDS.asks,
-        prompt=lambda s, r: "open your sealed bid ('open bid', 12.42)",
+        prompt=prompts.open_bid,
         handlers={OpenBid: setup.open_bid},
         choices=choices.open_bids,
         rule="12.42",
@@ -208,26 +153,21 @@ STEPS: dict[str, Step] = {
     ),
     "artillery": Step(
         asks=_side_role("soviet"),
-        prompt=lambda s, r: (
-            "place the four Artillery Support markers on corps of their armies "
-            "('artillery art-8ga sov-29grc ...', 6.91)"
-        ),
+        prompt=prompts.artillery,
         handlers={Artillery: setup.artillery},
         choices=choices.artillery,
         rule="6.91",
     ),
     "deploy": Step(
         asks=_side_role("german"),
-        prompt=lambda s, r: (
-            "deploy the units of areas A-J ('deploy standard' or 'deploy UNIT HEX ...', 10.22)"
-        ),
+        prompt=prompts.deploy,
         handlers={Deploy: setup.deploy},
         choices=choices.deploys,
         rule="10.22",
     ),
     "move": Step(
         asks=_phase_role,
-        prompt=_p_move,
+        prompt=prompts.move,
         handlers={
             Move: moving.move,
             Enter: moving.enter,
@@ -242,7 +182,7 @@ STEPS: dict[str, Step] = {
     ),
     "combat": Step(
         asks=_phase_role,
-        prompt=_p_combat,
+        prompt=prompts.combat,
         handlers={Attack: fighting.attack, Done: lambda s, r, d, c: phases.finish_phase(s, c)},
         choices=choices.attacks,
         sample=choices.sample_attack,
@@ -250,7 +190,7 @@ STEPS: dict[str, Step] = {
     ),
     "loss": Step(
         asks=_asks_of(fighting.loss_chooser),
-        prompt=_p_loss,
+        prompt=prompts.loss,
         handlers={Lose: fighting.lose},
         choices=choices.losses,
         sample=choices.sample_loss,
@@ -258,7 +198,7 @@ STEPS: dict[str, Step] = {
     ),
     "retreat": Step(
         asks=_asks_of(fighting.retreat_chooser),
-        prompt=_p_retreat,
+        prompt=prompts.retreat,
         handlers={Retreat: fighting.retreat},
         choices=choices.retreats,
         sample=choices.sample_retreat,
@@ -267,7 +207,7 @@ STEPS: dict[str, Step] = {
     ),
     "advance": Step(
         asks=_asks_of(fighting.advance_chooser),
-        prompt=_p_advance,
+        prompt=prompts.advance,
         handlers={Advance: fighting.advance, Done: fighting.end_advance},
         choices=choices.advances,
         sample=choices.sample_advance,
@@ -275,14 +215,14 @@ STEPS: dict[str, Step] = {
     ),
     "remove": Step(
         asks=_remover,
-        prompt=_p_remove,
+        prompt=prompts.remove,
         handlers={Remove: remove},
         choices=choices.removals,
         rule="4.18",
     ),
     "reinforce": Step(
         asks=_phase_role,
-        prompt=_p_reinforce,
+        prompt=prompts.reinforce,
         handlers={
             Reinforce: reinforcing.reinforce,
             Volkssturm: reinforcing.place_volkssturm,

@@ -53,6 +53,7 @@ from pbem.games.race_to_the_sea.decisions import (
 from pbem.games.race_to_the_sea.size_claims import record_claims
 from pbem.games.race_to_the_sea.state import (
     NAMES,
+    flip_card,
     hex_text,
     identity,
     illegal,
@@ -64,7 +65,6 @@ from pbem.games.race_to_the_sea.state import (
     unit,
 )
 from pbem.games.race_to_the_sea.what_next import PENDING
-from pbem.kit import decks
 from pbem.kit.steps import NO_OPENINGS, Next, Openings
 
 MET_ORDER = "ABCD"  # 3.2.2: A is the best
@@ -394,24 +394,18 @@ def _flip(state: State, ctx: Context) -> Next:
     combat["current"] = [a, d]
     combat["withdraw"] = None
     foe = other(side)
-    defense = _draw(state, foe, ctx, f"12.3.C: {foe}' assault defense card")
+    defense = flip_card(state, foe, ctx, f"12.3.C: {foe}' assault defense card")
     if _big_push(state):
-        first = _draw(state, side, ctx, "9.4.B: Big Push, first card")
-        second = _draw(state, side, ctx, "9.4.B: Big Push, second card")
+        first = flip_card(state, side, ctx, "9.4.B: Big Push, first card")
+        second = flip_card(state, side, ctx, "9.4.B: Big Push, second card")
         combat["pushed"] = [first, second]
         combat["cards"] = {foe: defense}
         ctx.event(f"Big Push: {NAMES[side]} draw #{first} and #{second} against #{defense}")
         state["step"] = "keep"
         return None
-    attack = _draw(state, side, ctx, f"12.3.B: {side}' assault attack card")
+    attack = flip_card(state, side, ctx, f"12.3.B: {side}' assault attack card")
     combat["cards"] = {side: attack, foe: defense}
     return _cards_known(state, ctx)
-
-
-def _draw(state: State, side: str, ctx: Context, purpose: str) -> int:
-    card = decks.draw(state["decks"][side], ctx, purpose)
-    decks.discard(state["decks"][side], card)
-    return int(card)
 
 
 def keep(state: State, role: str, d: Keep, ctx: Context) -> Next:

@@ -30,6 +30,7 @@ from pbem.games.race_to_the_sea import movement as mv
 from pbem.games.race_to_the_sea.decisions import FallBack, Fire, Reply, Stand
 from pbem.games.race_to_the_sea.size_claims import record_claims
 from pbem.games.race_to_the_sea.state import (
+    flip_card,
     hex_text,
     identity,
     illegal,
@@ -42,7 +43,6 @@ from pbem.games.race_to_the_sea.state import (
     unit,
 )
 from pbem.games.race_to_the_sea.what_next import PENDING
-from pbem.kit import decks
 from pbem.kit.steps import NO_OPENINGS, Next, Openings
 
 RATING_TESTS = ("rating", "larger")  # conditions that read a modified rating (SQ/HA do not)
@@ -182,9 +182,7 @@ def _flip(state: State, ctx: Context) -> Next:
     side, attacker, defender = combat["side"], combat["attacker"], combat["defender"]
     numbers = {}
     for who, purpose in ((side, "firepower attack"), (other(side), "firepower defense")):
-        card = decks.draw(state["decks"][who], ctx, f"11.2: {who}' {purpose} card")
-        decks.discard(state["decks"][who], card)
-        numbers[who] = int(card)
+        numbers[who] = flip_card(state, who, ctx, f"11.2: {who}' {purpose} card")
     combat["cards"] = numbers
     ctx.event(f"the cards: {side} #{numbers[side]}, {other(side)} #{numbers[other(side)]}")
     if combat["fell_back"]:

@@ -52,6 +52,7 @@ from pbem.games.race_to_the_sea.state import (
     counter_of,
     entry_hexes,
     first_false_reports,
+    flip_card,
     flooded,
     hex_text,
     hidden_candidates,
@@ -429,15 +430,13 @@ def next_action(state: State, ctx: Context) -> Next:
 def end_turn(state: State, ctx: Context) -> None:
     turn, cards = state["turn"], state["cards_data"]
     if state["siege"] is None:  # 7.7.1
-        card = decks.draw(state["decks"]["germans"], ctx, "7.7.1: Siege of Antwerp")
-        decks.discard(state["decks"]["germans"], card)
-        if rc.siege_ends(cards, turn, int(card)):
+        card = flip_card(state, "germans", ctx, "7.7.1: Siege of Antwerp")
+        if rc.siege_ends(cards, turn, card):
             state["siege"] = turn
             ctx.event(f"7.7.1: card {card}: Antwerp has fallen")
     if state["foch"] is None:  # 7.7.2
-        card = decks.draw(state["decks"]["allies"], ctx, "7.7.2: Foch Takes Command")
-        decks.discard(state["decks"]["allies"], card)
-        if rc.foch_takes_command(cards, turn, int(card)):
+        card = flip_card(state, "allies", ctx, "7.7.2: Foch Takes Command")
+        if rc.foch_takes_command(cards, turn, card):
             state["foch"] = turn
             ctx.event(f"7.7.2: card {card}: Foch takes command")
     state["step"], state["active"] = "march_first", state["momentum"]
@@ -445,10 +444,8 @@ def end_turn(state: State, ctx: Context) -> None:
 
 def first(state: State, role: str, d: First, ctx: Context) -> None:
     """7.7.3: the Strategic Momentum side says who marches first; that side draws."""
-    deck = state["decks"][d.side]
-    card = decks.draw(deck, ctx, f"7.7.3: forced march ({d.side} first)")
-    decks.discard(deck, card)
-    counts = rc.forced_march(state["cards_data"], int(card))
+    card = flip_card(state, d.side, ctx, f"7.7.3: forced march ({d.side} first)")
+    counts = rc.forced_march(state["cards_data"], card)
     ctx.event(
         f"7.7.3: card {card}: the Germans march {counts['germans']}, the Allies {counts['allies']}"
     )

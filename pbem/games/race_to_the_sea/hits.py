@@ -479,23 +479,24 @@ def check_dealt(state: State, ctx: Context) -> None:
                     f"cup give {expected}",
                     "4.2",
                 )
-            if [list(m) for m in piece["value"]] != dealt:
-                raise pieces.false_claim(
-                    int(made["seq"]),
-                    str(made["by"]),
-                    f"{piece['label']} is {piece['value']}, but the referee dealt {dealt}",
-                    "4.2, 5.2",
-                )
+            _check_stack(piece, made, dealt, "the referee dealt", "4.2, 5.2")
 
 
 def _check_hits(state: State, piece: dict[str, Any], made: Mapping[str, Any], ctx: Context) -> None:
-    expected = _recomputed(state, piece, made, ctx)
-    if [list(m) for m in piece["value"]] != expected:
+    _check_stack(piece, made, _recomputed(state, piece, made, ctx), "the draws give", "5.2, 4.2")
+
+
+def _check_stack(
+    piece: Mapping[str, Any], made: Mapping[str, Any], found: Stack, source: str, rule: str
+) -> None:
+    """The claim `made` is false when the stack its piece holds is not `found` (what
+    `source` gives): the claimant's."""
+    if [list(m) for m in piece["value"]] != found:
         raise pieces.false_claim(
             int(made["seq"]),
             str(made["by"]),
-            f"{piece['label']} is {piece['value']}, but the draws give {expected}",
-            "5.2, 4.2",
+            f"{piece['label']} is {piece['value']}, but {source} {found}",
+            rule,
         )
 
 

@@ -53,6 +53,7 @@ GERMAN_FORCED_MARCH = 2  # 7.7.3.1: two hexes without forest or river, else one
 ALLIED_FORCED_MARCH = 1  # 7.7.3.2
 OWN_EDGE_COLUMN = {"allies": "west", "germans": "east"}  # 14.1 C
 
+Board = Mapping[str, Any]  # the map, as map_data.load_map reads it
 Pieces = Iterable[Mapping[str, Any]] | Mapping[str, Mapping[str, Any]]
 Control = Mapping[Any, str]
 
@@ -153,7 +154,7 @@ def enemy_hexes(pieces: Pieces, side: str) -> set[int]:
     return {p["hex"] for p in piece_list(pieces) if p["side"] == foe}
 
 
-def nml_hexes(board: Mapping[str, Any], pieces: Pieces, side: str) -> set[int]:
+def nml_hexes(board: Board, pieces: Pieces, side: str) -> set[int]:
     """The No Man's Land hexes for `side`'s movement: the hexes adjacent to an enemy unit
     (10.1.1 A), every enemy piece counting (a hidden False Report acts as infantry,
     3.1.3 B; scouting cavalry is a unit too)."""
@@ -207,7 +208,7 @@ def movement_allowance(piece: Mapping[str, Any]) -> int:
 
 
 def _step_problem(
-    board: Mapping[str, Any],
+    board: Board,
     a: int,
     b: int,
     flooded: Collection[int],
@@ -229,7 +230,7 @@ def _step_problem(
 
 
 def _path_problem(
-    board: Mapping[str, Any],
+    board: Board,
     pieces: Pieces,
     piece_id: str,
     path: Sequence[int],
@@ -288,7 +289,7 @@ def _path_problem(
 
 
 def legal_move(
-    board: Mapping[str, Any],
+    board: Board,
     pieces: Pieces,
     piece_id: str,
     path: Sequence[int],
@@ -312,7 +313,7 @@ def legal_move(
 
 
 def reachable(
-    board: Mapping[str, Any],
+    board: Board,
     pieces: Pieces,
     piece_id: str,
     flooded: Collection[int] = (),
@@ -373,7 +374,7 @@ def reachable(
 
 
 def forced_march_check(
-    board: Mapping[str, Any],
+    board: Board,
     pieces: Pieces,
     piece_id: str,
     path: Sequence[int],
@@ -412,7 +413,7 @@ def forced_march_check(
 # --- Control (14.1 B, 15.3) --------------------------------------------------------------------
 
 
-def initial_control(board: Mapping[str, Any], hex_: int) -> str | None:
+def initial_control(board: Board, hex_: int) -> str | None:
     """15.3: Allied west of the Historic Trench Line (the hexes behind the Allied
     entrenchment lie there), German east of it; None for the hexes no one controls
     (water and the entrenchments, which no unit may ever enter, 10.3.2)."""
@@ -432,7 +433,7 @@ def initial_control(board: Mapping[str, Any], hex_: int) -> str | None:
 _INITIAL: dict[int, tuple[Mapping[str, Any], dict[int, str | None]]] = {}
 
 
-def _initial_control(board: Mapping[str, Any], hex_: int) -> str | None:
+def _initial_control(board: Board, hex_: int) -> str | None:
     if rm.terrain(board, hex_) in rm.PROHIBITED:
         return None
     side = rm.side_of_trench_line(board, hex_)
@@ -453,7 +454,7 @@ def _changed(control: Control, hex_: int) -> str | None:
 
 
 def control_of(
-    board: Mapping[str, Any], control: Control, hex_: int, flooded: Collection[int] = ()
+    board: Board, control: Control, hex_: int, flooded: Collection[int] = ()
 ) -> str | None:
     """Which side controls `hex_`: the recorded change, else the initial control (15.3);
     None for water, entrenchment and flooded hexes."""
@@ -466,7 +467,7 @@ def control_of(
 
 
 def update_control(
-    board: Mapping[str, Any], control: Control, piece: Mapping[str, Any], hex_: int
+    board: Board, control: Control, piece: Mapping[str, Any], hex_: int
 ) -> dict[int, str]:
     """The control changes after `piece` enters `hex_` (a new dict, keyed by int): the side
     of an infantry unit, a hidden False Report (3.1.3 B) or deployed cavalry (10.5.1)
@@ -483,13 +484,13 @@ def update_control(
 
 
 def _friendly(
-    board: Mapping[str, Any], control: Control, side: str, flooded: Collection[int]
+    board: Board, control: Control, side: str, flooded: Collection[int]
 ) -> Callable[[int], bool]:
     return lambda h: control_of(board, control, h, flooded) == side
 
 
 def loc(
-    board: Mapping[str, Any],
+    board: Board,
     control: Control,
     start: int,
     targets: Iterable[int],
@@ -526,7 +527,7 @@ REGROUP_PORTS = ("Calais", "Dunkirk", "Nieuport", "Ostend", "Zeebrugge")  # 9.5.
 
 
 def regroup_targets(
-    board: Mapping[str, Any], nationality: str, control: Control, flooded: Collection[int] = ()
+    board: Board, nationality: str, control: Control, flooded: Collection[int] = ()
 ) -> list[int]:
     """The friendly-controlled hexes a unit of `nationality` may trace its Regroup or
     Rebuild LOC to (9.5.1-9.5.4, 9.6), in map order."""
@@ -548,7 +549,7 @@ def regroup_targets(
 
 
 def regroup_loc(
-    board: Mapping[str, Any],
+    board: Board,
     control: Control,
     nationality: str,
     start: int,
@@ -561,7 +562,7 @@ def regroup_loc(
 
 
 def strategic_loc_hexes(
-    board: Mapping[str, Any], control: Control, side: str, flooded: Collection[int] = ()
+    board: Board, control: Control, side: str, flooded: Collection[int] = ()
 ) -> set[int]:
     """The hexes controlled by `side` that trace a path of connected friendly-controlled
     hexes to a friendly-controlled hex of `side`'s own map edge (14.1 C: the Allies the
@@ -574,7 +575,7 @@ def strategic_loc_hexes(
 
 
 def rail_move_problem(
-    board: Mapping[str, Any],
+    board: Board,
     pieces: Pieces,
     control: Control,
     piece_id: str,
@@ -638,7 +639,7 @@ def rail_move_problem(
 
 
 def _rail_barred(
-    board: Mapping[str, Any], pieces: Pieces, control: Control, flooded: Collection[int]
+    board: Board, pieces: Pieces, control: Control, flooded: Collection[int]
 ) -> Callable[[int], str | None]:
     """What bars an Allied rail move from a hex (7.3 D, 9.8 B), None if nothing does."""
     nml = nml_hexes(board, pieces, "allies")
@@ -659,7 +660,7 @@ def _rail_barred(
 
 
 def rail_destinations(
-    board: Mapping[str, Any],
+    board: Board,
     pieces: Pieces,
     control: Control,
     piece_id: str,
@@ -717,7 +718,7 @@ def closer_to_enemy_side(side: str, from_hex: int, to_hex: int) -> bool:
 
 
 def retreat_options(
-    board: Mapping[str, Any],
+    board: Board,
     pieces: Pieces,
     piece_id: str,
     attacker_entry_hex: int | None = None,

@@ -16,9 +16,9 @@ from typing import Any
 
 from pbem.games.race_to_the_sea import hits
 from pbem.games.race_to_the_sea import state as rs
+from pbem.games.race_to_the_sea.state import NAMES
 from pbem.maps.hexes import label as hex_label
 
-NAMES = {"allies": "the Allies", "germans": "the Germans"}
 STEPS = {
     "place": "placing counters (15, 7.1)",
     "discard": "the unseen Initiative discard (7.2)",

@@ -33,6 +33,7 @@ from pbem.games.race_to_the_sea.decisions import Recon, Retreat
 from pbem.games.race_to_the_sea.size_claims import record_claims
 from pbem.games.race_to_the_sea.state import (
     NAMES,
+    flip_card,
     flooded,
     hex_text,
     illegal,
@@ -42,7 +43,7 @@ from pbem.games.race_to_the_sea.state import (
     take_control,
 )
 from pbem.games.race_to_the_sea.what_next import PENDING
-from pbem.kit import decks, pieces
+from pbem.kit import pieces
 from pbem.kit.steps import Next
 
 RULE = "10.5.3"
@@ -63,9 +64,7 @@ def start(state: State, role: str, d: Recon, enemy: str, ctx: Context) -> Next:
     whose stack is sealed opens it before the comparison (10.4.A)."""
     numbers: dict[str, int] = {}
     for side in (role, other(role)):
-        card = decks.draw(state["decks"][side], ctx, f"10.5.3.B: {side}' skirmish card")
-        decks.discard(state["decks"][side], card)
-        numbers[side] = int(card)
+        numbers[side] = flip_card(state, side, ctx, f"10.5.3.B: {side}' skirmish card")
     state["combat"] = {
         "kind": "skirmish",
         "side": role,

@@ -30,7 +30,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pbem.core.canonical import copy_json
-from pbem.core.engine import State
+from pbem.core.engine import Context, State
 from pbem.errors import IllegalOrderError
 from pbem.games.race_to_the_sea import map_data as rm
 from pbem.games.race_to_the_sea import movement as mv
@@ -303,6 +303,17 @@ def take_control(state: State, counter: str, hex_: int) -> None:
     piece = positions(state)[counter]
     changed = mv.update_control(state["board"], state["control"], {"id": counter, **piece}, hex_)
     state["control"] = {hex_text(h): side for h, side in sorted(changed.items())}
+
+
+# --- the Combat Results decks (6.2) ------------------------------------------------------------
+
+
+def flip_card(state: State, side: str, ctx: Context, purpose: str) -> int:
+    """The top card of `side`'s Combat Results deck, flipped (a public draw) and put on
+    its discard pile: its number."""
+    card = decks.draw(state["decks"][side], ctx, purpose)
+    decks.discard(state["decks"][side], card)
+    return int(card)
 
 
 # --- reinforcements (7.1, 15.5-15.6) ------------------------------------------------------------

@@ -18,13 +18,18 @@ shipped map they all are.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection
 from dataclasses import dataclass
-from typing import Any
 
 from pbem.games.race_to_the_sea import map_data as rm
 from pbem.games.race_to_the_sea.initiative import victory_level
-from pbem.games.race_to_the_sea.movement import SIDES, Control, control_of, strategic_loc_hexes
+from pbem.games.race_to_the_sea.movement import (
+    SIDES,
+    Board,
+    Control,
+    control_of,
+    strategic_loc_hexes,
+)
 
 KEY_HEXES = {"germans": ("Dunkirk", "Calais"), "allies": ("Ghent", "Maubeuge")}  # 14.2, 14.3
 KEY_VP, BEHIND_VP, HEX_VP = 3, 2, 1
@@ -41,7 +46,7 @@ class Result:
 
 
 def victory_hexes(
-    board: Mapping[str, Any], control: Control, flooded: Collection[int] = ()
+    board: Board, control: Control, flooded: Collection[int] = ()
 ) -> dict[str, dict[int, int]]:
     """Per side, the hexes that score and their VP (14.1-14.4, 9.8 C)."""
     out: dict[str, dict[int, int]] = {}
@@ -66,16 +71,14 @@ def victory_hexes(
     return out
 
 
-def victory_points(
-    board: Mapping[str, Any], control: Control, flooded: Collection[int] = ()
-) -> dict[str, int]:
+def victory_points(board: Board, control: Control, flooded: Collection[int] = ()) -> dict[str, int]:
     """Each side's VP total (14.5 A)."""
     return {
         side: sum(hexes.values()) for side, hexes in victory_hexes(board, control, flooded).items()
     }
 
 
-def result(board: Mapping[str, Any], control: Control, flooded: Collection[int] = ()) -> Result:
+def result(board: Board, control: Control, flooded: Collection[int] = ()) -> Result:
     """The winner, the higher total (14.5 A), and the level of the difference (14.5 B)."""
     points = victory_points(board, control, flooded)
     difference = points["allies"] - points["germans"]
