@@ -20,7 +20,7 @@ import re
 import tomllib
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from importlib import resources
-from typing import Any
+from typing import Any, NamedTuple
 
 from pbem.errors import DataError
 
@@ -438,3 +438,30 @@ def check_pairs(
             continue
         seen[key] = where
     return seen
+
+
+# --- numbered cards: a deck and a number name each (Berlin 1945, Race to the Sea) ------------
+
+
+class Numbered(NamedTuple):
+    """How a file names its numbered cards: the field naming a card's deck, one of
+    `decks`; its number, 1 to `most`; `label`, where problems name the card once both are
+    read ("card[{}-{}]", deck then number); and the card's known `fields`."""
+
+    deck: str
+    decks: tuple[str, ...]
+    most: int
+    label: str
+    fields: tuple[str, ...]
+
+    def read(
+        self, check: DataChecker, item: dict[str, Any], where: str
+    ) -> tuple[str | None, int | None, str]:
+        """The card's deck and number, and where problems name it from then on (`where`
+        still when either is wrong); then its fields are checked."""
+        deck = check.choice(item, self.deck, where, self.decks)
+        number = check.integer(item, "number", where, 1, self.most)
+        if deck is not None and number is not None:
+            where = self.label.format(deck, number)
+        check.fields(item, where, self.fields)
+        return deck, number, where

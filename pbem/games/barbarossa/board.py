@@ -50,6 +50,19 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
+def check_black_cubes(state: State, spent: int) -> None:
+    """Black cubes spent on +1s (on a die or on the event die): at least one, and no more
+    than the supply tracker holds."""
+    supply = state["cubes"]["supply"]
+    if spent < 1:
+        raise illegal("spend at least one black cube", R_CONCENTRATION)
+    if spent > supply:
+        raise illegal(
+            f"{plural(spent, 'black cube')} needed, {supply} in the supply tracker",
+            R_CONCENTRATION,
+        )
+
+
 # --- cities and boxes -------------------------------------------------------------------------
 
 

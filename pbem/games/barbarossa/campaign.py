@@ -6,8 +6,7 @@ rulebook: The Campaign Phase -- Preparing your dice pool, Mark off a box on the 
 black cubes or re-rolled with a blue cube before `accept` (step "modify_event") applies
 the event and rolls the pool.
 
-Every handler validates first and rolls last: the adjudicator's first call uses a
-context whose roll() raises EntropyPending, which must mean "legal, waiting for dice".
+Every handler validates first and rolls last (`rules` says why).
 """
 
 from __future__ import annotations
@@ -20,6 +19,7 @@ from pbem.games.barbarossa.board import (
     R_EVENT,
     R_REROLL,
     R_TIMELINE,
+    check_black_cubes,
     fixed,
     illegal,
     mark_timeline,
@@ -105,14 +105,7 @@ def boost_event(state: State, role: str, decision: BoostEvent, ctx: Context) -> 
     cubes = state["cubes"]
     ev = state["event_die"]
     top = state["event_chart"][-1]["high"]
-    if decision.cubes < 1:
-        raise illegal("spend at least one black cube", R_CONCENTRATION)
-    if decision.cubes > cubes["supply"]:
-        raise illegal(
-            f"{plural(decision.cubes, 'black cube')} needed, "
-            f"{cubes['supply']} in the supply tracker",
-            R_CONCENTRATION,
-        )
+    check_black_cubes(state, decision.cubes)
     if ev["value"] + decision.cubes > top:
         raise illegal(f"the event chart ends at {top}; the event die shows {ev['value']}", R_EVENT)
     if fixed(state) and decision.cubes > 1:

@@ -224,13 +224,7 @@ def _read_paths(check: DataChecker, doc: dict[str, Any]) -> list[dict[str, Any]]
         where = f"paths[{pi}]"
         if not check.is_table(item, where):
             continue
-        check.provenance(item, where)
-        path_id = check.ident(item, where)
-        if path_id is not None:
-            where = f"paths[{path_id}]"
-            if path_id in seen_ids:
-                check.add(where, f"duplicate id {path_id!r}")
-            seen_ids.add(path_id)
+        path_id, where = _unique_id(check, item, where, "paths", seen_ids)
         listed = _array(check, item, "cities", where)
         if listed == []:
             check.add(where, "a path needs at least one city")
@@ -246,6 +240,21 @@ def _read_paths(check: DataChecker, doc: dict[str, Any]) -> list[dict[str, Any]]
             }
         )
     return paths
+
+
+def _unique_id(
+    check: DataChecker, item: dict[str, Any], where: str, prefix: str, seen_ids: set[str]
+) -> tuple[str | None, str]:
+    """A path's or a city's provenance and id, and where problems name it from then on
+    (`prefix[id]`); an id in `seen_ids` (paths and cities share one name space) is a duplicate."""
+    check.provenance(item, where)
+    ident = check.ident(item, where)
+    if ident is not None:
+        where = f"{prefix}[{ident}]"
+        if ident in seen_ids:
+            check.add(where, f"duplicate id {ident!r}")
+        seen_ids.add(ident)
+    return ident, where
 
 
 def _array(check: DataChecker, table: dict[str, Any], key: str, where: str) -> list[Any] | None:
@@ -270,13 +279,7 @@ def _read_city(
     where = f"{prefix}[{index}]"
     if not check.is_table(item, where):
         return None
-    check.provenance(item, where)
-    city_id = check.ident(item, where)
-    if city_id is not None:
-        where = f"{prefix}[{city_id}]"
-        if city_id in seen_ids:
-            check.add(where, f"duplicate id {city_id!r}")
-        seen_ids.add(city_id)
+    city_id, where = _unique_id(check, item, where, prefix, seen_ids)
     name = check.text(item, "name", where)
     if name is not None:
         if name.lower() in seen_names:

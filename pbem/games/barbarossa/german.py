@@ -5,8 +5,7 @@ Concentration of Panzers, in any order, before or after allocating dice to
 Re-supplying or to Attacking Cities (with Encirclements, Capturing Cities and Gaining
 Victory Points, Long Logistical Chains); `end` closes the phase and the turn.
 
-Every handler validates first and rolls last: the adjudicator's first call uses a
-context whose roll() raises EntropyPending, which must mean "legal, waiting for dice".
+Every handler validates first and rolls last (`rules` says why).
 """
 
 from __future__ import annotations
@@ -27,6 +26,7 @@ from pbem.games.barbarossa.board import (
     R_REROLL,
     R_RESUPPLY,
     R_SIXES,
+    check_black_cubes,
     claim_six,
     current_box,
     find_city,
@@ -67,14 +67,7 @@ def reroll(state: State, role: str, decision: Reroll, ctx: Context) -> None:
 def boost(state: State, role: str, decision: Boost, ctx: Context) -> None:
     die = find_die(state, decision.die, free=True, rule=R_CONCENTRATION)
     cubes = state["cubes"]
-    if decision.cubes < 1:
-        raise illegal("spend at least one black cube", R_CONCENTRATION)
-    if decision.cubes > cubes["supply"]:
-        raise illegal(
-            f"{plural(decision.cubes, 'black cube')} needed, "
-            f"{cubes['supply']} in the supply tracker",
-            R_CONCENTRATION,
-        )
+    check_black_cubes(state, decision.cubes)
     if die["value"] + decision.cubes > MAX_DIE_VALUE:
         raise illegal(
             f"die {die['die']} would show {die['value'] + decision.cubes}; no box needs more "

@@ -9,7 +9,9 @@ player cannot know a roll before signing the decision that asks for it.
 
 Chance: six-sided dice only. White dice are d6; red dice are D3s, rolled as a
 d6 and halved rounding up. Every roll goes through `ctx.roll` with its purpose,
-and only after the decision that asks for it has been validated completely.
+and only after the decision that asks for it has been validated completely: so every
+handler validates first and rolls last, since the adjudicator's first call uses a
+context whose roll() raises EntropyPending, which must mean "legal, waiting for dice".
 
 Information: perfect; nothing is hidden. `view` returns the whole state, with the
 gamesheet in words beside it for the summaries (`view.sheet_view`).

@@ -18,7 +18,7 @@ What a played card did is recorded by `remember`, so a cancelling card can undo 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from pbem.core.engine import Context, State
@@ -279,6 +279,15 @@ def played_modes(state: State, role: str, combat: dict[str, Any]) -> list[tuple[
     return [(n, combat_mode(state, role, n, n in bang)) for n in combat["played"][role]]
 
 
+def _played_in(state: State, combat: dict[str, Any], mode: str) -> Iterator[tuple[str, int]]:
+    """Each side's cards played in this combat in `mode` ("before", "after"), as (side, card),
+    the sides in turn order."""
+    for role in ROLES:
+        for n, played in played_modes(state, role, combat):
+            if played == mode:
+                yield role, n
+
+
 def before_targets(state: State, role: str, number: int, zone: str) -> list[str]:
     """The enemy units a 'before' card removes in `zone` (its types, up to its count)."""
     for e in card_of(state, role, number)["effects"]:
@@ -305,18 +314,15 @@ def before_combat(state: State, ctx: Context) -> list[str]:
     combat = state["combat"]
     zone = combat["zone"]
     removed: list[str] = []
-    for role in ROLES:
-        for n, mode in played_modes(state, role, combat):
-            if mode != "before":
-                continue
-            for u in before_targets(state, role, n, zone):
-                position.remove(state, u, zone)
-                removed.append(u)
-                ctx.event(
-                    f"{u} is removed by card {NAMES[role]} #{n} in its ! mode before the "
-                    "strengths (rulebook 2.3, 7.4.1)",
-                    unit=u,
-                )
+    for role, n in _played_in(state, combat, "before"):
+        for u in before_targets(state, role, n, zone):
+            position.remove(state, u, zone)
+            removed.append(u)
+            ctx.event(
+                f"{u} is removed by card {NAMES[role]} #{n} in its ! mode before the "
+                "strengths (rulebook 2.3, 7.4.1)",
+                unit=u,
+            )
     if removed:
         update_control(state, zone)
     return removed
@@ -378,16 +384,13 @@ def after_combat(state: State, ctx: Context) -> list[str]:
     combat = state["combat"]
     zone = combat["zone"]
     removed: list[str] = []
-    for role in ROLES:
-        for n, mode in played_modes(state, role, combat):
-            if mode != "after":
+    for role, n in _played_in(state, combat, "after"):
+        for e in card_of(state, role, n)["effects"]:
+            if e["when"] != "after-combat" or e["effect"] != "remove_unit":
                 continue
-            for e in card_of(state, role, n)["effects"]:
-                if e["when"] != "after-combat" or e["effect"] != "remove_unit":
-                    continue
-                enemy = units_at(state, zone, other(role))
-                for u in of_types(state, enemy, e.get("types"))[: int(e.get("count", 1))]:
-                    position.remove(state, u, zone)
-                    removed.append(u)
-                    ctx.event(f"{u} is removed by card {NAMES[role]} #{n} once the combat is over")
+            enemy = units_at(state, zone, other(role))
+            for u in of_types(state, enemy, e.get("types"))[: int(e.get("count", 1))]:
+                position.remove(state, u, zone)
+                removed.append(u)
+                ctx.event(f"{u} is removed by card {NAMES[role]} #{n} once the combat is over")
     return removed

@@ -37,7 +37,7 @@ from pbem.games.berlin_1945.rulebook import (
     ZONE_IDS,
     zone_names,
 )
-from pbem.games.datacheck import DataChecker, read_toml
+from pbem.games.datacheck import DataChecker, Numbered, read_toml
 
 CARDS_FILE = "cards.toml"
 
@@ -53,6 +53,8 @@ CARD_FIELDS = (
     "effect",
 )
 EFFECT_BASE_FIELDS = ("mode", "when", "effect")
+# a card is named by its deck and its number: card[german-7]
+CARD_NUMBERS = Numbered("deck", SIDES, CARDS_PER_SIDE, "card[{}-{}]", CARD_FIELDS)
 
 
 def load_cards(
@@ -111,11 +113,7 @@ def _read_fixed_table(
 def _read_cards(check: DataChecker, doc: dict[str, Any]) -> list[dict[str, Any]]:
     cards = []
     for item, where in check.items(doc, "card"):
-        deck = check.choice(item, "deck", where, SIDES)
-        number = check.integer(item, "number", where, 1, CARDS_PER_SIDE)
-        if deck is not None and number is not None:
-            where = f"card[{deck}-{number}]"
-        check.fields(item, where, CARD_FIELDS)
+        deck, number, where = CARD_NUMBERS.read(check, item, where)
         _text_provenance(check, item, where)
         name = check.text(item, "name", where)
         timing = check.text(item, "timing", where)

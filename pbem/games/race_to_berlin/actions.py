@@ -23,8 +23,8 @@ from pbem.games.race_to_berlin.state import (
     area_name,
     blocks_in,
     control_of,
-    illegal,
     own_block_in,
+    refuse,
 )
 from pbem.games.race_to_berlin.units import move_unit
 
@@ -91,9 +91,7 @@ def move_problem(state: State, role: str, d: Move, ix: Index | None = None) -> s
 
 
 def move(state: State, role: str, d: Move, ctx: Context) -> None:
-    problem = move_problem(state, role, d)
-    if problem is not None:
-        raise illegal(problem, R_MOVE)
+    refuse(move_problem(state, role, d), R_MOVE)
     for unit in d.units:
         move_unit(state, unit, d.to)
     if d.block:
@@ -122,9 +120,7 @@ def remove_problem(state: State, role: str, d: RemoveBlock) -> str | None:
 
 
 def remove(state: State, role: str, d: RemoveBlock, ctx: Context) -> None:
-    problem = remove_problem(state, role, d)
-    if problem is not None:
-        raise illegal(problem, R_REMOVE)
+    refuse(remove_problem(state, role, d), R_REMOVE)
     block = own_block_in(state, d.area, role)
     assert block is not None
     take_off(state, block, ctx, f"removed by its owner (rulebook {R_REMOVE})")

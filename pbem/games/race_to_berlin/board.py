@@ -145,6 +145,14 @@ def refresh_markers(state: State) -> None:
 # --- control ----------------------------------------------------------------------------------
 
 
+def remove_fortification(state: State, area: str, ctx: Context, named: str, why: str) -> None:
+    """Remove the fortification in `area`, if any, telling it with the area `named` so."""
+    fort = state["areas"][area]["fortification"]
+    if fort is not None:
+        update_area(state, area, fortification=None)
+        ctx.event(f"fortification {fort['name']} in {named} removed ({why})", area=area)
+
+
 def set_control(state: State, area: str, new: str, ctx: Context, reason: str) -> None:
     """Change who controls `area`, with its consequences: markers, eagles, supply bases."""
     old = state["areas"][area]["control"]

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from pbem.games.datacheck import (
@@ -325,14 +325,38 @@ def _check_area_set(check: DataChecker, areas: dict[str, dict[str, Any]]) -> Non
             check.add("area", f"no area touches {EDGE_NAMES[player]} (rulebook 4.4)")
 
 
+def _named_items(
+    check: DataChecker, items: list[Any], key: str, fields: Iterable[str]
+) -> Iterator[tuple[Any, str | None, str]]:
+    """Each table of `items` (the array of tables `key`, whose length the caller checks),
+    with its id and where problems name it from then on ("unit[2a]", or "unit #3" when the
+    id is wrong), its fields checked; an item that is no table is reported and passed over."""
+    for i, item in enumerate(items, start=1):
+        where = f"{key} #{i}"
+        if check.is_table(item, where):
+            ident, where = check.named(item, where, key + "[{}]", fields)
+            yield item, ident, where
+
+
+def _count_tokens(
+    check: DataChecker, doc: dict[str, Any], key: str, items: list[Any], wanted: int
+) -> None:
+    """The array of tables `key`, when given, holds one table a token of the box."""
+    if key in doc and len(items) != wanted:
+        check.add(key, f"expected {wanted} {key} tokens (rulebook 1), found {len(items)}")
+
+
+def _no_duplicates(check: DataChecker, key: str, tokens: list[dict[str, Any]]) -> None:
+    """No two tokens of `[[key]]` share an id."""
+    for ident, n in Counter(token["id"] for token in tokens).items():
+        if n > 1:
+            check.add(f"{key}[{ident}]", f"duplicate id {ident!r} ({n} times)")
+
+
 def _read_fortifications(check: DataChecker, doc: dict[str, Any]) -> list[dict[str, Any]]:
     forts = []
     items = check.tables(doc, "fortification")
-    for i, item in enumerate(items, start=1):
-        where = f"fortification #{i}"
-        if not check.is_table(item, where):
-            continue
-        fort_id, where = check.named(item, where, "fortification[{}]", FORTIFICATION_FIELDS)
+    for item, fort_id, where in _named_items(check, items, "fortification", FORTIFICATION_FIELDS):
         name = check.text(item, "name", where)
         value = check.integer(item, "value", where, 1, 3)
         area = check.text(item, "area", where)
@@ -347,21 +371,14 @@ def _read_fortifications(check: DataChecker, doc: dict[str, Any]) -> list[dict[s
                 "area": area,
             }
         )
-    if "fortification" in doc and len(items) != FORTIFICATIONS:
-        check.add(
-            "fortification",
-            f"expected {FORTIFICATIONS} fortification tokens (rulebook 1), found {len(items)}",
-        )
+    _count_tokens(check, doc, "fortification", items, FORTIFICATIONS)
     return forts
 
 
 def _check_fortifications(
     check: DataChecker, areas: dict[str, dict[str, Any]], forts: list[dict[str, Any]]
 ) -> None:
-    ids = Counter(f["id"] for f in forts)
-    for fort_id, n in ids.items():
-        if n > 1:
-            check.add(f"fortification[{fort_id}]", f"duplicate id {fort_id!r} ({n} times)")
+    _no_duplicates(check, "fortification", forts)
     held: dict[str, str] = {}
     for fort in forts:
         where = f"fortification[{fort['id']}]"
@@ -386,11 +403,7 @@ def _check_fortifications(
 def _read_units(check: DataChecker, doc: dict[str, Any]) -> list[dict[str, Any]]:
     units = []
     items = check.tables(doc, "unit")
-    for i, item in enumerate(items, start=1):
-        where = f"unit #{i}"
-        if not check.is_table(item, where):
-            continue
-        unit_id, where = check.named(item, where, "unit[{}]", UNIT_FIELDS)
+    for item, unit_id, where in _named_items(check, items, "unit", UNIT_FIELDS):
         name = check.text(item, "name", where)
         force = check.choice(item, "force", where, FORCES)
         reserve = check.flag(item, "reserve", where)
@@ -426,18 +439,14 @@ def _read_units(check: DataChecker, doc: dict[str, Any]) -> list[dict[str, Any]]
         if any(v is None for v in unit.values()):
             continue
         units.append(unit)
-    if "unit" in doc and len(items) != UNITS:
-        check.add("unit", f"expected {UNITS} unit tokens (rulebook 1), found {len(items)}")
+    _count_tokens(check, doc, "unit", items, UNITS)
     return units
 
 
 def _check_units(
     check: DataChecker, areas: dict[str, dict[str, Any]], units: list[dict[str, Any]]
 ) -> None:
-    ids = Counter(u["id"] for u in units)
-    for unit_id, n in ids.items():
-        if n > 1:
-            check.add(f"unit[{unit_id}]", f"duplicate id {unit_id!r} ({n} times)")
+    _no_duplicates(check, "unit", units)
     for force in FORCES:
         if not any(u["force"] == force for u in units):
             check.add("unit", f"no {force} unit")

@@ -20,7 +20,7 @@ from typing import Any
 
 from pbem.core.engine import Context
 from pbem.games.race_to_berlin.blocks import add_cubes, take_off
-from pbem.games.race_to_berlin.board import set_control, short_of_markers
+from pbem.games.race_to_berlin.board import remove_fortification, set_control, short_of_markers
 from pbem.games.race_to_berlin.decisions import Advance, Counterattack, Loss, Retreat
 from pbem.games.race_to_berlin.flow import after_action
 from pbem.games.race_to_berlin.retreats import (
@@ -43,6 +43,7 @@ from pbem.games.race_to_berlin.state import (
     is_active,
     own_block_in,
     pool,
+    refuse,
     update_area,
 )
 from pbem.games.race_to_berlin.supply import settle
@@ -316,13 +317,7 @@ def _shift(state: State, ctx: Context) -> None:
     """Fortifications removed, front line shifted (if markers allow), supply checked."""
     combat = state["combat"]
     target = combat["target"]
-    fort = state["areas"][target]["fortification"]
-    if fort is not None:
-        update_area(state, target, fortification=None)
-        ctx.event(
-            f"fortification {fort['name']} in {target} removed (rulebook {R_EFFECTS})",
-            area=target,
-        )
+    remove_fortification(state, target, ctx, target, f"rulebook {R_EFFECTS}")
     new = combat["attack_force"]
     short = short_of_markers(state, {target: new})
     if short:
@@ -350,9 +345,7 @@ def _shift(state: State, ctx: Context) -> None:
 
 
 def retreat(state: State, role: str, d: Retreat, ctx: Context) -> None:
-    problem = retreat_problem(state, d)
-    if problem is not None:
-        raise illegal(problem, R_EFFECTS)
+    refuse(retreat_problem(state, d), R_EFFECTS)
     combat = state["combat"]
     target, dforce = combat["target"], combat["defence_force"]
     units = force_units_in(state, target, dforce)
@@ -381,9 +374,7 @@ def retreat(state: State, role: str, d: Retreat, ctx: Context) -> None:
 
 
 def advance(state: State, role: str, d: Advance, ctx: Context) -> None:
-    problem = advance_problem(state, d)
-    if problem is not None:
-        raise illegal(problem, f"{R_EFFECTS}: Advance")
+    refuse(advance_problem(state, d), f"{R_EFFECTS}: Advance")
     combat = state["combat"]
     frm, target = combat["from"], combat["target"]
     for unit in d.units:

@@ -25,6 +25,7 @@ from pbem.games.race_to_berlin.state import (
     controlled_units_in,
     illegal,
     own_block_in,
+    refuse,
 )
 
 R_PLACE = "4.1.1"
@@ -77,9 +78,7 @@ def place(state: State, role: str, d: Place, ctx: Context) -> None:
             "value committed",
             "4.1: numbers visible only to the owner",
         )
-    problem = place_problem(state, role, d.area)
-    if problem is not None:
-        raise illegal(problem, R_PLACE)
+    refuse(place_problem(state, role, d.area), R_PLACE)
     control = state["areas"][d.area]["control"]
     block = new_block(state, role, d.area, control, ctx)
     state["placed"][role] += 1

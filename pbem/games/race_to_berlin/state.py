@@ -78,6 +78,13 @@ def illegal(message: str, rule: str) -> IllegalOrderError:
     return IllegalOrderError(f"illegal: {message} (rulebook {rule})")
 
 
+def refuse(problem: str | None, rule: str) -> None:
+    """Refuse a decision when a rules check (a `*_problem` function, which the choices
+    also ask) found a problem with it, quoting the rule broken."""
+    if problem is not None:
+        raise illegal(problem, rule)
+
+
 def other(role: str) -> str:
     return SOVIET if role == WEST else WEST
 

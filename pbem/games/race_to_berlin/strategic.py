@@ -34,6 +34,7 @@ from pbem.games.race_to_berlin.state import (
     graph,
     illegal,
     is_german,
+    refuse,
     room_for,
     update_unit,
 )
@@ -144,9 +145,7 @@ def strategic_problem(state: State, role: str, d: Strategic) -> str | None:
 
 
 def move(state: State, role: str, d: Strategic, ctx: Context) -> None:
-    problem = strategic_problem(state, role, d)
-    if problem is not None:
-        raise illegal(problem, R_STRATEGIC)
+    refuse(strategic_problem(state, role, d), R_STRATEGIC)
     move_unit(state, d.unit, d.to)
     state["strategic"][role][kind_of(state, d.unit)] = d.unit
     ctx.event(

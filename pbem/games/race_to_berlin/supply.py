@@ -22,7 +22,7 @@ from typing import Any
 
 from pbem.core.engine import Context
 from pbem.games.race_to_berlin.blocks import take_off
-from pbem.games.race_to_berlin.board import set_control, short_of_markers
+from pbem.games.race_to_berlin.board import remove_fortification, set_control, short_of_markers
 from pbem.games.race_to_berlin.state import (
     ALLIED,
     GERMAN,
@@ -34,7 +34,6 @@ from pbem.games.race_to_berlin.state import (
     graph,
     is_active,
     other,
-    update_area,
 )
 from pbem.games.race_to_berlin.units import eliminate
 from pbem.games.race_to_berlin.victory import lose_cubes
@@ -204,10 +203,4 @@ def _clear(state: State, area: str, control_: str, ctx: Context, why: str) -> No
         eliminate(state, unit, ctx, why)
     for block in blocks_in(state, area):
         take_off(state, block, ctx, why)
-    fort = state["areas"][area]["fortification"]
-    if fort is not None:
-        update_area(state, area, fortification=None)
-        ctx.event(
-            f"fortification {fort['name']} in {area_name(state, area)} removed ({why})",
-            area=area,
-        )
+    remove_fortification(state, area, ctx, area_name(state, area), why)

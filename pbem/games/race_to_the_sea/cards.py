@@ -44,7 +44,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from pbem.games.datacheck import DataChecker, read_toml, shipped_file
+from pbem.games.datacheck import DataChecker, Numbered, read_toml, shipped_file
 from pbem.games.race_to_the_sea.map_data import COVERS as COVERS  # (one scale, the map's)
 from pbem.games.race_to_the_sea.map_data import raised_by_river
 
@@ -335,6 +335,8 @@ COMBAT_FIELDS = ("side", "number", "event", *SECTIONS, EMPTY_HEX_SECTION, "prove
 EVENT_FIELDS = ("sum", "title", "kind", "to", "hits", "count", "text", "provenance", "note")
 TURN_FIELDS = ("turn", "dates", "siege", "foch", "provenance", "note")
 MARCH_FIELDS = ("low", "high", "germans", "allies", "provenance", "note")
+# a Combat Card is named by its side and its number: combat germans #3
+COMBAT_NUMBERS = Numbered("side", SIDES, CARDS_PER_DECK, "combat {} #{}", COMBAT_FIELDS)
 
 
 def load_cards(raw: bytes, file_name: str = CARDS_FILE) -> dict[str, Any]:
@@ -380,11 +382,7 @@ def _read_initiative(check: DataChecker, doc: dict[str, Any]) -> dict[str, list[
 def _read_combat(check: DataChecker, doc: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
     decks: dict[str, dict[int, dict[str, Any]]] = {side: {} for side in SIDES}
     for item, where in check.items(doc, "combat"):
-        side = check.choice(item, "side", where, SIDES)
-        number = check.integer(item, "number", where, 1, CARDS_PER_DECK)
-        if side is not None and number is not None:
-            where = f"combat {side} #{number}"
-        check.fields(item, where, COMBAT_FIELDS)
+        side, number, where = COMBAT_NUMBERS.read(check, item, where)
         event = check.flag(item, "event", where)
         card: dict[str, Any] = {"side": side, "number": number, "event": event}
         for name in (*SECTIONS, EMPTY_HEX_SECTION):
