@@ -32,6 +32,7 @@ from pbem.games.barbarossa.view import (
     header,
     plays_shipped_sheet,
 )
+from pbem.maps.board import BoardSvg, MapAsk
 from pbem.maps.layout import Layout, Place, load_layout
 from pbem.maps.svg import Drawing, Highlight
 
@@ -69,20 +70,13 @@ def sheet_layout(view: View, layout: bytes | None) -> Layout:
 # --- board_svg ------------------------------------------------------------------------------
 
 
-def board_svg(
-    view: View,
-    *,
-    role: str | None = None,
-    highlight: Highlight | None = None,
-    scale: float = 1.0,
-    layout: bytes | None = None,
-) -> str:
-    """The gamesheet of `view` with the event chart beside it. `role` changes nothing:
+def _sheet(view: View, ask: MapAsk) -> str:
+    """The gamesheet of `view` with the event chart beside it. `ask.role` changes nothing:
     Barbarossa hides nothing, every role sees the same sheet."""
-    sheet = sheet_layout(view, layout)
-    marks = dict(highlight.marks) if highlight is not None else {}
+    sheet = sheet_layout(view, ask.layout)
+    marks = dict(ask.highlight.marks) if ask.highlight is not None else {}
     d = Drawing(
-        sheet.width, sheet.height, title=f"Operation Barbarossa: {header(view)}", scale=scale
+        sheet.width, sheet.height, title=f"Operation Barbarossa: {header(view)}", scale=ask.scale
     )
     d.add("rect", x=0, y=0, width=sheet.width, height=sheet.height, fill=PAPER)
     title = sheet.places["title"]
@@ -103,6 +97,9 @@ def board_svg(
     _legend(d, view, sheet, sheet.places["legend"])
     draw_chart(d, view, sheet.places["chart"], marks)
     return d.to_string()
+
+
+board_svg = BoardSvg(_sheet)  # the render registry's entry (pbem/render/maps.py)
 
 
 def event_chart_svg(
