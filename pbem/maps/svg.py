@@ -111,6 +111,17 @@ class Drawing:
             f"<{tag}{_attributes(attrs)}><title>{escape(one_line(tooltip))}</title></{tag}>"
         )
 
+    def square(
+        self, cx: float, cy: float, side: float, tooltip: object = None, **attrs: object
+    ) -> None:
+        """A square of `side` centred on (cx, cy) (a marker, a town's box), then `attrs`;
+        with a <title> child when `tooltip` is given (see `titled`)."""
+        at = {"x": cx - side / 2, "y": cy - side / 2, "width": side, "height": side}
+        if tooltip is None:
+            self.add("rect", **at, **attrs)
+        else:
+            self.titled("rect", tooltip, **at, **attrs)
+
     @contextmanager
     def group(self, **attrs: object) -> Iterator[None]:
         self._parts.append(f"<g{_attributes(attrs)}>")

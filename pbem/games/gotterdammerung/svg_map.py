@@ -266,13 +266,11 @@ class Pen:
                 x, y = self.at(h)
                 s = self.panel(h).size
                 cx, cy = x - s * 0.55, y - s * 0.45
-                d.titled(
-                    "rect",
+                d.square(
+                    cx,
+                    cy,
+                    14,
                     f"{h}: Soviet Occupied (5.47)",
-                    x=cx - 7,
-                    y=cy - 7,
-                    width=14,
-                    height=14,
                     fill="#c0392b",
                     stroke="#5b0f08",
                     stroke_width=1,

@@ -273,13 +273,11 @@ def _draw_borders(
         for i, player in enumerate(markers):
             offset = (i - (len(markers) - 1) / 2) * 11 + (9 if river else 0)
             px, py = mx + ux * offset, my + uy * offset
-            d.titled(
-                "rect",
+            d.square(
+                px,
+                py,
+                9,
                 f"{NAMES[player]} front line marker between {a} and {b}",
-                x=px - 4.5,
-                y=py - 4.5,
-                width=9,
-                height=9,
                 fill=INK[player],
                 stroke="#fff",
                 stroke_width=1.5,

@@ -441,9 +441,7 @@ def _settlement(d: Drawing, kind: str, x: float, y: float, k: float = 1.0) -> No
     if kind == "town":
         d.add("circle", cx=x, cy=y, r=6 * k, fill=TOWN, stroke="#3d3d3d", stroke_width=1)
     elif kind == "city":
-        s = 13 * k
-        d.add("rect", x=x - s / 2, y=y - s / 2, width=s, height=s, fill=CITY, stroke="#14305e",
-              stroke_width=1)  # fmt: skip
+        d.square(x, y, 13 * k, fill=CITY, stroke="#14305e", stroke_width=1)
     else:
         d.add("circle", cx=x, cy=y, r=8.5 * k, fill=MAJOR, stroke="#5e0f0a", stroke_width=1.2)
         d.add("circle", cx=x, cy=y, r=3 * k, fill="#ffffff")
