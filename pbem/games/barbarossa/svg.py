@@ -78,7 +78,7 @@ def _sheet(view: View, ask: MapAsk) -> str:
     d = Drawing(
         sheet.width, sheet.height, title=f"Operation Barbarossa: {header(view)}", scale=ask.scale
     )
-    d.add("rect", x=0, y=0, width=sheet.width, height=sheet.height, fill=PAPER)
+    d.rect(0, 0, sheet.width, sheet.height, fill=PAPER)
     title = sheet.places["title"]
     d.text(
         title.x,
@@ -114,7 +114,7 @@ def event_chart_svg(
     # the chart's height depends on its notes: measured on a first drawing, then drawn
     height = draw_chart(Drawing(320, 0, title=""), view, place, marks) + 10
     d = Drawing(320, height, title="Operation Barbarossa: campaign event chart", scale=scale)
-    d.add("rect", x=0, y=0, width=320, height=height, fill=PAPER)
+    d.rect(0, 0, 320, height, fill=PAPER)
     draw_chart(d, view, place, marks)
     return d.to_string()
 

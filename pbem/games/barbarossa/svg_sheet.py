@@ -16,6 +16,7 @@ from pbem.games.barbarossa.svg_pen import (
     Marks,
     View,
     cross,
+    figure,
     outline_changed,
     red_die,
     section_label,
@@ -37,13 +38,12 @@ def draw_timeline(d: Drawing, view: View, at: Place, marks: Marks) -> None:
         with d.group(
             id=f"timeline-{n}", class_=classes, data_value=n, data_red_dice=box["red_dice"]
         ):
-            d.titled(
-                "rect",
+            d.rect(
+                x,
+                at.y,
+                w,
+                h,
                 f"timeline box {n}: {box['label']}",
-                x=float(x),
-                y=float(at.y),
-                width=w,
-                height=h,
                 rx=3,
                 fill="#fff",
                 stroke=INK,
@@ -80,12 +80,11 @@ def draw_vp(d: Drawing, view: View, at: Place) -> None:
             else:
                 fill = "#fff"
             with d.group(id=f"vp-{n}", class_="vp-box" + (" marked" if n <= vp else "")):
-                d.add(
-                    "rect",
-                    x=float(x),
-                    y=float(at.y),
-                    width=size,
-                    height=size,
+                d.rect(
+                    x,
+                    at.y,
+                    size,
+                    size,
                     fill=fill,
                     stroke=INK,
                 )
@@ -130,12 +129,11 @@ def draw_cubes(d: Drawing, view: View, name: str, at: Place) -> None:
         for n in range(1, cap + 1):
             x = at.x + (n - 1) * (size + gap)
             filled = n <= count
-            d.add(
-                "rect",
-                x=float(x),
-                y=float(at.y),
-                width=size,
-                height=size,
+            d.rect(
+                x,
+                at.y,
+                size,
+                size,
                 rx=3,
                 fill="#fff",
                 stroke=INK,
@@ -145,12 +143,11 @@ def draw_cubes(d: Drawing, view: View, name: str, at: Place) -> None:
             )
             if filled:
                 inset = size * 0.18
-                d.add(
-                    "rect",
-                    x=float(x + inset),
-                    y=float(at.y + inset),
-                    width=float(size - 2 * inset),
-                    height=float(size - 2 * inset),
+                d.rect(
+                    x + inset,
+                    at.y + inset,
+                    float(size - 2 * inset),
+                    float(size - 2 * inset),
                     rx=2,
                     fill=colour,
                 )
@@ -164,7 +161,7 @@ def draw_pool(d: Drawing, view: View, at: Place, marks: Marks) -> None:
     empty pool (between turns) lists what the dice of the last turn did, from `marks`."""
     w, h = sized(at, "w", 990), sized(at, "h", 104)
     with d.group(id="pool", data_dice=len(view["pool"])):
-        d.add("rect", x=at.x, y=at.y, width=w, height=h, rx=8, fill="#fff", stroke="#b9ad8c")
+        d.rect(at.x, at.y, w, h, rx=8, fill="#fff", stroke="#b9ad8c")
         if view["pool"]:
             _dice(d, view, at, w, marks)
         else:
@@ -208,12 +205,11 @@ def _die(d: Drawing, view: View, die: dict[str, Any], x: float, y: float, marks:
     red = die["colour"] == "red"
     classes = f"die {die['colour']}" + (" used" if alloc else "") + (f" six-{six}" if six else "")
     with d.group(id=f"die-{n}", class_=classes, data_value=die["value"]):
-        d.add(
-            "rect",
-            x=float(x),
-            y=float(y),
-            width=44,
-            height=44,
+        d.rect(
+            x,
+            y,
+            44,
+            44,
             rx=7,
             fill=RED if red else "#fff",
             stroke=INK,
@@ -221,25 +217,16 @@ def _die(d: Drawing, view: View, die: dict[str, Any], x: float, y: float, marks:
             opacity=0.55 if alloc else None,
         )
         shown = "?" if die["value"] is None else die["value"]
-        d.text(
-            x + 22,
-            y + 30,
-            shown,
-            font_size=24,
-            font_weight="bold",
-            fill="#fff" if red else INK,
-            text_anchor="middle",
-        )
+        figure(d, x + 22, y + 30, shown, 24, "#fff" if red else INK)
         if six == "unclaimed":
-            d.titled(
-                "rect",
+            d.rect(
+                x + 34,
+                y - 6,
+                14,
+                14,
                 "natural six: the command tracker is full, spend a blue cube first"
                 if full
                 else f"natural six: claim {n} takes a blue cube",
-                x=float(x + 34),
-                y=float(y - 6),
-                width=14,
-                height=14,
                 rx=2,
                 fill=BLUE,
                 stroke="#fff",
