@@ -26,7 +26,8 @@ from pbem.core.history import turn_actions
 from pbem.games.barbarossa.svg_chart import draw_chart
 from pbem.games.barbarossa.svg_map import draw_map
 from pbem.games.barbarossa.svg_pen import INK, PAPER, View
-from pbem.games.barbarossa.svg_sheet import draw_cubes, draw_pool, draw_timeline, draw_vp
+from pbem.games.barbarossa.svg_pool import draw_pool
+from pbem.games.barbarossa.svg_sheet import draw_cubes, draw_timeline, draw_vp
 from pbem.games.barbarossa.view import (
     city_names,
     header,
