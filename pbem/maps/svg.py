@@ -134,6 +134,17 @@ class Drawing:
         """A square of `side` centred on (cx, cy) (a marker, a town's box): see `rect`."""
         self.rect(cx - side / 2, cy - side / 2, side, side, tooltip, **attrs)
 
+    def circle(
+        self, cx: float, cy: float, r: float, tooltip: object = None, **attrs: object
+    ) -> None:
+        """A circle of radius `r` centred on (cx, cy), then `attrs`; with a <title> child
+        when `tooltip` is given (see `titled`)."""
+        at = {"cx": cx, "cy": cy, "r": r, **attrs}
+        if tooltip is None:
+            self.add("circle", **at)
+        else:
+            self.titled("circle", tooltip, **at)
+
     @contextmanager
     def group(self, **attrs: object) -> Iterator[None]:
         self._parts.append(f"<g{_attributes(attrs)}>")
