@@ -23,6 +23,8 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, S
 from collections.abc import Set as AbstractSet
 from types import MappingProxyType
 
+from pbem.maps.regions import spread
+
 Area = str
 Border = tuple[str, str]
 # Where a region may go: an area predicate, or a set of areas.
@@ -213,17 +215,7 @@ class AreaGraph:
         reached = {a for a in start if test is None or test(a)}
         for a in reached:
             self.index(a)
-        todo = list(reached)
-        while todo:
-            here = todo.pop()
-            for there in self._neighbours[here]:
-                if there in reached or (test is not None and not test(there)):
-                    continue
-                if step is not None and not step(here, there):
-                    continue
-                reached.add(there)
-                todo.append(there)
-        return reached
+        return spread(reached, self._neighbours, test, step)
 
     def connected(self, areas: Collection[str]) -> bool:
         """Whether `areas` form one piece through themselves (an empty set does)."""

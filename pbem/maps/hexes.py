@@ -39,6 +39,8 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from pbem.maps.regions import spread
+
 HexId = int
 Side = frozenset[int]  # a hexside: the unordered pair of hexes it separates
 # A movement cost: None where the move is prohibited.
@@ -291,17 +293,7 @@ class HexGrid:
         hexes a railroad joins, ...). Start hexes not `inside` are left out."""
         test = _as_test(inside)
         reached = {self._check(h) for h in start if test(h)}
-        todo = list(reached)
-        while todo:
-            here = todo.pop()
-            for there in self._neighbours[here]:
-                if there in reached or not test(there):
-                    continue
-                if step is not None and not step(here, there):
-                    continue
-                reached.add(there)
-                todo.append(there)
-        return reached
+        return spread(reached, self._neighbours, test, step)
 
     def components(self, hexes: Iterable[HexId]) -> list[list[HexId]]:
         """The connected groups of `hexes` through themselves, each in map order, ordered

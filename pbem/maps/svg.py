@@ -111,6 +111,40 @@ class Drawing:
             f"<{tag}{_attributes(attrs)}><title>{escape(one_line(tooltip))}</title></{tag}>"
         )
 
+    def rect(
+        self,
+        x: float,
+        y: float,
+        width: float,
+        height: float,
+        tooltip: object = None,
+        **attrs: object,
+    ) -> None:
+        """A rectangle with its top left corner at (x, y), then `attrs`; with a <title>
+        child when `tooltip` is given (see `titled`)."""
+        at = {"x": x, "y": y, "width": width, "height": height, **attrs}
+        if tooltip is None:
+            self.add("rect", **at)
+        else:
+            self.titled("rect", tooltip, **at)
+
+    def square(
+        self, cx: float, cy: float, side: float, tooltip: object = None, **attrs: object
+    ) -> None:
+        """A square of `side` centred on (cx, cy) (a marker, a town's box): see `rect`."""
+        self.rect(cx - side / 2, cy - side / 2, side, side, tooltip, **attrs)
+
+    def circle(
+        self, cx: float, cy: float, r: float, tooltip: object = None, **attrs: object
+    ) -> None:
+        """A circle of radius `r` centred on (cx, cy), then `attrs`; with a <title> child
+        when `tooltip` is given (see `titled`)."""
+        at = {"cx": cx, "cy": cy, "r": r, **attrs}
+        if tooltip is None:
+            self.add("circle", **at)
+        else:
+            self.titled("circle", tooltip, **at)
+
     @contextmanager
     def group(self, **attrs: object) -> Iterator[None]:
         self._parts.append(f"<g{_attributes(attrs)}>")

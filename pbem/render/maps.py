@@ -2,8 +2,11 @@
 
 Each game with a map has a module `pbem.games.<game>.svg` with
 
-    def board_svg(view, *, role=None, highlight=None, scale=1.0, layout=None) -> str
+    board_svg(view, *, role=None, highlight=None, scale=1.0, layout=None) -> str
     def highlight_of(game) -> Highlight     # what changed in the last turn (Adjudicator)
+
+`board_svg` is a `pbem.maps.board.BoardSvg`, which holds those keywords and their defaults
+(`MapAsk`) in one place.
 
 `view` is what `Engine.view` (or `view_known` for the owner's own page) gives for
 `role`; the picture is drawn from it alone, so it can never show what the role may not
@@ -20,7 +23,10 @@ from pbem.errors import PbemError
 from pbem.maps.svg import Highlight
 
 if TYPE_CHECKING:
+    from typing import Unpack
+
     from pbem.core.adjudicator import Adjudicator
+    from pbem.maps.board import MapOptions
 
 
 def _module(rules: str) -> ModuleType:
@@ -38,17 +44,9 @@ def has_map(rules: str) -> bool:
     return True
 
 
-def board_svg(
-    rules: str,
-    view: Any,
-    *,
-    role: str | None = None,
-    highlight: Highlight | None = None,
-    scale: float = 1.0,
-    layout: bytes | None = None,
-) -> str:
-    module = _module(rules)
-    svg: str = module.board_svg(view, role=role, highlight=highlight, scale=scale, layout=layout)
+def board_svg(rules: str, view: Any, **options: Unpack[MapOptions]) -> str:
+    """The map of `rules` for `view`, with the keywords a game's `board_svg` takes."""
+    svg: str = _module(rules).board_svg(view, **options)
     return svg
 
 

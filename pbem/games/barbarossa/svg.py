@@ -26,12 +26,14 @@ from pbem.core.history import turn_actions
 from pbem.games.barbarossa.svg_chart import draw_chart
 from pbem.games.barbarossa.svg_map import draw_map
 from pbem.games.barbarossa.svg_pen import INK, PAPER, View
-from pbem.games.barbarossa.svg_sheet import draw_cubes, draw_pool, draw_timeline, draw_vp
+from pbem.games.barbarossa.svg_pool import draw_pool
+from pbem.games.barbarossa.svg_sheet import draw_cubes, draw_timeline, draw_vp
 from pbem.games.barbarossa.view import (
     city_names,
     header,
     plays_shipped_sheet,
 )
+from pbem.maps.board import BoardSvg, MapAsk
 from pbem.maps.layout import Layout, Place, load_layout
 from pbem.maps.svg import Drawing, Highlight
 
@@ -69,22 +71,15 @@ def sheet_layout(view: View, layout: bytes | None) -> Layout:
 # --- board_svg ------------------------------------------------------------------------------
 
 
-def board_svg(
-    view: View,
-    *,
-    role: str | None = None,
-    highlight: Highlight | None = None,
-    scale: float = 1.0,
-    layout: bytes | None = None,
-) -> str:
-    """The gamesheet of `view` with the event chart beside it. `role` changes nothing:
+def _sheet(view: View, ask: MapAsk) -> str:
+    """The gamesheet of `view` with the event chart beside it. `ask.role` changes nothing:
     Barbarossa hides nothing, every role sees the same sheet."""
-    sheet = sheet_layout(view, layout)
-    marks = dict(highlight.marks) if highlight is not None else {}
+    sheet = sheet_layout(view, ask.layout)
+    marks = dict(ask.highlight.marks) if ask.highlight is not None else {}
     d = Drawing(
-        sheet.width, sheet.height, title=f"Operation Barbarossa: {header(view)}", scale=scale
+        sheet.width, sheet.height, title=f"Operation Barbarossa: {header(view)}", scale=ask.scale
     )
-    d.add("rect", x=0, y=0, width=sheet.width, height=sheet.height, fill=PAPER)
+    d.rect(0, 0, sheet.width, sheet.height, fill=PAPER)
     title = sheet.places["title"]
     d.text(
         title.x,
@@ -105,6 +100,9 @@ def board_svg(
     return d.to_string()
 
 
+board_svg = BoardSvg(_sheet)  # the render registry's entry (pbem/render/maps.py)
+
+
 def event_chart_svg(
     view: View,
     *,
@@ -117,7 +115,7 @@ def event_chart_svg(
     # the chart's height depends on its notes: measured on a first drawing, then drawn
     height = draw_chart(Drawing(320, 0, title=""), view, place, marks) + 10
     d = Drawing(320, height, title="Operation Barbarossa: campaign event chart", scale=scale)
-    d.add("rect", x=0, y=0, width=320, height=height, fill=PAPER)
+    d.rect(0, 0, 320, height, fill=PAPER)
     draw_chart(d, view, place, marks)
     return d.to_string()
 

@@ -8,7 +8,15 @@ from __future__ import annotations
 
 import textwrap
 
-from pbem.games.barbarossa.svg_pen import CHANGED, INK, Marks, View, section_label, sized
+from pbem.games.barbarossa.svg_pen import (
+    CHANGED,
+    INK,
+    Marks,
+    View,
+    figure,
+    section_label,
+    sized,
+)
 from pbem.games.barbarossa.view import boost_options, chart_rows
 from pbem.maps.layout import Place
 from pbem.maps.svg import Drawing
@@ -33,26 +41,17 @@ def draw_chart(d: Drawing, view: View, at: Place, marks: Marks) -> float:
             data_range=row["range"],
             data_event=row["event"],
         ):
-            d.add(
-                "rect",
-                x=float(at.x),
-                y=float(y),
-                width=w,
-                height=52,
+            d.rect(
+                at.x,
+                y,
+                w,
+                52,
                 rx=4,
                 fill="#fff3e0" if current else "#fff",
                 stroke=CHANGED if current else INK,
                 stroke_width=3 if current else 1,
             )
-            d.text(
-                at.x + 30,
-                y + 33,
-                row["range"],
-                font_size=20,
-                font_weight="bold",
-                fill=INK,
-                text_anchor="middle",
-            )
+            figure(d, at.x + 30, y + 33, row["range"], 20)
             d.add(
                 "line",
                 x1=float(at.x + 60),

@@ -16,6 +16,7 @@ from pbem.games.barbarossa.svg_pen import (
     Marks,
     View,
     cross,
+    figure,
     outline_changed,
     section_label,
     sized,
@@ -32,7 +33,7 @@ CITY_W, CITY_H = 112, 22
 def draw_map(d: Drawing, view: View, sheet: Layout, marks: Marks) -> None:
     area = sheet.places["map"]
     w, h = sized(area, "w", 990), sized(area, "h", 570)
-    d.add("rect", x=area.x, y=area.y, width=w, height=h, rx=8, fill=MAP, stroke="#b9ad8c")
+    d.rect(area.x, area.y, w, h, rx=8, fill=MAP, stroke="#b9ad8c")
     section_label(d, area.x + 10, area.y + 20, "Campaign map")
     for path in view["paths"]:
         at = [sheet.places[c["id"]] for c in path["cities"]]
@@ -117,34 +118,24 @@ def _city(d: Drawing, city: dict[str, Any], at: Place, marks: Marks) -> None:
                 ", supply icon: discard a black cube" if box["supply"] else ""
             )
             with d.group(id=f"box-{city['id']}-{i + 1}", class_=classes, data_value=box["value"]):
-                d.titled(
-                    "rect",
+                d.rect(
+                    x,
+                    y0,
+                    BOX,
+                    BOX,
                     tip,
-                    x=float(x),
-                    y=float(y0),
-                    width=BOX,
-                    height=BOX,
                     rx=2,
                     fill="#fff",
                     stroke=RED if current else INK,
                     stroke_width=2.5 if current else 1,
                 )
-                d.text(
-                    x + BOX / 2,
-                    y0 + BOX / 2 + 6,
-                    box["value"],
-                    font_size=16,
-                    font_weight="bold",
-                    fill=INK,
-                    text_anchor="middle",
-                )
+                figure(d, x + BOX / 2, y0 + BOX / 2 + 6, box["value"], 16)
                 if box["supply"]:
-                    d.add(
-                        "rect",
-                        x=float(x + BOX - 9),
-                        y=float(y0 + 2),
-                        width=7,
-                        height=7,
+                    d.rect(
+                        x + BOX - 9,
+                        y0 + 2,
+                        7,
+                        7,
                         fill=INK,
                         class_="supply-icon",
                     )
@@ -156,27 +147,25 @@ def _city(d: Drawing, city: dict[str, Any], at: Place, marks: Marks) -> None:
         tip = f"{city['name']}: {status}, {city['stars']} VP star" + (
             "s" if city["stars"] != 1 else ""
         )
-        d.titled(
-            "rect",
+        d.rect(
+            cx,
+            cy,
+            CITY_W,
+            CITY_H,
             tip,
-            x=float(cx),
-            y=float(cy),
-            width=CITY_W,
-            height=CITY_H,
             rx=3,
             fill=RED,
             stroke="#5c0f0f",
         )
         if status == "captured":  # the red box marked off; the name stays readable over it
             cross(d, cx + 6, cy - 3, CITY_W - 12, CITY_H + 6, 2.5)
-        d.text(
+        figure(
+            d,
             at.x,
             at.y + 5,
             city["name"],
-            font_size=13,
-            font_weight="bold",
-            fill="#fff",
-            text_anchor="middle",
+            13,
+            "#fff",
             stroke=RED,
             stroke_width=4,
             paint_order="stroke",

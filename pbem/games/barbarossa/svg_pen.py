@@ -27,6 +27,14 @@ def section_label(d: Drawing, x: float, y: float, text: str) -> None:
     d.text(x, y, text, font_size=13, font_weight="bold", fill=INK)
 
 
+def figure(
+    d: Drawing, x: float, y: float, text: object, size: float, fill: str = INK, **more: object
+) -> None:
+    """A bold text centred on x: a box's value, a die's face, a chart row's range, a city's
+    name."""
+    d.text(x, y, text, font_size=size, font_weight="bold", fill=fill, text_anchor="middle", **more)
+
+
 def cross(d: Drawing, x: float, y: float, w: float, h: float, width: float = 3) -> None:
     """The pen's X over a marked box."""
     inset = min(w, h) * 0.16
@@ -45,13 +53,12 @@ def cross(d: Drawing, x: float, y: float, w: float, h: float, width: float = 3) 
 
 
 def outline_changed(d: Drawing, x: float, y: float, w: float, h: float, tip: str) -> None:
-    d.titled(
-        "rect",
+    d.rect(
+        x - 3,
+        y - 3,
+        float(w + 6),
+        float(h + 6),
         tip,
-        x=float(x - 3),
-        y=float(y - 3),
-        width=float(w + 6),
-        height=float(h + 6),
         rx=4,
         fill="none",
         stroke=CHANGED,
@@ -61,5 +68,5 @@ def outline_changed(d: Drawing, x: float, y: float, w: float, h: float, tip: str
 
 
 def red_die(d: Drawing, x: float, y: float, size: float = 12) -> None:
-    d.add("rect", x=float(x), y=float(y), width=size, height=size, rx=2, fill=RED)
+    d.rect(x, y, size, size, rx=2, fill=RED)
     d.add("circle", cx=float(x + size / 2), cy=float(y + size / 2), r=1.6, fill="#fff")

@@ -1,18 +1,15 @@
-"""The Barbarossa gamesheet's timeline, trackers and dice pool, drawn from a view.
+"""The Barbarossa gamesheet's timeline and trackers, drawn from a view (the dice pool:
+svg_pool.py).
 
 rulebook: The Timeline, Capturing Cities and Gaining Victory Points (the VP tracker),
-Re-supplying and Rolling sixes (the supply and command trackers), Rolling your dice
-(the dice pool).
+Re-supplying and Rolling sixes (the supply and command trackers).
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from pbem.games.barbarossa.svg_pen import (
     BLUE,
     INK,
-    RED,
     Marks,
     View,
     cross,
@@ -21,7 +18,6 @@ from pbem.games.barbarossa.svg_pen import (
     section_label,
     sized,
 )
-from pbem.games.barbarossa.view import city_names, shows_text, six_state
 from pbem.maps.layout import Place
 from pbem.maps.svg import Drawing
 
@@ -37,13 +33,12 @@ def draw_timeline(d: Drawing, view: View, at: Place, marks: Marks) -> None:
         with d.group(
             id=f"timeline-{n}", class_=classes, data_value=n, data_red_dice=box["red_dice"]
         ):
-            d.titled(
-                "rect",
+            d.rect(
+                x,
+                at.y,
+                w,
+                h,
                 f"timeline box {n}: {box['label']}",
-                x=float(x),
-                y=float(at.y),
-                width=w,
-                height=h,
                 rx=3,
                 fill="#fff",
                 stroke=INK,
@@ -80,12 +75,11 @@ def draw_vp(d: Drawing, view: View, at: Place) -> None:
             else:
                 fill = "#fff"
             with d.group(id=f"vp-{n}", class_="vp-box" + (" marked" if n <= vp else "")):
-                d.add(
-                    "rect",
-                    x=float(x),
-                    y=float(at.y),
-                    width=size,
-                    height=size,
+                d.rect(
+                    x,
+                    at.y,
+                    size,
+                    size,
                     fill=fill,
                     stroke=INK,
                 )
@@ -130,12 +124,11 @@ def draw_cubes(d: Drawing, view: View, name: str, at: Place) -> None:
         for n in range(1, cap + 1):
             x = at.x + (n - 1) * (size + gap)
             filled = n <= count
-            d.add(
-                "rect",
-                x=float(x),
-                y=float(at.y),
-                width=size,
-                height=size,
+            d.rect(
+                x,
+                at.y,
+                size,
+                size,
                 rx=3,
                 fill="#fff",
                 stroke=INK,
@@ -145,129 +138,11 @@ def draw_cubes(d: Drawing, view: View, name: str, at: Place) -> None:
             )
             if filled:
                 inset = size * 0.18
-                d.add(
-                    "rect",
-                    x=float(x + inset),
-                    y=float(at.y + inset),
-                    width=float(size - 2 * inset),
-                    height=float(size - 2 * inset),
+                d.rect(
+                    x + inset,
+                    at.y + inset,
+                    float(size - 2 * inset),
+                    float(size - 2 * inset),
                     rx=2,
                     fill=colour,
                 )
-
-
-# --- the dice pool --------------------------------------------------------------------------
-
-
-def draw_pool(d: Drawing, view: View, at: Place, marks: Marks) -> None:
-    """rulebook: Rolling your dice -- the pool's dice, what each shows and what it did; an
-    empty pool (between turns) lists what the dice of the last turn did, from `marks`."""
-    w, h = sized(at, "w", 990), sized(at, "h", 104)
-    with d.group(id="pool", data_dice=len(view["pool"])):
-        d.add("rect", x=at.x, y=at.y, width=w, height=h, rx=8, fill="#fff", stroke="#b9ad8c")
-        if view["pool"]:
-            _dice(d, view, at, w, marks)
-        else:
-            _last_dice(d, view, at, marks)
-
-
-def _dice(d: Drawing, view: View, at: Place, w: float, marks: Marks) -> None:
-    pool = view["pool"]
-    rolled = pool[0]["roll"] is not None
-    section_label(d, at.x + 10, at.y + 20, "Dice pool" + ("" if rolled else ": rolled on 'accept'"))
-    step = min(140.0, (w - 30) / len(pool))
-    for i, die in enumerate(pool):
-        _die(d, view, die, at.x + 20 + i * step, at.y + 34, marks)
-
-
-def _last_dice(d: Drawing, view: View, at: Place, marks: Marks) -> None:
-    done = sorted(
-        (int(k[4:]), v) for k, v in marks.items() if k.startswith("die.") and k[4:].isdigit()
-    )
-    empty = "the game is over" if view["phase"] == "over" else "empty until 'roll event'"
-    last = "; what the dice of the last turn did:" if done else ""
-    section_label(d, at.x + 10, at.y + 20, f"Dice pool: {empty}{last}")
-    for i, (n, text) in enumerate(done):
-        d.text(
-            at.x + 20 + (i // 3) * 330,
-            at.y + 42 + (i % 3) * 18,
-            f"die {n}: {text}",
-            font_size=12,
-            fill=INK,
-            class_="last-die",
-        )
-
-
-def _die(d: Drawing, view: View, die: dict[str, Any], x: float, y: float, marks: Marks) -> None:
-    names = city_names(view)
-    # a natural six can only be claimed while the command tracker has room (Rolling sixes)
-    full = view["cubes"]["command"] >= view["limits"]["command"]
-    n = die["die"]
-    alloc = die["allocated"]
-    six = six_state(die)
-    red = die["colour"] == "red"
-    classes = f"die {die['colour']}" + (" used" if alloc else "") + (f" six-{six}" if six else "")
-    with d.group(id=f"die-{n}", class_=classes, data_value=die["value"]):
-        d.add(
-            "rect",
-            x=float(x),
-            y=float(y),
-            width=44,
-            height=44,
-            rx=7,
-            fill=RED if red else "#fff",
-            stroke=INK,
-            stroke_width=1.5,
-            opacity=0.55 if alloc else None,
-        )
-        shown = "?" if die["value"] is None else die["value"]
-        d.text(
-            x + 22,
-            y + 30,
-            shown,
-            font_size=24,
-            font_weight="bold",
-            fill="#fff" if red else INK,
-            text_anchor="middle",
-        )
-        if six == "unclaimed":
-            d.titled(
-                "rect",
-                "natural six: the command tracker is full, spend a blue cube first"
-                if full
-                else f"natural six: claim {n} takes a blue cube",
-                x=float(x + 34),
-                y=float(y - 6),
-                width=14,
-                height=14,
-                rx=2,
-                fill=BLUE,
-                stroke="#fff",
-                class_="unclaimed-six",
-            )
-        # "roll 5 = D3 3": the caption has the room of about 15 characters
-        shows = (
-            "not rolled yet" if die["roll"] is None else shows_text(die).replace("rolled", "roll")
-        )
-        lines = [f"die {n}", shows]
-        if alloc and alloc["kind"] == "supply":
-            lines.append(f"→ supply +{alloc['gained']}")
-        elif alloc:
-            boxes = ",".join(str(b) for b in alloc.get("marked") or [])
-            lines.append(f"→ {names.get(alloc['city'], alloc['city'])} {boxes}")
-        elif die["roll"] is not None:
-            lines.append("free")
-        if six == "unclaimed":
-            lines.append("six: tracker full" if full else f"six: claim {n}")
-        for k, line in enumerate(lines):
-            claim = line.startswith("six:")
-            d.text(
-                x + 50,
-                y + 10 + 13 * k,
-                line,
-                font_size=11,
-                fill=BLUE if claim else INK,
-                font_weight="bold" if k == 0 or claim else None,
-            )
-        if f"die.{n}" in marks:
-            outline_changed(d, x, y, 44, 44, marks[f"die.{n}"])

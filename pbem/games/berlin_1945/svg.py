@@ -34,6 +34,7 @@ from pbem.games.berlin_1945.rulebook import (
     ZONE_IDS,
 )
 from pbem.maps.areas import AreaGraph
+from pbem.maps.board import BoardSvg, MapAsk
 from pbem.maps.layout import Layout, LayoutError, Place, load_layout
 from pbem.maps.svg import Drawing, Highlight
 
@@ -447,19 +448,12 @@ def _panel_height(lines: Sequence[Line]) -> float:
 # --- the whole picture --------------------------------------------------------------------
 
 
-def board_svg(
-    view: Mapping[str, Any],
-    *,
-    role: str | None = None,
-    highlight: Highlight | None = None,
-    scale: float = 1.0,
-    layout: bytes | None = None,
-) -> str:
-    """The map of `view` (what `role` may see) as an SVG document."""
-    plan = read_layout(layout)
+def _picture(view: Mapping[str, Any], ask: MapAsk) -> str:
+    """The map of `view` (what `ask.role` may see) as an SVG document."""
+    plan = read_layout(ask.layout)
     boxes = _boxes(plan)
     units = _units_by_zone(view)
-    highlight = highlight or Highlight()
+    highlight = ask.highlight or Highlight()
 
     # The zones are drawn first on a scratch drawing: which units overflowed decides the
     # panel's lines, and the panel's length the height of the picture.
@@ -469,13 +463,13 @@ def board_svg(
         rest = _zone(scratch, view, zone, boxes[zone], units[zone])
         if rest:
             overflow[zone] = rest
-    lines = panel_lines(view, role, overflow, highlight.marks)
+    lines = panel_lines(view, ask.role, overflow, highlight.marks)
     lines += _legend(plan.stand_in, plan.provenance)
     height = max(plan.height, _panel_height(lines))
 
-    who = SIDE_NAMES.get(role or "", "public")
+    who = SIDE_NAMES.get(ask.role or "", "public")
     title = f"{plan.title or 'Berlin 1945'}: turn {view['turn']}, {who} view"
-    d = Drawing(plan.width + PANEL_WIDTH, height, title=title, scale=scale)
+    d = Drawing(plan.width + PANEL_WIDTH, height, title=title, scale=ask.scale)
     d.add("rect", x=0, y=0, width=plan.width, height=height, fill="#f7f9fb")
     _rings(d, plan)
     _borders(d, boxes, view)
@@ -489,3 +483,6 @@ def board_svg(
                fill="#8a1c1c", font_weight="bold", class_="stand-in")  # fmt: skip
     _panel(d, plan.width + 14, lines, view)
     return d.to_string()
+
+
+board_svg = BoardSvg(_picture)  # the render registry's entry (pbem/render/maps.py)

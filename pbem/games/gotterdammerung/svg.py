@@ -59,6 +59,7 @@ from pbem.games.gotterdammerung.svg_style import (
     TOP,
     TRANSITION,
 )
+from pbem.maps.board import BoardSvg, MapAsk
 from pbem.maps.svg import Drawing, Highlight
 
 if TYPE_CHECKING:
@@ -137,19 +138,11 @@ def draw_board(
 # --- the render registry's entry (pbem/render/maps.py) ------------------------------------------
 
 
-def board_svg(
-    view: Mapping[str, Any],
-    *,
-    role: str | None = None,
-    highlight: Highlight | None = None,
-    scale: float = 1.0,
-    layout: bytes | None = None,
-) -> str:
+def _maps(view: Mapping[str, Any], ask: MapAsk) -> str:
     """The maps as `view` shows them (what a role may know is already all the view holds:
-    Delay values and face-down Volkssturm are never in a unit dict). `layout` is accepted
-    for the registry's sake: the hexes are placed by their grids."""
-    del role
-    if layout is not None:
+    Delay values and face-down Volkssturm are never in a unit dict, so `ask.role` is not
+    read). A layout is refused: the hexes are placed by their grids."""
+    if ask.layout is not None:
         raise PbemError("gotterdammerung draws its maps from their grids: it takes no layout")
     return draw_board(
         view["board"],
@@ -159,9 +152,12 @@ def board_svg(
         turn=view.get("turn"),
         phase=view.get("phase"),
         support_points=view.get("support_points"),
-        highlight=highlight,
-        scale=scale,
+        highlight=ask.highlight,
+        scale=ask.scale,
     )
+
+
+board_svg = BoardSvg(_maps)  # the render registry's entry (pbem/render/maps.py)
 
 
 def highlight_of(game: Adjudicator) -> Highlight:

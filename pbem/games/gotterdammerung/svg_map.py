@@ -106,7 +106,7 @@ class Pen:
                     x, y = self.at(h)
                     r = 3.2 if h.startswith("op:") else 5
                     for dx, dy in ((-12, 10), (12, 10)):
-                        d.add("circle", cx=x + dx * r / 3.2, cy=y + dy * r / 3.2, r=r)
+                        d.circle(x + dx * r / 3.2, y + dy * r / 3.2, r)
         with d.group(class_="mountain", fill="#7f5631"):
             for h, info in sorted(self.board["hexes"].items()):
                 if info["terrain"] == "mountain":
@@ -175,7 +175,7 @@ class Pen:
                 xs = [self.at(h) for h in hexes]
                 x = min(p[0] for p in xs) - OP_SIZE * 1.25
                 y = sum(p[1] for p in xs) / len(xs)
-                d.add("circle", cx=x, cy=y, r=8, fill="#ffffff", stroke="#6f6f6f", stroke_width=1.5)
+                d.circle(x, y, 8, fill="#ffffff", stroke="#6f6f6f", stroke_width=1.5)
                 d.label(x, y + 4, area, 11, "#444444", anchor="middle", bold=True)
 
     def _chain(self, hexes: Sequence[str], style: Mapping[str, object]) -> None:
@@ -221,9 +221,7 @@ class Pen:
             for p, q in groups.get("spree-bridge", ()):
                 d.add("line", x1=p[0], y1=p[1], x2=q[0], y2=q[1], **RIVER_STYLE["river"])
                 mx, my = (p[0] + q[0]) / 2, (p[1] + q[1]) / 2
-                d.add(
-                    "circle", cx=mx, cy=my, r=4.5, fill="#8a8a8a", stroke="#222222", stroke_width=1
-                )
+                d.circle(mx, my, 4.5, fill="#8a8a8a", stroke="#222222", stroke_width=1)
 
     def symbols(self, occupied: set[str]) -> None:
         """City symbols, VP hexes, Soviet Occupied markers and entry codes."""
@@ -248,12 +246,11 @@ class Pen:
                 x, y = self.at(item["hex"])
                 s = self.panel(item["hex"]).size
                 cx, cy = x + s * 0.55, y - s * 0.45
-                d.titled(
-                    "circle",
+                d.circle(
+                    cx,
+                    cy,
+                    8,
                     f"{item['name']}: {item['vp']} VP (11.13)",
-                    cx=cx,
-                    cy=cy,
-                    r=8,
                     fill="#ffd23f",
                     stroke="#8a1f11",
                     stroke_width=1.4,
@@ -266,13 +263,11 @@ class Pen:
                 x, y = self.at(h)
                 s = self.panel(h).size
                 cx, cy = x - s * 0.55, y - s * 0.45
-                d.titled(
-                    "rect",
+                d.square(
+                    cx,
+                    cy,
+                    14,
                     f"{h}: Soviet Occupied (5.47)",
-                    x=cx - 7,
-                    y=cy - 7,
-                    width=14,
-                    height=14,
                     fill="#c0392b",
                     stroke="#5b0f08",
                     stroke_width=1,
@@ -407,12 +402,11 @@ class Pen:
                             d, unit, self.data.get(unit["id"]), left + i * (CW + 3), y - CH / 2
                         )
                     ox, oy = self.at(h)
-                    d.titled(
-                        "circle",
+                    d.circle(
+                        ox,
+                        oy,
+                        9,
                         f"{len(here)} unit(s): drawn on the City Map face of {h}",
-                        cx=ox,
-                        cy=oy,
-                        r=9,
                         fill="#ffffff",
                         stroke=TRANSITION,
                         stroke_width=2,
@@ -460,11 +454,10 @@ class Pen:
                         draw_stub(d, unit, self.data.get(unit["id"]), left, top)
 
     def _count(self, x: float, y: float, n: int, h: str) -> None:
-        self.d.add(
-            "circle",
-            cx=x,
-            cy=y,
-            r=7,
+        self.d.circle(
+            x,
+            y,
+            7,
             fill="#ffffff",
             stroke="#111111",
             stroke_width=1,

@@ -45,6 +45,7 @@ from pbem.games.race_to_berlin.svg_style import (
     UNIT_FILL,
 )
 from pbem.maps.areas import AreaGraph
+from pbem.maps.board import BoardSvg, MapAsk
 from pbem.maps.layout import Layout, LayoutError, load_layout
 from pbem.maps.svg import Drawing, Highlight
 
@@ -129,24 +130,18 @@ def _boxes(layout: Layout, areas: Iterable[str]) -> dict[str, Box]:
 # --- the picture ------------------------------------------------------------------------------
 
 
-def board_svg(
-    view: Mapping[str, Any],
-    *,
-    role: str | None = None,
-    highlight: Highlight | None = None,
-    scale: float = 1.0,
-    layout: bytes | None = None,
-) -> str:
-    """The map as `role` (None: the public) sees it in `view`; see the module docstring."""
+def _map(view: Mapping[str, Any], ask: MapAsk) -> str:
+    """The map as `ask.role` (None: the public) sees it in `view`; see the module docstring."""
+    role, highlight = ask.role, ask.highlight
     board: list[Mapping[str, Any]] = list(view["board"])
     by_id = {a["id"]: a for a in board}
-    place = _layout(layout, by_id)
+    place = _layout(ask.layout, by_id)
     boxes = _boxes(place, by_id)
     static = _static_for(board)
     width = max(place.width, PANEL_MIN_W)
     who = "the public" if role is None else NAMES.get(role, role)
     title = f"Race to Berlin: {view.get('map_title') or 'the map'}, as {who} sees it"
-    d = Drawing(width, place.height + PANEL_H, title=title, scale=scale)
+    d = Drawing(width, place.height + PANEL_H, title=title, scale=ask.scale)
     d.add("rect", x=0, y=0, width=width, height=place.height + PANEL_H, fill="#fbfaf5")
     berlin = [a for a in by_id if a in rtb_data.BERLIN]
     summarised = _draw_berlin_frame(d, boxes, berlin, static)
@@ -159,6 +154,9 @@ def board_svg(
         _draw_highlight(d, highlight, boxes)
     draw_panel(d, view, role, place, static is _shipped_map(), width)
     return d.to_string()
+
+
+board_svg = BoardSvg(_map)  # the render registry's entry (pbem/render/maps.py)
 
 
 def _others(boxes: Mapping[str, Box], *skip: str) -> list[Box]:
@@ -275,13 +273,11 @@ def _draw_borders(
         for i, player in enumerate(markers):
             offset = (i - (len(markers) - 1) / 2) * 11 + (9 if river else 0)
             px, py = mx + ux * offset, my + uy * offset
-            d.titled(
-                "rect",
+            d.square(
+                px,
+                py,
+                9,
                 f"{NAMES[player]} front line marker between {a} and {b}",
-                x=px - 4.5,
-                y=py - 4.5,
-                width=9,
-                height=9,
                 fill=INK[player],
                 stroke="#fff",
                 stroke_width=1.5,

@@ -40,6 +40,7 @@ from pbem.errors import PbemError
 from pbem.games.race_to_the_sea import hits, map_data
 from pbem.games.race_to_the_sea import state as rs
 from pbem.games.race_to_the_sea.highlight import last_turn
+from pbem.maps.board import BoardSvg, MapAsk
 from pbem.maps.hexes import HexGrid, label
 from pbem.maps.svg import Drawing, Highlight
 
@@ -440,9 +441,7 @@ def _settlement(d: Drawing, kind: str, x: float, y: float, k: float = 1.0) -> No
     if kind == "town":
         d.add("circle", cx=x, cy=y, r=6 * k, fill=TOWN, stroke="#3d3d3d", stroke_width=1)
     elif kind == "city":
-        s = 13 * k
-        d.add("rect", x=x - s / 2, y=y - s / 2, width=s, height=s, fill=CITY, stroke="#14305e",
-              stroke_width=1)  # fmt: skip
+        d.square(x, y, 13 * k, fill=CITY, stroke="#14305e", stroke_width=1)
     else:
         d.add("circle", cx=x, cy=y, r=8.5 * k, fill=MAJOR, stroke="#5e0f0a", stroke_width=1.2)
         d.add("circle", cx=x, cy=y, r=3 * k, fill="#ffffff")
@@ -665,29 +664,26 @@ def _legend(d: Drawing, x: float, y: float, height: float, stacks: Sequence[str]
 # --- the render registry's entry (pbem/render/maps.py) ------------------------------------------
 
 
-def board_svg(
-    view: Mapping[str, Any],
-    *,
-    role: str | None = None,
-    highlight: Highlight | None = None,
-    scale: float = 1.0,
-    layout: bytes | None = None,
-) -> str:
-    """The map as `role` (None: the public) sees it in `view` (`Engine.view`, or
-    `view_known` on the owner's own page). `layout` is accepted for the registry's sake:
-    a hex map is placed by its grid, so there is no layout file to give."""
-    if layout is not None:
+def _map(view: Mapping[str, Any], ask: MapAsk) -> str:
+    """The map as `ask.role` (None: the public) sees it in `view` (`Engine.view`, or
+    `view_known` on the owner's own page). A layout is refused: a hex map is placed by
+    its grid, so there is no layout file to give."""
+    if ask.layout is not None:
         raise PbemError("race-to-the-sea draws its hex map from its grid: it takes no layout")
+    role = ask.role
     flooded = [int(h) for h in view.get("flooded") or ()]  # 9.8 (a view may lack it)
     return draw_board(
         view["board"],
         counters_of(view, role),
         role if role in SIDE_NAME else None,
-        highlight,
+        ask.highlight,
         flooded=flooded,
-        scale=scale,
+        scale=ask.scale,
         status=status_lines(view),
     )
+
+
+board_svg = BoardSvg(_map)  # the render registry's entry (pbem/render/maps.py)
 
 
 def counters_of(view: Mapping[str, Any], role: str | None) -> list[dict[str, Any]]:
