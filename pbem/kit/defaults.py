@@ -66,6 +66,6 @@ class GameDefaults(Engine):
             raise InvalidOrderError(f"not a {self.name} decision: {decision!r}")
         return self.format_decision(decision)
 
-    def format_decision(self, decision: Any) -> str:
+    def format_decision(self, decision: Any, /) -> str:
         """The game's canonical text of one of its decisions."""
         raise NotImplementedError(f"{self.name} has no syntax")

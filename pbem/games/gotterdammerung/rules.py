@@ -267,11 +267,9 @@ class GotterdammerungEngine(StepGame):
         setup.start(state)
         return state
 
-    def parse_decision(self, text: str, state: State, role: str) -> Any:
-        return parse_decision(text, state, role)
-
-    def format_decision(self, decision: Any) -> str:
-        return format_decision(decision)
+    # the decisions module's syntax, as it is (a state and a role are only read when given)
+    parse_decision = staticmethod(parse_decision)
+    format_decision = staticmethod(format_decision)
 
     def clone(self, state: State) -> State:
         return gs.copy_state(state)
