@@ -35,7 +35,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-TITLES = ("barbarossa", "race-to-berlin", "berlin-1945")
+TITLES = ("barbarossa", "race-to-berlin", "berlin-1945", "race-to-the-sea", "gotterdammerung")
 
 
 def best_seconds(action: Any, repeat: int) -> float:
