@@ -41,6 +41,38 @@ if TYPE_CHECKING:
 class Client(SigningCore, Holdings):
     """A player's pbem on one local Store (see the module's docstring)."""
 
+    # --- a stored game, from its snapshot (pbem.snapshot) ----------------------------------
+
+    def _replay(self, game_id: str) -> Adjudicator:
+        """The stored game, replayed (pbem.signing); a process that has not replayed it yet
+        starts from the game's snapshot when a valid one is kept, and applies only the
+        entries stored since. Keeps a new snapshot once enough entries were applied."""
+        from pbem import snapshot
+        from pbem.signing import _REPLAYS
+
+        if game_id in self._cache or _REPLAYS._games.get(game_id):  # (in this process)
+            return super()._replay(game_id)
+        genesis = self.genesis_of(game_id)
+        kept = snapshot.load(
+            genesis, lambda seq: self.store.entry_bytes(game_id, seq), self._fresh_game
+        )
+        base = -1 if kept is None else kept.head.seq
+        if kept is not None:
+            self._cache[game_id] = kept
+        game = super()._replay(game_id)
+        if game.head.seq - base >= snapshot.SAVE_AFTER:
+            snapshot.save(game)
+        return game
+
+    def _fresh_game(self, genesis: Entry) -> Adjudicator:
+        """A game of `genesis` as its first entry opens it (what a snapshot fills in)."""
+        from pbem.ledger import DISK_TABLES, check_signature, data_source, engine_by_name
+
+        extra = self._stored_data(genesis)
+        return Adjudicator.start(
+            genesis, engine_by_name, data_source(extra), check_signature, tables=DISK_TABLES
+        )
+
     # --- double-blind games: the referee's entries, a player's unseal (pbem.core.blind) ---
 
     def blind_duties(self, prefix: str) -> list[Entry]:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pbem.core.log import Entry
+from pbem.errors import StoreError
 
 if TYPE_CHECKING:
     from pbem.store import Store
@@ -51,12 +52,14 @@ class Holdings:
 
     def genesis_of(self, game_id: str) -> Entry:
         """A stored game's genesis, read without replaying the game."""
-        row = self.store.entries(game_id)[0]
-        return Entry.from_wire(row["canonical"], row["signature"])
+        found = self.store.entry_bytes(game_id, 0)
+        if found is None:
+            raise StoreError(f"game {game_id[:12]} has no entries in the store")
+        return Entry.from_wire(*found)
 
     def stored_count(self, game_id: str) -> int:
         """How many entries of the game the store holds."""
-        return len(self.store.entries(game_id))
+        return self.store.entry_count(game_id)
 
     # --- keys -------------------------------------------------------------------------------
 

@@ -253,6 +253,24 @@ class Store:
     def has_entry(self, game_id: str, seq: int) -> bool:
         return bool(self.db.table("entries").count_where("game = ? AND seq = ?", [game_id, seq]))
 
+    def entry_bytes(self, game_id: str, seq: int) -> tuple[bytes, bytes] | None:
+        """(canonical, signature) of the game's entry `seq`, or None (one row read)."""
+        row = self.db.execute(
+            "SELECT canonical, signature FROM entries WHERE game = ? AND seq = ?", [game_id, seq]
+        ).fetchone()
+        return None if row is None else (bytes(row[0]), bytes(row[1]))
+
+    def head_of(self, game_id: str) -> tuple[int, str] | None:
+        """(seq, id) of the game's last stored entry, or None (one row read)."""
+        row = self.db.execute(
+            "SELECT seq, id FROM entries WHERE game = ? ORDER BY seq DESC LIMIT 1", [game_id]
+        ).fetchone()
+        return None if row is None else (int(row[0]), str(row[1]))
+
+    def entry_count(self, game_id: str) -> int:
+        row = self.db.execute("SELECT count(*) FROM entries WHERE game = ?", [game_id]).fetchone()
+        return int(row[0])
+
     def entries(self, game_id: str, from_seq: int = 0) -> list[dict[str, Any]]:
         return list(
             self.db.table("entries").rows_where(
