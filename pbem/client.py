@@ -65,13 +65,22 @@ class Client(SigningCore, Holdings):
         return game
 
     def _fresh_game(self, genesis: Entry) -> Adjudicator:
-        """A game of `genesis` as its first entry opens it (what a snapshot fills in)."""
+        """An empty game of `genesis`, its engine, data tables and signature check made as
+        `Adjudicator.start` makes them, for a snapshot to fill in (pbem.snapshot checks
+        that the store holds this very genesis and head). The genesis is not checked
+        again: a snapshot is made only of a replay that checked it (and a cold `show`
+        then loads no cryptography at all)."""
+        from pbem.core.tables import load_data_cached
         from pbem.ledger import DISK_TABLES, check_signature, data_source, engine_by_name
 
-        extra = self._stored_data(genesis)
-        return Adjudicator.start(
-            genesis, engine_by_name, data_source(extra), check_signature, tables=DISK_TABLES
-        )
+        body = genesis.body
+        engine = engine_by_name(str(body["rules"]))
+        version = str(body["rules_version"])
+        if version != engine.version:
+            engine = engine.for_version(version)
+        files = data_source(self._stored_data(genesis))(engine, body["data"])
+        data = load_data_cached(engine, files, DISK_TABLES)
+        return Adjudicator(engine, genesis, data, check_signature)
 
     # --- double-blind games: the referee's entries, a player's unseal (pbem.core.blind) ---
 

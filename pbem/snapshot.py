@@ -68,13 +68,13 @@ def _path(game_id: str) -> str | None:
     return os.path.join(where, f"replay-{game_id}")
 
 
-def _key(game: Adjudicator) -> tuple[Any, ...]:
-    body = game.genesis.body
+def _key(genesis: Entry) -> tuple[Any, ...]:
+    body = genesis.body
     return (
         FORMAT,
         sys.version,
         PBEM_VERSION,
-        game.id,
+        genesis.id,
         str(body.get("rules")),
         str(body.get("rules_version")),
     )
@@ -96,7 +96,7 @@ def save(game: Adjudicator) -> None:
     head = game.head
     header = marshal.dumps(
         (
-            _key(game),
+            _key(game.genesis),
             deps,
             (head.seq, head.canonical, head.signature),
             hashlib.sha256(payload).digest(),
@@ -153,8 +153,7 @@ def load(
         seq, canonical, signature = head
     except (OSError, ValueError, EOFError, TypeError):
         return None
-    game = rebuild(genesis)
-    if key != _key(game):
+    if key != _key(genesis):
         return None
     for dep in deps:
         if cache.file_state(dep[0]) != tuple(dep):
@@ -164,6 +163,7 @@ def load(
     if hashlib.sha256(payload).digest() != digest:
         return None  # changed since it was written
     try:
+        game = rebuild(genesis)
         fields = pickle.loads(payload)
         if not isinstance(fields, dict) or set(fields) != set(_KEPT):
             return None

@@ -249,3 +249,39 @@ def test_every_title_loads_from_its_snapshot_as_replayed(tmp_path: Path, save: P
     assert loaded == strict
     assert loaded.outcome() == strict.outcome()
     assert show_text(client, loaded, None, False) == text
+
+
+def test_a_second_show_replays_nothing(home: Path, demo: tuple[Path, str]) -> None:
+    """The CLI's path: `pbem show GAME` run twice, each a new process; the second starts
+    from the snapshot the first kept, so it applies no entry, and prints the same."""
+    import subprocess
+    import sys
+
+    _folder, game_id = demo
+    root = Path(__file__).resolve().parents[2]
+    code = (
+        f"import sys; sys.path.insert(0, {str(root)!r})\n"
+        "import tests.support.toy  # (registers toy-dice)\n"
+        "from pbem.core.adjudicator import Adjudicator\n"
+        "applied = []\n"
+        "original = Adjudicator.apply\n"
+        "def counting(self, entry, then=None):\n"
+        "    applied.append(entry.seq)\n"
+        "    return original(self, entry, then)\n"
+        "Adjudicator.apply = counting\n"
+        "from pbem.cli import main\n"
+        "try:\n"
+        f"    main(['show', '{game_id[:12]}'])\n"
+        "except SystemExit as exc:\n"
+        "    assert not exc.code, exc.code\n"
+        "print('APPLIED', len(applied))\n"
+    )
+    env = {**os.environ, "PBEM_HOME": str(home)}
+    runs = [
+        subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+        for _ in range(2)
+    ]
+    assert all(run.returncode == 0 for run in runs), [run.stderr for run in runs]
+    first, second = (run.stdout.splitlines() for run in runs)
+    assert int(first[-1].split()[1]) > 0 and second[-1] == "APPLIED 0"
+    assert first[:-1] == second[:-1]
