@@ -41,6 +41,47 @@ if TYPE_CHECKING:
 class Client(SigningCore, Holdings):
     """A player's pbem on one local Store (see the module's docstring)."""
 
+    # --- a stored game, from its snapshot (pbem.snapshot) ----------------------------------
+
+    def _replay(self, game_id: str) -> Adjudicator:
+        """The stored game, replayed (pbem.signing); a process that has not replayed it yet
+        starts from the game's snapshot when a valid one is kept, and applies only the
+        entries stored since. Keeps a new snapshot once enough entries were applied."""
+        from pbem import snapshot
+        from pbem.signing import _REPLAYS
+
+        if game_id in self._cache or _REPLAYS._games.get(game_id):  # (in this process)
+            return super()._replay(game_id)
+        genesis = self.genesis_of(game_id)
+        kept = snapshot.load(
+            genesis, lambda seq: self.store.entry_bytes(game_id, seq), self._fresh_game
+        )
+        base = -1 if kept is None else kept.head.seq
+        if kept is not None:
+            self._cache[game_id] = kept
+        game = super()._replay(game_id)
+        if game.head.seq - base >= snapshot.SAVE_AFTER:
+            snapshot.save(game)
+        return game
+
+    def _fresh_game(self, genesis: Entry) -> Adjudicator:
+        """An empty game of `genesis`, its engine, data tables and signature check made as
+        `Adjudicator.start` makes them, for a snapshot to fill in (pbem.snapshot checks
+        that the store holds this very genesis and head). The genesis is not checked
+        again: a snapshot is made only of a replay that checked it (and a cold `show`
+        then loads no cryptography at all)."""
+        from pbem.core.tables import load_data_cached
+        from pbem.ledger import DISK_TABLES, check_signature, data_source, engine_by_name
+
+        body = genesis.body
+        engine = engine_by_name(str(body["rules"]))
+        version = str(body["rules_version"])
+        if version != engine.version:
+            engine = engine.for_version(version)
+        files = data_source(self._stored_data(genesis))(engine, body["data"])
+        data = load_data_cached(engine, files, DISK_TABLES)
+        return Adjudicator(engine, genesis, data, check_signature)
+
     # --- double-blind games: the referee's entries, a player's unseal (pbem.core.blind) ---
 
     def blind_duties(self, prefix: str) -> list[Entry]:

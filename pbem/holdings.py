@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pbem.core.log import Entry
+from pbem.errors import StoreError
 
 if TYPE_CHECKING:
     from pbem.store import Store
@@ -51,12 +52,18 @@ class Holdings:
 
     def genesis_of(self, game_id: str) -> Entry:
         """A stored game's genesis, read without replaying the game."""
-        row = self.store.entries(game_id)[0]
-        return Entry.from_wire(row["canonical"], row["signature"])
+        found = self.store.entry_bytes(game_id, 0)
+        if found is None:
+            raise StoreError(f"game {game_id[:12]} has no entries in the store")
+        return Entry.from_wire(*found)
+
+    def head_of(self, game_id: str) -> tuple[int, str] | None:
+        """(seq, id) of the game's last stored entry, read without replaying the game."""
+        return self.store.head_of(game_id)
 
     def stored_count(self, game_id: str) -> int:
         """How many entries of the game the store holds."""
-        return len(self.store.entries(game_id))
+        return self.store.entry_count(game_id)
 
     # --- keys -------------------------------------------------------------------------------
 
@@ -130,3 +137,13 @@ class Holdings:
         """What the referee mailed `role`'s player, up to `seq`: one transaction."""
         with self.store.transaction():
             self.store.set_referee_mailed(game_id, role, seq)
+
+    def referee_quiet(self, game_id: str) -> tuple[int, str, str] | None:
+        """(head seq, head id, facts as JSON) of a refereed game the referee's last round
+        had nothing to do in (pbem.refereeing.quiet), if recorded."""
+        return self.store.referee_quiet(game_id)
+
+    def set_referee_quiet(self, game_id: str, seq: int, entry_id: str, facts: str) -> None:
+        """Record that facts of a refereed game at its head (seq, id): one transaction."""
+        with self.store.transaction():
+            self.store.set_referee_quiet(game_id, seq, entry_id, facts)

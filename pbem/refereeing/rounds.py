@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from pbem.core.referee import REFEREE
 from pbem.errors import PbemError
-from pbem.refereeing import settle
+from pbem.refereeing import quiet, settle
 from pbem.refereeing.clock import Clock, read_stamp, stamp
 from pbem.refereeing.letters import reminder_message, turn_message
 from pbem.refereeing.postman import Postman
@@ -85,11 +85,64 @@ class Referee:
                 self.refused = True
 
     def referee(self, game_id: str) -> None:
-        """Everything the referee does in one game this round."""
+        """Everything the referee does in one game this round (nothing replayed when the
+        last round left it quiet at the head it still has: `quiet_round`)."""
+        if self.quiet_round(game_id):
+            return
         for line in settle.settle(self.client, game_id):
             self.say(line)
+        settled = self.client.head_of(game_id)
         self.keep_time(game_id)
         self.deliver(game_id)
+        if settled is not None and self.client.head_of(game_id) == settled:
+            # settling owes nothing at this head: the next round need not replay it
+            facts = quiet.facts(self.client.game(game_id))
+            self.client.set_referee_quiet(game_id, settled[0], settled[1], facts)
+
+    def quiet_round(self, game_id: str) -> bool:
+        """The round of a game a round left with nothing owed, at the same head, with
+        nothing held in the inbox for it (pbem.refereeing.quiet): its clock kept and its
+        mail checked from the recorded facts. False, having changed nothing but the start
+        of the head's clock, when there is more to do (the whole round then does it)."""
+        from pbem.inbox import Inbox
+
+        record = self.client.referee_quiet(game_id)
+        if record is None:
+            return False
+        seq, head_id, text = record
+        found = quiet.read(text)
+        if found is None or self.client.head_of(game_id) != (seq, head_id):
+            return False
+        if Inbox(self.client).holds(game_id):
+            return False
+        asked, hours, news = found
+        if asked is not None:
+            if hours is None:
+                return False
+            row = self.client.referee_clock(game_id)
+            if row is None or row[0] != seq:
+                since = stamp(self.now())
+                self.client.set_referee_clock(game_id, seq, since)
+                row = (seq, since, 0)
+            clock = Clock(read_stamp(row[1]), hours)
+            now = self.now().replace(microsecond=0)
+            if clock.passed(now):
+                if self.forfeits:
+                    return False
+                self._once(self._past_deadline(game_id, asked, clock))
+            if clock.reminders_due(now) > row[2]:
+                return False
+        addresses: dict[str, str] | None = None
+        for role, last in news.items():
+            if last <= self.client.referee_mailed(game_id, role):
+                continue
+            if addresses is None:
+                addresses = self.client.player_addresses(game_id)
+            address = addresses.get(role)
+            if self.postman is not None and address is not None:
+                return False  # news to mail
+            self._no_mail(game_id, role, address)
+        return True
 
     # --- the mailbox ------------------------------------------------------------------------
 
@@ -147,11 +200,14 @@ class Referee:
             self.say(f"game {short}: signed the forfeit of {asked} (seq {entry.seq}){result}")
             return
         if clock.passed(now):
-            self._once(
-                f"game {short}: {asked} is past its deadline {stamp(clock.deadline)}; "
-                "no forfeit signed (--no-forfeit)"
-            )
+            self._once(self._past_deadline(game_id, asked, clock))
         self.remind(game, asked, clock, now)
+
+    def _past_deadline(self, game_id: str, asked: str, clock: Clock) -> str:
+        return (
+            f"game {game_id[:12]}: {asked} is past its deadline {stamp(clock.deadline)}; "
+            "no forfeit signed (--no-forfeit)"
+        )
 
     def remind(self, game: Adjudicator, role: str, clock: Clock, now: datetime) -> None:
         row = self.client.referee_clock(game.id)
@@ -161,7 +217,7 @@ class Referee:
             return
         address = self.client.player_addresses(game.id).get(role)
         if self.postman is None or address is None:
-            self._no_mail(game, role, address)
+            self._no_mail(game.id, role, address)
             return
         message = reminder_message(
             game,
@@ -197,7 +253,7 @@ class Referee:
                 continue
             address = addresses.get(role)
             if self.postman is None or address is None:
-                self._no_mail(game, role, address)
+                self._no_mail(game.id, role, address)
                 continue
             self._mail_turn(game, role, news, address)
 
@@ -241,10 +297,10 @@ class Referee:
             return False
         return True
 
-    def _no_mail(self, game: Adjudicator, role: str, address: str | None) -> None:
+    def _no_mail(self, game_id: str, role: str, address: str | None) -> None:
         if address is None:
             self._once(
-                f"game {game.id[:12]}: no address for {role}: "
-                f"`pbem referee player {game.id[:12]} {role} ADDRESS`"
+                f"game {game_id[:12]}: no address for {role}: "
+                f"`pbem referee player {game_id[:12]} {role} ADDRESS`"
             )
         # (without a postman the run said once why nothing is mailed)

@@ -25,7 +25,7 @@ def asked_of(client: Client, game: Adjudicator, role: str | None = None) -> Aske
     asked = [r for r in mine if game.asked(r)]
     if role is not None:
         asked = [r for r in asked if r == role]
-    if game.outcome() is not None or not asked:
+    if not asked or game.outcome() is not None:  # (the outcome last: a score to count)
         return None
     acting = asked[0]
     short = game.id[:12]

@@ -26,10 +26,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import sqlite_utils
-
 from pbem.errors import StoreError
 from pbem.store.journal import default_state
+from pbem.store.sqlite import Database
 
 # What the loser of two pbem commands racing on one store says (never a raw SQLite error).
 GAME_CHANGED = (
@@ -80,6 +79,11 @@ TABLES: dict[str, tuple[dict[str, type], str | tuple[str, ...]]] = {
     "referee_players": ({"game": str, "role": str, "address": str}, ("game", "role")),
     "referee_clock": ({"game": str, "seq": int, "since": str, "reminders": int}, "game"),
     "referee_mailed": ({"game": str, "role": str, "seq": int}, ("game", "role")),
+    # What a referee's round found in a game it had nothing to do in (pbem.refereeing.quiet):
+    # the head (seq, id) it was at, and what the next round needs of the game while that
+    # head stays, as JSON. Derived, never trusted beyond that head: forgotten whenever the
+    # store's keys, the game's secrets or its standing orders change.
+    "referee_quiet": ({"game": str, "seq": int, "id": str, "facts": str}, "game"),
 }
 
 
@@ -107,7 +111,7 @@ class Store:
             # Created 0600 before SQLite opens it: it holds the player's games and mail.
             fd = os.open(path, os.O_CREAT | os.O_WRONLY, 0o600)
             os.close(fd)
-        self.db = sqlite_utils.Database(path)
+        self.db = Database(path)
         self.db.conn.execute("PRAGMA journal_mode=WAL")
         self.db.conn.execute("PRAGMA synchronous=FULL")
         self._create_tables()
@@ -184,10 +188,12 @@ class Store:
         if self.db.table("keys").count_where("name = ?", [name]):
             raise StoreError(f"a key named {name!r} already exists")
         self._insert("keys", name, public, fingerprint, private_path or "")
+        self._write("DELETE FROM referee_quiet")
 
     def set_key_path(self, name: str, private_path: str) -> None:
         self.key(name)
         self._write("UPDATE keys SET private_path = ? WHERE name = ?", private_path, name)
+        self._write("DELETE FROM referee_quiet")
 
     def recorded_key_path(self, path: Path) -> str:
         """How the keys table records a private key file: relative to the home folder
@@ -215,6 +221,7 @@ class Store:
         """Forget the key `name`: its row only, never a file."""
         self.key(name)
         self._write("DELETE FROM keys WHERE name = ?", name)
+        self._write("DELETE FROM referee_quiet")
 
     def list_keys(self) -> list[dict[str, Any]]:
         return list(self.db.table("keys").rows_where(order_by="name"))
@@ -253,6 +260,24 @@ class Store:
     def has_entry(self, game_id: str, seq: int) -> bool:
         return bool(self.db.table("entries").count_where("game = ? AND seq = ?", [game_id, seq]))
 
+    def entry_bytes(self, game_id: str, seq: int) -> tuple[bytes, bytes] | None:
+        """(canonical, signature) of the game's entry `seq`, or None (one row read)."""
+        row = self.db.execute(
+            "SELECT canonical, signature FROM entries WHERE game = ? AND seq = ?", [game_id, seq]
+        ).fetchone()
+        return None if row is None else (bytes(row[0]), bytes(row[1]))
+
+    def head_of(self, game_id: str) -> tuple[int, str] | None:
+        """(seq, id) of the game's last stored entry, or None (one row read)."""
+        row = self.db.execute(
+            "SELECT seq, id FROM entries WHERE game = ? ORDER BY seq DESC LIMIT 1", [game_id]
+        ).fetchone()
+        return None if row is None else (int(row[0]), str(row[1]))
+
+    def entry_count(self, game_id: str) -> int:
+        row = self.db.execute("SELECT count(*) FROM entries WHERE game = ?", [game_id]).fetchone()
+        return int(row[0])
+
     def entries(self, game_id: str, from_seq: int = 0) -> list[dict[str, Any]]:
         return list(
             self.db.table("entries").rows_where(
@@ -271,6 +296,7 @@ class Store:
 
     def put_secret(self, game_id: str, role: str, kind: str, value: str) -> None:
         self._insert("secrets", game_id, role, kind, value, conflict="OR REPLACE")
+        self._write("DELETE FROM referee_quiet WHERE game = ?", game_id)
 
     def secret(self, game_id: str, role: str, kind: str) -> str | None:
         rows = list(
@@ -293,6 +319,7 @@ class Store:
 
     def set_order(self, game_id: str, role: str, name: str, argument: str) -> None:
         self._insert("standing_orders", game_id, role, name, argument, conflict="OR REPLACE")
+        self._write("DELETE FROM referee_quiet WHERE game = ?", game_id)
 
     def clear_order(self, game_id: str, role: str, name: str | None = None) -> int:
         """Forget one standing order of `role` (or all, when `name` is None); how many."""
@@ -301,6 +328,7 @@ class Store:
             where, params = where + " AND name = ?", params + [name]
         count = self.db.table("standing_orders").count_where(where, params)
         self._write(f"DELETE FROM standing_orders WHERE {where}", *params)
+        self._write("DELETE FROM referee_quiet WHERE game = ?", game_id)
         return count
 
     def orders(self, game_id: str, role: str) -> dict[str, str]:
@@ -397,3 +425,14 @@ class Store:
 
     def set_referee_mailed(self, game_id: str, role: str, seq: int) -> None:
         self._insert("referee_mailed", game_id, role, seq, conflict="OR REPLACE")
+
+    def referee_quiet(self, game_id: str) -> tuple[int, str, str] | None:
+        """(head seq, head id, facts as JSON) a referee's round recorded of a game it had
+        nothing to do in, if any (pbem.refereeing.quiet)."""
+        row = self.db.execute(
+            "SELECT seq, id, facts FROM referee_quiet WHERE game = ?", [game_id]
+        ).fetchone()
+        return None if row is None else (int(row[0]), str(row[1]), str(row[2]))
+
+    def set_referee_quiet(self, game_id: str, seq: int, entry_id: str, facts: str) -> None:
+        self._insert("referee_quiet", game_id, seq, entry_id, facts, conflict="OR REPLACE")
