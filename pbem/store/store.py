@@ -26,9 +26,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import sqlite_utils
+
 from pbem.errors import StoreError
 from pbem.store.journal import default_state
-from pbem.store.sqlite import Database
 
 # What the loser of two pbem commands racing on one store says (never a raw SQLite error).
 GAME_CHANGED = (
@@ -111,7 +112,9 @@ class Store:
             # Created 0600 before SQLite opens it: it holds the player's games and mail.
             fd = os.open(path, os.O_CREAT | os.O_WRONLY, 0o600)
             os.close(fd)
-        self.db = Database(path)
+        # No sqlite-utils plugins: nothing installed beside pbem runs inside its store (and
+        # looking for them reads every installed package's metadata: a tenth of a start).
+        self.db = sqlite_utils.Database(path, execute_plugins=False)
         self.db.conn.execute("PRAGMA journal_mode=WAL")
         self.db.conn.execute("PRAGMA synchronous=FULL")
         self._create_tables()
