@@ -294,11 +294,13 @@ def retreat_problems(
     enemy_hex: str,
     attacking: bool,
     sides_at: Mapping[str, Collection[str]] | None = None,
+    zone: Mapping[str, str] | None = None,
 ) -> list[str]:
     """Why `unit` may not retreat along `path` (the hexes entered). `enemy_hex` is the
     defender's hex when the attacker retreats (6.64), ignored otherwise. `sides_at` (hex ->
-    the sides of `units` there, `sides_by_hex`) may be given by a caller that asks for many
-    paths of one position, instead of each path's hexes being looked for among the units."""
+    the sides of `units` there, `sides_by_hex`) and `zone` (the enemy ZOC of the unit's
+    side, `zoc._zone`) may be given by a caller that asks for many paths of one position,
+    instead of being found again for each path."""
     name, start = unit["id"], unit["hex"]
     side = unit["side"]
     problems: list[str] = []
@@ -308,7 +310,6 @@ def retreat_problems(
         sides_at = sides_by_hex(units)
     start_kind = md.kind(board, start)
     before = start
-    zone: Mapping[str, str] | None = None
     for i, h in enumerate(path):
         if not md.adjacent(board, before, h):
             problems.append(f"{name}: {h} is not adjacent to {before}")

@@ -472,10 +472,11 @@ class _Position:
     and the units in each hex. Built once per `retreat_options` call, which only reads the
     state (nothing moves while its paths are tried), so it cannot go stale there."""
 
-    def __init__(self, state: State) -> None:
+    def __init__(self, state: State, side: str) -> None:
         self.units = gs.on_map(state)
         self.sides_at = cb.sides_by_hex(self.units)
         self.at = zoc.by_hex(self.units)
+        self.zone = zoc._zone(state["board"], state["counters"], self.units, side)
 
 
 def retreat_options(state: State, unit: dict[str, Any], combat: dict[str, Any]) -> list[list[str]]:
@@ -483,7 +484,7 @@ def retreat_options(state: State, unit: dict[str, Any], combat: dict[str, Any]) 
     board = state["board"]
     found: list[list[str]] = []
     start = unit["hex"]
-    position = _Position(state)
+    position = _Position(state, unit["side"])
     for n1 in md.neighbours(board, start):
         if md.kind(board, n1) == md.UNUSED:
             continue
@@ -530,6 +531,7 @@ def retreat_problems(
         enemy_hex=combat["target"],
         attacking=retreat["attacking"],
         sides_at=None if position is None else position.sides_at,
+        zone=None if position is None else position.zone,
     )
     if problems:
         return problems
