@@ -25,7 +25,6 @@ Readings where the rulebook is terse (also in docs/gotterdammerung.md):
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from operator import itemgetter, methodcaller
 from typing import Any
 
 from pbem.games.gotterdammerung import map_data as md
@@ -311,55 +310,7 @@ def enemy_zoc(
 def _zone(
     board: Mapping[str, Any], data: Mapping[str, Any], units: Iterable[Unit], side: str
 ) -> Mapping[str, str]:
-    """`enemy_zoc`'s remembered map itself, for callers that only read it.
-
-    Two memos, both checked against the map's derived lookups (`map_data.changed` makes new
-    ones) and the counters data by identity. The first is keyed by what the map can depend
-    on of every unit, read at C speed (`_unit_facts`: id, side, hex, disruption, Volkssturm);
-    on a miss the enemy units' (hex, strength) are found unit by unit as before and looked
-    up in the second, so a position that differs only in friendly units or in where
-    disrupted units stand reuses the map."""
-    units = units if isinstance(units, (list, tuple)) else list(units)
-    token = md._sides(board)
-    try:
-        facts = _unit_facts(units)
-    except KeyError:  # a unit without `side` or `hex`: the plain way raises or copes
-        facts = None
-    if facts is not None:
-        fast_key = (id(board), id(data), side, facts)
-        cached = _FAST.get(fast_key)
-        if cached is not None and cached[0] is token and cached[1] is data:
-            return cached[2]
-    out = _zone_by_sources(board, data, units, side, token)
-    if facts is not None:
-        if len(_FAST) >= _FAST_KEPT:
-            _FAST.clear()
-        _FAST[fast_key] = (token, data, out)
-    return out
-
-
-_IDS = itemgetter("id", "side", "hex")
-_DISRUPTED = methodcaller("get", "disrupted")
-_VOLKSSTURM = methodcaller("get", "volkssturm")
-
-
-def _unit_facts(units: Sequence[Unit]) -> tuple[Any, ...]:
-    """Every unit's id, side and hex, disruption and Volkssturm flag: all that `_zone` reads
-    of a unit (with the counters data), each read in one pass of map() (no Python loop)."""
-    return (
-        tuple(map(_IDS, units)),
-        tuple(map(_DISRUPTED, units)),
-        tuple(map(_VOLKSSTURM, units)),
-    )
-
-
-def _zone_by_sources(
-    board: Mapping[str, Any],
-    data: Mapping[str, Any],
-    units: Iterable[Unit],
-    side: str,
-    token: object,
-) -> Mapping[str, str]:
+    """`enemy_zoc`'s remembered map itself, for callers that only read it."""
     sources = []
     known = data["units"]
     for u in units:
@@ -372,6 +323,7 @@ def _zone_by_sources(
         kind = (found if found is not None else counter(data, u))["zoc"]
         if kind != "none":
             sources.append((u["hex"], str(kind)))
+    token = md._sides(board)
     key = (id(board), side, tuple(sources))
     cached = _ZONES.get(key)
     if cached is not None and cached[0] is token:
@@ -391,9 +343,6 @@ def _zone_by_sources(
 # lookups they were built with (`map_data.changed` makes a new one, so they are not reused).
 _ZONES: dict[tuple[int, str, tuple[tuple[str, str], ...]], tuple[object, dict[str, str]]] = {}
 _ZONES_KEPT = 64
-# the same maps by (map, counters data, side, `_unit_facts`), with the lookups and the data
-_FAST: dict[tuple[int, int, str, tuple[Any, ...]], tuple[object, Any, Mapping[str, str]]] = {}
-_FAST_KEPT = 256
 
 
 def zoc_at(
