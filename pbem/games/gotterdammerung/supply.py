@@ -73,17 +73,13 @@ def blocker(
     enemy_here = {u["hex"] for u in units if u["side"] != side}
     friendly_here = {u["hex"] for u in units if u["side"] == side}
     zone = zoc._zone(board, data, units, side)
-
-    def blocked(h: str) -> bool:
-        if h in enemy_here:
-            return True
-        strength = zone.get(h)
-        if strength is None:
-            return False
+    # the blocked hexes are a finite set, found once: a search asks for thousands of hexes
+    stopped = set(enemy_here)
+    for h, strength in zone.items():
         # a friendly unit cancels a weak ZOC (4.28), a strong one only under 11.15
-        return not (h in friendly_here and (strength == zoc.WEAK or strong_cancelled))
-
-    return blocked
+        if not (h in friendly_here and (strength == zoc.WEAK or strong_cancelled)):
+            stopped.add(h)
+    return frozenset(stopped).__contains__
 
 
 def trace(

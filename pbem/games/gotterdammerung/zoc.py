@@ -312,17 +312,18 @@ def _zone(
 ) -> Mapping[str, str]:
     """`enemy_zoc`'s remembered map itself, for callers that only read it."""
     sources = []
-    known = data["units"]
+    kinds = _zoc_kinds(data)
     for u in units:
         if u["side"] == side or u.get("disrupted"):
             continue  # (zoc_strength inline: a disrupted unit has none, 4.27)
         if u.get("volkssturm"):
             sources.append((u["hex"], WEAK))
             continue
-        found = known.get(u["id"])
-        kind = (found if found is not None else counter(data, u))["zoc"]
+        kind = kinds.get(u["id"])
+        if kind is None:
+            kind = str(counter(data, u)["zoc"])  # (raises for a unit not in the data)
         if kind != "none":
-            sources.append((u["hex"], str(kind)))
+            sources.append((u["hex"], kind))
     token = md._sides(board)
     key = (id(board), side, tuple(sources))
     cached = _ZONES.get(key)
@@ -339,6 +340,20 @@ def _zone(
     return out
 
 
+def _zoc_kinds(data: Mapping[str, Any]) -> dict[str, str]:
+    """unit id -> its counter's ZOC ("strong", "weak", "none"), per counters data object
+    (a game never changes its counters data; the memo holds it and checks its identity)."""
+    cached = _KINDS.get(id(data))
+    if cached is not None and cached[0] is data:
+        return cached[1]
+    kinds = {uid: str(c["zoc"]) for uid, c in data["units"].items()}
+    if len(_KINDS) >= 8:
+        _KINDS.clear()
+    _KINDS[id(data)] = (data, kinds)
+    return kinds
+
+
+_KINDS: dict[int, tuple[Mapping[str, Any], dict[str, str]]] = {}
 # enemy_zoc's results by (map, side, enemy (hex, strength) in order), with the map's derived
 # lookups they were built with (`map_data.changed` makes a new one, so they are not reused).
 _ZONES: dict[tuple[int, str, tuple[tuple[str, str], ...]], tuple[object, dict[str, str]]] = {}

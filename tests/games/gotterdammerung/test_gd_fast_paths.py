@@ -3,8 +3,8 @@
 them (units moved at random, some disrupted: overstacks, lone units in Berlin, positions the
 bots would not reach); and what they remember is never used once the units have changed.
 
-- zoc._zone: remembered by the units' facts read at C speed (`_unit_facts`), vs 4.21-4.27
-  unit by unit; units changed in place, in the same list, are seen.
+- zoc._zone (remembered by the enemy units' hexes and strengths) vs 4.21-4.27 unit by unit;
+  units changed in place, in the same list, are seen.
 - zoc.end_of_phase_problems: lone units within their hex's limit skipped, vs every hex
   through stack_problems.
 - victory.german_vp / surviving: one backward search per position, vs a trace per unit.
