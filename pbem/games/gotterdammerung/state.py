@@ -143,25 +143,6 @@ SHORT_BOUNDARY = ("op:2520|op:2521", "op:3615|op:3716")  # 12.51, both ends incl
 
 
 def board_for(board: Mapping[str, Any], options: Mapping[str, Any]) -> Mapping[str, Any]:
-    """`_board_for`, one object per loaded map and options: games of the same options share
-    it, and with it what map_data, zoc and supply derive once per map object (neighbour
-    steps, ZOC reach; built afresh for every game before). Valid while the loaded map is
-    (it is never changed; the memo holds it and checks its identity)."""
-    key = (id(board), bool(options.get("sixth_ss")), bool(options.get("short_boundary")))
-    cached = _BOARDS.get(key)
-    if cached is not None and cached[0] is board:
-        return cached[1]
-    made = _board_for(board, options)
-    if len(_BOARDS) >= 8:
-        _BOARDS.clear()
-    _BOARDS[key] = (board, made)
-    return made
-
-
-_BOARDS: dict[tuple[int, bool, bool], tuple[Mapping[str, Any], Mapping[str, Any]]] = {}
-
-
-def _board_for(board: Mapping[str, Any], options: Mapping[str, Any]) -> Mapping[str, Any]:
     """The map as the options play it: 12.35 removes the 1BF/2BF boundary for movement,
     retreat and advance (with the 6th SS Panzer Army; supply still comes from a depot of the
     unit's own front, 8.12); 12.51 removes the 1BF/1UF boundary from 2520/2521 to 3615/3716.
