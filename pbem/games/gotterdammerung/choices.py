@@ -367,17 +367,20 @@ def _attacks(state: State) -> list[tuple[Attack, Any]]:
     units = gs.on_map(state)
     targets = sorted({u["hex"] for u in units if u["side"] != side and not u.get("defended")})
     found = []
+    # the position indexed once for every target (nothing changes while they are tried):
+    # the side's units by hex, with their places in `units` (the order the list keeps)
+    order = {id(u): i for i, u in enumerate(units)}
+    own: dict[str, list[dict[str, Any]]] = {}
+    for u in units:
+        if u["side"] == side:
+            own.setdefault(u["hex"], []).append(u)
+    fighting_units = [_guessed(fighting.fighting_unit(u, u["side"] != side)) for u in units]
     for target in targets:
         if state["phase"] == "siege-combat" and md.kind(board, target) == md.OPERATIONAL:
             continue
-        around = md.neighbours(board, target)
-        near = [
-            u
-            for u in units
-            if u["side"] == side
-            and u["hex"] in around
-            and not fighting.declaration_problems(state, units, [u], target)
-        ]
+        around = set(md.neighbours(board, target))
+        beside = sorted((u for h in around for u in own.get(h, ())), key=lambda u: order[id(u)])
+        near = [u for u in beside if not fighting.declaration_problems(state, units, [u], target)]
         if state["phase"] == "siege-combat":
             near = [u for u in near if md.kind(board, u["hex"]) != md.OPERATIONAL]
         nations = {data["units"].get(u["id"], {}).get("nationality") for u in near}
@@ -394,7 +397,7 @@ def _attacks(state: State) -> list[tuple[Attack, Any]]:
                 board,
                 state["tables"],
                 data,
-                [_guessed(fighting.fighting_unit(u, u["side"] != side)) for u in units],
+                fighting_units,
                 near,
                 target,
                 turn=state["turn"],

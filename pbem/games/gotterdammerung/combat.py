@@ -21,7 +21,7 @@ Readings where the rulebook is terse (also in docs/gotterdammerung.md):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -276,6 +276,14 @@ def retreat_chooser(attacker_side: str, retreating_side: str) -> str:
     return other(retreating_side) if attacker_side == GERMAN else retreating_side
 
 
+def sides_by_hex(units: Iterable[Unit]) -> dict[str, set[str]]:
+    """hex -> the sides with a unit there: what retreat_problems asks of each hex entered."""
+    out: dict[str, set[str]] = {}
+    for u in units:
+        out.setdefault(u["hex"], set()).add(u["side"])
+    return out
+
+
 def retreat_problems(
     board: Mapping[str, Any],
     data: Mapping[str, Any],
@@ -285,17 +293,23 @@ def retreat_problems(
     *,
     enemy_hex: str,
     attacking: bool,
+    sides_at: Mapping[str, Collection[str]] | None = None,
+    zone: Mapping[str, str] | None = None,
 ) -> list[str]:
     """Why `unit` may not retreat along `path` (the hexes entered). `enemy_hex` is the
-    defender's hex when the attacker retreats (6.64), ignored otherwise."""
+    defender's hex when the attacker retreats (6.64), ignored otherwise. `sides_at` (hex ->
+    the sides of `units` there, `sides_by_hex`) and `zone` (the enemy ZOC of the unit's
+    side, `zoc._zone`) may be given by a caller that asks for many paths of one position,
+    instead of being found again for each path."""
     name, start = unit["id"], unit["hex"]
     side = unit["side"]
     problems: list[str] = []
     if zoc.counter(data, unit).get("movement", 1) == 0 and "movement" not in unit:
         return [f"{name} has no movement allowance and ignores the retreat (6.69)"]
+    if sides_at is None:
+        sides_at = sides_by_hex(units)
     start_kind = md.kind(board, start)
     before = start
-    zone: Mapping[str, str] | None = None
     for i, h in enumerate(path):
         if not md.adjacent(board, before, h):
             problems.append(f"{name}: {h} is not adjacent to {before}")
@@ -313,13 +327,14 @@ def retreat_problems(
             problems.append(
                 f"{name} is Soviet: no retreat from a Transition Hex into Berlin (6.68)"
             )
-        if any(u["hex"] == h and u["side"] != side for u in units):
+        here = sides_at.get(h, ())
+        if any(there != side for there in here):
             problems.append(f"{name} may not retreat into {h}: an enemy unit is there (6.63)")
         # zoc.zoc_at(..., "retreat") with the position's ZOC map looked up once
         if zone is None:
             zone = zoc._zone(board, data, units, side)
         strength_here = zone.get(h)
-        if strength_here == zoc.WEAK and any(u["side"] == side and u["hex"] == h for u in units):
+        if strength_here == zoc.WEAK and side in here:
             strength_here = None  # 4.28: a friendly unit cancels a weak ZOC for a retreat
         if strength_here == zoc.STRONG:
             problems.append(f"{name} may not retreat into {h}: enemy strong ZOC (6.63)")

@@ -467,20 +467,33 @@ def _setup_retreat(state: State, combat: dict[str, Any], result: tb.Result) -> N
     }
 
 
+class _Position:
+    """What every retreat path asked of one position reads: the units on the maps, the sides
+    and the units in each hex. Built once per `retreat_options` call, which only reads the
+    state (nothing moves while its paths are tried), so it cannot go stale there."""
+
+    def __init__(self, state: State, side: str) -> None:
+        self.units = gs.on_map(state)
+        self.sides_at = cb.sides_by_hex(self.units)
+        self.at = zoc.by_hex(self.units)
+        self.zone = zoc._zone(state["board"], state["counters"], self.units, side)
+
+
 def retreat_options(state: State, unit: dict[str, Any], combat: dict[str, Any]) -> list[list[str]]:
     """Every legal retreat path of `unit` (two hexes, or one into a Transition Hex, 6.68)."""
     board = state["board"]
     found: list[list[str]] = []
     start = unit["hex"]
+    position = _Position(state, unit["side"])
     for n1 in md.neighbours(board, start):
         if md.kind(board, n1) == md.UNUSED:
             continue
-        if not retreat_problems(state, unit, combat, [n1], quiet=True):
+        if not retreat_problems(state, unit, combat, [n1], quiet=True, position=position):
             found.append([n1])
         for n2 in md.neighbours(board, n1):
             if n2 == start or md.kind(board, n2) == md.UNUSED:
                 continue
-            if not retreat_problems(state, unit, combat, [n1, n2], quiet=True):
+            if not retreat_problems(state, unit, combat, [n1, n2], quiet=True, position=position):
                 found.append([n1, n2])
     if not found:  # 6.53: "as far as possible": one hex, the other paid with a step
         short = f"{unit['id']} must retreat {cb.RETREAT_HEXES} hexes (6.61, 6.62)"
@@ -488,16 +501,25 @@ def retreat_options(state: State, unit: dict[str, Any], combat: dict[str, Any]) 
             if md.kind(board, n1) == md.UNUSED:
                 continue
             beside = combat["retreat"]["attacking"] and md.adjacent(board, n1, combat["target"])
-            if not beside and retreat_problems(state, unit, combat, [n1], quiet=True) == [short]:
+            if not beside and retreat_problems(
+                state, unit, combat, [n1], quiet=True, position=position
+            ) == [short]:
                 found.append([n1])
     return found
 
 
 def retreat_problems(
-    state: State, unit: dict[str, Any], combat: dict[str, Any], path: list[str], quiet: bool = False
+    state: State,
+    unit: dict[str, Any],
+    combat: dict[str, Any],
+    path: list[str],
+    quiet: bool = False,
+    position: _Position | None = None,
 ) -> list[str]:
+    """Why `unit` may not retreat along `path`; `position` is the state's units already
+    indexed (retreat_options asks for every path of one position)."""
     board, data = state["board"], state["counters"]
-    units = gs.on_map(state)
+    units = gs.on_map(state) if position is None else position.units
     retreat = combat["retreat"]
     mover = gs.mover(state, unit) | {"hex": unit["hex"]}
     problems = cb.retreat_problems(
@@ -508,6 +530,8 @@ def retreat_problems(
         path,
         enemy_hex=combat["target"],
         attacking=retreat["attacking"],
+        sides_at=None if position is None else position.sides_at,
+        zone=None if position is None else position.zone,
     )
     if problems:
         return problems
@@ -534,7 +558,8 @@ def retreat_problems(
         if problems:
             return problems
     end = path[-1]
-    stack = [u for u in units if u["hex"] == end and u["id"] != unit["id"]]
+    there = [u for u in units if u["hex"] == end] if position is None else position.at.get(end, [])
+    stack = [u for u in there if u["id"] != unit["id"]]
     if any(u["side"] != side for u in stack):
         return [f"{unit['id']} may not end in an enemy hex"]
     if zoc.stack_problems(board, data, [*stack, {**unit, "hex": end}]):

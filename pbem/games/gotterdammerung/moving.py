@@ -235,11 +235,14 @@ def walk(
     state: State, unit: dict[str, Any], moving: dict[str, Any], words: tuple[str, ...], ctx: Context
 ) -> None:
     """Move the unit along the path written (5.1-5.4), spending its points."""
-    path, cost = check_walk(state, unit, moving, words)
+    # the enemy ZOC of this position, found once for the check and the stop (neither moves
+    # a unit; `stops` and `no_road` do not depend on where the move began)
+    callbacks = zoc_rules(state, unit, moving["zoc"] if moving["fresh"] else False)
+    path, cost = check_walk(state, unit, moving, words, callbacks)
     full = [unit["hex"], *path]
     moving["points"] -= cost
     moving["fresh"] = False
-    stop = _stop_rule(state, unit, full)
+    stop = _stop_rule(state, unit, full, callbacks)
     if stop is not None:
         moving["stopped"] = stop  # a later `move` of this unit may not go on from here
     places.enter_hexes(state, unit, path, ctx)
@@ -252,14 +255,16 @@ def walk(
     )
 
 
-def _stop_rule(state: State, unit: dict[str, Any], full: list[str]) -> str | None:
+def _stop_rule(
+    state: State, unit: dict[str, Any], full: list[str], zoc_callbacks: Any = None
+) -> str | None:
     """The rule that ends the unit's move where the path `full` ends, if one does: the NGP
     Box (5.26), an enemy strong ZOC for a German unit (5.22), a Transition Hex entered from
     an Operational hex (5.44, save 5.33's road benefit)."""
     last, before = full[-1], full[-2]
     if last == gs.NGP:
         return "5.26"
-    zoc_cost, stops, no_road = zoc_rules(state, unit, False)
+    zoc_cost, stops, no_road = zoc_callbacks or zoc_rules(state, unit, False)
     if stops(last):
         return "5.22"
     benefit = bool(

@@ -73,17 +73,13 @@ def blocker(
     enemy_here = {u["hex"] for u in units if u["side"] != side}
     friendly_here = {u["hex"] for u in units if u["side"] == side}
     zone = zoc._zone(board, data, units, side)
-
-    def blocked(h: str) -> bool:
-        if h in enemy_here:
-            return True
-        strength = zone.get(h)
-        if strength is None:
-            return False
+    # the blocked hexes are a finite set, found once: a search asks for thousands of hexes
+    stopped = set(enemy_here)
+    for h, strength in zone.items():
         # a friendly unit cancels a weak ZOC (4.28), a strong one only under 11.15
-        return not (h in friendly_here and (strength == zoc.WEAK or strong_cancelled))
-
-    return blocked
+        if not (h in friendly_here and (strength == zoc.WEAK or strong_cancelled)):
+            stopped.add(h)
+    return frozenset(stopped).__contains__
 
 
 def trace(
@@ -137,13 +133,34 @@ def _per_map(board: Mapping[str, Any], what: str, build: Callable[[], Any]) -> A
 
 
 def _steps(board: Mapping[str, Any], side: str, on: str | None) -> dict[str, list[str]]:
-    def build() -> dict[str, list[str]]:
-        return {
-            h: [n for n in md.neighbours(board, h, on) if may_step(board, side, h, n)]
-            for h in board["hexes"]
-        }
+    return _per_map(board, f"steps {side} {on}", lambda: _build_steps(board, side, on))
 
-    return _per_map(board, f"steps {side} {on}", build)
+
+def _build_steps(board: Mapping[str, Any], side: str, on: str | None) -> dict[str, list[str]]:
+    """For each hex, `[n for n in md.neighbours(board, h, on) if may_step(board, side, h, n)]`
+    with may_step's map lookups taken once (every game builds these: a verification's first
+    supply trace waits for them)."""
+    hexes = board["hexes"]
+    sides = md._sides(board)
+    # the ordered pairs across a Front boundary hexside (as md.front_boundary finds them)
+    fronts: set[tuple[str, str]] = set()
+    if side == "soviet":
+        for key in md._fronts(board):
+            a, _, b = key.partition("|")
+            if md.side_key(a, b) == key:
+                fronts.update(((a, b), (b, a)))
+    out: dict[str, list[str]] = {}
+    for h in hexes:
+        found = []
+        for n in md.neighbours(board, h, on):
+            if hexes[n]["kind"] == md.UNUSED:
+                continue
+            features = sides[(h, n)]
+            if "sea-lake" in features or "spree" in features or (h, n) in fronts:
+                continue
+            found.append(n)
+        out[h] = found
+    return out
 
 
 def _back_steps(board: Mapping[str, Any], side: str, on: str | None) -> dict[str, list[str]]:

@@ -118,45 +118,70 @@ def unit_vp(data: Mapping[str, Any], unit: Unit) -> int:
 
 def exit_hexes(board: Mapping[str, Any]) -> set[str]:
     """11.15: north, west and south edge hexes west of the initial-deployment codes."""
-    out: set[str] = set()
-    for edge in ("north", "west", "south"):
-        out.update(h for h in md.edge_hexes(board, edge) if not md.east_of_start_line(board, h))
-    return out
+    return set(_exits(board))
+
+
+def _exits(board: Mapping[str, Any]) -> frozenset[str]:
+    """`exit_hexes`, remembered per loaded map (as supply's per-map lookups are)."""
+
+    def build() -> frozenset[str]:
+        out: set[str] = set()
+        for edge in ("north", "west", "south"):
+            out.update(h for h in md.edge_hexes(board, edge) if not md.east_of_start_line(board, h))
+        return frozenset(out)
+
+    found: frozenset[str] = supply._per_map(board, "exit hexes", build)
+    return found
 
 
 def surviving(
     board: Mapping[str, Any], data: Mapping[str, Any], units: Sequence[Unit], unit: Unit
 ) -> bool:
     """11.15: is a German unit "surviving" at the end of the game?"""
-    if unit["hex"] == NGP:
-        return False
-    if zoc.counter(data, unit)["branch"] == "fuhrer":
-        return True
-    blocked = supply.blocker(board, data, units, "german", strong_cancelled=True)
-    ends = exit_hexes(board)
-    if md.kind(board, unit["hex"]) != md.CITY_HEX:
-        return supply.trace(board, "german", unit["hex"], ends, blocked) is not None
-    held = sorted(
-        {u["hex"] for u in units if u["side"] == "german" and u["hex"] in board["transition"]}
-    )
-    for th in held:
-        if (
-            blocked(th)
-            or supply.trace(board, "german", unit["hex"], {th}, blocked, on=md.CITY) is None
-        ):
-            continue
-        if supply.trace(board, "german", th, ends, blocked) is not None:
+    return _Survival(board, data, units).surviving(unit)
+
+
+class _Survival:
+    """11.15 for every unit of one position: the lines' blocked hexes, the exit hexes and the
+    German-held Transition Hexes found once, and the Operational lines to the exits by one
+    search backwards from them (supply._Lines: the same answers as a trace per unit,
+    tests/games/gotterdammerung/test_gd_speed.py)."""
+
+    def __init__(
+        self, board: Mapping[str, Any], data: Mapping[str, Any], units: Sequence[Unit]
+    ) -> None:
+        self.board, self.data = board, data
+        self.blocked = supply.blocker(board, data, units, "german", strong_cancelled=True)
+        self.ends = _exits(board)
+        self.lines = supply._Lines(board, "german", self.blocked)
+        self.held = sorted(
+            {u["hex"] for u in units if u["side"] == "german" and u["hex"] in board["transition"]}
+        )
+
+    def surviving(self, unit: Unit) -> bool:
+        board = self.board
+        if unit["hex"] == NGP:
+            return False
+        if zoc.counter(self.data, unit)["branch"] == "fuhrer":
             return True
-    return False
+        if md.kind(board, unit["hex"]) != md.CITY_HEX:
+            return self.lines.reaches(unit["hex"], self.ends, None)
+        for th in self.held:
+            if (
+                self.blocked(th)
+                or supply.trace(board, "german", unit["hex"], {th}, self.blocked, on=md.CITY)
+                is None
+            ):
+                continue
+            if self.lines.reaches(th, self.ends, None):
+                return True
+        return False
 
 
 def german_vp(board: Mapping[str, Any], data: Mapping[str, Any], units: Sequence[Unit]) -> int:
     """11.14-11.15: the German total."""
-    return sum(
-        unit_vp(data, u)
-        for u in units
-        if u["side"] == "german" and surviving(board, data, units, u)
-    )
+    survival = _Survival(board, data, units)
+    return sum(unit_vp(data, u) for u in units if u["side"] == "german" and survival.surviving(u))
 
 
 def level(difference: int) -> str:

@@ -168,11 +168,51 @@ def end_of_phase_problems(
 ) -> dict[str, list[str]]:
     """Every hex breaking 4.1 at the end of a phase (4.16-4.18): hex -> problems."""
     out = {}
+    most = _most_points(data)
+    limits = _limits(board)
     for h, stack in by_hex(units).items():
+        if len(stack) == 1:
+            # a unit alone counts at most `most[id]` (`_stacking_value`): within the hex's
+            # limit it is legal, as stack_problems would find (else it is checked in full)
+            bound = 0 if stack[0].get("volkssturm") else most.get(stack[0]["id"])
+            limit = limits.get(h)
+            if bound is not None and limit is not None and bound <= limit:
+                continue
         problems = stack_problems(board, data, stack)
         if problems:
             out[h] = problems
     return out
+
+
+def _most_points(data: Mapping[str, Any]) -> dict[str, int]:
+    """unit id -> the most stacking points its unit can count alone: the counter's points,
+    or 4.14's 2 for a Rifle Corps in Berlin (`_stacking_value` gives 0 or one of these).
+    Remembered per counters data object (never changed by a game)."""
+    cached = _MOST.get(id(data))
+    if cached is not None and cached[0] is data:
+        return cached[1]
+    most = {uid: max(2, int(c["stacking"])) for uid, c in data["units"].items()}
+    if len(_MOST) >= 8:
+        _MOST.clear()
+    _MOST[id(data)] = (data, most)
+    return most
+
+
+def _limits(board: Mapping[str, Any]) -> dict[str, int]:
+    """hex -> `stack_limit`, per loaded map (valid while map_data's derived lookups are)."""
+    token = md._sides(board)
+    cached = _LIMITS.get(id(board))
+    if cached is not None and cached[0] is token:
+        return cached[1]
+    limits = {h: stack_limit(board, h) for h in board["hexes"]}
+    if len(_LIMITS) >= 8:
+        _LIMITS.clear()
+    _LIMITS[id(board)] = (token, limits)
+    return limits
+
+
+_MOST: dict[int, tuple[Mapping[str, Any], dict[str, int]]] = {}
+_LIMITS: dict[int, tuple[object, dict[str, int]]] = {}
 
 
 def may_enter(
@@ -272,17 +312,18 @@ def _zone(
 ) -> Mapping[str, str]:
     """`enemy_zoc`'s remembered map itself, for callers that only read it."""
     sources = []
-    known = data["units"]
+    kinds = _zoc_kinds(data)
     for u in units:
         if u["side"] == side or u.get("disrupted"):
             continue  # (zoc_strength inline: a disrupted unit has none, 4.27)
         if u.get("volkssturm"):
             sources.append((u["hex"], WEAK))
             continue
-        found = known.get(u["id"])
-        kind = (found if found is not None else counter(data, u))["zoc"]
+        kind = kinds.get(u["id"])
+        if kind is None:
+            kind = str(counter(data, u)["zoc"])  # (raises for a unit not in the data)
         if kind != "none":
-            sources.append((u["hex"], str(kind)))
+            sources.append((u["hex"], kind))
     token = md._sides(board)
     key = (id(board), side, tuple(sources))
     cached = _ZONES.get(key)
@@ -299,6 +340,20 @@ def _zone(
     return out
 
 
+def _zoc_kinds(data: Mapping[str, Any]) -> dict[str, str]:
+    """unit id -> its counter's ZOC ("strong", "weak", "none"), per counters data object
+    (a game never changes its counters data; the memo holds it and checks its identity)."""
+    cached = _KINDS.get(id(data))
+    if cached is not None and cached[0] is data:
+        return cached[1]
+    kinds = {uid: str(c["zoc"]) for uid, c in data["units"].items()}
+    if len(_KINDS) >= 8:
+        _KINDS.clear()
+    _KINDS[id(data)] = (data, kinds)
+    return kinds
+
+
+_KINDS: dict[int, tuple[Mapping[str, Any], dict[str, str]]] = {}
 # enemy_zoc's results by (map, side, enemy (hex, strength) in order), with the map's derived
 # lookups they were built with (`map_data.changed` makes a new one, so they are not reused).
 _ZONES: dict[tuple[int, str, tuple[tuple[str, str], ...]], tuple[object, dict[str, str]]] = {}

@@ -1,0 +1,246 @@
+"""Götterdämmerung: the fast paths of issue 29 give exactly what the plain computations give
+(the ones the code had before), on positions of seeded bot games and on shuffled copies of
+them (units moved at random, some disrupted: overstacks, lone units in Berlin, positions the
+bots would not reach); and what they remember is never used once the units have changed.
+
+- zoc._zone (remembered by the enemy units' hexes and strengths) vs 4.21-4.27 unit by unit;
+  units changed in place, in the same list, are seen.
+- zoc.end_of_phase_problems: lone units within their hex's limit skipped, vs every hex
+  through stack_problems.
+- victory.german_vp / surviving: one backward search per position, vs a trace per unit.
+- combat.retreat_problems with the position's `sides_at` and `zone` given, vs found per path.
+- supply._build_steps vs md.neighbours + may_step, on the maps the options play (12.35 and
+  12.51 remove Front boundary hexsides).
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pytest
+
+from pbem.games.gotterdammerung import combat as cb
+from pbem.games.gotterdammerung import map_data as md
+from pbem.games.gotterdammerung import state as gs
+from pbem.games.gotterdammerung import supply, victory, zoc
+from pbem.games.gotterdammerung.rules import ENGINE
+from pbem.testing import Table
+
+Unit = Mapping[str, Any]
+
+
+# --- the plain computations (what the code did before) -------------------------------------
+
+
+def plain_zone(board: Any, data: Any, units: Sequence[Unit], side: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for u in units:
+        if u["side"] == side:
+            continue
+        strength = zoc.zoc_strength(data, u)
+        if strength is None:
+            continue
+        for n in zoc._zoc_reach(board, u["hex"]):
+            if out.get(n) != zoc.STRONG:
+                out[n] = strength
+    return out
+
+
+def plain_overstacks(board: Any, data: Any, units: Sequence[Unit]) -> dict[str, list[str]]:
+    out = {}
+    for h, stack in zoc.by_hex(units).items():
+        problems = zoc.stack_problems(board, data, stack)
+        if problems:
+            out[h] = problems
+    return out
+
+
+def plain_surviving(board: Any, data: Any, units: Sequence[Unit], unit: Unit) -> bool:
+    if unit["hex"] == gs.NGP:
+        return False
+    if zoc.counter(data, unit)["branch"] == "fuhrer":
+        return True
+    blocked = supply.blocker(board, data, units, "german", strong_cancelled=True)
+    ends = victory.exit_hexes(board)
+    if md.kind(board, unit["hex"]) != md.CITY_HEX:
+        return supply.trace(board, "german", unit["hex"], ends, blocked) is not None
+    held = sorted(
+        {u["hex"] for u in units if u["side"] == "german" and u["hex"] in board["transition"]}
+    )
+    for th in held:
+        if (
+            blocked(th)
+            or supply.trace(board, "german", unit["hex"], {th}, blocked, on=md.CITY) is None
+        ):
+            continue
+        if supply.trace(board, "german", th, ends, blocked) is not None:
+            return True
+    return False
+
+
+def plain_steps(board: Any, side: str, on: str | None) -> dict[str, list[str]]:
+    return {
+        h: [n for n in md.neighbours(board, h, on) if supply.may_step(board, side, h, n)]
+        for h in board["hexes"]
+    }
+
+
+# --- positions ---------------------------------------------------------------------------
+
+
+def positions() -> tuple[Any, Any, list[list[dict[str, Any]]]]:
+    """The units on the maps every 50th entry of two seeded bot games, and a shuffled copy
+    of each (30% of the units moved to random hexes, 10% disrupted toggled)."""
+    found: list[list[dict[str, Any]]] = []
+    board = data = None
+    for seed in (3, 4):
+        t = Table(ENGINE, seed=seed)
+        count = 0
+        while not t.over() and count < 3000:
+            t.step()
+            count += 1
+            if count % 50 == 0:
+                found.append(copy.deepcopy(gs.on_map(t.state)))
+        board, data = t.state["board"], t.state["counters"]
+    rng = random.Random(29)
+    hexes = sorted(h for h in board["hexes"] if md.kind(board, h) != md.UNUSED)
+    shuffled = []
+    for units in found:
+        other = copy.deepcopy(units)
+        for u in other:
+            if rng.random() < 0.3:
+                u["hex"] = rng.choice(hexes)
+            if rng.random() < 0.1:
+                u["disrupted"] = not u.get("disrupted")
+        shuffled.append(other)
+    return board, data, found + shuffled
+
+
+@pytest.fixture(scope="module")
+def game() -> tuple[Any, Any, list[list[dict[str, Any]]]]:
+    return positions()
+
+
+# --- the tests ---------------------------------------------------------------------------
+
+
+def test_zone_is_the_unit_by_unit_map_and_sees_units_changed_in_place(game: Any) -> None:
+    board, data, found = game
+    assert len(found) >= 20
+    rng = random.Random(7)
+    hexes = sorted(h for h in board["hexes"] if md.kind(board, h) != md.UNUSED)
+    for units in found:
+        for side in gs.SIDES:
+            assert zoc._zone(board, data, units, side) == plain_zone(board, data, units, side)
+            assert zoc.enemy_zoc(board, data, units, side) == plain_zone(board, data, units, side)
+        # the same list, its units changed in place: what was remembered is not used
+        changed = copy.deepcopy(units)
+        for side in gs.SIDES:
+            zoc._zone(board, data, changed, side)
+        enemy = [u for u in changed if u["side"] == "german"]
+        if not enemy:
+            continue
+        u = rng.choice(enemy)
+        u["hex"] = rng.choice(hexes)  # moved
+        assert zoc._zone(board, data, changed, "soviet") == plain_zone(
+            board, data, changed, "soviet"
+        )
+        u["disrupted"] = not u.get("disrupted")  # 4.27
+        assert zoc._zone(board, data, changed, "soviet") == plain_zone(
+            board, data, changed, "soviet"
+        )
+        u["side"] = "soviet"  # (not a rule: any fact the map reads is part of the key)
+        assert zoc._zone(board, data, changed, "soviet") == plain_zone(
+            board, data, changed, "soviet"
+        )
+
+
+def test_zone_of_a_volkssturm_flag_and_of_other_counters_data(game: Any) -> None:
+    """4.22: the same ids and hexes with a Volkssturm flag give a weak ZOC; counters data of
+    other ZOC strengths (another object) are not answered from the first's map."""
+    board, data, found = game
+    units = copy.deepcopy(found[0])
+    # a German unit whose ZOC is not weak (none: a Führer, depot or HQ, 4.21)
+    unit = next(u for u in units if u["side"] == "german" and zoc.zoc_strength(data, u) != "weak")
+    before = zoc._zone(board, data, units, "soviet")
+    assert before == plain_zone(board, data, units, "soviet")
+    unit["volkssturm"] = True
+    flagged = zoc._zone(board, data, units, "soviet")
+    assert flagged == plain_zone(board, data, units, "soviet") != before
+    del unit["volkssturm"]
+    other = copy.deepcopy(data)
+    for c in other["units"].values():
+        c["zoc"] = "none"
+    assert zoc._zone(board, other, units, "soviet") == plain_zone(board, other, units, "soviet")
+    assert zoc._zone(board, data, units, "soviet") == before
+
+
+def test_end_of_phase_problems_are_every_hex_checked(game: Any) -> None:
+    board, data, found = game
+    broken = 0
+    for units in found:
+        got = zoc.end_of_phase_problems(board, data, units)
+        assert got == plain_overstacks(board, data, units)
+        broken += len(got)
+    assert broken > 0  # (the shuffled positions break the limits somewhere)
+    # a lone unit over a City hex's limit is found (4.0): a Soviet Tank corps counts 3 or 4
+    big = next(
+        uid
+        for uid, c in data["units"].items()
+        if int(c["stacking"]) > 2 and c["side"] == "soviet" and c["branch"] != "rifle"
+    )
+    lone = [{"id": big, "side": "soviet", "hex": "city:1320"}]
+    assert zoc.end_of_phase_problems(board, data, lone) == plain_overstacks(board, data, lone)
+    assert zoc.end_of_phase_problems(board, data, lone)
+
+
+def test_german_vp_is_the_unit_by_unit_count(game: Any) -> None:
+    board, data, found = game
+    alive = 0
+    for units in found:
+        for u in units:
+            if u["side"] == "german":
+                fast = victory.surviving(board, data, units, u)
+                assert fast == plain_surviving(board, data, units, u)
+                alive += fast
+        expected = sum(
+            victory.unit_vp(data, u)
+            for u in units
+            if u["side"] == "german" and plain_surviving(board, data, units, u)
+        )
+        assert victory.german_vp(board, data, units) == expected
+    assert alive > 0
+
+
+def test_retreat_problems_with_the_position_given(game: Any) -> None:
+    board, data, found = game
+    rng = random.Random(5)
+    for units in found[::3]:
+        for unit in rng.sample(units, min(6, len(units))):
+            sides_at = cb.sides_by_hex(units)
+            zone = zoc._zone(board, data, units, unit["side"])
+            start = unit["hex"]
+            for n1 in md.neighbours(board, start):
+                for path in ([n1], *([n1, n2] for n2 in md.neighbours(board, n1))):
+                    for attacking in (True, False):
+                        kwargs = {"enemy_hex": n1, "attacking": attacking}
+                        plain = cb.retreat_problems(board, data, units, unit, path, **kwargs)
+                        given = cb.retreat_problems(
+                            board, data, units, unit, path, sides_at=sides_at, zone=zone, **kwargs
+                        )
+                        assert given == plain
+
+
+@pytest.mark.parametrize(
+    "options", [{}, {"sixth_ss": True}, {"short_boundary": True}], ids=["plain", "6th", "short"]
+)
+def test_supply_steps_on_the_maps_of_the_options(options: dict[str, bool]) -> None:
+    loaded = ENGINE.data_or_shipped(None)["map"]
+    board = gs.board_for(loaded, options)
+    assert (board["fronts"] != loaded["fronts"]) == bool(options)
+    for side in gs.SIDES:
+        for on in (md.OP, md.CITY, None):
+            assert supply._build_steps(board, side, on) == plain_steps(board, side, on)
