@@ -173,9 +173,11 @@ def prebuilt_path(kind: str, name: str) -> str:
     return os.path.join(_PREBUILT, f"{kind}-{name}.marshal")
 
 
-def prebuilt(kind: str, name: str, key: Any) -> Any:
+def prebuilt(kind: str, name: str, key: Any, cache_key: Any = None) -> Any:
     """The value shipped for (kind, key) under `name`, if every source file it was derived
-    from is unchanged, else None."""
+    from is unchanged, else None. A value found is also kept in the user's cache, under
+    (kind, `cache_key` or `key`), depending on those files as any entry does (by time
+    and size): the next process reads it there without reading its sources."""
     try:
         with open(prebuilt_path(kind, name), "rb") as stream:
             data = stream.read(_MAX_SIZE + 1)
@@ -189,19 +191,24 @@ def prebuilt(kind: str, name: str, key: Any) -> Any:
     from hashlib import sha256  # (only when something was shipped for this key)
 
     roots: dict[str, str | None] = {}
+    deps = []
     for package, relative, digest in sources:
         if package not in roots:
             roots[package] = _package_root(package)
         root = roots[package]
         if root is None:
             return None
+        path = os.path.join(root, relative)
         try:
-            with open(os.path.join(root, relative), "rb") as stream:
+            with open(path, "rb") as stream:
+                status = os.fstat(stream.fileno())
                 content = stream.read()
         except OSError:
             return None
         if sha256(content).hexdigest() != digest:
             return None
+        deps.append((path, status.st_mtime_ns, status.st_size))
+    put(kind, key if cache_key is None else cache_key, tuple(sorted(deps)), value)
     return value
 
 

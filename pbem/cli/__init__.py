@@ -147,7 +147,7 @@ def _shipped_help() -> str | None:
         return None
     from pbem import cache
 
-    text = cache.prebuilt("help", program.replace(" ", "_"), (program, 78))
+    text = cache.prebuilt("help", program.replace(" ", "_"), (program, 78), _help_key())
     return text if isinstance(text, str) else None
 
 

@@ -49,6 +49,20 @@ def test_a_shipped_entry_is_used_only_while_its_sources_are_unchanged(shipped: P
     assert cache.prebuilt("test", "one", ("key", 1)) is None
 
 
+def test_a_shipped_entry_used_is_kept_in_the_user_s_cache_alike(
+    shipped: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PBEM_CACHE", str(tmp_path / "cache"))
+    assert cache.get("test", ("key", 1)) is None
+    assert cache.prebuilt("test", "one", ("key", 1)) == [1, 2]
+    assert cache.get("test", ("key", 1)) == [1, 2]  # (read there next time)
+    assert cache.prebuilt("test", "one", ("key", 1), "other key") == [1, 2]
+    assert cache.get("test", "other key") == [1, 2]
+    (shipped / "rules.py").write_text("VALUE = 22\n")  # changed: neither is used
+    assert cache.get("test", ("key", 1)) is None and cache.get("test", "other key") is None
+    assert cache.prebuilt("test", "one", ("key", 1)) is None
+
+
 def test_a_damaged_shipped_entry_is_never_used(shipped: Path) -> None:
     entry = Path(cache.prebuilt_path("test", "one"))
     entry.write_bytes(entry.read_bytes()[:-3])
