@@ -24,6 +24,7 @@ Run: python bench/startup.py [--runs N] [--titles barbarossa,...] [--against TRE
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
 import shutil
@@ -38,6 +39,21 @@ sys.path.insert(0, str(ROOT))
 
 TITLES = ("barbarossa", "race-to-berlin", "berlin-1945", "race-to-the-sea", "gotterdammerung")
 STATES = ("warm", "empty", "off")
+
+
+PHASES = """
+import sys, time, json
+started = time.process_time()
+import pbem.cli
+cli = time.process_time()
+import pbem.crypto.sshsig
+from pbem.ledger import cold_engine_by_name
+from pbem.verify import verify_path
+imported = time.process_time()
+assert verify_path(sys.argv[1], {}, cold_engine_by_name).ok  # what `pbem verify FILE` does
+first = time.process_time()
+print(json.dumps([cli - started, imported - cli, first - imported]))
+"""
 
 
 class Runner:
@@ -176,6 +192,26 @@ def main() -> None:
                 pairs = zip(cpu[(what, "this", state)], cpu[(what, "other", state)], strict=True)
                 line += f"{statistics.median(a / b for a, b in pairs):>16.2f}"
             print(line)
+    print(
+        "\nwhere a warm `pbem verify` start goes, CPU inside the process (median; "
+        "before it, the interpreter's own start: python -c pass)"
+    )
+    print(f"{'':<20}{'import cli':>12}{'import verify':>15}{'verify':>10}")
+    for title in titles:
+        samples = []
+        for _ in range(args.runs):
+            done = subprocess.run(
+                [sys.executable, "-c", PHASES, str(files[title][0])],
+                check=True,
+                capture_output=True,
+                text=True,
+                env=runner.env_for(ROOT, "warm"),
+                cwd=ROOT,
+            )
+            samples.append(json.loads(done.stdout))
+        columns = zip(*samples, strict=True)
+        cli, imported, first = (statistics.median(column) * 1000 for column in columns)
+        print(f"{title:<20}{cli:>10.1f}ms{imported:>13.1f}ms{first:>8.1f}ms")
     modules = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "pbem", "--help"],
         capture_output=True,
