@@ -187,3 +187,28 @@ def test_verifying_a_genesis_imports_no_game_module(
     # (the probe sees a game's modules when they are imported: the whole save plays it)
     package = title.replace("-", "_")
     assert f"pbem.games.{package}.rules" in game_modules(env, "verify", str(save))
+
+
+def test_the_shipped_help_is_only_for_what_click_would_render_so(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import pbem.cli as entry
+
+    monkeypatch.setenv("PBEM_CACHE", "")
+    monkeypatch.setattr(entry, "_program_name", lambda: "pbem")
+    monkeypatch.setattr(sys, "base_prefix", str(tmp_path))
+    monkeypatch.setenv("COLUMNS", "80")
+    assert entry._shipped_help() == clicks_help("pbem", monkeypatch)[:-1]
+    monkeypatch.setenv("COLUMNS", "79")  # narrower: click wraps otherwise
+    assert entry._shipped_help() is None
+    monkeypatch.setenv("COLUMNS", "120")
+    monkeypatch.setattr(entry, "_program_name", lambda: "pbem-dev")  # another name
+    assert entry._shipped_help() is None
+    monkeypatch.setattr(entry, "_program_name", lambda: "pbem")
+    assert entry._shipped_help() is not None
+    translations = tmp_path / "share" / "locale" / "de" / "LC_MESSAGES"
+    translations.mkdir(parents=True)
+    (translations / "other.mo").write_bytes(b"")
+    assert entry._shipped_help() is not None  # (another domain's)
+    (translations / "messages.mo").write_bytes(b"")  # click's messages could be translated
+    assert entry._shipped_help() is None
