@@ -1,8 +1,8 @@
 """A small on-disk cache of pure, derived results, to make a command's cold start cheaper.
 
 What it keeps is only ever what pbem would compute again from the same inputs: a game's
-parsed data tables, the facts an engine declares about itself (name, version, roles,
-shipped data files), the help text click renders. Each entry records the files its
+parsed data tables, the help text click renders. (The facts an engine declares about
+itself are declared beside its registration: pbem.games.) Each entry records the files its
 result was derived from, with their modification time and size, exactly what Python
 checks before it uses a `.pyc`; an entry whose files changed, moved or vanished is
 ignored and computed again. So a cache entry is never trusted beyond what a bytecode

@@ -317,11 +317,11 @@ def register(name: str, target: str, facts: Mapping[str, Any] | None = None) -> 
     double_blind_options, and `data`: the folder of its shipped data files), so that a
     command needing no more (verifying a genesis) imports no rules: see
     pbem.ledger.CachedEngine. A test holds them equal to the engine's own."""
-    _LAZY[name] = target
-    if facts is None:
-        _FACTS.pop(name, None)
-    else:
+    if facts is not None:
         _FACTS[name] = facts
+    elif _LAZY.get(name) != target:
+        _FACTS.pop(name, None)  # (facts are the target's: the same one keeps its own)
+    _LAZY[name] = target
 
 
 def registered_facts(name: str) -> Mapping[str, Any] | None:

@@ -36,3 +36,19 @@ def test_the_registered_facts_are_the_engine_s(name: str) -> None:
         assert standing.data_files == played.data_files
         assert standing.double_blind_options == played.double_blind_options
         assert standing.default_data() == played.default_data()
+
+
+def test_registering_the_same_target_again_keeps_its_facts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from pbem.core import engine
+    from pbem.core.engine import register
+
+    monkeypatch.setattr(engine, "_LAZY", dict(engine._LAZY))  # (gone after the test)
+    monkeypatch.setattr(engine, "_FACTS", dict(engine._FACTS))
+    name = "facts-test-game"
+    register(name, "somewhere:ENGINE", {"version": "1"})
+    register(name, "somewhere:ENGINE")  # (as tests re-register a game)
+    assert registered_facts(name) == {"version": "1"}
+    register(name, "elsewhere:ENGINE")  # another engine: not its facts
+    assert registered_facts(name) is None
