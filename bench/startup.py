@@ -1,23 +1,24 @@
-"""CLI cold start: `pbem --help` and `pbem verify <move file>` against `python -c pass` and
-`ssh-keygen -Y verify` on the same signature, all measured in the same run.
+"""CLI cold start: `pbem --help` and `pbem verify <genesis move file>` of every title, CPU
+time against `python -c pass` in the same run, with pbem's cache warm, empty and off.
 
 The move file holds one entry: the genesis of a shipped demo save (the first file a
-player receives), so `pbem verify` checks exactly one SSHSIG signature, plus the
-genesis itself (its rules, data files and roles). `ssh-keygen -Y verify` checks that
-same signature from an allowed_signers file and the armored .sig made from the entry
-(namespace pbem-entry, the message on stdin): the floor for a one-signature check by
-a separate process. Prints the median wall time of each over several runs, the ratios,
-where a `pbem verify` start spends its time (phases timed inside a fresh process), and
-checks that `--help` imported neither jinja2 nor sqlite-utils.
+player receives), so `pbem verify` checks exactly one SSHSIG signature, plus the genesis
+itself (its rules, data files and roles). Each figure is the CPU time (user + system) of
+the whole child process, the operating system's own count; the commands run in turn,
+round after round (pass, then every command), and each ratio is the median over the
+rounds of the command's CPU over that round's `python -c pass`: pairing keeps the
+ratio meaningful when a shared machine's speed drifts. Issue 29's targets: verify <= 5,
+--help <= 3, in every cache state.
 
-Python runs with its bytecode cache (in a temporary PYTHONPYCACHEPREFIX, so the tree
-gets no __pycache__), as an installed pbem does; `--no-pyc` keeps the environment as
-it is (with PYTHONDONTWRITEBYTECODE=1 every start compiles pbem from source). In the
-same way pbem's own cache (pbem.cache: the help text, engines' facts, parsed data
-tables) lives in a temporary PBEM_CACHE, filled by the first run as a user's first
-command fills theirs; the "no cache" column is every start without it (PBEM_CACHE
-empty), what a first run costs.
-Run: python bench/startup.py [--runs N] [--titles barbarossa,berlin-1945,...] [--no-pyc]
+Cache states (pbem.cache): "warm" is the user's cache filled by an earlier run; "empty"
+is a new, empty cache folder for every run (what a user's first command finds); "off" is
+PBEM_CACHE set empty (no cache at all). Python runs with its bytecode cache (in a
+temporary PYTHONPYCACHEPREFIX, so the tree gets no __pycache__), as an installed pbem
+does; `--no-pyc` keeps the environment as it is. `--against TREE` runs another checkout's
+pbem (e.g. /work/main) in the same rounds, beside this one's, for a before/after. Also
+checks that `--help` imported neither jinja2 nor sqlite-utils, and prints `ssh-keygen -Y
+verify` of the same signature (the floor for a one-signature check by a separate process).
+Run: python bench/startup.py [--runs N] [--titles barbarossa,...] [--against TREE] [--no-pyc]
 """
 
 from __future__ import annotations
@@ -25,60 +26,68 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-TITLES = ("barbarossa", "race-to-berlin", "berlin-1945")
+TITLES = ("barbarossa", "race-to-berlin", "berlin-1945", "race-to-the-sea", "gotterdammerung")
+STATES = ("warm", "empty", "off")
 
-
-ENV = dict(os.environ)
 
 PHASES = """
 import sys, time, json
-started = time.perf_counter()
+started = time.process_time()
 import pbem.cli
-cli = time.perf_counter()
+cli = time.process_time()
 import pbem.crypto.sshsig
 from pbem.ledger import cold_engine_by_name
 from pbem.verify import verify_path
-imported = time.perf_counter()
+imported = time.process_time()
 assert verify_path(sys.argv[1], {}, cold_engine_by_name).ok  # what `pbem verify FILE` does
-first = time.perf_counter()
-assert verify_path(sys.argv[1], {}, cold_engine_by_name).ok
-warm = time.perf_counter()
-print(json.dumps([cli - started, imported - cli, first - imported, warm - first]))
+first = time.process_time()
+print(json.dumps([cli - started, imported - cli, first - imported]))
 """
 
 
-def median_seconds(
-    command: list[str], runs: int, stdin: bytes | None = None, cache: bool = True
-) -> float:
-    env = ENV if cache else {**ENV, "PBEM_CACHE": ""}
-    subprocess.run(command, check=True, capture_output=True, input=stdin, env=env)  # warm
-    times = []
-    for _ in range(runs):
-        started = time.perf_counter()
-        subprocess.run(command, check=True, capture_output=True, input=stdin, env=env)
-        times.append(time.perf_counter() - started)
-    return statistics.median(times)
+class Runner:
+    """Runs commands as child processes and counts each one's CPU seconds."""
 
+    def __init__(self, env: dict[str, str], scratch: str) -> None:
+        self.env = env
+        self.scratch = scratch
+        self.fresh = 0
 
-def phases(moves: Path, runs: int) -> list[float]:
-    """Median seconds of: import pbem.cli, import pbem.verify, first verify, warm verify."""
-    command = [sys.executable, "-c", PHASES, str(moves)]
-    samples = []
-    for _ in range(runs):
-        done = subprocess.run(command, check=True, capture_output=True, text=True, env=ENV)
-        samples.append(json.loads(done.stdout))
-    return [statistics.median(column) for column in zip(*samples, strict=True)]
+    def cpu(
+        self,
+        command: list[str],
+        env: dict[str, str],
+        stdin: bytes | None = None,
+        cwd: Path | None = None,
+    ) -> float:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        # (cwd: `python -m` puts it first on the module path, before PYTHONPATH)
+        subprocess.run(command, check=True, capture_output=True, input=stdin, env=env, cwd=cwd)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+    def env_for(self, tree: Path, state: str) -> dict[str, str]:
+        env = dict(self.env)
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(tree), self.env.get("PYTHONPATH")]))
+        if state == "warm":
+            env["PBEM_CACHE"] = os.path.join(self.scratch, f"cache-{abs(hash(str(tree)))}")
+        elif state == "empty":
+            self.fresh += 1
+            env["PBEM_CACHE"] = os.path.join(self.scratch, f"empty-{self.fresh}")
+        else:
+            env["PBEM_CACHE"] = ""
+        return env
 
 
 def genesis_files(title: str, folder: Path) -> tuple[Path, list[str], bytes]:
@@ -103,79 +112,117 @@ def genesis_files(title: str, folder: Path) -> tuple[Path, list[str], bytes]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--runs", type=int, default=11)
     parser.add_argument("--titles", default=",".join(TITLES), help="comma-separated")
+    parser.add_argument("--against", type=Path, help="another checkout, run in the same rounds")
     parser.add_argument("--no-pyc", action="store_true", help="no bytecode cache set up")
     args = parser.parse_args()
-    cache = tempfile.TemporaryDirectory()
+    scratch = tempfile.TemporaryDirectory()
+    env = dict(os.environ)
     if not args.no_pyc:
-        ENV.pop("PYTHONDONTWRITEBYTECODE", None)
-        ENV["PYTHONPYCACHEPREFIX"] = cache.name
-    ENV["PBEM_CACHE"] = os.path.join(cache.name, "pbem-cache")
-    ENV["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), ENV.get("PYTHONPATH")]))
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = os.path.join(scratch.name, "pyc")
+    env.pop("COLUMNS", None)
+    runner = Runner(env, scratch.name)
     titles = [t for t in args.titles.split(",") if t]
+    trees = {"this": ROOT} if args.against is None else {"this": ROOT, "other": args.against}
     pbem = [sys.executable, "-m", "pbem"]
 
-    baseline = median_seconds([sys.executable, "-c", "pass"], args.runs)
-    help_time = median_seconds([*pbem, "--help"], args.runs)
-    help_uncached = median_seconds([*pbem, "--help"], args.runs, cache=False)
+    folder = Path(scratch.name) / "files"
+    folder.mkdir()
+    files = {title: genesis_files(title, folder) for title in titles}
+    # (what, tree, state) -> command
+    commands: dict[tuple[str, str, str], list[str]] = {}
+    for tree in trees:
+        for state in STATES:
+            commands[("--help", tree, state)] = [*pbem, "--help"]
+            for title in titles:
+                commands[(title, tree, state)] = [*pbem, "verify", str(files[title][0])]
+    ssh_keygen = shutil.which("ssh-keygen")
+
+    def run(key: tuple[str, str, str]) -> float:
+        what, tree, state = key
+        return runner.cpu(commands[key], runner.env_for(trees[tree], state), cwd=trees[tree])
+
+    for key in commands:  # warm-up: bytecode compiled, warm caches filled
+        run(key)
+        run(key)
+    baseline: list[float] = []
+    ratios: dict[tuple[str, str, str], list[float]] = {key: [] for key in commands}
+    cpu: dict[tuple[str, str, str], list[float]] = {key: [] for key in commands}
+    ssh: dict[str, list[float]] = {title: [] for title in titles}
+    for _ in range(args.runs):
+        base = runner.cpu([sys.executable, "-c", "pass"], env)
+        baseline.append(base)
+        for key in commands:
+            seconds = run(key)
+            cpu[key].append(seconds)
+            ratios[key].append(seconds / base)
+        if ssh_keygen is not None:
+            for title in titles:
+                _moves, ssh_args, message = files[title]
+                ssh[title].append(runner.cpu([ssh_keygen, *ssh_args], env, stdin=message))
+
+    pyc = "no bytecode cache (environment as is)" if args.no_pyc else "bytecode cached"
+    print(f"CPU (user+system) of each process, median of {args.runs} rounds; {pyc}")
+    print(f"python -c pass: {statistics.median(baseline) * 1000:.1f} ms CPU\n")
+    header = f"{'command':<34}" + "".join(f"{state:>16}" for state in STATES)
+    for tree, where in trees.items():
+        print(f"{where}: CPU ms and x python -c pass (median ratio of pairs)")
+        print(header)
+        for what in ("--help", *titles):
+            name = "pbem --help" if what == "--help" else f"pbem verify {what} genesis"
+            line = f"{name:<34}"
+            for state in STATES:
+                key = (what, tree, state)
+                ms = statistics.median(cpu[key]) * 1000
+                line += f"{ms:>8.1f} x{statistics.median(ratios[key]):>5.2f}"
+            print(line)
+        print()
+    if ssh_keygen is not None:
+        print(
+            "ssh-keygen -Y verify of the same signature, CPU ms: "
+            + ", ".join(f"{title} {statistics.median(ssh[title]) * 1000:.1f}" for title in titles)
+        )
+    if "other" in trees:
+        print(f"\nthis tree over {args.against} (median of the rounds' ratios):")
+        for what in ("--help", *titles):
+            line = f"{what:<34}"
+            for state in STATES:
+                pairs = zip(cpu[(what, "this", state)], cpu[(what, "other", state)], strict=True)
+                line += f"{statistics.median(a / b for a, b in pairs):>16.2f}"
+            print(line)
+    print(
+        "\nwhere a warm `pbem verify` start goes, CPU inside the process (median; "
+        "before it, the interpreter's own start: python -c pass)"
+    )
+    print(f"{'':<20}{'import cli':>12}{'import verify':>15}{'verify':>10}")
+    for title in titles:
+        samples = []
+        for _ in range(args.runs):
+            done = subprocess.run(
+                [sys.executable, "-c", PHASES, str(files[title][0])],
+                check=True,
+                capture_output=True,
+                text=True,
+                env=runner.env_for(ROOT, "warm"),
+                cwd=ROOT,
+            )
+            samples.append(json.loads(done.stdout))
+        columns = zip(*samples, strict=True)
+        cli, imported, first = (statistics.median(column) * 1000 for column in columns)
+        print(f"{title:<20}{cli:>10.1f}ms{imported:>13.1f}ms{first:>8.1f}ms")
     modules = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "pbem", "--help"],
         capture_output=True,
         text=True,
         check=True,
-        env=ENV,
+        env=runner.env_for(ROOT, "off"),
+        cwd=ROOT,
     ).stderr
     heavy = [name for name in ("jinja2", "sqlite_utils") if f" {name}\n" in modules]
-    pyc = "no bytecode cache (environment as is)" if args.no_pyc else "bytecode cached"
-    print(f"median of {args.runs} runs each; {pyc}\n")
-    print(f"python -c pass:           {baseline * 1000:7.1f} ms")
-    ratio = help_time / baseline
-    print(f"pbem --help:              {help_time * 1000:7.1f} ms   x{ratio:.2f} pass")
-    ratio = help_uncached / baseline
-    print(f"pbem --help, no cache:    {help_uncached * 1000:7.1f} ms   x{ratio:.2f} pass")
-    print(f"heavy imports of --help:  {', '.join(heavy) or 'none'}\n")
-
-    ssh_keygen = shutil.which("ssh-keygen")
-    if ssh_keygen is None:
-        print("ssh-keygen not found: its column is skipped")
-    columns = f"{'pbem':>9}{'no cache':>10}{'ssh-keygen':>12}{'x pass':>8}{'x ssh':>8}"
-    print(f"{'verify a genesis move file':<28}{columns}")
-    breakdown = []
-    with tempfile.TemporaryDirectory() as tmp:
-        for title in titles:
-            moves, ssh_args, message = genesis_files(title, Path(tmp))
-            verify_time = median_seconds([*pbem, "verify", str(moves)], args.runs)
-            uncached = median_seconds([*pbem, "verify", str(moves)], args.runs, cache=False)
-            line = f"{title:<28}{verify_time * 1000:>7.1f}ms{uncached * 1000:>8.1f}ms"
-            if ssh_keygen is not None:
-                ssh_time = median_seconds([ssh_keygen, *ssh_args], args.runs, stdin=message)
-                line += f"{ssh_time * 1000:>10.1f}ms{verify_time / baseline:>8.2f}"
-                line += f"{verify_time / ssh_time:>8.1f}"
-            else:
-                line += f"{'':>12}{verify_time / baseline:>8.2f}"  # (no ssh-keygen)
-            print(line)
-            breakdown.append((title, phases(moves, args.runs)))
-    print(
-        "x pass: pbem's time over `python -c pass` (the interpreter's own start); "
-        "x ssh: over ssh-keygen -Y verify of the same signature."
-    )
-    print(
-        f"\nwhere a `pbem verify` start goes, inside the process (python -c pass: "
-        f"{baseline * 1000:.0f} ms before it)"
-    )
-    print(f"{'':<16}{'import cli':>11}{'import verify':>14}{'1st verify':>11}{'2nd verify':>11}")
-    for title, (cli, imported, first, warm) in breakdown:
-        print(
-            f"{title:<16}{cli * 1000:>9.1f}ms{imported * 1000:>12.1f}ms"
-            f"{first * 1000:>9.1f}ms{warm * 1000:>9.1f}ms"
-        )
-    cache.cleanup()
-    print(
-        "import cli: the entry point (without click); import verify: the verifier and "
-        "cryptography; 1st verify: the engine's facts and data tables from the cache, the "
-        "checks; 2nd verify: the same checks, everything warm."
-    )
+    print(f"\nheavy imports of --help: {', '.join(heavy) or 'none'}")
+    scratch.cleanup()
 
 
 if __name__ == "__main__":

@@ -1,8 +1,8 @@
 """A small on-disk cache of pure, derived results, to make a command's cold start cheaper.
 
 What it keeps is only ever what pbem would compute again from the same inputs: a game's
-parsed data tables, the facts an engine declares about itself (name, version, roles,
-shipped data files), the help text click renders. Each entry records the files its
+parsed data tables, the help text click renders. (The facts an engine declares about
+itself are declared beside its registration: pbem.games.) Each entry records the files its
 result was derived from, with their modification time and size, exactly what Python
 checks before it uses a `.pyc`; an entry whose files changed, moved or vanished is
 ignored and computed again. So a cache entry is never trusted beyond what a bytecode
@@ -155,3 +155,95 @@ def put(kind: str, key: Any, deps: tuple[tuple[str, int, int], ...] | None, valu
             raise
     except OSError:
         return
+
+
+# --- shipped with pbem: what a first run would otherwise build ------------------------------
+# The same kind of results, made when pbem is built (`python -m pbem.prebuilt`) and shipped
+# in pbem/prebuilt/, so that a first run (an empty cache, or none) need not build them.
+# Mtimes do not survive an install, so an entry records the content (sha256) of every
+# source file it was derived from, by package and path inside it, and is used only while
+# each of them still has that content: a result read from it is always the one computing
+# would give, as with the entries above. tests/core/test_prebuilt.py holds the shipped
+# entries equal to what `python -m pbem.prebuilt` would write.
+
+_PREBUILT = os.path.join(os.path.dirname(__file__), "prebuilt")
+
+
+def prebuilt_path(kind: str, name: str) -> str:
+    return os.path.join(_PREBUILT, f"{kind}-{name}.marshal")
+
+
+def prebuilt(kind: str, name: str, key: Any, cache_key: Any = None) -> Any:
+    """The value shipped for (kind, key) under `name`, if every source file it was derived
+    from is unchanged, else None. A value found is also kept in the user's cache, under
+    (kind, `cache_key` or `key`), depending on those files as any entry does (by time
+    and size): the next process reads it there without reading its sources."""
+    try:
+        with open(prebuilt_path(kind, name), "rb") as stream:
+            data = stream.read(_MAX_SIZE + 1)
+        if len(data) > _MAX_SIZE:
+            return None
+        fmt, stored_key, sources, value = marshal.loads(data)
+    except (OSError, ValueError, EOFError, TypeError):
+        return None
+    if fmt != _FORMAT or stored_key != key:
+        return None
+    from hashlib import sha256  # (only when something was shipped for this key)
+
+    roots: dict[str, str | None] = {}
+    deps = []
+    for package, relative, digest in sources:
+        if package not in roots:
+            roots[package] = _package_root(package)
+        root = roots[package]
+        if root is None:
+            return None
+        path = os.path.join(root, relative)
+        try:
+            with open(path, "rb") as stream:
+                status = os.fstat(stream.fileno())
+                content = stream.read()
+        except OSError:
+            return None
+        if sha256(content).hexdigest() != digest:
+            return None
+        deps.append((path, status.st_mtime_ns, status.st_size))
+    put(kind, key if cache_key is None else cache_key, tuple(sorted(deps)), value)
+    return value
+
+
+def _package_root(package: str) -> str | None:
+    """The folder of a top-level package, found as an import would find it but without
+    importing it (None: not found, or not a folder of files)."""
+    loaded = sys.modules.get(package)
+    paths = getattr(loaded, "__path__", None)
+    if paths is None:
+        from importlib.machinery import PathFinder
+
+        spec = PathFinder.find_spec(package)
+        paths = None if spec is None else spec.submodule_search_locations
+    for path in paths or ():
+        return str(path)
+    return None
+
+
+def sources_of(packages: Iterable[str]) -> tuple[tuple[str, str, str], ...]:
+    """(package, path inside it, sha256 hex) of every loaded module's source file of the
+    top-level `packages`: what an entry made now is derived from."""
+    from hashlib import sha256
+
+    found = set()
+    for package in packages:
+        root = _package_root(package)
+        if root is None:
+            continue
+        for path in module_files(package):
+            relative = os.path.relpath(path, root)
+            with open(path, "rb") as stream:
+                found.add((package, relative, sha256(stream.read()).hexdigest()))
+    return tuple(sorted(found))
+
+
+def prebuild(key: Any, sources: tuple[tuple[str, str, str], ...], value: Any) -> bytes:
+    """The bytes of a shipped entry (what pbem.prebuilt writes)."""
+    return marshal.dumps((_FORMAT, key, sources, value))

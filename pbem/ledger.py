@@ -8,14 +8,13 @@ pbem, kept in a store, or given by the user), and replays a list of entries.
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from functools import lru_cache, partial
 from typing import Any, cast
 
 from pbem import cache
 from pbem.core.adjudicator import Adjudicator, data_digest
-from pbem.core.engine import Engine, get_engine, is_loaded, registered_target
+from pbem.core.engine import Engine, get_engine, is_loaded, registered_facts
 from pbem.core.log import Entry
 from pbem.errors import DataError, PbemError
 from pbem.record import Record
@@ -59,12 +58,16 @@ class DiskTables:
     """The parsed data tables of pbem's own games, also kept in the user's cache (see
     pbem.cache): the next process loads them instead of parsing and checking the TOML files
     again (most of a one-file `pbem verify`'s own work for berlin-1945). An entry depends
-    on every pbem module loaded when it was made, as a .pyc depends on its source."""
+    on every pbem module loaded when it was made, as a .pyc depends on its source. Before
+    the user's first run, the tables of the shipped data files are those pbem ships
+    (pbem.prebuilt), under the same condition."""
 
     def get(self, engine: Engine, key: Hashable) -> bytes | None:
         if not _ours(engine):
             return None
         found = cache.get("tables", key)
+        if not isinstance(found, bytes) and engine.name.replace("-", "").isalnum():
+            found = cache.prebuilt("tables", prebuilt_name(engine), key)
         return found if isinstance(found, bytes) else None
 
     def put(self, engine: Engine, key: Hashable, snapshot: bytes) -> None:
@@ -75,6 +78,12 @@ class DiskTables:
 DISK_TABLES = DiskTables()
 
 
+def prebuilt_name(engine: Engine) -> str:
+    """Under which name pbem ships the tables of an engine's own data files (as
+    pbem.prebuilt names them)."""
+    return f"{engine.name}-{engine.version}"
+
+
 def _ours(engine: Engine) -> bool:
     # Only the games shipped in pbem: the cache's dependencies are pbem's own files.
     # (A CachedEngine stands only for one of them.)
@@ -82,93 +91,90 @@ def _ours(engine: Engine) -> bool:
 
 
 class CachedEngine:
-    """A registered engine as its cached facts, for a process that has not imported it yet.
+    """A registered engine as the facts it was registered with (pbem.games), for a process
+    that has not imported it.
 
     Verifying a move file that holds only a genesis needs an engine's name, title,
-    version, roles and shipped data files, and its parsed tables (DiskTables): not its
-    rules. This stands for the engine with those facts, read from the user's cache, and
+    version (and the versions it still plays), roles, options refused outside a
+    double-blind game and shipped data files, and its parsed tables (DiskTables): not its
+    rules. This stands for the engine of one version of the rules with those facts, and
     imports the game the first time anything else is asked of it; from then on every such
     attribute is the engine's own (kept in this object's __dict__, so a later use costs
-    what it costs on the engine itself).
+    what it costs on the engine itself). The facts are declared beside the registration,
+    not derived: tests/games/test_registered_facts.py holds them equal to the engine's.
     """
 
-    def __init__(self, registered: str, facts: dict[str, Any]) -> None:
+    def __init__(self, registered: str, facts: Mapping[str, Any], version: str | None = None):
         self._registered = registered
-        self.name: str = facts["name"]
+        self._current: str = facts["version"]  # the version the engine itself plays
+        self.name: str = registered
         self.title: str = facts["title"]
-        self.version: str = facts["version"]
+        self.version: str = self._current if version is None else version
+        self.earlier_versions: tuple[str, ...] = tuple(facts["earlier_versions"])
         self.roles: tuple[str, ...] = tuple(facts["roles"])
         self.required_roles: tuple[str, ...] = tuple(facts["required_roles"])
         self.data_files: tuple[str, ...] = tuple(facts["data_files"])
-        self._shipped: dict[str, str] = dict(facts["shipped"])
+        self.double_blind_options: frozenset[str] = frozenset(facts["double_blind_options"])
+        self._folder: str = facts["data"]
+        self._versions: dict[str, CachedEngine] = {self.version: self}
+
+    def _engine(self) -> Engine:
+        """The engine this stands for (imported now if it was not)."""
+        engine = engine_by_name(self._registered)
+        return engine if self.version == self._current else engine.for_version(self.version)
+
+    def for_version(self, version: str) -> Engine:
+        """As Engine.for_version: one object per version (so that two games of one version
+        have the same engine), standing for the engine of that version."""
+        if version in self._versions:
+            return cast(Engine, self._versions[version])
+        if version != self._current and version not in self.earlier_versions:
+            return self._engine().for_version(version)  # (its own refusal)
+        facts = registered_facts(self._registered)
+        if facts is None:
+            return self._engine().for_version(version)
+        other = CachedEngine(self._registered, facts, version)
+        other._versions = self._versions
+        self._versions[version] = other
+        return cast(Engine, other)
 
     def default_data(self) -> dict[str, bytes]:
-        """The shipped data files, read where the engine's own default_data found them."""
+        """The shipped data files, read where the engine's own default_data reads them."""
         files = {}
-        for name, path in self._shipped.items():
-            with open(path, "rb") as stream:
-                files[name] = stream.read()
+        try:
+            for name in self.data_files:
+                with open(os.path.join(self._folder, name), "rb") as stream:
+                    files[name] = stream.read()
+        except OSError:  # (not installed as files: the engine finds them its own way)
+            return self._engine().default_data()
         return files
 
     def __getattr__(self, attribute: str) -> Any:
         if attribute.startswith("__"):
             raise AttributeError(attribute)
-        value = getattr(engine_by_name(self._registered), attribute)
+        value = getattr(self._engine(), attribute)
         self.__dict__[attribute] = value
         return value
 
 
 def cold_engine_by_name(name: str) -> Engine:
     """engine_by_name for a command that may need no more than an engine's facts: the
-    facts from the cache when nothing they came from has changed, else the engine itself
-    (whose facts are then cached for the next process)."""
+    engine itself once imported, else what it was registered with (CachedEngine), which
+    imports it when anything more is asked."""
     import pbem.games  # noqa: F401  (registers the games, imports none)
 
-    target = registered_target(name)
-    if target is None or not target.startswith("pbem."):
+    facts = registered_facts(name)
+    if facts is None or is_loaded(name):
         return engine_by_name(name)
-    key = (name, target)
-    loaded = is_loaded(name)
-    facts = None if loaded else cache.get("engine", key)
-    if isinstance(facts, dict):
-        try:
-            return cast(Engine, CachedEngine(name, facts))
-        except (KeyError, TypeError):
-            pass
-    engine = engine_by_name(name)
-    if not loaded:
-        _cache_facts(key, engine)
-    return engine
+    standing = _STANDING.get(name)
+    if standing is None or standing[0] is not facts:
+        standing = _STANDING[name] = (facts, CachedEngine(name, facts))
+    return cast(Engine, standing[1])
 
 
-def _cache_facts(key: tuple[str, str], engine: Engine) -> None:
-    """Cache what CachedEngine stands for, when the shipped files are where it can read them."""
-    package = type(engine).__module__.rpartition(".")[0]
-    module = sys.modules.get(package)
-    where = getattr(module, "__file__", None)
-    if not isinstance(where, str):
-        return
-    shipped = engine.default_data()
-    paths = {}
-    for name, content in shipped.items():
-        path = os.path.join(os.path.dirname(where), "data", name)
-        try:
-            with open(path, "rb") as stream:
-                if stream.read() != content:
-                    return
-        except OSError:
-            return
-        paths[name] = path
-    facts = {
-        "name": engine.name,
-        "title": engine.title,
-        "version": engine.version,
-        "roles": list(engine.roles),
-        "required_roles": list(engine.required_roles),
-        "data_files": list(engine.data_files),
-        "shipped": paths,
-    }
-    cache.put("engine", key, cache.deps_of([*cache.module_files("pbem"), *paths.values()]), facts)
+# One CachedEngine per registered engine (and its facts), as there is one engine: two
+# games of one title have the same engine and compare equal.
+_STANDING: dict[str, tuple[Mapping[str, Any], CachedEngine]] = {}
 
 
 def data_source(extra: Mapping[str, bytes] | None = None) -> Callable[..., Mapping[str, bytes]]:

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import functools
+import importlib
+import marshal
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,6 +20,53 @@ import tests.support.bid  # noqa: E402,F401  (registers the toy engines)
 import tests.support.peek  # noqa: E402,F401
 import tests.support.skeleton  # noqa: E402,F401
 import tests.support.toy  # noqa: E402,F401
+
+# --- collection: parse each shipped data file once per process ------------------------------
+# Dozens of test modules load a game's shipped map and counters at import (BOARD =
+# default_map()), and pytest imports every module to collect it: parsing and checking
+# Götterdämmerung's TOML files again in each was a quarter of the suite's collection.
+# These loaders are pure (bytes in, plain data out), so one parse per process serves
+# every module, each call getting its own copy (a marshal snapshot, as pbem.core.tables
+# keeps parsed tables); a failure is never kept, and other bytes are parsed anew.
+
+_PURE_LOADERS = (
+    ("pbem.games.gotterdammerung.map_data", "load_map"),
+    ("pbem.games.gotterdammerung.counters", "load_counters"),
+    ("pbem.games.gotterdammerung.tables", "load_tables"),
+    ("pbem.games.race_to_the_sea.map_data", "load_map"),
+)
+
+
+def _parsed_once(loader: Callable[..., Any]) -> Callable[..., Any]:
+    kept: dict[bytes, bytes] = {}
+
+    @functools.wraps(loader)
+    def load(*args: Any, **kwargs: Any) -> Any:
+        try:
+            key = marshal.dumps((args, sorted(kwargs.items())))
+        except ValueError:
+            return loader(*args, **kwargs)
+        if key in kept:
+            return marshal.loads(kept[key])
+        result = loader(*args, **kwargs)
+        try:
+            snapshot = marshal.dumps(result)
+        except ValueError:
+            return result
+        if marshal.loads(snapshot) == result:
+            kept[key] = snapshot
+        return result
+
+    return load
+
+
+def _parse_shipped_data_once() -> None:
+    for module_name, name in _PURE_LOADERS:
+        module = importlib.import_module(module_name)
+        setattr(module, name, _parsed_once(getattr(module, name)))
+
+
+_parse_shipped_data_once()
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -97,6 +97,60 @@ def _help_key() -> tuple[Any, ...]:
     )
 
 
+def _program_name() -> str:
+    """The program name click's help shows (click.utils._detect_program_name, on POSIX)."""
+    main_module = sys.modules.get("__main__")
+    package = getattr(main_module, "__package__", None)
+    if package in (None, ""):
+        return os.path.basename(sys.argv[0])
+    name = os.path.splitext(os.path.basename(sys.argv[0]))[0]
+    module = str(package) if name == "__main__" else f"{package}.{name}"
+    return f"python -m {module.lstrip('.')}"
+
+
+def _columns() -> int:
+    """The terminal width click's help is wrapped to (shutil.get_terminal_size's columns)."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 80
+        columns = columns or 80
+    return columns
+
+
+def _untranslated() -> bool:
+    """Whether click's messages ("Usage:", "Options:") are its own English: gettext finds a
+    translation only as a messages.mo in the interpreter's locale folder (click binds no
+    folder of its own), so with none there, for any language, there is none."""
+    folder = os.path.join(sys.base_prefix, "share", "locale")
+    try:
+        languages = os.listdir(folder)
+    except OSError:
+        return True
+    return not any(
+        os.path.exists(os.path.join(folder, language, "LC_MESSAGES", "messages.mo"))
+        for language in languages
+    )
+
+
+def _shipped_help() -> str | None:
+    """The help text shipped with pbem (pbem.prebuilt), when click would render that text
+    here: for its program name, on a terminal of 80 columns or more, untranslated; and
+    only while every file it was rendered from is unchanged (pbem.cache.prebuilt)."""
+    program = _program_name()
+    if program not in ("pbem", "python -m pbem") or _columns() < 80 or not _untranslated():
+        return None
+    from pbem import cache
+
+    text = cache.prebuilt("help", program.replace(" ", "_"), (program, 78), _help_key())
+    return text if isinstance(text, str) else None
+
+
 def _fast() -> None:
     """Answer `pbem --help` or `pbem verify FILE` without click, exiting; else return."""
     args = sys.argv[1:]
@@ -106,6 +160,8 @@ def _fast() -> None:
         from pbem import cache
 
         text = cache.get("help", _help_key())
+        if not isinstance(text, str):
+            text = _shipped_help()
         if isinstance(text, str):
             _echo(text)
             sys.exit(0)

@@ -308,10 +308,25 @@ class Engine(ABC):
 
 _LAZY: dict[str, str] = {}
 _LOADED: dict[str, Engine] = {}
+_FACTS: dict[str, Mapping[str, Any]] = {}
 
 
-def register(name: str, target: str) -> None:
+def register(name: str, target: str, facts: Mapping[str, Any] | None = None) -> None:
+    """Register the engine at `target`. `facts`, if given, are what it declares about
+    itself (title, version, earlier_versions, roles, required_roles, data_files,
+    double_blind_options, and `data`: the folder of its shipped data files), so that a
+    command needing no more (verifying a genesis) imports no rules: see
+    pbem.ledger.CachedEngine. A test holds them equal to the engine's own."""
+    if facts is not None:
+        _FACTS[name] = facts
+    elif _LAZY.get(name) != target:
+        _FACTS.pop(name, None)  # (facts are the target's: the same one keeps its own)
     _LAZY[name] = target
+
+
+def registered_facts(name: str) -> Mapping[str, Any] | None:
+    """The facts the engine `name` was registered with (None: none declared)."""
+    return _FACTS.get(name)
 
 
 def registered() -> list[str]:

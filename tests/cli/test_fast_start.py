@@ -53,30 +53,52 @@ def without_probe(stderr: str) -> str:
     return "".join(line for line in stderr.splitlines(keepends=True) if "CLICK" not in line)
 
 
-def test_help_is_clicks_text_then_comes_from_the_cache(env: dict[str, str]) -> None:
-    first, second = run(env, "--help"), run(env, "--help")
-    assert clicked(first) and not clicked(second)
-    assert first.stdout == second.stdout and first.returncode == second.returncode == 0
-    assert "Usage: pbem [OPTIONS] COMMAND [ARGS]..." in first.stdout
-    off = run({**env, "PBEM_CACHE": ""}, "--help")
-    assert clicked(off) and off.stdout == first.stdout
-    narrow = run({**env, "COLUMNS": "60"}, "--help")  # another width: rendered by click
-    assert clicked(narrow) and narrow.stdout != first.stdout
+def clicks_help(program: str, monkeypatch: pytest.MonkeyPatch, columns: int = 80) -> str:
+    """`pbem --help` as click renders it, for `program` on a terminal `columns` wide."""
+    import click
+
+    from pbem.cli.app import main as group
+
+    monkeypatch.setenv("COLUMNS", str(columns))
+    return group.get_help(click.Context(group, info_name=program)) + "\n"
 
 
-def test_the_cached_help_depends_on_every_command_module(
-    env: dict[str, str], tmp_path: Path
+def test_help_is_clicks_text_shipped_or_cached(
+    env: dict[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The cached help is used only while no module of pbem/cli has changed: every one is
-    among the files its cache entry depends on (pbem.cache), so a changed command is
-    rendered by click again."""
-    assert clicked(run(env, "--help"))
+    expected = clicks_help("pbem", monkeypatch)
+    assert "Usage: pbem [OPTIONS] COMMAND [ARGS]..." in expected
+    for environ in (env, {**env, "PBEM_CACHE": ""}, {**env, "COLUMNS": "200"}):
+        shipped = run(environ, "--help")  # the text pbem ships (pbem.prebuilt)
+        assert not clicked(shipped) and shipped.returncode == 0
+        assert shipped.stdout == expected
+    narrow = {**env, "COLUMNS": "60"}  # another width: rendered by click, then cached
+    first, second = run(narrow, "--help"), run(narrow, "--help")
+    assert clicked(first) and not clicked(second)
+    assert first.stdout == second.stdout == clicks_help("pbem", monkeypatch, 60) != expected
+    off = run({**narrow, "PBEM_CACHE": ""}, "--help")
+    assert clicked(off) and off.stdout == first.stdout
+
+
+def test_the_kept_help_depends_on_every_command_module(env: dict[str, str], tmp_path: Path) -> None:
+    """The cached help, and the shipped one, is used only while no module of pbem/cli has
+    changed: every one is among the files it depends on (pbem.cache), so a changed
+    command is rendered by click again."""
+    from pbem import cache
+
+    assert clicked(run({**env, "COLUMNS": "60"}, "--help"))
+    modules = {path.resolve() for path in (ROOT / "pbem" / "cli").glob("*.py")}
+    assert modules
     deps = set()
     for entry in (tmp_path / "cache").glob("help-*"):
         _format, _key, files, _text = marshal.loads(entry.read_bytes())
         deps |= {Path(file[0]).resolve() for file in files}
-    modules = {path.resolve() for path in (ROOT / "pbem" / "cli").glob("*.py")}
-    assert modules and modules <= deps, sorted(str(path) for path in modules - deps)
+    assert modules <= deps, sorted(str(path) for path in modules - deps)
+    for program in ("pbem", "python_-m_pbem"):
+        with open(cache.prebuilt_path("help", program), "rb") as stream:
+            _format, _key, sources, _text = marshal.loads(stream.read())
+        shipped = {(ROOT / "pbem" / path).resolve() for name, path, _ in sources if name == "pbem"}
+        assert modules <= shipped, sorted(str(path) for path in modules - shipped)
 
 
 def test_help_as_python_dash_m_names_itself_so(env: dict[str, str]) -> None:
@@ -126,3 +148,67 @@ def test_other_forms_go_to_click(env: dict[str, str], tmp_path: Path) -> None:
     assert clicked(run(env, "verify", str(tmp_path)))  # a folder
     assert clicked(run(env, "--home", str(tmp_path), "verify", genesis))
     assert clicked(run({**env, "_PBEM_COMPLETE": "bash_source"}, "--help"))
+
+
+GAMES_PROBE = """
+import atexit, sys
+atexit.register(lambda: print("GAMES", *sorted(
+    name for name in sys.modules if name.startswith("pbem.games.")), file=sys.stderr))
+sys.argv = ["pbem", *sys.argv[1:]]
+from pbem.cli import main
+main()
+"""
+
+TITLES = ("barbarossa", "race-to-berlin", "berlin-1945", "race-to-the-sea", "gotterdammerung")
+
+
+def game_modules(env: dict[str, str], *args: str) -> list[str]:
+    """The game modules (pbem.games.*) `pbem ARGS` imported, in a process of its own."""
+    done = subprocess.run(
+        [sys.executable, "-c", GAMES_PROBE, *args], capture_output=True, text=True, env=env
+    )
+    assert done.returncode == 0, done.stderr
+    (line,) = [line for line in done.stderr.splitlines() if line.startswith("GAMES")]
+    return line.split()[1:]
+
+
+@pytest.mark.parametrize("title", TITLES)
+def test_verifying_a_genesis_imports_no_game_module(
+    title: str, env: dict[str, str], tmp_path: Path
+) -> None:
+    """A genesis needs the engine's facts (pbem.games registers them) and its parsed
+    tables (shipped, then cached): no rules. With the cache as a first run finds it
+    (empty), as the next run does, and with none."""
+    save = ROOT / "saves" / f"{title}-demo.pbem"
+    genesis = tmp_path / "genesis.txt"
+    genesis.write_text(move_file(parse_entries(save.read_bytes())[:1]))
+    for environ in (env, env, {**env, "PBEM_CACHE": ""}):
+        assert game_modules(environ, "verify", str(genesis)) == []
+    # (the probe sees a game's modules when they are imported: the whole save plays it)
+    package = title.replace("-", "_")
+    assert f"pbem.games.{package}.rules" in game_modules(env, "verify", str(save))
+
+
+def test_the_shipped_help_is_only_for_what_click_would_render_so(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import pbem.cli as entry
+
+    monkeypatch.setenv("PBEM_CACHE", "")
+    monkeypatch.setattr(entry, "_program_name", lambda: "pbem")
+    monkeypatch.setattr(sys, "base_prefix", str(tmp_path))
+    monkeypatch.setenv("COLUMNS", "80")
+    assert entry._shipped_help() == clicks_help("pbem", monkeypatch)[:-1]
+    monkeypatch.setenv("COLUMNS", "79")  # narrower: click wraps otherwise
+    assert entry._shipped_help() is None
+    monkeypatch.setenv("COLUMNS", "120")
+    monkeypatch.setattr(entry, "_program_name", lambda: "pbem-dev")  # another name
+    assert entry._shipped_help() is None
+    monkeypatch.setattr(entry, "_program_name", lambda: "pbem")
+    assert entry._shipped_help() is not None
+    translations = tmp_path / "share" / "locale" / "de" / "LC_MESSAGES"
+    translations.mkdir(parents=True)
+    (translations / "other.mo").write_bytes(b"")
+    assert entry._shipped_help() is not None  # (another domain's)
+    (translations / "messages.mo").write_bytes(b"")  # click's messages could be translated
+    assert entry._shipped_help() is None

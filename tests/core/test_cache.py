@@ -15,7 +15,7 @@ from pbem.signing import _REPLAYS
 from pbem.verify import parse_entries, verify_path
 
 ROOT = Path(__file__).resolve().parents[2]
-TITLES = ("barbarossa", "race-to-berlin", "berlin-1945")
+TITLES = ("barbarossa", "race-to-berlin", "berlin-1945", "race-to-the-sea", "gotterdammerung")
 
 
 @pytest.fixture
@@ -73,6 +73,7 @@ def test_cached_tables_equal_the_parsed_ones(
     engine = ledger.engine_by_name(title)
     files = engine.default_data()
     parsed = engine.load_data(files)
+    monkeypatch.setattr(cache, "prebuilt", lambda *_args: None)  # (as a pbem without them)
     monkeypatch.setattr(tables, "_DATA_CACHE", {})
     assert load_data_cached(engine, files, ledger.DISK_TABLES) == parsed  # parsed, kept
     assert list(cache_dir.glob("tables-*"))
@@ -89,23 +90,31 @@ def test_cached_tables_equal_the_parsed_ones(
 
 
 @pytest.mark.parametrize("title", TITLES)
-def test_cached_engine_facts_are_the_engine_s(
-    cache_dir: Path, title: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_cached_engine_facts_are_the_engine_s(title: str, monkeypatch: pytest.MonkeyPatch) -> None:
     engine = ledger.engine_by_name(title)
-    ledger._cache_facts((title, f"pbem.games.{title.replace('-', '_')}.rules:ENGINE"), engine)
     monkeypatch.setattr(ledger, "is_loaded", lambda name: False)
     standing = ledger.cold_engine_by_name(title)
     assert isinstance(standing, ledger.CachedEngine)
-    for name in ("name", "title", "version", "roles", "required_roles", "data_files"):
-        assert getattr(standing, name) == getattr(engine, name)
-    assert standing.default_data() == engine.default_data()
-    # anything else is the engine's own
-    assert standing.prompts == engine.prompts and standing.setup == engine.setup
+    assert ledger.cold_engine_by_name(title) is standing  # one per engine, as the engine
+    for version in (engine.version, *engine.earlier_versions):
+        played = engine.for_version(version)
+        stands = standing.for_version(version)
+        assert isinstance(stands, ledger.CachedEngine)
+        assert standing.for_version(version) is stands
+        for name in ("name", "title", "version", "earlier_versions", "roles", "required_roles"):
+            assert getattr(stands, name) == getattr(played, name), name
+        assert stands.data_files == played.data_files
+        assert stands.double_blind_options == played.double_blind_options
+        assert stands.default_data() == played.default_data()
+        # anything else is the engine's own, of that version
+        assert stands.prompts == played.prompts and stands.setup == played.setup
+        assert stands.for_version(engine.version) is standing
+    with pytest.raises(ValueError):
+        standing.for_version("0.0")  # (the engine's own refusal)
 
 
 @pytest.mark.parametrize("title", TITLES)
-def test_a_genesis_verifies_alike_from_the_cache(
+def test_a_genesis_verifies_alike_from_the_facts(
     cache_dir: Path, title: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from pbem.transport.savefile import move_file
@@ -115,12 +124,10 @@ def test_a_genesis_verifies_alike_from_the_cache(
     moves.write_text(move_file(parse_entries(save)[:1]))
     plain = verify_path(moves)
     monkeypatch.setattr(ledger, "is_loaded", lambda name: False)  # (as in a new process)
-    ledger.cold_engine_by_name(title)  # its facts cached
     cold = verify_path(moves, None, ledger.cold_engine_by_name)
     assert cold.game is not None
-    if parse_entries(save)[0].body["rules_version"] == ledger.engine_by_name(title).version:
-        assert isinstance(cold.game.engine, ledger.CachedEngine)
-    # (a game of earlier rules is played by the engine of that version: imported)
+    assert isinstance(cold.game.engine, ledger.CachedEngine)  # of every version
+    assert cold.game.engine.version == parse_entries(save)[0].body["rules_version"]
     assert (cold.ok, cold.lines, cold.failure) == (plain.ok, plain.lines, plain.failure)
     whole = verify_path(ROOT / "saves" / f"{title}-demo.pbem", None, ledger.cold_engine_by_name)
     assert whole.ok and whole.lines == verify_path(ROOT / "saves" / f"{title}-demo.pbem").lines
