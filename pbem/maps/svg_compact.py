@@ -248,7 +248,9 @@ def _css_value(name: str, raw: str) -> str | None:
     return value
 
 
-def _share_styles(items: list[_Element | _Close | str], rules: _Rules, taken: set[str]) -> str:
+def _share_styles(
+    items: list[_Element | _Close | str], rules: _Rules, taken: set[str]
+) -> tuple[str, dict[str, frozenset[str]]]:
     """Presentation attributes written alike on many elements become one class each: the
     classes' style rules."""
     chosen: list[tuple[_Element, tuple[tuple[str, str], ...]]] = []
@@ -266,6 +268,7 @@ def _share_styles(items: list[_Element | _Close | str], rules: _Rules, taken: se
     counts = Counter(key for _, key in chosen)
     classes: dict[tuple[tuple[str, str], ...], str] = {}
     sheet = []
+    props: dict[str, frozenset[str]] = {}
     for element, key in chosen:
         written = sum(len(name) + len(raw) + 2 for name, raw in key)
         if counts[key] < 2 or written * (counts[key] - 1) <= 24 + written:
@@ -274,6 +277,7 @@ def _share_styles(items: list[_Element | _Close | str], rules: _Rules, taken: se
             classes[key] = _fresh("s", taken)
             body = ";".join(f"{name}:{_css_value(name, raw)}" for name, raw in key)
             sheet.append(f".{classes[key]}{{{body}}}")
+            props[classes[key]] = frozenset(name for name, _ in key)
         gone = {name for name, _ in key}
         first = next(i for i, (name, _) in enumerate(element.attrs) if name in gone)
         kept = element.attrs[:first] + [a for a in element.attrs[first:] if a[0] not in gone]
@@ -287,7 +291,63 @@ def _share_styles(items: list[_Element | _Close | str], rules: _Rules, taken: se
                 (name, f'"{own} {classes[key]}"' if name == "class" else raw) for name, raw in kept
             ]
         element.attrs = kept
-    return "".join(sheet)
+    return "".join(sheet), props
+
+
+_ENDS = ("x1", "y1", "x2", "y2")
+# Whatever could draw a run of lines unlike one path of their segments: markers (at a
+# path's every vertex), opacity (overlaps composited once), dashes (Chromium does not
+# restart a dash pattern at each subpath), a shape's own identity.
+_NOT_MERGED = frozenset({"marker-start", "marker-mid", "marker-end", "opacity", "stroke-opacity",
+                         "id", "style", "transform", "pathLength", "fill", "stroke-dasharray",
+                         "stroke-dashoffset"})  # fmt: skip
+
+
+def _merge_lines(
+    items: list[_Element | _Close | str], rules: _Rules, sheet: dict[str, frozenset[str]]
+) -> list[_Element | _Close | str]:
+    """Runs of sibling <line>s written alike but for their ends become one <path> of one
+    segment each: the caps are drawn at each subpath's ends, and a segment has no area to
+    fill. Where segments overlap, an edge pixel may differ by its antialiasing alone."""
+    if rules.types & {"line", "path"}:
+        return items
+    ruled = {name for _tag, classes, _props in rules.simple for name in classes}
+
+    def kind(item: object) -> tuple[tuple[str, str], ...] | None:
+        if not (isinstance(item, _Element) and item.tag == "line" and item.empty):
+            return None
+        if item.hidden or any(item.get(end) is None for end in _ENDS):
+            return None
+        if not all(_NUMBER.fullmatch(item.get(end) or "") for end in _ENDS):
+            return None
+        rest = tuple(a for a in item.attrs if a[0] not in _ENDS)
+        classes = set((item.get("class") or "").split())
+        if classes & ruled or any(name in _NOT_MERGED for name, _ in rest):
+            return None
+        if any(sheet.get(name, frozenset()) & _NOT_MERGED for name in classes):
+            return None
+        return rest
+
+    out: list[_Element | _Close | str] = []
+    at = 0
+    while at < len(items):
+        first = kind(items[at])
+        end = at + 1
+        while first is not None and end < len(items) and kind(items[end]) == first:
+            end += 1
+        if first is None or end - at < 2:
+            out.append(items[at])
+            at += 1
+            continue
+        segments = []
+        for line in items[at:end]:
+            assert isinstance(line, _Element)
+            x1, y1, x2, y2 = (line.get(name) for name in _ENDS)
+            segments.append(f"M{x1} {y1}L{x2} {y2}")
+        attrs = [("d", f'"{"".join(segments)}"'), ("fill", '"none"'), *first]
+        out.append(_Element("path", attrs, empty=True, hidden=False))
+        at = end
+    return out
 
 
 def compact(svg: str) -> str:
@@ -304,7 +364,8 @@ def compact(svg: str) -> str:
         return svg
     taken = _names_in_use(svg)
     defs = _share_outlines(items, rules, taken)
-    sheet = _share_styles(items, rules, taken)
+    sheet, props = _share_styles(items, rules, taken)
+    items = _merge_lines(items, rules, props)
     out = []
     for item in items:
         if isinstance(item, _Close) and item.tag == "defs":
