@@ -127,13 +127,21 @@ class _Rules:
     simple: tuple[tuple[str | None, frozenset[str], frozenset[str]], ...]  # tag, classes, props
     anywhere: frozenset[str]  # properties set by a selector this cannot match exactly
     types: frozenset[str]  # element names any selector names
+    _seen: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict, compare=False)
 
     def props_for(self, element: _Element) -> frozenset[str]:
         """The properties one of the rules could set on `element` itself."""
-        classes = set((element.get("class") or "").split())
+        key = (element.tag, element.get("class") or "")
+        found = self._seen.get(key)
+        if found is None:
+            found = self._seen[key] = self._props(*key)
+        return found
+
+    def _props(self, tag_name: str, written: str) -> frozenset[str]:
+        classes = set(written.split())
         found = set(self.anywhere)
         for tag, needed, props in self.simple:
-            if (tag is None or tag == element.tag) and needed <= classes:
+            if (tag is None or tag == tag_name) and needed <= classes:
                 found |= props
         return frozenset(found)
 
@@ -198,8 +206,10 @@ def _outline(points: str) -> tuple[str, str, str] | None:
 
 
 def _decimal(value: Decimal) -> str:
-    text = format(value.normalize(), "f")
-    return "0" if text in ("-0", "0") else text
+    text = format(value, "f")
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "0", "") else text
 
 
 def _share_outlines(
@@ -328,12 +338,13 @@ def _merge_lines(
             return None
         return rest
 
+    kinds = [kind(item) for item in items]
     out: list[_Element | _Close | str] = []
     at = 0
     while at < len(items):
-        first = kind(items[at])
+        first = kinds[at]
         end = at + 1
-        while first is not None and end < len(items) and kind(items[end]) == first:
+        while first is not None and end < len(items) and kinds[end] == first:
             end += 1
         if first is None or end - at < 2:
             out.append(items[at])
@@ -358,8 +369,6 @@ def compact(svg: str) -> str:
         rules = _rules(items)
     except _Unsupported:
         return svg
-    if "".join(i if isinstance(i, str) else i.text() for i in items) != svg:
-        return svg  # (attribute spacing this would not write back as it was)
     if not any(isinstance(i, _Element) and i.tag == "defs" for i in items):
         return svg
     taken = _names_in_use(svg)
