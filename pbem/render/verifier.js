@@ -7,7 +7,7 @@
 // whoever made it: this script is theirs too, so the verdict names the head it checked
 // (seq and id), for the reader to compare with their own `pbem show`.
 //
-// pbemVerify(text) resolves to one verdict:
+// pbemVerify(text) resolves to one verdict (text: a save text, or a page's {gzip: base64}):
 //   {status: "verified", entries, dice, privateUnopened, opened, selfWitnessed,
 //    keys: [[role, "SHA256:..."]], game, head: {seq, id}}
 //   {status: "failed", seq, by, why, entries, dice}   (seq/by: the first bad entry, or null)
@@ -517,9 +517,33 @@
     return { status: "verified", entries: entries.length, dice, privateUnopened, opened, selfWitnessed, keys: roleKeys, game, head };
   }
 
-  async function pbemVerify(text) {
+  // The save text a page carries (issue 29): as it is, or {gzip: base64 of its gzip},
+  // read as strictly as `pbem verify PAGE.html` reads it (pbem.transport.htmltext).
+  async function saveText(data) {
+    if (typeof data === "string") return data;
+    if (typeof data !== "object" || data === null || Object.keys(data).join() !== "gzip" || typeof data.gzip !== "string") {
+      throw new Bad("the page's game is not a save text, nor {gzip: base64}");
+    }
+    if (typeof DecompressionStream !== "function") throw new Unsupported("this browser cannot inflate the game this page carries");
+    if (data.gzip.length % 4 || !/^[A-Za-z0-9+/]*={0,2}$/.test(data.gzip)) throw new Bad("the page's game is damaged: not base64");
+    let bytes;
     try {
-      return await verifyText(text);
+      const stream = new Blob([unbase64(data.gzip)]).stream().pipeThrough(new DecompressionStream("gzip"));
+      bytes = new Uint8Array(await new Response(stream).arrayBuffer());
+    } catch (e) {
+      throw new Bad("the page's game is damaged: not gzip");
+    }
+    try {
+      return UTF8.decode(bytes);
+    } catch (e) {
+      throw new Bad("the page's game is damaged: not UTF-8");
+    }
+  }
+
+  // `saved`: a save text, or a page's {gzip: ...}.
+  async function pbemVerify(saved) {
+    try {
+      return await verifyText(await saveText(saved));
     } catch (e) {
       if (e instanceof Unsupported) return { status: "unsupported", why: e.message };
       if (e instanceof Bad) return { status: "failed", seq: e.seq, by: e.by, why: e.message };

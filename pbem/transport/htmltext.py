@@ -3,7 +3,10 @@ game a pbem turn page carries (its embedded save text), which is what pbem check
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
+import zlib
 from html.parser import HTMLParser
 
 from pbem.errors import PbemError
@@ -12,6 +15,11 @@ from pbem.errors import PbemError
 # shows, as JSON data, and the verdict its in-page verifier writes.
 SAVE_ID = "pbem-save"
 VERDICT_ID = "pbem-verdict"
+# How a page carries its save compressed (issue 29): {"gzip": base64 of the gzip of its
+# UTF-8}, which a browser reads with DecompressionStream("gzip"). A save text is a few
+# times smaller than what it inflates to; past this, a page's game is refused unread.
+GZIP_KEY = "gzip"
+MAX_SAVE_BYTES = 256 * 1024 * 1024
 
 
 class _HtmlText(HTMLParser):
@@ -101,6 +109,31 @@ def embedded_save(html: str) -> str | None:
         save = json.loads("".join(page.saves[0]))
     except ValueError:
         save = None
+    if isinstance(save, dict) and list(save) == [GZIP_KEY] and isinstance(save[GZIP_KEY], str):
+        save = _gunzip_text(save[GZIP_KEY])
     if not isinstance(save, str):
-        raise PbemError("this turn page's embedded game is not a save text (a JSON string)")
+        raise PbemError(
+            "this turn page's embedded game is not a save text (a JSON string, or"
+            f" {{{GZIP_KEY!r}: base64}})"
+        )
     return save
+
+
+def _gunzip_text(data: str) -> str:
+    """The save text of a page's {"gzip": ...}: strict base64, one whole gzip member with
+    nothing after it, UTF-8 (as the page's own verifier reads it)."""
+    bad = PbemError("this turn page's embedded game is damaged (not base64 of gzip of UTF-8)")
+    try:
+        packed = base64.b64decode(data.encode("ascii"), validate=True)
+        inflate = zlib.decompressobj(wbits=31)
+        raw = inflate.decompress(packed, MAX_SAVE_BYTES + 1)
+    except (UnicodeEncodeError, binascii.Error, zlib.error) as error:
+        raise bad from error
+    if len(raw) > MAX_SAVE_BYTES or inflate.unconsumed_tail:
+        raise PbemError(f"this turn page's embedded game is over {MAX_SAVE_BYTES >> 20} MiB")
+    if not inflate.eof or inflate.unused_data:
+        raise bad
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise bad from error

@@ -46,11 +46,12 @@ from pbem.core.log import Entry
 from pbem.demo import DemoStep, run_demo
 from pbem.ledger import replay
 from pbem.render import maps
-from pbem.render.page import render_page, render_svg
+from pbem.render.page import packed_save, render_page, render_svg
 from pbem.render.png import chromium, run_headless, svg_size
 from pbem.render.summary import render_summary
 from pbem.render.verifier import csp_source, verifier_script
 from pbem.store import Store
+from pbem.transport.htmltext import embedded_save
 from pbem.verify import parse_entries
 from tests.render.png_pixels import read_png
 
@@ -256,10 +257,15 @@ def test_the_page_lists_the_summarys_facts_and_fetches_nothing(rules: str) -> No
         assert_same_facts(rules, page, render_summary(game, role, "text"))
         assert "default-src 'none'" in page
         assert_only_the_verifier_runs(page)
-        # No address but the SVG namespace: no style, font, image or link from outside.
-        addresses = set(re.findall(r"(?:https?:)?//[\w.-]+[^\s\"'<>)]*", page))
+        # No address but the SVG namespace: no style, font, image or link from outside
+        # (the save's base64, data never fetched nor run, may hold "//" anywhere).
+        markup = re.sub(r'(id="pbem-save">).*?(</script>)', r"\1\2", page, flags=re.S)
+        addresses = set(re.findall(r"(?:https?:)?//[\w.-]+[^\s\"'<>)]*", markup))
         assert addresses <= {"http://www.w3.org/2000/svg"}, addresses
-        assert re.search(r"\b(?:src|href)\s*=", page) is None
+        # A reference, if any, is to the page itself: the map's shared outlines are <use
+        # href="#shape-N"> (issue 29), never a file or an address.
+        links = re.findall(r"\b(?:src|href)\s*=\s*(\"[^\"]*\"|'[^']*'|\S+)", markup)
+        assert all(re.fullmatch(r"\"#[\w-]+\"", link) for link in links), links
         # Whose turn, the turn's rolls with their purposes, the entries to copy.
         prompt = game.prompts()[0]
         assert f"<strong>Waiting for:</strong> {html.escape(prompt.role)}" in page
@@ -493,11 +499,13 @@ def test_the_page_verifies_its_game_when_it_opens_and_says_so() -> None:
     # One signed byte changed in the embedded save: the page says so, and where.
     data = re.search(r'<script type="application/json" id="pbem-save">(.*?)</script>', page, re.S)
     assert data is not None
-    save = json.loads(data.group(1))
+    assert list(json.loads(data.group(1))) == ["gzip"]  # (issue 29: carried compressed)
+    save = embedded_save(page)
+    assert save is not None
     entry = game.entries[7]
     changed = save.replace(human_armor(entry), human_armor(entry, flip=True))
     assert changed != save
-    tampered = page.replace(data.group(1), json.dumps(changed).replace("<", "\\u003c"))
+    tampered = page.replace(data.group(1), packed_save(changed))
     dom = run_page(tampered)
     verdict = re.search(r'<p id="pbem-verdict"([^>]*)>([^<]*)</p>', dom)
     assert verdict is not None and 'data-status="failed"' in verdict.group(1)

@@ -19,6 +19,7 @@ those reasons only (`allowed`); any other difference is a bug in one of the two.
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from dataclasses import dataclass
@@ -34,6 +35,7 @@ from pbem.core.canonical import JSON, canonical_bytes
 from pbem.core.log import Entry, entry_id
 from pbem.crypto import sshsig
 from pbem.crypto.keys import generate
+from pbem.render.page import packed_save
 from pbem.testing import sign_entry
 from pbem.transport.armor import armor
 from pbem.transport.savefile import human_line, save_text
@@ -617,6 +619,21 @@ def test_a_browser_without_ed25519_says_so_plainly() -> None:
     assert seen["status"] == "unsupported", seen
     assert "this browser cannot check Ed25519 signatures" in seen["text"]
     assert "verified" not in seen["text"]
+
+
+def test_the_compressed_save_a_page_carries_verifies_as_its_text_does() -> None:
+    """A page carries its save as {"gzip": base64} (issue 29): the same verdict as the text;
+    a browser with no DecompressionStream says it cannot check it, never that it failed."""
+    save = (SAVES / "barbarossa-demo.pbem").read_text("utf-8")
+    packed = json.loads(packed_save(save))
+    seen = browser_verdicts({"text": save, "packed": packed})
+    for verdict in seen.values():
+        verdict.pop("ms", None)  # (how long it took)
+    assert seen["packed"] == seen["text"] and seen["text"]["status"] == "verified", seen
+    prelude = "delete globalThis.DecompressionStream;"
+    seen = browser_verdicts({"packed": packed}, prelude=prelude)["packed"]
+    assert seen["status"] == "unsupported", seen
+    assert "cannot inflate" in seen["text"] and "verified" not in seen["text"]
 
 
 def test_where_pbem_blames_the_wrong_entry_the_browser_names_the_right_one() -> None:

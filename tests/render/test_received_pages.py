@@ -14,6 +14,7 @@ of them: tests/support/browser.page_verdicts) and checked with `pbem verify PAGE
 from __future__ import annotations
 
 import base64
+import gzip
 import hashlib
 import json
 import os
@@ -31,7 +32,7 @@ from click.testing import CliRunner, Result
 import tests.support.toy  # noqa: F401  (registers toy-dice)
 from pbem.cli import main
 from pbem.core.log import Entry
-from pbem.render.page import render_page
+from pbem.render.page import packed_save, render_page
 from pbem.transport.savefile import move_file, save_text
 from tests.support.browser import CHROMIUM, page_verdicts
 from tests.support.players import Table
@@ -80,8 +81,7 @@ def with_save(page: str, save: str | None) -> str:
     assert found is not None, "the page carries no save"
     if save is None:
         return page.replace(found.group(0), "")
-    data = json.dumps(save).replace("<", "\\u003c")
-    return page.replace(found.group(0), found.group(1) + data + found.group(3))
+    return page.replace(found.group(0), found.group(1) + packed_save(save) + found.group(3))
 
 
 # A verifier a cheater wrote: it checks nothing and says so in pbem's own words.
@@ -278,8 +278,9 @@ def test_a_page_with_two_games_or_a_damaged_one_is_refused_in_one_line(tmp_path:
     assert data is not None
     for name, page, why in (
         ("two", honest.replace("</body>", data.group(0) + "</body>"), "carries 2 games"),
-        ("not json", with_save(honest, "x").replace('"x"', "{not json"), "not a save text"),
-        ("a number", with_save(honest, "x").replace('"x"', "380"), "not a save text"),
+        ("not json", honest.replace(data.group(2), "{not json"), "not a save text"),
+        ("a number", honest.replace(data.group(2), "380"), "not a save text"),
+        *damaged_pages(honest),
     ):
         path = tmp_path / f"{name}.html"
         path.write_text(page, encoding="utf-8")
@@ -287,6 +288,55 @@ def test_a_page_with_two_games_or_a_damaged_one_is_refused_in_one_line(tmp_path:
         assert result.exit_code == 1 and result.stdout == "", (name, result.output)
         assert result.stderr.startswith("error: this turn page") and why in result.stderr, name
         assert result.stderr.count("\n") == 1
+
+
+def damaged_pages(honest: str) -> list[tuple[str, str, str]]:
+    """`honest` with its compressed save damaged in each way a reader must refuse (issue 29:
+    strict base64, one whole gzip member and nothing after it, UTF-8)."""
+    found = _SAVE_DATA.search(honest)
+    assert found is not None
+    packed = base64.b64decode(json.loads(found.group(2))["gzip"])
+
+    def carrying(data: str) -> str:
+        return honest.replace(found.group(2), json.dumps({"gzip": data}))
+
+    def b64(raw: bytes) -> str:
+        return base64.b64encode(raw).decode()
+
+    return [
+        ("not base64", carrying("!" + b64(packed)[1:]), "damaged"),
+        ("cut short", carrying(b64(packed[: len(packed) // 2])), "damaged"),
+        ("trailing bytes", carrying(b64(packed + b"\0\0\0\0")), "damaged"),
+        ("not utf-8", carrying(b64(gzip.compress(b"PBEM SAVE v1\n\xff", mtime=0))), "damaged"),
+        ("two keys", honest.replace('{"gzip"', '{"x": 1, "gzip"'), "not a save text"),
+    ]
+
+
+@needs_chromium
+def test_a_page_carrying_its_save_uncompressed_still_verifies_in_both(tmp_path: Path) -> None:
+    """Pages made before issue 29 carry the save text as a JSON string: the browser and
+    `pbem verify PAGE.html` still read them, to the same head as the compressed page."""
+    honest = pages()["honest"]
+    found = _SAVE_DATA.search(honest)
+    assert found is not None and list(json.loads(found.group(2))) == ["gzip"]
+    plain = honest.replace(found.group(2), json.dumps(save_of(table())).replace("<", "\\u003c"))
+    seen = page_verdicts({"plain": plain})["plain"]
+    assert seen["status"] == "verified" and seen["text"] == verdicts()["honest"]["text"], seen
+    path = tmp_path / "plain.html"
+    path.write_text(plain, encoding="utf-8")
+    result = cli(tmp_path / "home", "verify", str(path))
+    assert result.exit_code == 0, result.output
+    assert (
+        result.stdout == cli(tmp_path / "home", "verify", str(written(tmp_path, "honest"))).stdout
+    )
+
+
+@needs_chromium
+def test_a_damaged_compressed_save_fails_in_the_browser_too() -> None:
+    """What `pbem verify PAGE.html` refuses as damaged, the page's own verifier fails."""
+    damaged = {name: page for name, page, _why in damaged_pages(pages()["honest"])}
+    for name, verdict in page_verdicts(damaged).items():
+        assert verdict["status"] == "failed", (name, verdict)
 
 
 def test_apply_of_a_page_imports_the_game_it_carries(tmp_path: Path) -> None:
