@@ -33,13 +33,19 @@ from pbem.verify import verify_path, verify_text  # noqa: E402
 from tests.support.players import Table  # noqa: E402
 
 
-def build_log(count: int) -> tuple[str, list[Entry]]:
-    """A toy-dice game of `count` entries, built and signed in memory."""
+def build_table(count: int) -> Table:
+    """A toy-dice game of `count` entries between roles a and b, built and signed in memory."""
     data = {"toy.toml": f"rounds = {count}\n".encode()}  # still running at the end
     table = Table("toy-dice", ("a", "b"), length=max(count, chain.MIN_LENGTH), data=data)
     table.join_all()
     while len(table.game.entries) < count:
         table.move(table.game.prompts()[0].role, "roll")
+    return table
+
+
+def build_log(count: int) -> tuple[str, list[Entry]]:
+    """A toy-dice game of `count` entries as a save, and its entries."""
+    table = build_table(count)
     prints = {role: str(key.public.fingerprint()) for role, key in table.keys.items()}
     return save_text(table.game, "bench", prints), table.game.entries
 
