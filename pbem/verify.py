@@ -616,9 +616,14 @@ def _stream_entries(
             else:
                 game.apply(entry)
             continue
-        if raw == _BEGIN_LINE and header.done:
-            payload = []  # (what the general reading below finds of this line, in one test)
-            continue
+        if header.done:
+            # What the general reading below finds of these lines, in one test each: the
+            # blank line after each entry is nothing, a marker as pbem writes it a BEGIN.
+            if raw == b"\n":
+                continue
+            if raw == _BEGIN_LINE:
+                payload = []
+                continue
         line = _text(raw)
         if breaks_line(line):
             raise _Bail  # one line here, several for the in-memory readers

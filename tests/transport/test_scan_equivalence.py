@@ -140,3 +140,12 @@ def test_the_exact_marker_lines_are_what_line_marker_reads() -> None:
     assert not savefile.breaks_line(verify._BEGIN_LINE.decode())
     assert not savefile.holds_record(verify._BEGIN_LINE.decode())
     assert not savefile.plain_header_line(verify._BEGIN_LINE.decode())
+
+
+def test_a_blank_line_is_nothing_to_the_general_reading() -> None:
+    blank = "\n"
+    assert not savefile.breaks_line(blank)
+    assert not savefile.holds_record(blank)
+    assert savefile.line_marker(blank) is None
+    assert not savefile.is_rng_header(blank)
+    assert not savefile.is_save_magic(blank)
