@@ -1,21 +1,34 @@
-"""Peak memory of `pbem.verify.verify_path` (a streamed save) against the log's length.
+"""Peak memory of verifying and applying a save against the log's length: the streamed
+`pbem.verify.verify_path` and the paths that read the whole text in memory.
 
 Builds toy-dice logs of 10k, 25k, 50k and 100k entries (tests/support's Table, as
 bench/verify.py does; chain length = entries), writes each as a save to a temporary
-file, and verifies each in a fresh subprocess, which reports its peak resident memory
+file, and runs each path in a fresh subprocess, which reports its peak resident memory
 (VmHWM of /proc/self/status, else resource.getrusage ru_maxrss) and the peak of
-memory traced by tracemalloc. Prints the
-memory per entry and the ratio 100k / 10k: a verifier that keeps every entry grows
-about tenfold, the streaming one only by its 32-byte-per-entry index.
+memory traced by tracemalloc. Prints the memory per entry and the ratio 100k / 10k: a
+path that keeps every entry grows about tenfold, the streaming one only by its
+32-byte-per-entry index. The paths (`--in-memory` adds all but the first):
+
+* stream:   `verify_path` of the save (what `pbem verify SAVE` runs);
+* memory:   `verify_text` of the whole save;
+* movefile: `verify_path` of a move file of the same entries (no save header, no RNG
+            log: read by `verify_text`, as a mail thread is);
+* apply:    `pbem apply SAVE --no-auto` into an empty store, through the CLI;
+* fetch:    `pbem mail fetch --mbox BOX --no-auto` into an empty store, through the
+            CLI, the entries in mails of at most pbem.transport.message.MAX_ENTRIES.
+
+Each line ends with its max RSS as a multiple of the streamed path's at the same length
+(the target of issue 29: at most 2 at 100k entries).
 
 Run: python bench/verify_memory.py [--entries 10000 25000 50000 100000] [--in-memory]
-(`--in-memory` also measures verify_text on the whole text, for comparison.)
+     [--paths stream apply ...]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import mailbox
 import subprocess
 import sys
 import tempfile
@@ -26,25 +39,50 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 CHILD = """
-import json, resource, sys, time, tracemalloc
+import json, resource, sys, tempfile, time, tracemalloc
 sys.path.insert(0, {root!r})
 import tests.support.toy  # registers toy-dice
 from pbem.verify import verify_path, verify_text
 path, mode, rounds, trace = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4] == "1"
 data = {{"toy.toml": f"rounds = {{rounds}}\\n".encode()}}
+if mode in ("apply", "fetch"):
+    from pbem.cli.app import main
+    home = tempfile.mkdtemp()
+    toy = home + "/toy.toml"
+    with open(toy, "wb") as f:
+        f.write(data["toy.toml"])
+    if mode == "apply":
+        args = ["apply", path]
+    else:
+        folder = path.rsplit("/", 1)[0]
+        main(["--home", home, "key", "import", "b", folder + "/b.key"], standalone_mode=False)
+        with open(folder + "/game") as f:
+            game = f.read()
+        args = ["mail", "fetch", "--mbox", path, "--accept", game]
+    args = ["--home", home, *args, "--data", "toy.toml=" + toy, "--no-auto"]
 if trace:
     tracemalloc.start()
 started = time.perf_counter()
-if mode == "stream":
+if mode in ("stream", "movefile"):
     report = verify_path(path, data)
-else:
+elif mode == "memory":
     with open(path, "rb") as f:
         report = verify_text(f.read(), data)
+else:
+    import contextlib, io
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        try:
+            main(args, standalone_mode=False)
+        except SystemExit as exc:
+            if exc.code:
+                raise SystemExit(out.getvalue()[-2000:])
+    report = None
 seconds = time.perf_counter() - started
 peak = tracemalloc.get_traced_memory()[1] if trace else 0
-if not report.ok:
+if report is not None and not report.ok:
     raise SystemExit(report.failure)
-lean = report.game is not None and report.game.lean
+lean = report is not None and report.game is not None and report.game.lean
 # VmHWM: the peak resident set of this process image. ru_maxrss would do, but Linux keeps
 # it across fork and exec, so a child would report its parent's peak.
 rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
@@ -55,14 +93,50 @@ with open("/proc/self/status") as status:
 print(json.dumps({{"peak": peak, "rss": rss, "seconds": seconds, "lean": lean}}))
 """
 
+MODES = ("stream", "memory", "movefile", "apply", "fetch")
 
-def build(count: int, directory: Path) -> Path:
-    from bench.verify import build_log
 
-    save, _entries = build_log(count)
+def build(count: int, directory: Path) -> dict[str, Path]:
+    """The save of a `count`-entry toy log, and the same entries as a move file and as an
+    mbox of mails: the input of each path, by path name."""
+    from email.message import EmailMessage
+
+    from bench.verify import build_table
+    from pbem.transport.message import MAX_ENTRIES
+    from pbem.transport.savefile import move_file, save_text
+
+    table = build_table(count)
+    entries = table.game.entries
+    prints = {role: str(key.public.fingerprint()) for role, key in table.keys.items()}
+    save = save_text(table.game, "bench", prints)
+    # Role b's key, so that the fetching store takes the game as its own (`pbem key import`).
+    key = directory / "b.key"
+    key.write_bytes(table.keys["b"].to_openssh())
+    key.chmod(0o600)
+    (directory / "game").write_text(entries[0].id)  # (to accept its invitation)
     path = directory / f"toy-{count}.pbem"
     path.write_text(save, encoding="utf-8")
-    return path
+    moves = directory / f"toy-{count}.moves"
+    moves.write_text(move_file(entries), encoding="utf-8")
+    box_path = directory / f"toy-{count}.mbox"
+    box = mailbox.mbox(str(box_path), create=True)
+    for number, first in enumerate(range(0, count, MAX_ENTRIES)):
+        mail = EmailMessage()
+        mail["From"] = "a@example.org"
+        mail["To"] = "b@example.org"
+        mail["Subject"] = f"pbem moves {number}"
+        mail["Message-ID"] = f"<bench-{count}-{number}@example.org>"
+        mail.set_content(move_file(entries[first : first + MAX_ENTRIES]))
+        box.add(mail)
+    box.flush()
+    box.close()
+    return {
+        "stream": path,
+        "memory": path,
+        "movefile": moves,
+        "apply": path,
+        "fetch": box_path,
+    }
 
 
 def run(path: Path, mode: str, rounds: int, trace: bool) -> dict[str, float]:
@@ -73,7 +147,7 @@ def run(path: Path, mode: str, rounds: int, trace: bool) -> dict[str, float]:
         capture_output=True,
         text=True,
     )
-    result: dict[str, float] = json.loads(out.stdout)
+    result: dict[str, float] = json.loads(out.stdout.splitlines()[-1])
     return result
 
 
@@ -87,28 +161,35 @@ def measure(path: Path, mode: str, rounds: int) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--entries", type=int, nargs="+", default=[10_000, 25_000, 50_000, 100_000])
-    parser.add_argument("--in-memory", action="store_true", help="also measure verify_text")
+    parser.add_argument("--in-memory", action="store_true", help="also the in-memory paths")
+    parser.add_argument("--paths", nargs="+", choices=MODES, help="the paths to measure")
     args = parser.parse_args()
-    modes = ["stream", "memory"] if args.in_memory else ["stream"]
+    modes = list(args.paths or (MODES if args.in_memory else ["stream"]))
+    if "stream" not in modes:
+        modes.insert(0, "stream")  # (the yardstick of every other path)
     results: dict[tuple[str, int], dict[str, float]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for count in args.entries:
             started = time.perf_counter()
-            path = build(count, Path(tmp))
-            size = path.stat().st_size
+            paths = build(count, Path(tmp))
+            size = paths["stream"].stat().st_size
             took = time.perf_counter() - started
             print(f"built {count:,} entries ({size / 1e6:.1f} MB) in {took:.1f} s")
             for mode in modes:
-                result = measure(path, mode, count)
+                result = measure(paths[mode], mode, count)
                 results[(mode, count)] = result
+                streamed = results[("stream", count)]["rss"]
                 print(
-                    f"  {mode:6}  traced peak {result['peak'] / 1e6:8.2f} MB "
+                    f"  {mode:8}  traced peak {result['peak'] / 1e6:8.2f} MB "
                     f"({result['peak'] / count:7.1f} B/entry)  "
-                    f"max RSS {result['rss'] / 1e6:8.1f} MB  "
-                    f"{count / result['seconds']:7,.0f} entries/s"
+                    f"max RSS {result['rss'] / 1e6:8.1f} MB (x{result['rss'] / streamed:5.2f} "
+                    f"streamed)  {count / result['seconds']:7,.0f} entries/s"
                     + ("" if mode != "stream" or result["lean"] else "  (NOT streamed)")
                 )
-            path.unlink()
+            for made in set(paths.values()):
+                made.unlink()
+            (Path(tmp) / "b.key").unlink()
+            (Path(tmp) / "game").unlink()
     low, high = min(args.entries), max(args.entries)
     for mode in modes:
         a, b = results[(mode, low)], results[(mode, high)]

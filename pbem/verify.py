@@ -38,7 +38,7 @@ from pbem.ledger import (
 )
 from pbem.noise import set_aside
 from pbem.record import MutableRecord
-from pbem.transport.armor import decode_payload, find_entries
+from pbem.transport.armor import BEGIN, END, decode_payload, find_entries
 from pbem.transport.movefile import extract_text, read_entries
 from pbem.transport.savefile import (
     SAVE_MAGIC,
@@ -510,7 +510,16 @@ def _text(raw: bytes) -> str:
 
 
 # The first byte of a payload line: a base32 character (the reader accepts either case).
-_PAYLOAD_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz234567")
+# (Slices of one byte, as `raw[:1]` gives: a frozenset of the bytes themselves would hold
+# ints, which no slice equals, and send every payload line through the marker test.)
+_PAYLOAD_BYTES = frozenset(
+    bytes([b]) for b in b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz234567"
+)
+
+
+# The marker lines as pbem writes them, each with its newline.
+_BEGIN_LINE = (BEGIN + "\n").encode("ascii")
+_END_LINE = (END + "\n").encode("ascii")
 
 
 def _verify_stream(
@@ -574,8 +583,7 @@ def _stream_entries(
             if raw[:1] in _PAYLOAD_BYTES:  # (a marker line starts with a dash)
                 payload.append(raw)
                 continue
-            line = _text(raw)
-            kind = line_marker(line)
+            kind = "END" if raw == _END_LINE else line_marker(_text(raw))
             if kind is None:
                 payload.append(raw)
                 continue
@@ -608,6 +616,14 @@ def _stream_entries(
             else:
                 game.apply(entry)
             continue
+        if header.done:
+            # What the general reading below finds of these lines, in one test each: the
+            # blank line after each entry is nothing, a marker as pbem writes it a BEGIN.
+            if raw == b"\n":
+                continue
+            if raw == _BEGIN_LINE:
+                payload = []
+                continue
         line = _text(raw)
         if breaks_line(line):
             raise _Bail  # one line here, several for the in-memory readers
