@@ -442,6 +442,7 @@ def _initial_control(board: Board, hex_: int) -> str | None:
 
 # Printed labels by hex id: `_changed` looks one up some 150,000 times a self-play game.
 _label = lru_cache(maxsize=4096)(label)
+hex_label = _label  # the same, for the engine (state.take_control writes the control)
 
 
 def _changed(control: Control, hex_: int) -> str | None:

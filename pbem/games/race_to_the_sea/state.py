@@ -119,10 +119,13 @@ def initial_state(data: Mapping[str, Any]) -> State:
 
 def copy_state(state: State) -> State:
     """A copy to change: the static data shared, the rest copied (claims lists are
-    replaced, never changed in place, so pieces copy shallowly)."""
+    replaced, never changed in place, so pieces copy shallowly). An opened piece is
+    shared, not copied: nothing changes a piece once it is revealed (the kit's `reveal`,
+    `oblige`, `fill` and views touch only sealed ones, a label opens once, and the rules
+    claim and mark sealed pieces only), and most pieces of a long game are opened."""
     new = dict(state)
     new["counters"] = {k: dict(v) for k, v in state["counters"].items()}
-    new["pieces"] = {k: dict(v) for k, v in state["pieces"].items()}
+    new["pieces"] = {k: v if v["revealed"] else dict(v) for k, v in state["pieces"].items()}
     new["control"] = dict(state["control"])
     new["decks"] = {
         side: {k: list(v) for k, v in deck.items()} for side, deck in state["decks"].items()
@@ -209,29 +212,39 @@ def leaving(state: State, label: str) -> bool:
 
 def positions(state: State) -> dict[str, dict[str, Any]]:
     """The counters as movement.py reads them, with what this state knows."""
-    out: dict[str, dict[str, Any]] = {}
     units, sealed = state["units_data"]["units"], state["pieces"]
-    for label, counter in state["counters"].items():
-        known = counter["unit"]  # `identity`, inlined: this runs for every counter, often
-        if known is None:
-            piece = sealed.get("unit/" + label)
-            if piece is not None and (piece["revealed"] or piece.get("known")):
-                known = piece["value"]
-        kind, sz = "infantry", None
-        if counter["cavalry"]:
-            kind = "cavalry"
-        if known is not None:
-            data = units[known]
-            kind = "false" if data["kind"] == "false-report" else data["kind"]
-            sz = data["sz"]
-        out[label] = {
-            "side": counter["side"],
-            "hex": counter["hex"],
-            "kind": kind,
-            "scouting": counter["scouting"],
-            "sz": sz,
-        }
-    return out
+    return {
+        label: _position(counter, sealed.get("unit/" + label), units)
+        for label, counter in state["counters"].items()
+    }
+
+
+def position_of(state: State, label: str) -> dict[str, Any]:
+    """One counter of `positions(state)`, without building the others."""
+    piece = state["pieces"].get("unit/" + label)
+    return _position(state["counters"][label], piece, state["units_data"]["units"])
+
+
+def _position(
+    counter: Mapping[str, Any], piece: Mapping[str, Any] | None, units: Mapping[str, Any]
+) -> dict[str, Any]:
+    known = counter["unit"]  # `identity`, inlined: this runs for every counter, often
+    if known is None and piece is not None and (piece["revealed"] or piece.get("known")):
+        known = piece["value"]
+    kind, sz = "infantry", None
+    if counter["cavalry"]:
+        kind = "cavalry"
+    if known is not None:
+        data = units[known]
+        kind = "false" if data["kind"] == "false-report" else data["kind"]
+        sz = data["sz"]
+    return {
+        "side": counter["side"],
+        "hex": counter["hex"],
+        "kind": kind,
+        "scouting": counter["scouting"],
+        "sz": sz,
+    }
 
 
 def own_counters(state: State, side: str) -> list[str]:
@@ -279,9 +292,9 @@ def take_control(state: State, counter: str, hex_: int) -> None:
     """14.1 B: the side whose unit occupies a hex controls it (a hidden False Report too,
     3.1.3 B; scouting cavalry never, 10.5.1). Read: a unit occupies the hex it stops in,
     not the hexes it passes through."""
-    piece = positions(state)[counter]
+    piece = position_of(state, counter)
     changed = mv.update_control(state["board"], state["control"], {"id": counter, **piece}, hex_)
-    state["control"] = {hex_text(h): side for h, side in sorted(changed.items())}
+    state["control"] = {mv.hex_label(h): side for h, side in sorted(changed.items())}
 
 
 # --- the Combat Results decks (6.2) ------------------------------------------------------------
