@@ -72,21 +72,9 @@ class EntryIndex:
     # --- the hexes the tables list (15.5-15.6) ------------------------------------------
 
     def named_hexes(self, location: str) -> list[int]:
-        board = self.board
-        if location == ru.START_AREA:
-            return list(rm.allied_start_area(board))
-        if location == ru.NEAR_ST_QUENTIN:
-            g = rm.grid(board)
-            return sorted(
-                h
-                for h in g.within(rm.hex_of(board, "St Quentin"), 2)
-                if rm.terrain(board, h) not in rm.PROHIBITED
-            )
-        if location == "A":
-            return list(board["antwerp"])
         if location == "GRL":
             return self.grl_hexes()
-        return [rm.hex_of(board, location)]
+        return list(static_hexes(self.board, location))
 
     def grl_hexes(self) -> list[int]:
         """15.6.2.1: Mons for any number; Cambrai and Valenciennes one unit each, only if
@@ -133,12 +121,12 @@ class EntryIndex:
         good = [h for h in listed if self.friendly(h) and h not in enemy]
         if good or location == "GRL" and len(listed) > 1:
             return good
-        g = rm.grid(self.board)
         candidates = sorted(self.friendly_hexes() - enemy)
         if not candidates or not listed:
             return []
-        best = min(min(g.distance(h, t) for t in listed) for h in candidates)
-        return sorted(h for h in candidates if min(g.distance(h, t) for t in listed) == best)
+        away = distances_to(self.board, tuple(listed))
+        best = min(away[h] for h in candidates)
+        return [h for h in candidates if away[h] == best]
 
     def listed_hexes(self, unit_id: str) -> list[int]:
         location = self.units[unit_id]["entry"]["location"]
@@ -148,6 +136,53 @@ class EntryIndex:
 
 
 _UNKNOWN = object()
+
+
+def static_hexes(board: Mapping[str, Any], location: str) -> tuple[int, ...]:
+    """The hexes a table's `location` names, other than GRL (which depends on control): the
+    Allied start area, near St Quentin, Antwerp, or a named place; by map (by identity)."""
+    key = (id(board), location)
+    found = _STATIC.get(key)
+    if found is None or found[0] is not board:
+        if len(_STATIC) >= 256:
+            _STATIC.clear()
+        found = _STATIC[key] = (board, tuple(_static_hexes(board, location)))
+    return found[1]
+
+
+def _static_hexes(board: Mapping[str, Any], location: str) -> list[int]:
+    if location == ru.START_AREA:
+        return list(rm.allied_start_area(board))
+    if location == ru.NEAR_ST_QUENTIN:
+        g = rm.grid(board)
+        return sorted(
+            h
+            for h in g.within(rm.hex_of(board, "St Quentin"), 2)
+            if rm.terrain(board, h) not in rm.PROHIBITED
+        )
+    if location == "A":
+        return list(board["antwerp"])
+    return [rm.hex_of(board, location)]
+
+
+_STATIC: dict[tuple[int, str], tuple[Mapping[str, Any], tuple[int, ...]]] = {}
+
+
+def distances_to(board: Mapping[str, Any], targets: tuple[int, ...]) -> Mapping[int, int]:
+    """Every hex's distance to the closest of `targets` (7.1.B's closest friendly hex), by
+    map (by identity: never changed once loaded) and targets, which the tables fix."""
+    key = (id(board), targets)
+    found = _DISTANCES.get(key)
+    if found is None or found[0] is not board:
+        if len(_DISTANCES) >= 64:
+            _DISTANCES.clear()
+        g = rm.grid(board)
+        away = {h: min(g.distance(h, t) for t in targets) for h in g.hexes}
+        found = _DISTANCES[key] = (board, away)
+    return found[1]
+
+
+_DISTANCES: dict[tuple[int, tuple[int, ...]], tuple[Mapping[str, Any], dict[int, int]]] = {}
 
 
 def position_key(state: Mapping[str, Any], side: str) -> Key:
