@@ -506,10 +506,20 @@ TEXTS: dict[type, str] = {
 }
 
 
+# SIMPLE backwards, the first text of each decision: decisions are frozen dataclasses, so
+# equal ones hash equally and a lookup finds what comparing them one by one found.
+_SIMPLE_TEXTS: dict[Any, str] = {}
+for _text, _simple in SIMPLE.items():
+    _SIMPLE_TEXTS.setdefault(_simple, _text)
+
+
 def format_decision(d: Any) -> str:
-    for text, simple in SIMPLE.items():
-        if d == simple:
-            return text
+    try:
+        simple_text = _SIMPLE_TEXTS.get(d)
+    except TypeError:  # a field that is no hashable value: compared one by one
+        simple_text = next((text for text, simple in SIMPLE.items() if d == simple), None)
+    if simple_text is not None:
+        return simple_text
     written = spelled(TEXTS, d)
     if written is not None:
         return written

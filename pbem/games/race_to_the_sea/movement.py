@@ -336,7 +336,10 @@ def reachable(
         if here != start and here in nml:
             continue  # 10.1.1 B: entering NML ends the move
         for there in g.neighbours(here):
-            if _step_problem(board, here, there, flooded, enemies) is not None:
+            # `_step_problem`, for a neighbour on the map: no cost is a prohibited or
+            # flooded hex (10.3.2, 9.8 B); an enemy-occupied hex is never entered (10.2 D)
+            step = rm.move_cost(board, here, there, flooded)
+            if step is None or there in enemies:
                 continue
             if here in nml and there in nml:
                 screened = occupants(pieces, here, side, but=piece_id) and occupants(
@@ -344,8 +347,6 @@ def reachable(
                 )
                 if not screened:
                     continue
-            step = rm.move_cost(board, here, there, flooded)
-            assert step is not None
             spent = best[here] + step
             if spent > allowance or spent >= best.get(there, allowance + 1):
                 continue
@@ -442,6 +443,7 @@ def _initial_control(board: Board, hex_: int) -> str | None:
 
 # Printed labels by hex id: `_changed` looks one up some 150,000 times a self-play game.
 _label = lru_cache(maxsize=4096)(label)
+hex_label = _label  # the same, for the engine (state.take_control writes the control)
 
 
 def _changed(control: Control, hex_: int) -> str | None:

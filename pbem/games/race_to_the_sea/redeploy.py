@@ -212,9 +212,25 @@ def values(state: State, side: str, d: Hide) -> dict[str, Any]:
 
 
 def _enemy_distance(state: State, side: str, hex_: int) -> int | None:
-    g = rm.grid(state["board"])
-    found = [g.distance(hex_, c["hex"]) for c in state["counters"].values() if c["side"] != side]
-    return min(found) if found else None
+    """The distance from `hex_` to the closest enemy counter (None: no enemy counter)."""
+    board = state["board"]
+    enemy = frozenset(c["hex"] for c in state["counters"].values() if c["side"] != side)
+    key = (id(board), enemy, hex_)
+    found = _DISTANCES.get(key)
+    if found is None or found[0] is not board:
+        if len(_DISTANCES) >= 4096:
+            _DISTANCES.clear()
+        g = rm.grid(board)
+        found = _DISTANCES[key] = (
+            board,
+            min(g.distance(hex_, h) for h in enemy) if enemy else None,
+        )
+    return found[1]
+
+
+# _enemy_distance by map (by identity: never changed once loaded), the enemy counters' hexes
+# and the hex: a fog of war step asks it for every shift it checks, of an unchanged enemy.
+_DISTANCES: dict[tuple[int, frozenset[int], int], tuple[Any, int | None]] = {}
 
 
 def shift_problem(state: State, side: str, label: str, start: int, to: int) -> str | None:

@@ -14,7 +14,7 @@ from typing import Any
 
 from pbem.core.engine import Context, State
 from pbem.games.race_to_the_sea import movement as mv
-from pbem.games.race_to_the_sea.state import piece_label, positions, unit
+from pbem.games.race_to_the_sea.state import piece_label, position_of, unit
 from pbem.kit import pieces
 from pbem.kit.pieces import known_value
 
@@ -33,13 +33,15 @@ def record_claims(
     public (`known`); `spanning_problems` checks it when those counters are open."""
     if not claims:
         return
-    pos = positions(state)
     if rail:
         members, limit, rule = list(state["railed"]), mv.RAIL_SZ_LIMIT, "7.3.A"
     else:
         hex_ = state["counters"][counter]["hex"]
-        members = [k for k, p in sorted(pos.items()) if p["hex"] == hex_ and p["side"] == role]
+        members = sorted(
+            k for k, c in state["counters"].items() if c["hex"] == hex_ and c["side"] == role
+        )
         limit, rule = mv.STACK_LIMIT, "10.2.A"
+    pos = {k: position_of(state, k) for k in members}  # only the members are read
     hidden = [k for k in members if pos[k]["sz"] is None]
     known = sum(pos[k]["sz"] for k in members if pos[k]["sz"] is not None)
     holder = counter if counter in hidden else hidden[0] if hidden else None

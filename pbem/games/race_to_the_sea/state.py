@@ -35,6 +35,7 @@ from pbem.errors import IllegalOrderError
 from pbem.games.race_to_the_sea import map_data as rm
 from pbem.games.race_to_the_sea import movement as mv
 from pbem.games.race_to_the_sea import units as ru
+from pbem.games.race_to_the_sea.entry_index import entry_index
 from pbem.kit import decks
 from pbem.kit.pieces import known_value
 from pbem.maps.hexes import label as hex_label
@@ -118,10 +119,13 @@ def initial_state(data: Mapping[str, Any]) -> State:
 
 def copy_state(state: State) -> State:
     """A copy to change: the static data shared, the rest copied (claims lists are
-    replaced, never changed in place, so pieces copy shallowly)."""
+    replaced, never changed in place, so pieces copy shallowly). An opened piece is
+    shared, not copied: nothing changes a piece once it is revealed (the kit's `reveal`,
+    `oblige`, `fill` and views touch only sealed ones, a label opens once, and the rules
+    claim and mark sealed pieces only), and most pieces of a long game are opened."""
     new = dict(state)
     new["counters"] = {k: dict(v) for k, v in state["counters"].items()}
-    new["pieces"] = {k: dict(v) for k, v in state["pieces"].items()}
+    new["pieces"] = {k: v if v["revealed"] else dict(v) for k, v in state["pieces"].items()}
     new["control"] = dict(state["control"])
     new["decks"] = {
         side: {k: list(v) for k, v in deck.items()} for side, deck in state["decks"].items()
@@ -208,29 +212,39 @@ def leaving(state: State, label: str) -> bool:
 
 def positions(state: State) -> dict[str, dict[str, Any]]:
     """The counters as movement.py reads them, with what this state knows."""
-    out: dict[str, dict[str, Any]] = {}
     units, sealed = state["units_data"]["units"], state["pieces"]
-    for label, counter in state["counters"].items():
-        known = counter["unit"]  # `identity`, inlined: this runs for every counter, often
-        if known is None:
-            piece = sealed.get("unit/" + label)
-            if piece is not None and (piece["revealed"] or piece.get("known")):
-                known = piece["value"]
-        kind, sz = "infantry", None
-        if counter["cavalry"]:
-            kind = "cavalry"
-        if known is not None:
-            data = units[known]
-            kind = "false" if data["kind"] == "false-report" else data["kind"]
-            sz = data["sz"]
-        out[label] = {
-            "side": counter["side"],
-            "hex": counter["hex"],
-            "kind": kind,
-            "scouting": counter["scouting"],
-            "sz": sz,
-        }
-    return out
+    return {
+        label: _position(counter, sealed.get("unit/" + label), units)
+        for label, counter in state["counters"].items()
+    }
+
+
+def position_of(state: State, label: str) -> dict[str, Any]:
+    """One counter of `positions(state)`, without building the others."""
+    piece = state["pieces"].get("unit/" + label)
+    return _position(state["counters"][label], piece, state["units_data"]["units"])
+
+
+def _position(
+    counter: Mapping[str, Any], piece: Mapping[str, Any] | None, units: Mapping[str, Any]
+) -> dict[str, Any]:
+    known = counter["unit"]  # `identity`, inlined: this runs for every counter, often
+    if known is None and piece is not None and (piece["revealed"] or piece.get("known")):
+        known = piece["value"]
+    kind, sz = "infantry", None
+    if counter["cavalry"]:
+        kind = "cavalry"
+    if known is not None:
+        data = units[known]
+        kind = "false" if data["kind"] == "false-report" else data["kind"]
+        sz = data["sz"]
+    return {
+        "side": counter["side"],
+        "hex": counter["hex"],
+        "kind": kind,
+        "scouting": counter["scouting"],
+        "sz": sz,
+    }
 
 
 def own_counters(state: State, side: str) -> list[str]:
@@ -274,35 +288,13 @@ def control_of(state: State, hex_: int) -> str | None:
     return mv.control_of(state["board"], state["control"], hex_, flooded(state))
 
 
-def friendly_hexes(state: State, side: str) -> frozenset[int]:
-    """The hexes `side` controls (15.3 and the changes since), kept for the last few
-    control records: 7.1.B's closest-hex search asks for them at every placement."""
-    key = (tuple(sorted(state["control"].items())), tuple(flooded(state)), side)
-    cached = _FRIENDLY.get(id(state["board"]))
-    if cached is None or cached[0] is not state["board"]:
-        if len(_FRIENDLY) >= 8:
-            _FRIENDLY.clear()
-        cached = _FRIENDLY[id(state["board"])] = (state["board"], {})
-    known = cached[1]
-    if key not in known:
-        if len(known) >= 64:
-            known.clear()
-        g = rm.grid(state["board"])
-        known[key] = frozenset(h for h in g.hexes if control_of(state, h) == side)
-    return known[key]
-
-
-# friendly_hexes by map (never changed once loaded), then by control record and side
-_FRIENDLY: dict[int, tuple[Any, dict[Any, frozenset[int]]]] = {}
-
-
 def take_control(state: State, counter: str, hex_: int) -> None:
     """14.1 B: the side whose unit occupies a hex controls it (a hidden False Report too,
     3.1.3 B; scouting cavalry never, 10.5.1). Read: a unit occupies the hex it stops in,
     not the hexes it passes through."""
-    piece = positions(state)[counter]
+    piece = position_of(state, counter)
     changed = mv.update_control(state["board"], state["control"], {"id": counter, **piece}, hex_)
-    state["control"] = {hex_text(h): side for h, side in sorted(changed.items())}
+    state["control"] = {mv.hex_label(h): side for h, side in sorted(changed.items())}
 
 
 # --- the Combat Results decks (6.2) ------------------------------------------------------------
@@ -319,84 +311,17 @@ def flip_card(state: State, side: str, ctx: Context, purpose: str) -> int:
 # --- reinforcements (7.1, 15.5-15.6) ------------------------------------------------------------
 
 
-def _named_hexes(state: State, location: str, side: str) -> list[int]:
-    board = state["board"]
-    if location == ru.START_AREA:
-        return list(rm.allied_start_area(board))
-    if location == ru.NEAR_ST_QUENTIN:
-        g = rm.grid(board)
-        return sorted(
-            h
-            for h in g.within(rm.hex_of(board, "St Quentin"), 2)
-            if rm.terrain(board, h) not in rm.PROHIBITED
-        )
-    if location == "A":
-        return list(board["antwerp"])
-    if location == "GRL":
-        return _grl_hexes(state, side)
-    return [rm.hex_of(board, location)]
-
-
-def _grl_hexes(state: State, side: str) -> list[int]:
-    """15.6.2.1: Mons for any number; Cambrai and Valenciennes one unit each, only if not
-    NML and joined to a friendly-controlled Mons by friendly-controlled railroad hexes."""
-    board = state["board"]
-    mons = rm.hex_of(board, "Mons")
-    out = [mons]
-    if control_of(state, mons) != side:
-        return out  # enemy-controlled: 7.1.B's fallback decides
-    nml = mv.nml_hexes(board, positions(state), side)
-    used = state["batch"]["grl_used"] if state["batch"] else []
-
-    def friendly(h: int) -> bool:
-        return control_of(state, h) == side
-
-    for name in ("Cambrai", "Valenciennes"):
-        h = rm.hex_of(board, name)
-        if h in nml or h in used or not friendly(h):
-            continue
-        if rm.rail_connected(board, h, mons, friendly):
-            out.append(h)
-    return out
-
-
 def entry_hexes(state: State, unit_id: str, side: str) -> list[int]:
     """The hexes where `unit_id` may be placed now (7.1.B): its listed hexes that are
     friendly-controlled and hold no enemy (overstacking is allowed on placement); if none,
     the closest friendly-controlled hexes (7.1.B: the unit then takes one hit,
-    recovery.placement_hit)."""
-    data = unit(state, unit_id)
-    location = data["entry"]["location"]
-    if location == ru.WITH_FIRST_UNITS:
-        batch = state["batch"] or {"units": []}
-        found: set[int] = set()
-        for other_id in batch["units"]:
-            if unit(state, other_id)["entry"]["location"] != ru.WITH_FIRST_UNITS:
-                found.update(entry_hexes(state, other_id, side))
-        return sorted(found)
-    listed = _named_hexes(state, location, side)
-    enemy = mv.enemy_hexes(positions(state), side)
-
-    def open_hex(h: int) -> bool:
-        return control_of(state, h) == side and h not in enemy
-
-    good = [h for h in listed if open_hex(h)]
-    if good or location == "GRL" and len(listed) > 1:
-        return good
-    g = rm.grid(state["board"])
-    candidates = sorted(friendly_hexes(state, side) - enemy)
-    if not candidates or not listed:
-        return []
-    best = min(min(g.distance(h, t) for t in listed) for h in candidates)
-    return sorted(h for h in candidates if min(g.distance(h, t) for t in listed) == best)
+    recovery.placement_hit). Derived once per position (entry_index.py)."""
+    return list(entry_index(state, side).entry_hexes(unit_id))
 
 
 def listed_hexes(state: State, unit_id: str, side: str) -> list[int]:
     """The hexes the tables list for `unit_id` (before 7.1.B's closest-hex fallback)."""
-    location = unit(state, unit_id)["entry"]["location"]
-    if location == ru.WITH_FIRST_UNITS:
-        return entry_hexes(state, unit_id, side)
-    return _named_hexes(state, location, side)
+    return entry_index(state, side).listed_hexes(unit_id)
 
 
 def arriving(state: State, side: str, turn: int) -> list[str]:

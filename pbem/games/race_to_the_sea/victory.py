@@ -79,7 +79,24 @@ def victory_points(board: Board, control: Control, flooded: Collection[int] = ()
 
 
 def result(board: Board, control: Control, flooded: Collection[int] = ()) -> Result:
-    """The winner, the higher total (14.5 A), and the level of the difference (14.5 B)."""
+    """The winner, the higher total (14.5 A), and the level of the difference (14.5 B).
+    Memoised by the content of the control record and the flooded hexes (and the map by
+    identity, never changed once loaded): the end of a game is asked its outcome several
+    times (every entry after it, the summary, the verdict), each a region search per side."""
+    key = (id(board), tuple(control.items()), tuple(flooded))
+    found = _RESULTS.get(key)
+    if found is None or found[0] is not board:
+        if len(_RESULTS) >= 16:
+            _RESULTS.clear()
+        found = _RESULTS[key] = (board, _result(board, control, flooded))
+    known = found[1]
+    return Result(dict(known.points), known.winner, known.level)  # a copy: points is a dict
+
+
+_RESULTS: dict[tuple[object, ...], tuple[Board, Result]] = {}
+
+
+def _result(board: Board, control: Control, flooded: Collection[int]) -> Result:
     points = victory_points(board, control, flooded)
     difference = points["allies"] - points["germans"]
     winner = None if difference == 0 else ("allies" if difference > 0 else "germans")

@@ -1,0 +1,240 @@
+"""Where reinforcements may enter (7.1.B, 15.5-15.6), derived once per position.
+
+A placement asks for the entry hexes of every unit of its batch, twice (the kit's check of
+the entry's commitments, `recovery.hit_on_placement`, then the rules), and a bot asks them
+for each of its choices: rescanning the control of the map, the enemy counters and the
+railroads from Mons on every call was a third of a verification. An `EntryIndex` holds
+everything the answer is derived from, copied out of the state, and memoises each unit's
+answer; `entry_index(state, side)` finds the one of a position.
+
+Nothing here is kept in the state, so nothing changes what the state serialises to or
+what a view shows. The memo is keyed by the whole content the answer depends on (the
+control record, the flooded hexes, the enemy counters' hexes, the batch's units and
+used Cambrai/Valenciennes slots, the side) and by the identity of the static map and unit
+tables (never changed once loaded, shared by every copy of a state): a state changed in
+place makes another key, so a stale index is never found, only a fresh one built.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pbem.games.race_to_the_sea import map_data as rm
+from pbem.games.race_to_the_sea import movement as mv
+from pbem.games.race_to_the_sea import units as ru
+
+Key = tuple[Any, ...]
+
+
+class EntryIndex:
+    """The entry hexes of one position for one side. Built from copies of its inputs: it
+    never reads the state it came from again (that state may change after)."""
+
+    def __init__(
+        self,
+        board: Mapping[str, Any],
+        units: Mapping[str, Any],
+        side: str,
+        control: Mapping[str, str],
+        flooded: tuple[int, ...],
+        enemy: frozenset[int],
+        batch_units: tuple[str, ...],
+        grl_used: tuple[int, ...],
+    ) -> None:
+        self.board, self.units, self.side = board, units, side
+        self.control, self.flooded, self.enemy = dict(control), flooded, enemy
+        self.batch_units, self.grl_used = batch_units, grl_used
+        self._controller: dict[int, str | None] = {}
+        self._friendly: frozenset[int] | None = None
+        self._grl: list[int] | None = None
+        self._entry: dict[str, tuple[int, ...]] = {}
+
+    # --- control (14.1 B, 15.3, 9.8.B) --------------------------------------------------
+
+    def control_of(self, hex_: int) -> str | None:
+        found = self._controller.get(hex_, _UNKNOWN)
+        if found is _UNKNOWN:
+            found = self._controller[hex_] = mv.control_of(
+                self.board, self.control, hex_, self.flooded
+            )
+        return found  # type: ignore[return-value]
+
+    def friendly(self, hex_: int) -> bool:
+        return self.control_of(hex_) == self.side
+
+    def friendly_hexes(self) -> frozenset[int]:
+        if self._friendly is None:
+            g = rm.grid(self.board)
+            self._friendly = frozenset(h for h in g.hexes if self.friendly(h))
+        return self._friendly
+
+    # --- the hexes the tables list (15.5-15.6) ------------------------------------------
+
+    def named_hexes(self, location: str) -> list[int]:
+        if location == "GRL":
+            return self.grl_hexes()
+        return list(static_hexes(self.board, location))
+
+    def grl_hexes(self) -> list[int]:
+        """15.6.2.1: Mons for any number; Cambrai and Valenciennes one unit each, only if
+        not NML and joined to a friendly-controlled Mons by friendly-controlled railroad
+        hexes."""
+        if self._grl is None:
+            self._grl = self._grl_scan()
+        return list(self._grl)
+
+    def _grl_scan(self) -> list[int]:
+        board = self.board
+        mons = rm.hex_of(board, "Mons")
+        out = [mons]
+        if not self.friendly(mons):
+            return out  # enemy-controlled: 7.1.B's fallback decides
+        g = rm.grid(board)
+        nml = {n for h in self.enemy for n in g.neighbours(h)}  # mv.nml_hexes
+        for name in ("Cambrai", "Valenciennes"):
+            h = rm.hex_of(board, name)
+            if h in nml or h in self.grl_used or not self.friendly(h):
+                continue
+            if rm.rail_connected(board, h, mons, self.friendly):
+                out.append(h)
+        return out
+
+    # --- 7.1.B --------------------------------------------------------------------------
+
+    def entry_hexes(self, unit_id: str) -> tuple[int, ...]:
+        found = self._entry.get(unit_id)
+        if found is None:
+            found = self._entry[unit_id] = tuple(self._entry_scan(unit_id))
+        return found
+
+    def _entry_scan(self, unit_id: str) -> list[int]:
+        location = self.units[unit_id]["entry"]["location"]
+        if location == ru.WITH_FIRST_UNITS:
+            found: set[int] = set()
+            for other_id in self.batch_units:
+                if self.units[other_id]["entry"]["location"] != ru.WITH_FIRST_UNITS:
+                    found.update(self.entry_hexes(other_id))
+            return sorted(found)
+        listed = self.named_hexes(location)
+        enemy = self.enemy
+        good = [h for h in listed if self.friendly(h) and h not in enemy]
+        if good or location == "GRL" and len(listed) > 1:
+            return good
+        candidates = sorted(self.friendly_hexes() - enemy)
+        if not candidates or not listed:
+            return []
+        away = distances_to(self.board, tuple(listed))
+        best = min(away[h] for h in candidates)
+        return [h for h in candidates if away[h] == best]
+
+    def listed_hexes(self, unit_id: str) -> list[int]:
+        location = self.units[unit_id]["entry"]["location"]
+        if location == ru.WITH_FIRST_UNITS:
+            return list(self.entry_hexes(unit_id))
+        return self.named_hexes(location)
+
+
+_UNKNOWN = object()
+
+
+def static_hexes(board: Mapping[str, Any], location: str) -> tuple[int, ...]:
+    """The hexes a table's `location` names, other than GRL (which depends on control): the
+    Allied start area, near St Quentin, Antwerp, or a named place; by map (by identity)."""
+    key = (id(board), location)
+    found = _STATIC.get(key)
+    if found is None or found[0] is not board:
+        if len(_STATIC) >= 256:
+            _STATIC.clear()
+        found = _STATIC[key] = (board, tuple(_static_hexes(board, location)))
+    return found[1]
+
+
+def _static_hexes(board: Mapping[str, Any], location: str) -> list[int]:
+    if location == ru.START_AREA:
+        return list(rm.allied_start_area(board))
+    if location == ru.NEAR_ST_QUENTIN:
+        g = rm.grid(board)
+        return sorted(
+            h
+            for h in g.within(rm.hex_of(board, "St Quentin"), 2)
+            if rm.terrain(board, h) not in rm.PROHIBITED
+        )
+    if location == "A":
+        return list(board["antwerp"])
+    return [rm.hex_of(board, location)]
+
+
+_STATIC: dict[tuple[int, str], tuple[Mapping[str, Any], tuple[int, ...]]] = {}
+
+
+def distances_to(board: Mapping[str, Any], targets: tuple[int, ...]) -> Mapping[int, int]:
+    """Every hex's distance to the closest of `targets` (7.1.B's closest friendly hex), by
+    map (by identity: never changed once loaded) and targets, which the tables fix."""
+    key = (id(board), targets)
+    found = _DISTANCES.get(key)
+    if found is None or found[0] is not board:
+        if len(_DISTANCES) >= 64:
+            _DISTANCES.clear()
+        g = rm.grid(board)
+        away = {h: min(g.distance(h, t) for t in targets) for h in g.hexes}
+        found = _DISTANCES[key] = (board, away)
+    return found[1]
+
+
+_DISTANCES: dict[tuple[int, tuple[int, ...]], tuple[Mapping[str, Any], dict[int, int]]] = {}
+
+
+def position_key(state: Mapping[str, Any], side: str) -> Key:
+    """Everything an `EntryIndex` for `side` is derived from, by content (the static map
+    and unit tables by identity)."""
+    foe = mv.other(side)
+    batch = state["batch"]
+    return (
+        id(state["board"]),
+        id(state["units_data"]),
+        side,
+        tuple(state["control"].items()),
+        tuple(state.get("flooded", ())),
+        frozenset(c["hex"] for c in state["counters"].values() if c["side"] == foe),
+        tuple(batch["units"]) if batch else (),
+        tuple(batch["grl_used"]) if batch else (),
+    )
+
+
+def entry_index(state: Mapping[str, Any], side: str) -> EntryIndex:
+    """The position's index for `side`: the memoised one for the same content, else a new
+    one."""
+    key = position_key(state, side)
+    found = _MEMO.get(key)
+    if (
+        found is not None
+        and found.board is state["board"]
+        and found.units is state["units_data"]["units"]
+    ):
+        return found
+    if len(_MEMO) >= _KEPT:
+        _MEMO.clear()
+    found = _MEMO[key] = build(state, side, key)
+    return found
+
+
+def build(state: Mapping[str, Any], side: str, key: Key | None = None) -> EntryIndex:
+    """A fresh index of the position (no memo): what `entry_index` must always equal."""
+    key = position_key(state, side) if key is None else key
+    return EntryIndex(
+        state["board"],
+        state["units_data"]["units"],
+        side,
+        dict(key[3]),
+        key[4],
+        key[5],
+        key[6],
+        key[7],
+    )
+
+
+# The last positions' indexes (a placement asks the same position a few times, the two
+# sides alternate); cleared when full, which costs only a rebuild.
+_MEMO: dict[Key, EntryIndex] = {}
+_KEPT = 32
