@@ -5,18 +5,20 @@ c = SHA256("pbem-commit/v1" || game || u32(len(label)) || label || salt || canon
 
 from __future__ import annotations
 
-import secrets
-from dataclasses import dataclass
+import os
 
 from pbem.core.canonical import JSON, canonical_bytes
 from pbem.core.hashing import hex_bytes, sha256, u32
 from pbem.errors import PbemError
+from pbem.record import Record
 
 COMMIT_DOMAIN = b"pbem-commit/v1"
 
 
 def new_salt() -> str:
-    return secrets.token_hex(32)
+    # What secrets.token_hex(32) returns (it reads os.urandom too), without importing
+    # secrets (hmac, base64, random): a verifier imports this module and never salts.
+    return os.urandom(32).hex()
 
 
 def commitment(game: str, label: str, salt: str, value: JSON) -> str:
@@ -32,11 +34,19 @@ def commitment(game: str, label: str, salt: str, value: JSON) -> str:
     ).hex()
 
 
-@dataclass(frozen=True)
-class Opening:
+class Opening(Record, fields=("label", "salt", "value")):
+    """A commitment's opening: its label, salt and value (a Record, not a dataclass: this
+    module is on every verification's cold start, pbem.record says why)."""
+
     label: str
     salt: str
     value: JSON
+
+    def __init__(self, label: str, salt: str, value: JSON) -> None:
+        fields = self.__dict__
+        fields["label"] = label
+        fields["salt"] = salt
+        fields["value"] = value
 
     def to_json(self) -> dict[str, JSON]:
         return {"label": self.label, "salt": self.salt, "value": self.value}
