@@ -11,12 +11,20 @@ which a `pbem verify` does not need.
 from __future__ import annotations
 
 from functools import cache
+from typing import TYPE_CHECKING
 
 from cryptography.exceptions import InvalidTag
-from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
-from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
 from pbem.errors import PbemError
+from pbem.lazy import lazy_module
+
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+
+# X25519 and ChaCha20-Poly1305 run only when an escrow is checked or opened (pbem.lazy):
+# a verification without one, a genesis's above all, does not pay for loading them.
+_x25519 = lazy_module("cryptography.hazmat.primitives.asymmetric.x25519")
+_aead = lazy_module("cryptography.hazmat.primitives.ciphers.aead")
 
 KEY_BYTES = 32
 TAG_BYTES = 16
@@ -31,7 +39,7 @@ def probe() -> X25519PrivateKey:
     the cofactor, so every scalar sends a point of order 1, 2, 4 or 8 to zero (and
     cryptography refuses). Made on first use: making a key starts cryptography's OpenSSL
     backend, which a `pbem verify` of a game that seals nothing does not need."""
-    return X25519PrivateKey.from_private_bytes(bytes(range(1, 33)))
+    return _x25519.X25519PrivateKey.from_private_bytes(bytes(range(1, 33)))
 
 
 class EscrowError(PbemError):
@@ -47,7 +55,7 @@ def check_ephemeral(sealed: bytes) -> None:
     if not isinstance(sealed, bytes) or len(sealed) < OVERHEAD:
         raise EscrowError("a sealed message is at least 48 bytes: an ephemeral key and a tag")
     try:
-        probe().exchange(X25519PublicKey.from_public_bytes(sealed[:KEY_BYTES]))
+        probe().exchange(_x25519.X25519PublicKey.from_public_bytes(sealed[:KEY_BYTES]))
     except ValueError:
         raise EscrowError(
             "its ephemeral key is a point of small order: no key can ever open it"
@@ -60,6 +68,6 @@ def open_with_key(key: bytes, sealed: bytes, context: bytes) -> bytes:
     if len(key) != KEY_BYTES or not isinstance(sealed, bytes) or len(sealed) < OVERHEAD:
         raise EscrowError(NOT_FOR_US)
     try:
-        return ChaCha20Poly1305(key).decrypt(NONCE, sealed[KEY_BYTES:], context)
+        return _aead.ChaCha20Poly1305(key).decrypt(NONCE, sealed[KEY_BYTES:], context)
     except InvalidTag:
         raise EscrowError(NOT_FOR_US) from None

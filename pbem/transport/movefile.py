@@ -16,8 +16,8 @@ import io
 import re
 
 from pbem.errors import PbemError
+from pbem.lazy import lazy_module
 from pbem.transport.armor import find_entries
-from pbem.transport.lazy import lazy_module
 
 # A header line ("Name: value"); the field name is printable ASCII without a colon or space.
 _HEADER = re.compile(r"^[!-9;-~]+:")
@@ -64,7 +64,7 @@ def looks_like_email(text: str) -> bool:
     return False
 
 
-# The decoders run the first time a file needs one (pbem.transport.lazy): a mail's
+# The decoders run the first time a file needs one (pbem.lazy): a mail's
 # (pbem.transport.mime: the email package, a sixth of a cold `pbem verify`) and an HTML
 # page's (pbem.transport.htmltext: html.parser). A plain move file needs neither, and
 # which one a file needs is known only once it is read.

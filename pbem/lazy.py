@@ -1,4 +1,5 @@
 """A module whose code runs only when it is first used, named at the top of its importer.
+A ground module (it imports nothing of pbem): transport and crypto both use it.
 
 The decoders a move file may need are the standard library's heaviest parts on a `pbem
 verify` path: the email package (pbem.transport.mime, a sixth of a cold verify) and
