@@ -106,17 +106,12 @@ def get(kind: str, key: Any) -> Any:
     path = _path(kind, key)
     if path is None:
         return None
+    data = read_private(path, _MAX_SIZE)
+    if data is None:
+        return None
     try:
-        with open(path, "rb") as stream:
-            status = os.fstat(stream.fileno())
-            # Only the user's own entry, that nobody else may have written.
-            if status.st_uid != os.getuid() or status.st_mode & 0o022:
-                return None
-            if status.st_size > _MAX_SIZE:
-                return None
-            data = stream.read()
         fmt, stored_key, deps, value = marshal.loads(data)
-    except (OSError, ValueError, EOFError, TypeError):
+    except (ValueError, EOFError, TypeError):
         return None
     if fmt != _FORMAT or stored_key != key:
         return None
@@ -138,6 +133,27 @@ def put(kind: str, key: Any, deps: tuple[tuple[str, int, int], ...] | None, valu
         data = marshal.dumps((_FORMAT, key, deps, value))
     except ValueError:
         return
+    write_private(path, data)
+
+
+def read_private(path: str, max_size: int) -> bytes | None:
+    """The bytes of `path` if it is this user's own file, that nobody else may have
+    written, of at most `max_size` bytes; else (or unreadable) None."""
+    try:
+        with open(path, "rb") as stream:
+            status = os.fstat(stream.fileno())
+            if status.st_uid != os.getuid() or status.st_mode & 0o022:
+                return None
+            if status.st_size > max_size:
+                return None
+            return stream.read()
+    except OSError:
+        return None
+
+
+def write_private(path: str, data: bytes) -> None:
+    """Write `data` to `path` whole or not at all, readable by this user alone; a cache
+    that cannot be written is only a cache not kept (an OSError is passed over)."""
     try:
         os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
         tmp = f"{path}.{os.getpid()}.tmp"

@@ -105,21 +105,7 @@ def save(game: Adjudicator) -> None:
     data = _MAGIC + len(header).to_bytes(8, "big") + header + payload
     if len(data) > _MAX_SIZE:
         return
-    try:
-        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-        tmp = f"{path}.{os.getpid()}.tmp"
-        # O_EXCL: never write through a file (or a link) someone else put there.
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        try:
-            with os.fdopen(fd, "wb") as stream:
-                stream.write(data)
-            os.replace(tmp, path)  # whole or not at all
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
-    except OSError:
-        return
+    cache.write_private(path, data)
 
 
 def load(
@@ -135,23 +121,16 @@ def load(
     path = _path(genesis.id)
     if path is None:
         return None
+    data = cache.read_private(path, _MAX_SIZE)  # only the user's own, nobody else's
+    if data is None or not data.startswith(_MAGIC):
+        return None
     try:
-        with open(path, "rb") as stream:
-            status = os.fstat(stream.fileno())
-            # Only the user's own file, that nobody else may have written.
-            if status.st_uid != os.getuid() or status.st_mode & 0o022:
-                return None
-            if status.st_size > _MAX_SIZE:
-                return None
-            data = stream.read()
-        if not data.startswith(_MAGIC):
-            return None
         start = len(_MAGIC) + 8
         size = int.from_bytes(data[len(_MAGIC) : start], "big")
         key, deps, head, digest = marshal.loads(data[start : start + size])
         payload = data[start + size :]
         seq, canonical, signature = head
-    except (OSError, ValueError, EOFError, TypeError):
+    except (ValueError, EOFError, TypeError):
         return None
     if key != _key(genesis):
         return None

@@ -165,21 +165,15 @@ class Referee:
         """The clock of the head the game waits on, started now if the referee had not
         seen that head; None when nobody can forfeit (no deadline, over, not started,
         or the referee itself is asked)."""
-        asked = game.next_signer()
-        if (
-            game.deadline is None
-            or not game.started
-            or game.outcome() is not None
-            or asked is None
-            or asked == REFEREE
-        ):
+        deadline = game.deadline  # (None: no clock, as asked_on_clock also says)
+        if deadline is None or quiet.asked_on_clock(game) is None:
             return None
         row = self.client.referee_clock(game.id)
         if row is None or row[0] != game.head.seq:
             since = stamp(self.now())
             self.client.set_referee_clock(game.id, game.head.seq, since)
             row = (game.head.seq, since, 0)
-        return Clock(read_stamp(row[1]), game.deadline)
+        return Clock(read_stamp(row[1]), deadline)
 
     def keep_time(self, game_id: str) -> None:
         game = self.client.game(game_id)
