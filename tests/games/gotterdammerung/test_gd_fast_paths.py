@@ -28,25 +28,12 @@ from pbem.games.gotterdammerung import state as gs
 from pbem.games.gotterdammerung import supply, victory, zoc
 from pbem.games.gotterdammerung.rules import ENGINE
 from pbem.testing import Table
+from tests.games.gotterdammerung.test_gd_speed import plain_enemy_zoc as plain_zone
 
 Unit = Mapping[str, Any]
 
 
 # --- the plain computations (what the code did before) -------------------------------------
-
-
-def plain_zone(board: Any, data: Any, units: Sequence[Unit], side: str) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for u in units:
-        if u["side"] == side:
-            continue
-        strength = zoc.zoc_strength(data, u)
-        if strength is None:
-            continue
-        for n in zoc._zoc_reach(board, u["hex"]):
-            if out.get(n) != zoc.STRONG:
-                out[n] = strength
-    return out
 
 
 def plain_overstacks(board: Any, data: Any, units: Sequence[Unit]) -> dict[str, list[str]]:
