@@ -161,6 +161,7 @@ DECISION_TYPES = decision_types(__name__)
 
 ZONE = r"[a-z0-9]+"
 _TO = re.compile(r"(?<![\w-])to(?![\w-])")  # the word `to`, not a part of a unit id
+_ORDER_VERBS = frozenset({"execute", "retreat", "cancel"})
 
 
 def _bad(text: str, expected: str) -> InvalidOrderError:
@@ -280,11 +281,24 @@ def format_plan(plan: Plan, shell_safe: bool = True) -> str:
     return "plan " + ((" then " if shell_safe else "; ").join(parts) if parts else "none")
 
 
+def normal_text(text: str) -> str:
+    """A decision's text as the parser reads it: lower case, one space between words, the
+    word `to` as `->` ("15 to 8:2" in 1.2 reads as "15 -> 8:2" in 1.0 and 1.1), spaced."""
+    t = " ".join(text.strip().lower().split())
+    # (each substitution only where it can change something: most decisions have neither)
+    if "to" in t:
+        t = _TO.sub("->", t)
+    if "->" in t:
+        t = re.sub(r"\s*->\s*", " -> ", t)
+    return t
+
+
 def parse_decision(text: str) -> object:
     whole = text
-    t = " ".join(text.strip().lower().split())
-    t = _TO.sub("->", t)  # "15 to 8:2" (1.2) reads as "15 -> 8:2" (1.0, 1.1)
-    t = re.sub(r"\s*->\s*", " -> ", t)
+    t = normal_text(text)
+    # Every form below starts with its own word and a space: only the forms of the text's
+    # first word are tried (the same answer as trying each in turn, with fewer matches).
+    verb = t.partition(" ")[0]
     if t == "draw":
         return Draw()
     if t == "open":
@@ -293,11 +307,11 @@ def parse_decision(text: str) -> object:
         return EndMovement()
     if t == "no cards":
         return Cards(())
-    if m := re.fullmatch(r"discard (.+?)( for move)?", t):
+    if verb == "discard" and (m := re.fullmatch(r"discard (.+?)( for move)?", t)):
         return Discard(_slots(m.group(1), whole), "move" if m.group(2) else "limit")
     if t == "plan" or t.startswith("plan "):
         return _parse_plan(t[5:].strip(), whole)
-    if m := re.fullmatch(rf"move ({ZONE}) -> (.+)", t):
+    if verb == "move" and (m := re.fullmatch(rf"move ({ZONE}) -> (.+)", t)):
         dests = []
         # "3 with g1, g2 and -> 9 with g3" (1.2, `to` read as `->`), "3: g1, g2; 9: g3"
         for part in re.split(r";|(?<![\w-])and(?![\w-])", m.group(2)):
@@ -308,10 +322,14 @@ def parse_decision(text: str) -> object:
         if not 1 <= len(dests) <= 2 or len({z for z, _u in dests}) != len(dests):
             raise _bad(whole, "one or two different destinations (rulebook 5)")
         return Move(zone_id(m.group(1)), tuple(dests))
-    if m := re.fullmatch(rf"rebuild (\S+) in ({ZONE})(?: discard (.+))?", t):
+    if verb == "rebuild" and (
+        m := re.fullmatch(rf"rebuild (\S+) in ({ZONE})(?: discard (.+))?", t)
+    ):
         slots = _slots(m.group(3), whole) if m.group(3) else ()
         return Rebuild(m.group(1), zone_id(m.group(2)), slots)
-    if m := re.fullmatch(r"(execute|retreat|cancel) (\d+)(?: with (.+?))?(?: discard (.+))?", t):
+    if verb in _ORDER_VERBS and (
+        m := re.fullmatch(r"(execute|retreat|cancel) (\d+)(?: with (.+?))?(?: discard (.+))?", t)
+    ):
         kind, index = m.group(1), _int(m.group(2), whole)
         units = _groups(m.group(3), whole) if m.group(3) else None
         slots = _slots(m.group(4), whole) if m.group(4) else ()
@@ -322,22 +340,22 @@ def parse_decision(text: str) -> object:
         if kind == "cancel" and units is None:
             return Cancel(index, slots)
         raise _bad(whole, "'retreat N [with ...]' or 'cancel N [discard #a, #b]'")
-    if m := re.fullmatch(rf"play (\d+)(?: in ({ZONE}(?:\s*,\s*{ZONE})*))?", t):
+    if verb == "play" and (m := re.fullmatch(rf"play (\d+)(?: in ({ZONE}(?:\s*,\s*{ZONE})*))?", t)):
         if not m.group(2):
             return Play(_int(m.group(1), whole))
         first, *more = [zone_id(z.strip()) for z in m.group(2).split(",")]
         return Play(_int(m.group(1), whole), first, more_zones=tuple(more))
-    if m := re.fullmatch(r"play (\d+) on card (\d+)", t):
+    if verb == "play" and (m := re.fullmatch(r"play (\d+) on card (\d+)", t)):
         return Play(_int(m.group(1), whole), None, None, _int(m.group(2), whole))
-    if m := re.fullmatch(r"play (\d+) on (\d+)", t):
+    if verb == "play" and (m := re.fullmatch(r"play (\d+) on (\d+)", t)):
         return Play(_int(m.group(1), whole), None, _int(m.group(2), whole))
     if t == "no reaction":
         return NoReaction()
-    if m := re.fullmatch(rf"reinforce ({ZONE})\s*,\s*({ZONE})", t):
+    if verb == "reinforce" and (m := re.fullmatch(rf"reinforce ({ZONE})\s*,\s*({ZONE})", t)):
         return Reinforce(zone_id(m.group(1)), zone_id(m.group(2)))
-    if m := re.fullmatch(rf"fight ({ZONE})", t):
+    if verb == "fight" and (m := re.fullmatch(rf"fight ({ZONE})", t)):
         return Fight(zone_id(m.group(1)))
-    if m := re.fullmatch(r"cards play (.+)", t):
+    if verb == "cards" and (m := re.fullmatch(r"cards play (.+)", t)):
         nums = []
         bang = []
         for item in m.group(1).split(","):
@@ -350,11 +368,11 @@ def parse_decision(text: str) -> object:
         if len(set(nums)) != len(nums):
             raise _bad(whole, "each card once")
         return Cards(tuple(sorted(nums)), tuple(sorted(bang)))
-    if m := re.fullmatch(r"casualties (.+)", t):
+    if verb == "casualties" and (m := re.fullmatch(r"casualties (.+)", t)):
         return Casualties(_units(m.group(1), whole))
     if t == "remove none":
         return RemoveUnit(None)
-    if m := re.fullmatch(r"remove (\S+)", t):
+    if verb == "remove" and (m := re.fullmatch(r"remove (\S+)", t)):
         return RemoveUnit(m.group(1))
     raise _bad(
         whole,
