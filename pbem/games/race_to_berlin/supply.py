@@ -47,21 +47,39 @@ def sources(state: State, control_: str) -> set[str]:
     return {a for a in state["map"]["sources"][control_] if areas[a]["control"] == control_}
 
 
-def _trace(state: State, control_: str) -> tuple[frozenset[str], tuple[str, ...]]:
-    """(the areas of `control_` with a supply line, those without, in map order)."""
-    areas = state["areas"]
-    reached = graph(state).region(
-        sources(state, control_), lambda a: areas[a]["control"] == control_
-    )
-    cut = tuple(
-        a for a in state["map"]["area_ids"] if areas[a]["control"] == control_ and a not in reached
-    )
-    return frozenset(reached), cut
+def _trace(
+    state: State, control_: str, held: frozenset[str]
+) -> tuple[frozenset[str], tuple[str, ...]]:
+    """(the areas of `control_` with a supply line, those without, in map order); `held`:
+    the areas `control_` controls (what `sources` and the areas' control say, read once)."""
+    reached = frontier = frozenset(a for a in state["map"]["sources"][control_] if a in held)
+    neighbours = _neighbour_sets(state)
+    while frontier:  # breadth first, a ring of areas at a time, in set operations
+        ring: set[str] = set()
+        for area in frontier:
+            ring |= neighbours[area]
+        frontier = frozenset((ring & held) - reached)
+        reached = reached | frontier
+    left = held - reached  # (most often none: no area is cut off)
+    cut = tuple(a for a in state["map"]["area_ids"] if a in left) if left else ()
+    return reached, cut
+
+
+def _neighbour_sets(state: State) -> dict[str, frozenset[str]]:
+    """Area -> its neighbours (the area graph's), as sets; made once per map (`_MEMO`)."""
+    found: dict[str, frozenset[str]] | None = _MEMO.get("neighbours")
+    if found is None:
+        board = graph(state)
+        found = _MEMO["neighbours"] = {
+            a: frozenset(board.neighbours(a)) for a in state["map"]["area_ids"]
+        }
+    return found
 
 
 # Supply depends only on who controls which area (the map never changes), and every
 # action asks for it again: each control configuration is traced once and kept, for the
-# map of the game at hand (a new map starts afresh), up to MEMO_LIMIT configurations.
+# map of the game at hand (a new map starts afresh, its neighbour sets too), up to
+# MEMO_LIMIT configurations.
 MEMO_LIMIT = 4096
 _MEMO: dict[str, Any] = {"map": None, "lines": {}}
 
@@ -69,6 +87,7 @@ _MEMO: dict[str, Any] = {"map": None, "lines": {}}
 def _lines(state: State) -> dict[str, tuple[frozenset[str], tuple[str, ...]]]:
     static = state["map"]
     if _MEMO["map"] is not static:
+        _MEMO.clear()
         _MEMO["map"], _MEMO["lines"] = static, {}
     memo: dict[tuple[str, ...], Any] = _MEMO["lines"]
     areas = state["areas"]
@@ -77,7 +96,12 @@ def _lines(state: State) -> dict[str, tuple[frozenset[str], tuple[str, ...]]]:
     if lines is None:
         if len(memo) >= MEMO_LIMIT:
             memo.clear()
-        lines = memo[key] = {c: _trace(state, c) for c in (*ALLIED, GERMAN)}
+        held: dict[str, set[str]] = {}
+        for area, control_ in zip(static["area_ids"], key, strict=True):
+            held.setdefault(control_, set()).add(area)
+        lines = memo[key] = {
+            c: _trace(state, c, frozenset(held.get(c, ()))) for c in (*ALLIED, GERMAN)
+        }
     return lines
 
 
