@@ -20,8 +20,6 @@ import base64
 import gzip
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
 
 import markupsafe
 
@@ -32,27 +30,10 @@ from pbem.core.log import Entry
 from pbem.errors import PbemError
 from pbem.maps.svg_compact import compact
 from pbem.render import facts, maps
-from pbem.render.summary import _environment, game_report, heading, templates_dir
-
-
-@dataclass(frozen=True)
-class Asked:
-    """What a role of this store is asked now, as `pbem show` and the page list it."""
-
-    role: str
-    notes: tuple[str, ...] = ()  # "your next entry rolls the waiting dice"
-    choices: tuple[str, ...] = ()  # numbered from 1, as `pbem move GAME N` takes them
-    hint: str = ""  # how to answer
-
-
-def role_view(game: Adjudicator, role: str | None, known: Mapping[str, JSON] | None) -> Any:
-    """What `role` sees (None: the public); with `known`, its own sealed values too."""
-    if game.state is None:
-        return None
-    if role is not None and known:
-        return game.engine.view_known(game.state, role, known)
-    return game.engine.view(game.state, role)
-
+from pbem.render.board import Asked as Asked  # (here too, as before)
+from pbem.render.board import role_view as role_view
+from pbem.render.board import state_text as state_text
+from pbem.render.summary import _environment, heading
 
 # Save texts of the last few games a page was made for, by (game id, head id): the head's
 # id fixes every entry before it, so the log, its replay and its save text with it (the
@@ -125,16 +106,6 @@ def render_svg(
         scale=scale,
         layout=layout,
     )
-
-
-def state_text(game: Adjudicator, view: Any, role: str | None = None) -> str:
-    """The game's own text state (its gamesheet or board), as the text summary shows it
-    (`role`: whose view it is, for a game's own reading of it, summary.game_report)."""
-    name = f"{game.engine.name}/state.txt.j2"
-    if view is None or not (templates_dir() / name).is_file():
-        return ""
-    report = game_report(game.engine.name, view, role)
-    return _environment("txt").get_template(name).render(view=view, report=report).strip("\n")
 
 
 def render_page(
