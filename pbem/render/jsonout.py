@@ -97,7 +97,7 @@ def game_document(
     the roles `mine`: `known` is the viewer's own sealed values (None unless it is ours),
     `asked` what is asked of one of ours (pbem.render.show.asked_of)."""
     from pbem.ledger import fingerprint
-    from pbem.render.board import role_view
+    from pbem.render.page import role_view  # (a test replaces it there)
     from pbem.render.show import joins
 
     engine = game.engine
