@@ -134,7 +134,7 @@ def show_text(
 ) -> str:
     """The board first, then whose turn and what this store's role is asked with its
     numbered choices, then the last results (the whole turn's with `history`)."""
-    from pbem.render.board import role_view, state_text
+    from pbem.render.board import kept_state_text, role_view
 
     mine = client.my_roles(game)
     viewer = role or (mine[0] if mine else None)
@@ -155,7 +155,7 @@ def show_text(
     if game.self_witnessed:
         lines.append("Dice are SELF-WITNESSED: no second role supplies entropy in this game.")
     view = role_view(game, viewer, known)
-    board = state_text(game, view, viewer)
+    board = kept_state_text(game, view, viewer, known)
     if board:
         lines += ["", board]
     lines.append("")

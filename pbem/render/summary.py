@@ -8,19 +8,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from functools import lru_cache
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import jinja2
 import markupsafe
 
-import pbem
 from pbem import escape
 from pbem.core.adjudicator import Adjudicator
 from pbem.core.canonical import JSON
 from pbem.core.engine import game_part
 from pbem.core.history import turn_actions
 from pbem.errors import PbemError
+from pbem.render.board import templates_dir as templates_dir
 
 if TYPE_CHECKING:
     from jinja2.bccache import Bucket
@@ -28,15 +27,6 @@ if TYPE_CHECKING:
 FORMATS = {"text": "txt", "markdown": "md", "bbcode": "bbcode"}
 # BBCode has no tables: its summary shows the game's text state inside [code].
 STATE_FORMAT = {"txt": "txt", "md": "md", "bbcode": "txt"}
-
-
-def templates_dir() -> Path:
-    """templates/ inside the installed package, or beside it in a source checkout."""
-    package = Path(pbem.__file__).resolve().parent
-    for candidate in (package / "templates", package.parent / "templates"):
-        if (candidate / "summary.txt.j2").is_file():
-            return candidate
-    raise PbemError("pbem's templates are missing from this installation")
 
 
 # How each output format escapes every value a template prints (protocol section 8:
