@@ -68,10 +68,13 @@ def kept_state_text(
     Keyed by the game, its head's id (which fixes every entry before it: so the state, and
     the view a role gets from it) and the role; dependent on every pbem, jinja2 and
     markupsafe source file loaded when it was written (the engine's view, the game's
-    report, the escaping) and on every template file. A view with the role's own sealed
-    values (`known`) is rendered every time and never written to a file."""
-    if known or game.state is None:
+    report, the escaping) and on every template file. A view that shows any of the role's
+    own sealed values (`known`: one that differs from the view without them) is rendered
+    every time and never written to a file."""
+    if game.state is None:
         return state_text(game, view, role)
+    if known and view != role_view(game, role, None):
+        return state_text(game, view, role)  # (it shows the role's secrets)
     from pbem import cache
 
     key = (game.id, game.head.id, role)

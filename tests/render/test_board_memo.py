@@ -67,13 +67,22 @@ def test_another_head_is_never_given_the_kept_text(cache_dir: Path) -> None:
     assert board.kept_state_text(late, view, role, None) == board.state_text(late, view, role)
 
 
-def test_a_view_with_the_roles_secrets_is_never_written(cache_dir: Path) -> None:
+def test_a_view_with_the_roles_secrets_is_never_written(
+    cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     game = game_at(60)
     role = next(iter(game.roles))
     view = board.role_view(game, role, None)
-    text = board.kept_state_text(game, view, role, {"some-label": 3})
-    assert text == board.state_text(game, view, role)
-    assert not list(cache_dir.glob("board-*"))
+    # Secrets that change nothing the role sees (all opened by now, say): kept as it is.
+    assert board.kept_state_text(game, view, role, {"some-label": 3}) == board.state_text(
+        game, view, role
+    )
+    assert len(list(cache_dir.glob("board-*"))) == 1
+    # A view that shows one (its own sealed value): rendered, never written.
+    secret = {**view, "hand": ["a sealed card"]}
+    text = board.kept_state_text(game_at(61), secret, role, {"x": 1})
+    assert text == board.state_text(game_at(61), secret, role)
+    assert len(list(cache_dir.glob("board-*"))) == 1
 
 
 def test_a_changed_template_is_not_trusted(
