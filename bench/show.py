@@ -8,7 +8,8 @@ run a fresh process, its CPU (user + system, the child's own rusage):
   warm), so the command replays the game and keeps a snapshot;
 * second: the snapshot the first run kept is there;
 * `python -c pass`, the yardstick; with `--baseline PYTHON` (another checkout's venv,
-  e.g. /work/main/.venv/bin/python) the same `show` run by that pbem too.
+  e.g. /work/main/.venv/bin/python) the same `show` run by that pbem too, from a snapshot
+  of its own (the one kept by this checkout names other code files: not used by it).
 
 Rounds are interleaved (first, second, pass, baseline, again) and the median of
 `--runs` kept; every run's output must be byte for byte the first one's (and the
@@ -91,7 +92,11 @@ def main() -> None:
                 outputs.add(out)
                 times["pass"].append(cpu_run([sys.executable, "-c", "pass"], env, ROOT)[0])
                 if args.baseline:
+                    # Its own snapshot first: the one this checkout kept names other code
+                    # files, so the baseline would replay the game (its `first`) and keep its
+                    # own; the run timed is the one that starts from it (its `second`).
                     base_root = Path(args.baseline).resolve().parents[2]
+                    cpu_run([args.baseline, *show], run_env, base_root)
                     seconds, out = cpu_run([args.baseline, *show], run_env, base_root)
                     times["base"].append(seconds)
                     outputs.add(out)

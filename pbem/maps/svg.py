@@ -11,12 +11,30 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
-from xml.sax.saxutils import escape, quoteattr
 
 from pbem.escape import one_line
 
 if TYPE_CHECKING:
     from pbem.core.adjudicator import Action
+
+
+# xml.sax.saxutils's escape and quoteattr, written out: importing saxutils imports
+# urllib.request (and with it http, email, ssl and socket), a tenth of a cold `pbem show`.
+# Same bytes as theirs (tests/maps/test_svg.py compares them).
+def escape(data: str) -> str:
+    """Text content: `&`, `<` and `>` as entities."""
+    return data.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;")
+
+
+def quoteattr(data: str) -> str:
+    """An attribute value with its quotes: escaped, newlines and tabs as character
+    references, and double quotes kept as they are inside single ones when it can."""
+    data = escape(data).replace("\n", "&#10;").replace("\r", "&#13;").replace("\t", "&#9;")
+    if '"' in data:
+        if "'" in data:
+            return '"{}"'.format(data.replace('"', "&quot;"))
+        return f"'{data}'"
+    return f'"{data}"'
 
 
 INK = "#222222"  # the ink of a label that names none

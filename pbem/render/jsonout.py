@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from pbem.core.adjudicator import Adjudicator
     from pbem.core.engine import Outcome
     from pbem.core.log import Entry
-    from pbem.render.page import Asked
+    from pbem.render.board import Asked
     from pbem.verify import Report
 
 # The version of every document's layout: a key is added without changing it; a key that
@@ -97,7 +97,7 @@ def game_document(
     the roles `mine`: `known` is the viewer's own sealed values (None unless it is ours),
     `asked` what is asked of one of ours (pbem.render.show.asked_of)."""
     from pbem.ledger import fingerprint
-    from pbem.render.page import role_view
+    from pbem.render.page import role_view  # (a test replaces it there)
     from pbem.render.show import joins
 
     engine = game.engine

@@ -19,9 +19,8 @@ from __future__ import annotations
 import base64
 import gzip
 import json
+import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
 
 import markupsafe
 
@@ -32,27 +31,10 @@ from pbem.core.log import Entry
 from pbem.errors import PbemError
 from pbem.maps.svg_compact import compact
 from pbem.render import facts, maps
-from pbem.render.summary import _environment, game_report, heading, templates_dir
-
-
-@dataclass(frozen=True)
-class Asked:
-    """What a role of this store is asked now, as `pbem show` and the page list it."""
-
-    role: str
-    notes: tuple[str, ...] = ()  # "your next entry rolls the waiting dice"
-    choices: tuple[str, ...] = ()  # numbered from 1, as `pbem move GAME N` takes them
-    hint: str = ""  # how to answer
-
-
-def role_view(game: Adjudicator, role: str | None, known: Mapping[str, JSON] | None) -> Any:
-    """What `role` sees (None: the public); with `known`, its own sealed values too."""
-    if game.state is None:
-        return None
-    if role is not None and known:
-        return game.engine.view_known(game.state, role, known)
-    return game.engine.view(game.state, role)
-
+from pbem.render.board import Asked as Asked  # (here too, as before)
+from pbem.render.board import role_view as role_view
+from pbem.render.board import state_text as state_text
+from pbem.render.summary import _environment, heading
 
 # Save texts of the last few games a page was made for, by (game id, head id): the head's
 # id fixes every entry before it, so the log, its replay and its save text with it (the
@@ -97,6 +79,42 @@ def packed_save(save: str) -> str:
     return _script_json({GZIP_KEY: base64.b64encode(packed).decode("ascii")})
 
 
+# A map whose compacted SVG is over this many bytes is carried packed (`packed_map`): the
+# heaviest maps (Götterdämmerung's two maps of 1500 hexes, Race to the Sea's) would
+# otherwise be most of their page. A smaller one stays inline, drawn without any script.
+PACK_MAP_OVER = 100_000
+MAP_GZIP_ID = "pbem-map-gzip"  # (mapdraw.js finds the packed drawing by this id)
+_ROOT = re.compile(r"<svg\b[^>]*>(?:<title>[^<]*</title>)?")
+
+
+def packed_map(svg: str) -> str:
+    """The map as a large map's page carries it (issue 29): its outer <svg> (its size,
+    so the page is laid out as with the drawing, and its title) holding the whole
+    drawing as base64 of its gzip in <metadata>, which the page's map script
+    (pbem/render/mapdraw.js) inflates and draws in its place: the same SVG, in about a
+    tenth of the bytes. mtime 0: the same map gives the same page."""
+    root = _ROOT.match(svg)
+    if root is None:
+        return svg  # (no drawing of pbem.maps.svg: left as it is)
+    drawing = svg.rstrip("\n").encode("utf-8")  # (the <svg> element alone, as inline)
+    packed = gzip.compress(drawing, compresslevel=9, mtime=0)
+    data = base64.b64encode(packed).decode("ascii")
+    return f'{root.group(0)}<metadata id="{MAP_GZIP_ID}">{data}</metadata></svg>'
+
+
+def page_map(page: str) -> str:
+    """The SVG element a turn page draws: its inline map, or the drawing its packed map
+    holds (what mapdraw.js puts in its place); '' for a page without a map."""
+    start = page.find("<svg")
+    if start < 0:
+        return ""
+    svg = page[start : page.find("</svg>", start) + len("</svg>")]
+    found = re.search(f'<metadata id="{MAP_GZIP_ID}">([^<]*)</metadata>', svg)
+    if found is None:
+        return svg
+    return gzip.decompress(base64.b64decode(found.group(1), validate=True)).decode("utf-8")
+
+
 def _check_role(game: Adjudicator, role: str | None) -> None:
     if role is not None and role not in game.roles:
         raise PbemError(f"this game has no role {role!r}")
@@ -127,16 +145,6 @@ def render_svg(
     )
 
 
-def state_text(game: Adjudicator, view: Any, role: str | None = None) -> str:
-    """The game's own text state (its gamesheet or board), as the text summary shows it
-    (`role`: whose view it is, for a game's own reading of it, summary.game_report)."""
-    name = f"{game.engine.name}/state.txt.j2"
-    if view is None or not (templates_dir() / name).is_file():
-        return ""
-    report = game_report(game.engine.name, view, role)
-    return _environment("txt").get_template(name).render(view=view, report=report).strip("\n")
-
-
 def render_page(
     game: Adjudicator,
     role: str | None,
@@ -162,16 +170,20 @@ def render_page(
         turn_actions(game.actions, turn) if turn is not None else (None, game.actions[-10:])
     )
     svg = None
+    map_packed = False
     if view is not None and maps.has_map(engine.name):
-        # Markup: the SVG is built by pbem.maps.svg, which escapes every value itself.
-        # Compacted (pbem.maps.svg_compact): drawn the same, in a third to half the bytes.
-        svg = markupsafe.Markup(
-            compact(
-                maps.board_svg(
-                    engine.name, view, role=role, highlight=maps.highlight_of(game), layout=layout
-                )
+        # Compacted (pbem.maps.svg_compact): drawn the same, in a third to half the bytes;
+        # a large map packed besides (packed_map).
+        drawing = compact(
+            maps.board_svg(
+                engine.name, view, role=role, highlight=maps.highlight_of(game), layout=layout
             )
         )
+        map_packed = len(drawing.encode("utf-8")) > PACK_MAP_OVER
+        if map_packed:
+            drawing = packed_map(drawing)
+        # Markup: the SVG is built by pbem.maps.svg, which escapes every value itself.
+        svg = markupsafe.Markup(drawing)
     if entries is None:
         entries = last_move(game)
     block = move_file(entries).rstrip("\n") if entries else ""
@@ -189,6 +201,7 @@ def render_page(
     return template.render(
         script_source=markupsafe.Markup(verifier.csp_source()),  # (ours: quotes kept)
         verifier=markupsafe.Markup(verifier.verifier_script()),
+        map_script=markupsafe.Markup(verifier.map_script()) if map_packed else "",
         save_json=markupsafe.Markup(packed_save(save)) if save else "",
         entry_count=len(game.entries),
         **heading(game, role, turn),
@@ -199,6 +212,7 @@ def render_page(
         self_witnessed=game.self_witnessed,
         asked=asked if asked is not None and asked.role == role else None,
         svg=svg,
+        map_packed=map_packed,
         has_view=view is not None,
         facts=facts.map_facts(engine.name, view),
         state=state_text(game, view, role),

@@ -13,13 +13,13 @@ from pbem.ledger import fingerprint
 
 if TYPE_CHECKING:
     from pbem.client import Client
-    from pbem.render.page import Asked
+    from pbem.render.board import Asked
 
 
 def asked_of(client: Client, game: Adjudicator, role: str | None = None) -> Asked | None:
     """What a role of this store is asked now, with its numbered choices: `role` if it is
     ours and asked, else (no role named) the first of ours that is asked."""
-    from pbem.render.page import Asked
+    from pbem.render.board import Asked
 
     mine = client.my_roles(game)
     asked = [r for r in mine if game.asked(r)]
@@ -134,7 +134,7 @@ def show_text(
 ) -> str:
     """The board first, then whose turn and what this store's role is asked with its
     numbered choices, then the last results (the whole turn's with `history`)."""
-    from pbem.render.page import role_view, state_text
+    from pbem.render.board import kept_state_text, role_view
 
     mine = client.my_roles(game)
     viewer = role or (mine[0] if mine else None)
@@ -155,7 +155,7 @@ def show_text(
     if game.self_witnessed:
         lines.append("Dice are SELF-WITNESSED: no second role supplies entropy in this game.")
     view = role_view(game, viewer, known)
-    board = state_text(game, view, viewer)
+    board = kept_state_text(game, view, viewer, known)
     if board:
         lines += ["", board]
     lines.append("")

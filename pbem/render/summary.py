@@ -8,32 +8,25 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from functools import lru_cache
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jinja2
 import markupsafe
 
-import pbem
 from pbem import escape
 from pbem.core.adjudicator import Adjudicator
 from pbem.core.canonical import JSON
 from pbem.core.engine import game_part
 from pbem.core.history import turn_actions
 from pbem.errors import PbemError
+from pbem.render.board import templates_dir as templates_dir
+
+if TYPE_CHECKING:
+    from jinja2.bccache import Bucket
 
 FORMATS = {"text": "txt", "markdown": "md", "bbcode": "bbcode"}
 # BBCode has no tables: its summary shows the game's text state inside [code].
 STATE_FORMAT = {"txt": "txt", "md": "md", "bbcode": "txt"}
-
-
-def templates_dir() -> Path:
-    """templates/ inside the installed package, or beside it in a source checkout."""
-    package = Path(pbem.__file__).resolve().parent
-    for candidate in (package / "templates", package.parent / "templates"):
-        if (candidate / "summary.txt.j2").is_file():
-            return candidate
-    raise PbemError("pbem's templates are missing from this installation")
 
 
 # How each output format escapes every value a template prints (protocol section 8:
@@ -68,6 +61,36 @@ def _finalizer(ext: str) -> Callable[[object], object]:
     return finalize
 
 
+class _CompiledTemplates(jinja2.BytecodeCache):
+    """Templates compiled once, kept in the user's cache folder (pbem.cache): a cold `pbem
+    show` would otherwise compile its game's state template on every run.
+
+    What a template compiles to depends on its source (jinja2's bucket checksum, a hash of
+    it, is part of the key), on the environment's settings (this module: a dependency of
+    the entry, and the format `ext` in the key) and on jinja2 and Python (the magic
+    jinja2 writes and checks in the bytes: another version's entry is compiled again).
+    A missing or stale entry is only compiled again."""
+
+    def __init__(self, ext: str) -> None:
+        self.ext = ext
+
+    def _key(self, bucket: Bucket) -> tuple[str, str, str]:
+        return (self.ext, bucket.key, bucket.checksum)
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        from pbem import cache
+
+        found = cache.get("template", self._key(bucket))
+        if isinstance(found, bytes):
+            bucket.bytecode_from_string(found)
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        from pbem import cache
+
+        deps = cache.deps_of([__file__])
+        cache.put("template", self._key(bucket), deps, bucket.bytecode_to_string())
+
+
 @lru_cache(maxsize=8)
 def _environment(ext: str = "txt") -> jinja2.Environment:
     """One environment per format and process: it keeps its compiled templates between
@@ -84,6 +107,7 @@ def _environment(ext: str = "txt") -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
         undefined=jinja2.StrictUndefined,
+        bytecode_cache=_CompiledTemplates(ext),
     )
     env.filters["md_code"] = _md_code
     return env

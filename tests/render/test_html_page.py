@@ -46,10 +46,10 @@ from pbem.core.log import Entry
 from pbem.demo import DemoStep, run_demo
 from pbem.ledger import replay
 from pbem.render import maps
-from pbem.render.page import packed_save, render_page, render_svg
+from pbem.render.page import packed_save, page_map, render_page, render_svg
 from pbem.render.png import chromium, run_headless, svg_size
 from pbem.render.summary import render_summary
-from pbem.render.verifier import csp_source, verifier_script
+from pbem.render.verifier import csp_source, map_script, verifier_script
 from pbem.store import Store
 from pbem.transport.htmltext import embedded_save
 from pbem.verify import parse_entries
@@ -202,8 +202,15 @@ def open_in_browser(found: str, folder: Path, name: str, page: str) -> tuple[byt
     path = folder / f"{name}.html"
     path.write_text(probed(page), encoding="utf-8")
     shot = folder / f"{name}.png"
+    # (idle: a packed map is drawn once its script has inflated it)
     dom = run_headless(
-        path, width=WINDOW[0], height=WINDOW[1], screenshot=shot, dump_dom=True, browser=found
+        path,
+        width=WINDOW[0],
+        height=WINDOW[1],
+        screenshot=shot,
+        dump_dom=True,
+        browser=found,
+        idle_ms=5000,
     )
     return shot.read_bytes(), dom
 
@@ -242,6 +249,10 @@ def test_each_roles_page_draws_in_a_browser(rules: str, tmp_path: Path) -> None:
         assert laid["width"] == pytest.approx(min(width, laid["room"]), abs=1)
         assert laid["height"] == pytest.approx(laid["width"] * height / width, rel=0.01)
         assert laid["width"] > 0.8 * min(width, WINDOW[0] - 100)
+        # The drawing itself is in the page once its scripts ran (a packed map inflated),
+        # with what a browser shows on hover.
+        tips = re.findall(r"<title>[^<]*</title>", page_map(pages[role]))
+        assert len(tips) > 1 and all(tip in dom for tip in tips[1:]), role
         # The text alternative after the browser read it: the summary's facts.
         assert_same_facts(rules, dom, render_summary(game, role, "text"))
 
@@ -281,18 +292,26 @@ def test_the_page_lists_the_summarys_facts_and_fetches_nothing(rules: str) -> No
 
 
 def assert_only_the_verifier_runs(page: str) -> None:
-    """Two script elements: the save as JSON data (never run) and pbem's verifier, whose
-    SHA-256 is the one script source the policy allows (issue 18)."""
+    """Two script elements: the save as JSON data (never run) and pbem's verifier; and on
+    a page whose map is packed, a third, pbem's script that draws it (issue 29). Their
+    SHA-256 are the only script sources the policy allows (issue 18)."""
     scripts = re.findall(r"<script([^>]*)>(.*?)</script>", page, re.S)
+    packed = 'id="pbem-map-gzip"' in page
     assert [attrs for attrs, _body in scripts] == [
         ' type="application/json" id="pbem-save"',
         "",
+        *([""] if packed else []),
     ]
     assert scripts[1][1] == verifier_script()
+    if packed:
+        assert scripts[2][1] == map_script()
     policy = re.search(r"script-src ([^;]+);", page)
     assert policy is not None and policy.group(1) == csp_source()
-    digest = base64.b64encode(hashlib.sha256(scripts[1][1].encode()).digest()).decode()
-    assert csp_source() == f"'sha256-{digest}'"
+    digests = [
+        base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()
+        for script in (verifier_script(), map_script())
+    ]
+    assert csp_source() == " ".join(f"'sha256-{digest}'" for digest in digests)
     assert "<" not in scripts[0][1]  # (so the data can never close its element)
 
 

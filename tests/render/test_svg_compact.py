@@ -15,7 +15,7 @@ import pytest
 from pbem.core.adjudicator import Adjudicator
 from pbem.ledger import replay
 from pbem.maps.svg_compact import PRESENTATION, compact
-from pbem.render.page import render_page, render_svg
+from pbem.render.page import PACK_MAP_OVER, page_map, render_page, render_svg
 from pbem.render.png import chromium, run_headless, svg_size
 from pbem.verify import parse_entries
 from tests.render.png_pixels import read_png
@@ -120,7 +120,18 @@ def test_every_element_is_given_what_it_was_given(rules: str) -> None:
 def test_the_turn_page_carries_the_compacted_map(rules: str) -> None:
     game = demo_game(rules)
     role = next(iter(game.roles))
-    assert drawn(rules)[1] in render_page(game, role)
+    page = render_page(game, role)
+    small = drawn(rules)[1]
+    assert page_map(page) == small.rstrip("\n")
+    # Inline, or (a large map) packed: its outer <svg> and title inline, the drawing in
+    # a fifth of its bytes or less, with the one script that draws it.
+    packed = len(small.encode()) > PACK_MAP_OVER
+    assert (small in page) is not packed
+    assert ('id="pbem-map-gzip"' in page) is packed
+    if packed:
+        shell = page[page.index("<svg") : page.index("</svg>") + 6]
+        assert shell.startswith(small[: small.index("</title>") + 8])
+        assert len(shell) < 0.25 * len(small)
 
 
 def test_a_drawing_it_cannot_read_is_left_as_it_was() -> None:

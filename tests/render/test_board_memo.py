@@ -1,0 +1,105 @@
+"""The board `pbem show` prints, kept in the cache folder (pbem.render.board.kept_state_text):
+the text state_text gives, for the very position and role it was written for, never for
+another head, never with the role's own secrets, never once its code or templates changed."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from pbem.core.adjudicator import Adjudicator
+from pbem.ledger import replay
+from pbem.render import board
+from pbem.verify import parse_entries
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@cache
+def game_at(count: int) -> Adjudicator:
+    entries = parse_entries((ROOT / "saves" / "race-to-berlin-demo.pbem").read_bytes())
+    return replay(entries[:count], {})
+
+
+@pytest.fixture
+def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("PBEM_CACHE", str(folder))
+    return folder
+
+
+def _counting(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    calls: list[object] = []
+    real = board.state_text
+
+    def counted(game: Adjudicator, view: object, role: str | None = None) -> str:
+        calls.append(role)
+        return real(game, view, role)
+
+    monkeypatch.setattr(board, "state_text", counted)
+    return calls
+
+
+def test_kept_text_is_the_rendered_text_and_is_used(
+    cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = game_at(60)
+    for role in [*game.roles, None]:
+        view = board.role_view(game, role, None)
+        expected = board.state_text(game, view, role)
+        assert expected
+        calls = _counting(monkeypatch)
+        assert board.kept_state_text(game, view, role, {}) == expected
+        assert board.kept_state_text(game, view, role, None) == expected
+        assert calls == [role]  # the second from the cache
+        monkeypatch.undo()
+        monkeypatch.setenv("PBEM_CACHE", str(cache_dir))
+
+
+def test_another_head_is_never_given_the_kept_text(cache_dir: Path) -> None:
+    early, late = game_at(40), game_at(80)
+    role = next(iter(early.roles))
+    first = board.kept_state_text(early, board.role_view(early, role, None), role, None)
+    view = board.role_view(late, role, None)
+    assert first != board.state_text(late, view, role)  # (two positions that differ)
+    assert board.kept_state_text(late, view, role, None) == board.state_text(late, view, role)
+
+
+def test_a_view_with_the_roles_secrets_is_never_written(
+    cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = game_at(60)
+    role = next(iter(game.roles))
+    view = board.role_view(game, role, None)
+    # Secrets that change nothing the role sees (all opened by now, say): kept as it is.
+    assert board.kept_state_text(game, view, role, {"some-label": 3}) == board.state_text(
+        game, view, role
+    )
+    assert len(list(cache_dir.glob("board-*"))) == 1
+    # A view that shows one (its own sealed value): rendered, never written.
+    secret = {**view, "hand": ["a sealed card"]}
+    text = board.kept_state_text(game_at(61), secret, role, {"x": 1})
+    assert text == board.state_text(game_at(61), secret, role)
+    assert len(list(cache_dir.glob("board-*"))) == 1
+
+
+def test_a_changed_template_is_not_trusted(
+    cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = game_at(60)
+    role = next(iter(game.roles))
+    view = board.role_view(game, role, None)
+    board.kept_state_text(game, view, role, None)
+    assert list(cache_dir.glob("board-*"))
+    from pbem import cache as pbem_cache
+
+    template = str(board.templates_dir() / "race-to-berlin" / "state.txt.j2")
+    real = pbem_cache.file_state
+    monkeypatch.setattr(
+        pbem_cache, "file_state", lambda path: None if path == template else real(path)
+    )
+    calls = _counting(monkeypatch)
+    board.kept_state_text(game, view, role, None)
+    assert calls == [role]  # rendered again
