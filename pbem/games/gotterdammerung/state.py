@@ -250,15 +250,74 @@ def initial_state(data: Mapping[str, Any], options: Mapping[str, Any]) -> State:
 
 def copy_state(state: State) -> State:
     """A copy to change: the static data shared; the units (flat dicts of plain values,
-    the bulk of the state) copied one level deep, the rest as JSON."""
+    the bulk of the state) shared with the original until one is changed (`own`), the rest
+    copied as JSON. Neither copy owns any unit afterwards: a change to either copies it."""
     new: State = copy_json(
         {k: v for k, v in state.items() if k not in STATIC_KEYS and k != "units"}
     )
-    new["units"] = {uid: dict(unit) for uid, unit in state["units"].items()}
+    units = state["units"]
+    _OWNED.pop(id(units), None)  # its unit dicts are shared from now on
+    new["units"] = dict(units)
     for key in STATIC_KEYS:
         if key in state:
             new[key] = state[key]
     return new
+
+
+# --- copy-on-write units ---------------------------------------------------------------------
+#
+# `copy_state` shares the unit dicts between a state and its copy (an entry changes a few
+# units; copying all 150 of them was a fifth of a verification's rules). The rules change a
+# unit only through `own` (or `put` for a new one), which first gives this state a unit dict
+# of its own. Which unit dicts a units mapping alone holds is remembered here, by the
+# mapping's identity (the entry holds the mapping, so its id is not reused while it is
+# here), outside the state: the state's JSON is unchanged. Forgetting is always safe (the
+# next `own` copies once more): `copy_state` forgets its source, and the oldest entries go
+# beyond _OWNED_KEPT (states being changed are the newest: one per entry being applied).
+_OWNED: dict[int, tuple[dict[str, Any], set[str]]] = {}
+_OWNED_KEPT = 64
+
+
+def _owned(units: dict[str, Any]) -> set[str]:
+    """The ids of the units whose dicts `units` alone holds (registered on first use)."""
+    entry = _OWNED.get(id(units))
+    if entry is None or entry[0] is not units:
+        while len(_OWNED) >= _OWNED_KEPT:
+            _OWNED.pop(next(iter(_OWNED)), None)
+        entry = (units, set())
+        _OWNED[id(units)] = entry
+    return entry[1]
+
+
+def own(state: State, uid: str) -> dict[str, Any]:
+    """Unit `uid` of `state` as a dict that no other state holds: the one to change. Take
+    it before reading what is to change, and change it through what this returns."""
+    units = state["units"]
+    owned = _owned(units)
+    unit: dict[str, Any] = units[uid]
+    if uid not in owned:
+        unit = units[uid] = dict(unit)
+        owned.add(uid)
+    return unit
+
+
+def put(state: State, unit: dict[str, Any]) -> dict[str, Any]:
+    """Place a new unit dict (one no state holds yet) in `state`, owned by it."""
+    units = state["units"]
+    units[unit["id"]] = unit
+    _owned(units).add(unit["id"])
+    return unit
+
+
+def set_field(state: State, uid: str, key: str, value: Any) -> None:
+    """`own(state, uid)[key] = value`, without copying a unit that already holds exactly
+    that value (the same type too: False and 0 serialise differently)."""
+    unit = state["units"][uid]
+    if key in unit:
+        old = unit[key]
+        if old is value or (type(old) is type(value) and old == value):
+            return
+    own(state, uid)[key] = value
 
 
 # --- reading the state -----------------------------------------------------------------------
@@ -385,9 +444,12 @@ def hex_text(h: str) -> str:
 
 
 def phase_flags_off(state: State) -> None:
-    for unit in state["units"].values():
-        for flag in _FLAG_SET.intersection(unit):  # (most units carry none: one C call)
-            del unit[flag]
+    units = state["units"]
+    for uid, unit in units.items():
+        if not _FLAG_SET.isdisjoint(unit):  # (most units carry none: one C call)
+            mine = own(state, uid)
+            for flag in _FLAG_SET.intersection(mine):
+                del mine[flag]
 
 
 _FLAG_SET = frozenset(FLAGS)
