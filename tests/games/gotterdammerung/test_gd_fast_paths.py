@@ -184,6 +184,32 @@ def test_end_of_phase_problems_are_every_hex_checked(game: Any) -> None:
     assert zoc.end_of_phase_problems(board, data, lone)
 
 
+def test_stacks_of_several_units_skipped_only_when_legal(game: Any) -> None:
+    """zoc._surely_legal never passes a stack stack_problems refuses: random stacks of 2-4
+    units of any side, nationality and kind (support units, Rifle Corps in Berlin,
+    Volkssturm), on Operational, Transition and City hexes."""
+    board, data, _ = game
+    rng = random.Random(2929)
+    ids = sorted(data["units"])
+    hexes = ["op:2419", "op:2420", "city:1320", "city:0825"]
+    limits = zoc._limits(board)
+    skipped = refused = 0
+    for _ in range(4000):
+        h = rng.choice(hexes)
+        stack: list[dict[str, Any]] = []
+        for uid in rng.sample(ids, rng.randint(2, 4)):
+            side = "german" if data["units"][uid]["side"] == "german" else "soviet"
+            stack.append({"id": uid, "side": side, "hex": h})
+        for n in range(rng.choice((0, 0, 1, 2, 3))):
+            stack.append({"id": f"vs-{n}", "side": "german", "hex": h, "volkssturm": True})
+        problems = zoc.stack_problems(board, data, stack)
+        if zoc._surely_legal(data, stack, limits[h]):
+            skipped += 1
+            assert problems == [], stack
+        refused += bool(problems)
+    assert skipped > 50 and refused > 100
+
+
 def test_german_vp_is_the_unit_by_unit_count(game: Any) -> None:
     board, data, found = game
     alive = 0
