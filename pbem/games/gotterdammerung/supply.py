@@ -70,6 +70,18 @@ def blocker(
     """A test "does hex h stop a supply line of `side`" (8.15, 4.28): an enemy unit in it, or
     an enemy ZOC not cancelled by a friendly unit there. `strong_cancelled` is 11.15's
     option that a Soviet strong ZOC does not extend into German-occupied hexes."""
+    return stopped_hexes(board, data, units, side, strong_cancelled=strong_cancelled).__contains__
+
+
+def stopped_hexes(
+    board: Mapping[str, Any],
+    data: Mapping[str, Any],
+    units: Sequence[Unit],
+    side: str,
+    *,
+    strong_cancelled: bool = False,
+) -> frozenset[str]:
+    """The hexes `blocker` stops a supply line of `side` in."""
     enemy_here = {u["hex"] for u in units if u["side"] != side}
     friendly_here = {u["hex"] for u in units if u["side"] == side}
     zone = zoc._zone(board, data, units, side)
@@ -79,7 +91,7 @@ def blocker(
         # a friendly unit cancels a weak ZOC (4.28), a strong one only under 11.15
         if not (h in friendly_here and (strength == zoc.WEAK or strong_cancelled)):
             stopped.add(h)
-    return frozenset(stopped).__contains__
+    return frozenset(stopped)
 
 
 def trace(
@@ -149,17 +161,22 @@ def _build_steps(board: Mapping[str, Any], side: str, on: str | None) -> dict[st
             a, _, b = key.partition("|")
             if md.side_key(a, b) == key:
                 fronts.update(((a, b), (b, a)))
+    if on is not None and on not in md.MAPS:
+        md.neighbours(board, next(iter(hexes)), on)  # (its error for an unknown map)
+    # the hexes no line enters: unused ones; the hexsides none crosses: sea/lake, Spree
+    unused = {h for h, info in hexes.items() if info["kind"] == md.UNUSED}
+    closed = {
+        pair for pair, features in sides.items() if "sea-lake" in features or "spree" in features
+    }
+    closed |= fronts
     out: dict[str, list[str]] = {}
-    for h in hexes:
-        found = []
-        for n in md.neighbours(board, h, on):
-            if hexes[n]["kind"] == md.UNUSED:
-                continue
-            features = sides[(h, n)]
-            if "sea-lake" in features or "spree" in features or (h, n) in fronts:
-                continue
-            found.append(n)
-        out[h] = found
+    for h, info in hexes.items():
+        near = info["neighbours"]
+        if on is not None:  # md.neighbours(board, h, on), inline
+            mine_op = info["map"] == md.OP
+            op = on == md.OP
+            near = [n for n in near if (mine_op and hexes[n]["map"] == md.OP) == op]
+        out[h] = [n for n in near if n not in unused and (h, n) not in closed]
     return out
 
 
@@ -183,10 +200,17 @@ class _Lines:
     may step into is close enough. The same answers as `trace(...) is not None` for each
     unit (tests/games/gotterdammerung/test_gd_speed.py), without a search per unit."""
 
-    def __init__(self, board: Mapping[str, Any], side: str, blocked: Callable[[str], bool]) -> None:
+    def __init__(
+        self,
+        board: Mapping[str, Any],
+        side: str,
+        blocked: Callable[[str], bool],
+        on: str | None = md.OP,
+    ) -> None:
         self.board = board
-        self.steps = _steps(board, side, md.OP)
-        self.back = _back_steps(board, side, md.OP)
+        self.on = on
+        self.steps = _steps(board, side, on)
+        self.back = _back_steps(board, side, on)
         self.blocked = blocked
         self.known: dict[tuple[frozenset[str], int | None], dict[str, int]] = {}
 
@@ -195,7 +219,7 @@ class _Lines:
         if start in targets:
             return True
         if start not in self.steps:
-            md.neighbours(self.board, start, md.OP)  # the error for a hex not on the maps
+            md.neighbours(self.board, start, self.on)  # the error for a hex not on the maps
         key = (frozenset(targets), limit)
         dist = self.known.get(key)
         if dist is None:
@@ -222,6 +246,44 @@ class _Lines:
                     dist[y] = d + 1
                     todo.append(y)
         return dist
+
+
+def reaches_unlimited(
+    board: Mapping[str, Any],
+    data: Mapping[str, Any],
+    units: Sequence[Unit],
+    side: str,
+    start: str,
+    targets: Collection[str],
+    *,
+    on: str | None = md.OP,
+) -> bool:
+    """`trace(board, side, start, targets, blocker(board, data, units, side), on=on) is not
+    None`: a supply line of unlimited length. One backward search from the targets serves
+    every start of a position: it is remembered by the map, side, targets and the content of
+    the blocked hexes (what the search depends on), so a changed position is a new key."""
+    ends = frozenset(targets)
+    if start in ends:
+        return True
+    stopped = stopped_hexes(board, data, units, side)
+    token = md._sides(board)
+    key = (id(board), side, on, ends, stopped)
+    cached = _REACHED.get(key)
+    if cached is None or cached[0] is not token:
+        lines = _Lines(board, side, stopped.__contains__, on)
+        if start not in lines.steps:
+            md.neighbours(board, start, on)  # the error for a hex not on the maps
+        if len(_REACHED) >= 16:
+            _REACHED.clear()
+        cached = (token, lines.steps, lines._distances(ends, None))
+        _REACHED[key] = cached
+    steps, dist = cached[1], cached[2]
+    if start not in steps:
+        md.neighbours(board, start, on)  # the error for a hex not on the maps
+    return any(n in dist for n in steps[start])
+
+
+_REACHED: dict[tuple[Any, ...], tuple[object, dict[str, list[str]], dict[str, int]]] = {}
 
 
 def _rail_links(board: Mapping[str, Any]) -> dict[str, set[str]]:
