@@ -230,22 +230,43 @@ class _Lines:
         return any(n in dist and (most is None or dist[n] <= most) for n in self.steps[start])
 
     def _distances(self, targets: frozenset[str], limit: int | None) -> dict[str, int]:
+        back, blocked = self.back, self.blocked  # (locals: the loop runs for every hex)
         dist: dict[str, int] = {}
-        todo: deque[str] = deque()
+        level: list[str] = []
         for t in sorted(targets):
-            if t in self.back and not self.blocked(t):
+            if t in back and not blocked(t):
                 dist[t] = 0
-                todo.append(t)
-        while todo:
-            x = todo.popleft()
-            d = dist[x]
-            if limit is not None and d >= limit - 1:
-                continue  # (a hex further away is of no use within the limit)
-            for y in self.back[x]:
-                if y not in dist and not self.blocked(y):
-                    dist[y] = d + 1
-                    todo.append(y)
+                level.append(t)
+        # breadth first, a level at a time (the order a queue would give)
+        d = 0
+        while level and (limit is None or d < limit - 1):
+            d += 1
+            following = []
+            for x in level:
+                for y in back[x]:
+                    if y not in dist and not blocked(y):
+                        dist[y] = d
+                        following.append(y)
+            level = following
         return dist
+
+
+def _connected(
+    steps: Mapping[str, list[str]], start: str, ends: Collection[str], stopped: Collection[str]
+) -> bool:
+    """`trace(...) is not None` with no limit: is a target reachable from `start` through
+    hexes not stopped (the start not tested)? Depth first: only whether, not how far."""
+    seen = {start}
+    todo = [start]
+    while todo:
+        for n in steps[todo.pop()]:
+            if n in seen or n in stopped:
+                continue
+            if n in ends:
+                return True
+            seen.add(n)
+            todo.append(n)
+    return False
 
 
 def reaches_unlimited(
@@ -259,9 +280,11 @@ def reaches_unlimited(
     on: str | None = md.OP,
 ) -> bool:
     """`trace(board, side, start, targets, blocker(board, data, units, side), on=on) is not
-    None`: a supply line of unlimited length. One backward search from the targets serves
-    every start of a position: it is remembered by the map, side, targets and the content of
-    the blocked hexes (what the search depends on), so a changed position is a new key."""
+    None`: a supply line of unlimited length. Asked about one start, it is that trace (it
+    stops at the first target found); asked again and again about one position (a bot
+    trying every City hex for a Volkssturm unit, 8.43), one backward search from the
+    targets answers every start. Remembered by the map, side, targets and the content of
+    the blocked hexes (what the search depends on): a changed position is a new key."""
     ends = frozenset(targets)
     if start in ends:
         return True
@@ -269,21 +292,34 @@ def reaches_unlimited(
     token = md._sides(board)
     key = (id(board), side, on, ends, stopped)
     cached = _REACHED.get(key)
-    if cached is None or cached[0] is not token:
+    if cached is None or cached[0] is not token or cached[1] < _BUILD_AFTER:
+        asked = 1 if cached is None or cached[0] is not token else cached[1] + 1
+        if asked < _BUILD_AFTER:
+            if len(_REACHED) >= _REACHED_KEPT:
+                _REACHED.clear()
+            _REACHED[key] = (token, asked, None)
+            steps = _steps(board, side, on)
+            if start not in steps:
+                md.neighbours(board, start, on)  # the error for a hex not on the maps
+            return _connected(steps, start, ends, stopped)
         lines = _Lines(board, side, stopped.__contains__, on)
         if start not in lines.steps:
             md.neighbours(board, start, on)  # the error for a hex not on the maps
-        if len(_REACHED) >= 16:
-            _REACHED.clear()
-        cached = (token, lines.steps, lines._distances(ends, None))
+        cached = (token, asked, (lines.steps, lines._distances(ends, None)))
         _REACHED[key] = cached
-    steps, dist = cached[1], cached[2]
+    found = cached[2]
+    assert found is not None
+    steps, dist = found
     if start not in steps:
         md.neighbours(board, start, on)  # the error for a hex not on the maps
     return any(n in dist for n in steps[start])
 
 
-_REACHED: dict[tuple[Any, ...], tuple[object, dict[str, list[str]], dict[str, int]]] = {}
+# reaches_unlimited's positions: key -> (map token, times asked, (steps, distances) once
+# built): built at the _BUILD_AFTER-th question about one position, a trace before.
+_REACHED: dict[tuple[Any, ...], tuple[object, int, Any]] = {}
+_REACHED_KEPT = 32
+_BUILD_AFTER = 3
 
 
 def _rail_links(board: Mapping[str, Any]) -> dict[str, set[str]]:
