@@ -457,7 +457,7 @@ def _jueterbog_hex_problem(
     if any(u["hex"] == h and u["side"] == "soviet" for u in before):
         return f"{uid}: hex {where} holds Soviet units (8.32)"
     german_there = any(u["hex"] == h and u["side"] == "german" for u in before)
-    if h in zoc.enemy_zoc(board, data, before, "german") and not german_there:
+    if h in zoc._zone(board, data, before, "german") and not german_there:
         return f"{uid}: hex {where} is in Soviet ZOC with no German unit (8.32)"
     stack = [u for u in now if u["hex"] == h]
     problems = zoc.stack_problems(board, data, stack)

@@ -312,7 +312,7 @@ def _sample_entry(state: State, uid: str, rng: random.Random, code: str | None =
 def _rail_run(state: State, start: str, rng: random.Random, most: int = 3) -> list[str]:
     """A short run along the railroad from `start`, away from the enemy (for the bot)."""
     board = state["board"]
-    enemy_zoc = zoc.enemy_zoc(board, state["counters"], gs.on_map(state), "german")
+    enemy_zoc = zoc._zone(board, state["counters"], gs.on_map(state), "german")  # (read)
     taken = {u["hex"] for u in gs.on_map(state) if u["side"] == "soviet"}
     path = [start]
     for _ in range(rng.randint(0, most)):

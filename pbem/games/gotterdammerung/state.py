@@ -49,6 +49,7 @@ SIDES = ("soviet", "german")
 NAMES = {"soviet": "the Soviet player", "german": "the German player"}
 STATIC_KEYS = ("board", "tables", "counters")
 NGP = "ngp"
+_OFF_MAP = frozenset({None, NGP})  # a unit's "hex" when it is on neither map
 FLAGS = ("moved", "attacked", "defended", "advanced", "retreated_into")
 SUPPORT_POINTS = 12  # 6.59 (the default; 10.3 prints 15: an option)
 CURSE_DELTA = -2  # 12.24: 12 -> 10
@@ -335,7 +336,7 @@ def counter(state: State, uid: str) -> Mapping[str, Any]:
 
 def on_map(state: State) -> list[dict[str, Any]]:
     """The units on either map (not those in the North German Plain Box)."""
-    return [u for u in state["units"].values() if u["hex"] not in (None, NGP)]
+    return [u for u in state["units"].values() if u["hex"] not in _OFF_MAP]
 
 
 def in_box(state: State, side: str) -> list[dict[str, Any]]:
@@ -393,7 +394,7 @@ def units_at(state: State, h: str) -> list[dict[str, Any]]:
 
 
 def enemy_hexes(state: State, side: str) -> set[str]:
-    return {u["hex"] for u in on_map(state) if u["side"] != side}
+    return {u["hex"] for u in state["units"].values() if u["side"] != side} - _OFF_MAP
 
 
 # --- hexes and paths ---------------------------------------------------------------------------

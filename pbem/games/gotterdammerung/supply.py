@@ -484,18 +484,31 @@ def supply_status(
     depots = supplied_depots(board, data, units, turn)
     depot_ids = {d["id"] for d in depots}
     lines = _Lines(board, "soviet", blocked)
+    # the ends of an Operational unit's 8-hex line, per front (what _supplied works out for
+    # each unit), and 8.18's eastern edge, found once
+    sources = frozenset(source_hexes(board, turn))
+    ends_of: dict[str | None, frozenset[str]] = {}
+    east = frozenset(md.edge_hexes(board, "east"))
     out: dict[str, str] = {}
     for u in units:
         if u["side"] != "soviet":
             continue
         if _is_depot(data, u):
             supplied = u["id"] in depot_ids
-        else:
+        elif md.kind(board, u["hex"]) == md.CITY_HEX:
             supplied = _supplied(board, data, u, turn, occupied, blocked, depots, lines)
+        else:
+            front = _front(data, u)
+            ends = ends_of.get(front)
+            if ends is None:
+                ends = ends_of[front] = sources | {
+                    d["hex"] for d in depots if front is None or _front(data, d) == front
+                }
+            supplied = lines.reaches(u["hex"], ends, SUPPLY_RANGE)
         if supplied:
             out[u["id"]] = SUPPLIED
-        elif _defence_only(board, u, blocked, lines):
-            out[u["id"]] = DEFENCE_ONLY
+        elif md.east_of_start_line(board, u["hex"]) and md.kind(board, u["hex"]) != md.CITY_HEX:
+            out[u["id"]] = DEFENCE_ONLY if lines.reaches(u["hex"], east, None) else OUT
         else:
             out[u["id"]] = OUT
     return out
