@@ -480,7 +480,8 @@ def supply_status(
     occupied = set(occupied)
     # one blocker and one set of supplied depots for the whole position (what unit_supplied
     # and defence_only would each work out again for every unit)
-    blocked = blocker(board, data, units, "soviet")
+    stopped = stopped_hexes(board, data, units, "soviet")
+    blocked = stopped.__contains__
     depots = supplied_depots(board, data, units, turn)
     depot_ids = {d["id"] for d in depots}
     lines = _Lines(board, "soviet", blocked)
@@ -508,7 +509,10 @@ def supply_status(
         if supplied:
             out[u["id"]] = SUPPLIED
         elif md.east_of_start_line(board, u["hex"]) and md.kind(board, u["hex"]) != md.CITY_HEX:
-            out[u["id"]] = DEFENCE_ONLY if lines.reaches(u["hex"], east, None) else OUT
+            # 8.18's unlimited line: a search from the unit, which stops at the first edge
+            # hex (few units ask, and near that edge: cheaper than one from the whole edge)
+            found = u["hex"] in east or _connected(lines.steps, u["hex"], east, stopped)
+            out[u["id"]] = DEFENCE_ONLY if found else OUT
         else:
             out[u["id"]] = OUT
     return out
