@@ -19,7 +19,7 @@ rules are pure functions in rail.py, split.py and arrivals.py.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from pbem.core.engine import Context, State
@@ -284,8 +284,10 @@ def check_walk(
     words: tuple[str, ...] | list[str],
     zoc_callbacks: Any = None,
     enemy: set[str] | None = None,
+    facts: Mapping[str, Any] | None = None,
 ) -> tuple[list[str], int]:
-    """The hexes and points of a legal step of the unit's move; IllegalOrderError if not."""
+    """The hexes and points of a legal step of the unit's move; IllegalOrderError if not.
+    `facts`: `gs.mover(state, unit)`, if the caller (a bot trying many paths) has it."""
     board, tables = state["board"], state["tables"]
     path = gs.resolve_path(state, unit["hex"], words)
     if not path:
@@ -313,7 +315,7 @@ def check_walk(
         cost = mv.check_path(
             board,
             tables,
-            gs.mover(state, unit),
+            gs.mover(state, unit) if facts is None else facts,
             full,
             points=moving["points"],
             phase=_phase(state),

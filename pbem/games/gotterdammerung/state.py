@@ -372,10 +372,9 @@ def face(state: State, unit: Mapping[str, Any]) -> dict[str, int]:
 
 def mover(state: State, unit: Mapping[str, Any]) -> dict[str, Any]:
     """What movement.py reads: the counter's facts with the unit's side, hex and face."""
-    c = dict(counter(state, unit["id"]))
-    if unit.get("volkssturm"):
-        c.setdefault("class", "foot")  # 8.4: Volkssturm infantry
-    return {**c, **unit, "name": unit["id"], "movement": face(state, unit)["movement"]}
+    c = counter(state, unit["id"])
+    foot = {"class": "foot"} if unit.get("volkssturm") and "class" not in c else {}  # 8.4
+    return {**c, **foot, **unit, "name": unit["id"], "movement": face(state, unit)["movement"]}
 
 
 def role_of(state: State, side: str) -> str:
