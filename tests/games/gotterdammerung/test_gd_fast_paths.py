@@ -184,30 +184,35 @@ def test_end_of_phase_problems_are_every_hex_checked(game: Any) -> None:
     assert zoc.end_of_phase_problems(board, data, lone)
 
 
-def test_stacks_of_several_units_skipped_only_when_legal(game: Any) -> None:
-    """zoc._surely_legal never passes a stack stack_problems refuses: random stacks of 2-4
-    units of any side, nationality and kind (support units, Rifle Corps in Berlin,
-    Volkssturm), on Operational, Transition and City hexes."""
+def test_random_stacks_are_found_as_every_hex_checked(game: Any) -> None:
+    """end_of_phase_problems' bound per hex never passes a stack stack_problems refuses,
+    nor refuses a legal one: random stacks of 1-4 units of any side, nationality and kind
+    (support units, Rifle Corps in Berlin, Volkssturm), on Operational, Transition and City
+    hexes, several hexes at once."""
     board, data, _ = game
     rng = random.Random(2929)
     ids = sorted(data["units"])
     hexes = ["op:2419", "op:2420", "city:1320", "city:0825"]
-    limits = zoc._limits(board)
-    skipped = refused = 0
-    for _ in range(4000):
-        h = rng.choice(hexes)
-        stack: list[dict[str, Any]] = []
-        for uid in rng.sample(ids, rng.randint(2, 4)):
-            side = "german" if data["units"][uid]["side"] == "german" else "soviet"
-            stack.append({"id": uid, "side": side, "hex": h})
-        for n in range(rng.choice((0, 0, 1, 2, 3))):
-            stack.append({"id": f"vs-{n}", "side": "german", "hex": h, "volkssturm": True})
-        problems = zoc.stack_problems(board, data, stack)
-        if zoc._surely_legal(data, stack, limits[h]):
-            skipped += 1
-            assert problems == [], stack
-        refused += bool(problems)
-    assert skipped > 50 and refused > 100
+    broken = legal = 0
+    for _ in range(1500):
+        units: list[dict[str, Any]] = []
+        for h in hexes:
+            for uid in rng.sample(ids, rng.randint(1, 4)):
+                side = "german" if data["units"][uid]["side"] == "german" else "soviet"
+                units.append({"id": uid, "side": side, "hex": h})
+            for n in range(rng.choice((0, 0, 1, 2, 3))):
+                units.append({"id": f"vs-{h}-{n}", "side": "german", "hex": h, "volkssturm": True})
+        rng.shuffle(units)
+        got = zoc.end_of_phase_problems(board, data, units)
+        assert got == plain_overstacks(board, data, units)
+        assert list(got) == list(plain_overstacks(board, data, units))  # (the same order)
+        broken += len(got)
+        legal += len(hexes) - len(got)
+    assert broken > 100 and legal > 100
+    with pytest.raises(ValueError, match="not in the counters data"):
+        zoc.end_of_phase_problems(
+            board, data, [{"id": "nobody", "side": "german", "hex": "op:2419"}]
+        )
 
 
 def test_german_vp_is_the_unit_by_unit_count(game: Any) -> None:
