@@ -28,7 +28,8 @@ def soviet_phase_start(state: State, ctx: Context) -> None:
     for uid, _ in arrivals.soviet_arrivals(state["counters"], state["turn"], state["options"]):
         info = state["waiting"].get(uid)
         if info is not None and info["turn"] > state["turn"]:
-            info["turn"] = state["turn"]
+            # (a new dict: copy_state shares the waiting entries, never changed in place)
+            state["waiting"][uid] = {**info, "turn": state["turn"]}
     due = sorted(
         uid
         for uid, info in state["waiting"].items()

@@ -253,9 +253,10 @@ def copy_state(state: State) -> State:
     """A copy to change: the static data shared; the units (flat dicts of plain values,
     the bulk of the state) shared with the original until one is changed (`own`), the rest
     copied as JSON. Neither copy owns any unit afterwards: a change to either copies it."""
-    new: State = copy_json(
-        {k: v for k, v in state.items() if k not in STATIC_KEYS and k != "units"}
-    )
+    new: State = copy_json({k: v for k, v in state.items() if k not in _SHARED_KEYS})
+    # the waiting reinforcements: each entry is replaced, never changed in place (one dict
+    # per unit still to come: two thirds of what was copied as JSON at the start)
+    new["waiting"] = dict(state["waiting"])
     units = state["units"]
     _OWNED.pop(id(units), None)  # its unit dicts are shared from now on
     new["units"] = dict(units)
@@ -263,6 +264,9 @@ def copy_state(state: State) -> State:
         if key in state:
             new[key] = state[key]
     return new
+
+
+_SHARED_KEYS = frozenset((*STATIC_KEYS, "units", "waiting"))  # (copy_state: not as JSON)
 
 
 # --- copy-on-write units ---------------------------------------------------------------------
