@@ -363,21 +363,15 @@ def _zone(
 ) -> Mapping[str, str]:
     """`enemy_zoc`'s remembered map itself, for callers that only read it."""
     kinds = _zoc_kinds(data)
-    if not isinstance(units, list | tuple):
-        units = list(units)
-    try:  # (one comprehension: the rules ask this several times an entry)
-        sources = [
-            (u["hex"], WEAK if u.get("volkssturm") else kinds[u["id"]])
-            for u in units
-            if u["side"] != side
-            and not u.get("disrupted")  # (4.27)
-            and (u.get("volkssturm") or kinds[u["id"]] != "none")
-        ]
-    except KeyError:  # a unit not in the counters data: counter() says which
-        for u in units:
-            if u["side"] != side and not u.get("disrupted") and not u.get("volkssturm"):
-                counter(data, u)
-        raise
+    # (one comprehension: the rules ask this several times an entry; a unit with no ZOC
+    # has "" in `kinds`, one not in the counters data raises counter()'s error)
+    sources = [
+        (u["hex"], kind)
+        for u in units
+        if u["side"] != side
+        and not u.get("disrupted")  # 4.27
+        and (kind := WEAK if u.get("volkssturm") else kinds[u["id"]])
+    ]
     token = md._sides(board)
     key = (id(board), side, tuple(sources))
     cached = _ZONES.get(key)
@@ -398,20 +392,30 @@ def _zone(
     return out
 
 
-def _zoc_kinds(data: Mapping[str, Any]) -> dict[str, str]:
-    """unit id -> its counter's ZOC ("strong", "weak", "none"), per counters data object
-    (a game never changes its counters data; the memo holds it and checks its identity)."""
+class _Kinds(dict[str, str]):
+    """unit id -> its counter's ZOC, "strong" or "weak", "" for none; an id not in the
+    counters data raises counter()'s error."""
+
+    def __missing__(self, uid: str) -> str:
+        raise ValueError(f"unit {uid} is not in the counters data")
+
+
+def _zoc_kinds(data: Mapping[str, Any]) -> _Kinds:
+    """`_Kinds` per counters data object (a game never changes its counters data; the memo
+    holds it and checks its identity)."""
     cached = _KINDS.get(id(data))
     if cached is not None and cached[0] is data:
         return cached[1]
-    kinds = {uid: str(c["zoc"]) for uid, c in data["units"].items()}
+    kinds = _Kinds(
+        {uid: "" if c["zoc"] == "none" else str(c["zoc"]) for uid, c in data["units"].items()}
+    )
     if len(_KINDS) >= 8:
         _KINDS.clear()
     _KINDS[id(data)] = (data, kinds)
     return kinds
 
 
-_KINDS: dict[int, tuple[Mapping[str, Any], dict[str, str]]] = {}
+_KINDS: dict[int, tuple[Mapping[str, Any], _Kinds]] = {}
 # enemy_zoc's results by (map, side, enemy (hex, strength) in order), with the map's derived
 # lookups they were built with (`map_data.changed` makes a new one, so they are not reused).
 _ZONES: dict[tuple[int, str, tuple[tuple[str, str], ...]], tuple[object, dict[str, str]]] = {}

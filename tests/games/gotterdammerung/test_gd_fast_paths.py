@@ -163,6 +163,10 @@ def test_zone_of_a_volkssturm_flag_and_of_other_counters_data(game: Any) -> None
         c["zoc"] = "none"
     assert zoc._zone(board, other, units, "soviet") == plain_zone(board, other, units, "soviet")
     assert zoc._zone(board, data, units, "soviet") == before
+    # a unit not in the counters data: counter()'s error, as unit by unit (not skipped)
+    stranger = {"id": "nobody", "side": "german", "hex": units[0]["hex"]}
+    with pytest.raises(ValueError, match="nobody is not in the counters data"):
+        zoc._zone(board, data, [*units, stranger], "soviet")
 
 
 def test_end_of_phase_problems_are_every_hex_checked(game: Any) -> None:
