@@ -276,9 +276,13 @@ _SHARED_KEYS = frozenset((*STATIC_KEYS, "units", "waiting"))  # (copy_state: not
 # unit only through `own` (or `put` for a new one), which first gives this state a unit dict
 # of its own. Which unit dicts a units mapping alone holds is remembered here, by the
 # mapping's identity (the entry holds the mapping, so its id is not reused while it is
-# here), outside the state: the state's JSON is unchanged. Forgetting is always safe (the
-# next `own` copies once more): `copy_state` forgets its source, and the oldest entries go
-# beyond _OWNED_KEPT (states being changed are the newest: one per entry being applied).
+# here), outside the state: the state's JSON is unchanged. Forgetting a mapping makes its
+# next `own` copy once more: `copy_state` forgets its source (which shares every unit from
+# then on), and the oldest entries go beyond _OWNED_KEPT. A dict `own` returned stays the
+# state's while one entry is applied (the state being changed is the newest entry here; it
+# would take _OWNED_KEPT other states changed meanwhile to forget it), so a handler may keep
+# and change it. tests/games/gotterdammerung/test_gd_copy_on_write.py: applying an entry
+# never changes the state it is applied to, and games are those of deep copies.
 _OWNED: dict[int, tuple[dict[str, Any], set[str]]] = {}
 _OWNED_KEPT = 64
 
@@ -288,7 +292,10 @@ def _owned(units: dict[str, Any]) -> set[str]:
     entry = _OWNED.get(id(units))
     if entry is None or entry[0] is not units:
         while len(_OWNED) >= _OWNED_KEPT:
-            _OWNED.pop(next(iter(_OWNED)), None)
+            try:
+                _OWNED.pop(next(iter(_OWNED)), None)
+            except (RuntimeError, StopIteration):  # (changed meanwhile: forget no more)
+                break
         entry = (units, set())
         _OWNED[id(units)] = entry
     return entry[1]
