@@ -12,7 +12,7 @@ that the machine's noise falls on all of them alike:
   cryptographic floor of self-play: each entry is signed once and checked once).
 
 Prints games/s and entries/s per title and each title's entries/s as a share of the
-two baselines. Run: python bench/selfplay.py [--rounds N] [--toy-rounds N]
+two baselines. Run: python bench/selfplay.py [--rounds N] [--toy-rounds N] [--titles T ...]
 """
 
 from __future__ import annotations
@@ -70,9 +70,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=6, help="games per title (seeds 0..N-1)")
     parser.add_argument("--toy-rounds", type=int, default=100, help="rolls in a toy-dice game")
+    parser.add_argument(
+        "--titles", nargs="*", choices=TITLES, default=TITLES, help="titles to play (default: all)"
+    )
     args = parser.parse_args()
 
-    names = (TOY, *TITLES)
+    names = (TOY, *args.titles)
     seconds = dict.fromkeys(names, 0.0)
     entries = dict.fromkeys(names, 0)
     raw_seconds, raw_count = 0.0, 0

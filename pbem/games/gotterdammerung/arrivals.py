@@ -381,9 +381,8 @@ def _west_line(
 ) -> bool:
     """8.32/8.33: a supply line of unlimited length (8.14, 8.15) from `start` to the western
     edge of the map."""
-    west = set(md.edge_hexes(board, "west"))
-    blocked = supply.blocker(board, data, units, "german")
-    return supply.trace(board, "german", start, west, blocked) is not None
+    west = md.edge_hexes(board, "west")
+    return supply.reaches_unlimited(board, data, units, "german", start, west)
 
 
 def _at(units: Sequence[Unit], data: Mapping[str, Any], branch: str, h: str) -> bool:
@@ -458,7 +457,7 @@ def _jueterbog_hex_problem(
     if any(u["hex"] == h and u["side"] == "soviet" for u in before):
         return f"{uid}: hex {where} holds Soviet units (8.32)"
     german_there = any(u["hex"] == h and u["side"] == "german" for u in before)
-    if h in zoc.enemy_zoc(board, data, before, "german") and not german_there:
+    if h in zoc._zone(board, data, before, "german") and not german_there:
         return f"{uid}: hex {where} is in Soviet ZOC with no German unit (8.32)"
     stack = [u for u in now if u["hex"] == h]
     problems = zoc.stack_problems(board, data, stack)
@@ -605,9 +604,8 @@ def volkssturm_hex_problems(
         problems.append(f"hex {where} is the Führer Chancellery (8.43)")
     if any(u["hex"] == h and u["side"] == "soviet" for u in units):
         problems.append(f"hex {where} holds Soviet units (8.43)")
-    ends = set(md.edge_hexes(board, "west")) if targets is None else set(targets)
-    blocked = supply.blocker(board, data, units, "german")
-    if supply.trace(board, "german", h, ends, blocked, on=None) is None:
+    ends = md.edge_hexes(board, "west") if targets is None else targets
+    if not supply.reaches_unlimited(board, data, units, "german", h, ends, on=None):
         problems.append(f"no supply line of unlimited length can be traced from hex {where} (8.43)")
     new = {"id": "vs-new", "side": "german", "hex": h, "volkssturm": True}
     stack = [u for u in units if u["hex"] == h] + [new]

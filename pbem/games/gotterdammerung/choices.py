@@ -160,6 +160,7 @@ def _legal_paths(state: State, unit: dict[str, Any], depth: int = 2) -> list[lis
     frontier = [[unit["hex"]]]
     may_end: dict[str, bool] = {}  # by end hex: paths of one unit often share their end
     stacks = zoc.by_hex(state["units"].values())  # (gs.units_at of every hex at once)
+    facts = gs.mover(state, unit)  # (the same for every path tried)
     for _ in range(depth):
         nxt = []
         for path in frontier:
@@ -167,7 +168,9 @@ def _legal_paths(state: State, unit: dict[str, Any], depth: int = 2) -> list[lis
                 if n in path or n in enemy or md.kind(board, n) == md.UNUSED:
                     continue
                 try:
-                    moving.check_walk(state, unit, move, [*path[1:], n], callbacks, enemy=enemy)
+                    moving.check_walk(
+                        state, unit, move, [*path[1:], n], callbacks, enemy=enemy, facts=facts
+                    )
                 except IllegalOrderError:
                     continue
                 nxt.append([*path, n])
@@ -282,11 +285,15 @@ def _sample_walk(state: State, unit: dict[str, Any], rng: random.Random) -> Any:
     else:
         rng.shuffle(candidates)
     callbacks = moving.zoc_rules(state, unit, move["zoc"] if move["fresh"] else False)
-    for path in candidates[:24]:
-        if not _may_end(state, unit, path[-1]):
+    facts = gs.mover(state, unit)  # (the same for every path tried)
+    stacks = None
+    for tried, path in enumerate(candidates[:24]):
+        if tried == 1:  # (more than one end to check: the units by hex, found once)
+            stacks = zoc.by_hex(state["units"].values())
+        if not _may_end(state, unit, path[-1], stacks):
             continue
         try:
-            moving.check_walk(state, unit, move, path, callbacks, enemy=enemy)
+            moving.check_walk(state, unit, move, path, callbacks, enemy=enemy, facts=facts)
         except IllegalOrderError:
             continue
         return Move(unit["id"], tuple(_short(h) for h in path))
@@ -312,7 +319,7 @@ def _sample_entry(state: State, uid: str, rng: random.Random, code: str | None =
 def _rail_run(state: State, start: str, rng: random.Random, most: int = 3) -> list[str]:
     """A short run along the railroad from `start`, away from the enemy (for the bot)."""
     board = state["board"]
-    enemy_zoc = zoc.enemy_zoc(board, state["counters"], gs.on_map(state), "german")
+    enemy_zoc = zoc._zone(board, state["counters"], gs.on_map(state), "german")  # (read)
     taken = {u["hex"] for u in gs.on_map(state) if u["side"] == "soviet"}
     path = [start]
     for _ in range(rng.randint(0, most)):

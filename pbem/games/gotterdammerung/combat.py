@@ -84,9 +84,10 @@ def attack_problems(
     if len(sides) > 1:
         return ["all the units of an attack belong to one side (6.0)"]
     side = sides.pop()
-    if not defenders(units, target, side):
+    found = defenders(units, target, side)
+    if not found:
         problems.append(f"hex {target} holds no enemy unit to attack (6.11)")
-    elif any(u.get("defended") for u in defenders(units, target, side)):
+    elif any(u.get("defended") for u in found):
         problems.append(f"hex {target} was already attacked this phase (6.14)")
     for u in attackers:
         name, h = u["id"], u["hex"]

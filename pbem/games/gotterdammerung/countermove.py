@@ -54,7 +54,7 @@ def units_in_enemy_zoc(
     """The ids of `side`'s units in enemy ZOC, strong or weak (4.24): what the engine records
     as `start_zoc` when a Counter-Move or Breakthrough Phase begins (5.53, 5.16). A friendly
     unit in the hex cancels nothing here (4.28 cancels only for retreat and supply)."""
-    reach = zoc.enemy_zoc(board, data, units, side)
+    reach = zoc._zone(board, data, units, side)  # (read only)
     return {u["id"] for u in units if u["side"] == side and u["hex"] in reach}
 
 

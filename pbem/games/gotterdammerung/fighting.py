@@ -141,7 +141,7 @@ def reveal_volkssturm(state: State, unit: dict[str, Any], ctx: Context) -> None:
     key = backs[ctx.roll(0, len(backs) - 1, f"Volkssturm {unit['id']} turned over (8.45)")]
     mix[key] -= 1
     attack, defence, movement = (int(x) for x in key.split("-"))
-    unit.update(attack=attack, defence=defence, movement=movement)
+    gs.own(state, unit["id"]).update(attack=attack, defence=defence, movement=movement)
     ctx.event(f"{unit['id']} is turned over: {key} (8.45)", unit=unit["id"], strength=key)
 
 
@@ -155,10 +155,15 @@ def resolve(
     ubahn: bool = False,
 ) -> None:
     board, tables, data = state["board"], state["tables"], state["counters"]
-    attackers = [state["units"][uid] for uid in attacker_ids]
+    # (the units this changes, as this state's own dicts: read below after the changes)
+    attackers = [gs.own(state, uid) for uid in attacker_ids]
     side = attackers[0]["side"]
     enemy = gs.other(side)
-    defenders = [u for u in gs.on_map(state) if u["hex"] == target and u["side"] == enemy]
+    defenders = [
+        gs.own(state, u["id"])
+        for u in gs.on_map(state)
+        if u["hex"] == target and u["side"] == enemy
+    ]
     revealed = False
     for unit in [*attackers, *defenders]:
         if unit.get("volkssturm") and "attack" not in unit:
@@ -222,9 +227,9 @@ def resolve(
         attack_hexes=sorted({u["hex"] for u in attackers}),
     )
     for unit in attackers:
-        unit["attacked"] = True
+        gs.own(state, unit["id"])["attacked"] = True
     for unit in defenders:
-        unit["defended"] = True
+        gs.own(state, unit["id"])["defended"] = True
     if ubahn:
         demolition = ctx.roll(1, 6, "U-Bahn demolition (12.14)")
         if demolition <= 4:
@@ -305,9 +310,9 @@ def _sixth_hq_check(state: State, ctx: Context) -> None:
 
 def lose_steps(state: State, uid: str, count: int, ctx: Context, why: str) -> int:
     """Take `count` steps from one unit (6.52); the steps actually lost."""
-    unit = state["units"].get(uid)
-    if unit is None or count <= 0:
+    if uid not in state["units"] or count <= 0:
         return 0
+    unit = gs.own(state, uid)
     taken = min(count, unit["steps"])
     unit["steps"] -= taken
     if unit["steps"] <= 0:
@@ -380,7 +385,7 @@ def _start(state: State, combat: dict[str, Any], result: tb.Result, ctx: Context
     combat["paid"] = losses.support_spent
     if result.delay:
         for unit in _alive(state, combat["defenders"]):
-            unit["delays"] = unit.get("delays", 0) + result.delay
+            gs.own(state, unit["id"])["delays"] = unit.get("delays", 0) + result.delay
         ctx.event(
             f"{result.delay} Delay marker(s) placed unseen on each unit in "
             f"{gs.hex_text(combat['target'])} (6.58, 6.82)"
@@ -431,7 +436,7 @@ def lose(state: State, role: str, d: Lose, ctx: Context) -> None:
     except ValueError as error:
         raise _refuse(str(error), "6.52") from None
     for unit in applied.units:
-        state["units"][unit["id"]]["steps"] = unit["steps"]
+        gs.own(state, unit["id"])["steps"] = unit["steps"]
     for uid in d.units:
         if uid in state["units"] and uid not in applied.destroyed:
             ctx.event(f"{uid} loses a step (6.52)", unit=uid)
@@ -594,7 +599,7 @@ def retreat(state: State, role: str, d: Retreat, ctx: Context) -> None:
         raise _refuse(
             f"{d.unit} is not retreating now (still to retreat: {', '.join(info['left'])})", "6.62"
         )
-    unit = state["units"][d.unit]
+    unit = gs.own(state, d.unit)
     path = gs.resolve_path(state, unit["hex"], d.path)
     options = retreat_options(state, unit, combat)
     if path not in options:
@@ -694,7 +699,7 @@ def advance(state: State, role: str, d: Advance, ctx: Context) -> None:
     info = combat["advance"]
     if d.unit not in info["units"]:
         raise _refuse(f"{d.unit} may not advance now (may: {', '.join(info['units'])})", "6.71")
-    unit = state["units"][d.unit]
+    unit = gs.own(state, d.unit)
     path = gs.resolve_path(state, unit["hex"], d.path)
     if not path or path[0] not in info["vacated"]:
         where = " or ".join(map(gs.hex_text, info["vacated"]))
@@ -759,7 +764,7 @@ def after_overrun(state: State, combat: dict[str, Any], ctx: Context) -> None:
     """7.25-7.27: the overrunning unit enters the emptied hex (no points, ZOC ignored) and
     goes on only if the attacker took no result; otherwise its move ends."""
     uid = combat["attackers"][0]
-    unit = state["units"].get(uid)
+    unit = gs.own(state, uid) if uid in state["units"] else None
     moving = state["moving"]
     target = combat["target"]
     emptied = not any(u["hex"] == target for u in gs.on_map(state) if u["side"] == "german")

@@ -19,7 +19,7 @@ rules are pure functions in rail.py, split.py and arrivals.py.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from pbem.core.engine import Context, State
@@ -59,7 +59,7 @@ def zoc_rules(
 ) -> tuple[Callable[[str, str], int | None], Callable[[str], bool], Callable[[str, str], bool]]:
     """`zoc_cost`, `stops` and `no_road` for movement.check_path, from the enemy ZOC now."""
     board, data = state["board"], state["counters"]
-    zmap = zoc.enemy_zoc(board, data, gs.on_map(state), unit["side"])
+    zmap = zoc._zone(board, data, gs.on_map(state), unit["side"])  # (read only)
     german = unit["side"] == "german"
 
     def zoc_cost(a: str, b: str) -> int | None:
@@ -213,7 +213,7 @@ def _marked(state: State, unit: dict[str, Any]) -> bool:
 
 def move(state: State, role: str, d: Move, ctx: Context) -> None:
     side = phases.phase_side(state)
-    unit = gs.unit_of(state, d.unit, side)
+    unit = gs.own(state, gs.unit_of(state, d.unit, side)["id"])  # (the dict to change)
     moving = state["moving"]
     if moving is None or moving["unit"] != d.unit:
         if not d.path and not _marked(state, unit):
@@ -284,8 +284,10 @@ def check_walk(
     words: tuple[str, ...] | list[str],
     zoc_callbacks: Any = None,
     enemy: set[str] | None = None,
+    facts: Mapping[str, Any] | None = None,
 ) -> tuple[list[str], int]:
-    """The hexes and points of a legal step of the unit's move; IllegalOrderError if not."""
+    """The hexes and points of a legal step of the unit's move; IllegalOrderError if not.
+    `facts`: `gs.mover(state, unit)`, if the caller (a bot trying many paths) has it."""
     board, tables = state["board"], state["tables"]
     path = gs.resolve_path(state, unit["hex"], words)
     if not path:
@@ -313,7 +315,7 @@ def check_walk(
         cost = mv.check_path(
             board,
             tables,
-            gs.mover(state, unit),
+            gs.mover(state, unit) if facts is None else facts,
             full,
             points=moving["points"],
             phase=_phase(state),
@@ -416,11 +418,10 @@ def enter(state: State, role: str, d: Enter, ctx: Context) -> None:
             "9.1, 9.13",
         )
     if waiting is not None:
-        unit = gs.new_unit(state["counters"], uid, first)
-        state["units"][uid] = unit
+        unit = gs.put(state, gs.new_unit(state["counters"], uid, first))
         del state["waiting"][uid]
     else:
-        unit = state["units"][uid]
+        unit = gs.own(state, uid)
         unit["hex"] = first
         state["phase_data"]["ngp_allowed"] = left - 1
         state["phase_data"].setdefault("ngp_left", []).append(uid)
@@ -458,7 +459,7 @@ def rail_move(state: State, role: str, d: Rail, ctx: Context) -> None:
         words = d.path[1:]
         free = bool(waiting.get("rail"))  # 9.16: the 344th is not counted
     else:
-        unit = gs.unit_of(state, uid, "german")
+        unit = gs.own(state, gs.unit_of(state, uid, "german")["id"])  # (the dict to change)
         words = d.path
         free = False
     if unit.get("moved"):
@@ -488,7 +489,7 @@ def rail_move(state: State, role: str, d: Rail, ctx: Context) -> None:
     if problems:
         raise IllegalOrderError(f"illegal: {problems[0]}")
     if waiting is not None:
-        state["units"][uid] = unit
+        gs.put(state, unit)
         del state["waiting"][uid]
         state["phase_data"]["arrived"].append(uid)
     state["phase_data"]["rail_load"] += load
@@ -540,7 +541,7 @@ def split(state: State, role: str, d: Split, ctx: Context) -> None:
         for key in ("steps", "disrupted", "out_of_supply", "delays"):
             if key in piece:
                 new[key] = piece[key]
-        state["units"][piece["id"]] = new
+        gs.put(state, new)
     if state["moving"] is not None and state["moving"]["unit"] == unit["id"]:
         state["moving"] = None
     ctx.event(
@@ -565,7 +566,7 @@ def start_overrun(state: State, role: str, d: Overrun, ctx: Context) -> None:
             if len(mine) != 1:
                 raise _refuse(f"name the unit that overruns from {gs.hex_text(launch)}", "7.24")
             uid = mine[0]
-    unit = gs.unit_of(state, uid, "soviet")
+    unit = gs.own(state, gs.unit_of(state, uid, "soviet")["id"])  # (the dict to change)
     if unit["hex"] != launch:
         raise _refuse(f"{uid} is not in {gs.hex_text(launch)}", "7.1")
     if moving is None or moving["unit"] != uid:

@@ -143,13 +143,14 @@ def end_phase(state: State, ctx: Context) -> None:
     phase = state["phase"]
     if phase == "soviet-move":
         returned = sum(u.get("delays", 0) for u in state["units"].values())
-        for unit in state["units"].values():
-            unit["delays"] = 0  # 6.85: markers on units that did not move go back
+        for uid in state["units"]:
+            gs.set_field(state, uid, "delays", 0)  # 6.85: markers on units not moved go back
         if returned:
             ctx.event(f"{returned} Delay marker(s) on units that did not move return (6.85)")
     if phase == "soviet-combat" and state["turn"] == 1:
-        for unit in state["units"].values():
-            unit.pop("artillery", None)  # 6.94
+        for uid, unit in state["units"].items():
+            if "artillery" in unit:
+                del gs.own(state, uid)["artillery"]  # 6.94
         ctx.event("the Artillery Support markers leave the game (6.94)")
     if phase == "supply":
         end_turn(state, ctx)
@@ -175,11 +176,10 @@ def supply_phase_start(state: State, ctx: Context) -> None:
     status = supply.supply_status(board, data, units, state["turn"], state["occupied"])
     out = []
     for uid, found in status.items():
-        unit = state["units"][uid]
         if data["units"].get(uid, {}).get("nationality") == "american":
             found = supply.SUPPLIED
-        unit["out_of_supply"] = found != supply.SUPPLIED
-        unit["defence_only"] = found == supply.DEFENCE_ONLY
+        gs.set_field(state, uid, "out_of_supply", found != supply.SUPPLIED)
+        gs.set_field(state, uid, "defence_only", found == supply.DEFENCE_ONLY)
         if found != supply.SUPPLIED:
             out.append(uid)
     ctx.event(
@@ -194,8 +194,8 @@ def supply_phase_start(state: State, ctx: Context) -> None:
 def end_turn(state: State, ctx: Context) -> None:
     """6.66: every disrupted unit recovers; 11.17: the Meeting at the Elbe; then the next
     turn, or the end of the game after turn 10 (11.0)."""
-    for unit in state["units"].values():
-        unit["disrupted"] = False
+    for uid in state["units"]:
+        gs.set_field(state, uid, "disrupted", False)
     turn = state["turn"]
     if state["elbe"] is None and turn >= 6:
         units = gs.on_map(state)

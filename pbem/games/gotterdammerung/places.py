@@ -62,4 +62,7 @@ def enter_hexes(state: State, unit: dict[str, Any], path: list[str], ctx: Contex
                 state["bonus"].append(h)
                 ctx.event(f"{gs.hex_text(h)} occupied on turn {state['turn']}: +{bonus} VP (11.16)")
         state["occupied"] = sorted(after)
-    unit["hex"] = path[-1]
+    mine = gs.own(state, unit["id"])
+    if mine is not unit:  # (a caller's copy would show the old hex: callers pass `own`'s)
+        raise AssertionError(f"{unit['id']}: enter_hexes was given a dict the state does not own")
+    mine["hex"] = path[-1]

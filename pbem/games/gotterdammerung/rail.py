@@ -166,7 +166,7 @@ def rail_problems(
     if unknown:
         problems.append(f"{unknown[0]} is not a hex of the maps: railroad movement stays on them")
         return problems
-    enemy_zoc = zoc.enemy_zoc(board, data, units, "german")
+    enemy_zoc = zoc._zone(board, data, units, "german")  # (read only)
     enemy_at = {u["hex"] for u in units if u["side"] != "german"}
     start = path[0]
     if entry is not None:

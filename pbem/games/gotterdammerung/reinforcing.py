@@ -28,7 +28,8 @@ def soviet_phase_start(state: State, ctx: Context) -> None:
     for uid, _ in arrivals.soviet_arrivals(state["counters"], state["turn"], state["options"]):
         info = state["waiting"].get(uid)
         if info is not None and info["turn"] > state["turn"]:
-            info["turn"] = state["turn"]
+            # (a new dict: copy_state shares the waiting entries, never changed in place)
+            state["waiting"][uid] = {**info, "turn": state["turn"]}
     due = sorted(
         uid
         for uid, info in state["waiting"].items()
@@ -67,7 +68,7 @@ def german_phase_start(state: State, ctx: Context) -> None:
     arrived = []
     for uid, info in sorted(state["waiting"].items()):
         if info["turn"] <= turn and info["at"] == "NGP":
-            state["units"][uid] = gs.new_unit(data, uid, gs.NGP)
+            gs.put(state, gs.new_unit(data, uid, gs.NGP))
             del state["waiting"][uid]
             arrived.append(uid)
     german = [u["id"] for u in gs.in_box(state, "german")]
@@ -137,7 +138,7 @@ def reinforce(state: State, role: str, d: Reinforce, ctx: Context) -> None:
         raise gs.IllegalOrderError(f"illegal: {problems[0]}")
     for uid in chosen:
         state["destroyed"].remove(uid)
-        state["units"][uid] = gs.new_unit(data, uid, placements[uid])
+        gs.put(state, gs.new_unit(data, uid, placements[uid]))
     state["phase_data"][key] = False  # once a phase
     ctx.event(f"{', '.join(chosen)} return at {key.title()} (8.3)", units=chosen)
 
@@ -159,7 +160,7 @@ def place_volkssturm(state: State, role: str, d: Volkssturm, ctx: Context) -> No
         )
         if problems:
             raise gs.IllegalOrderError(f"illegal: {problems[0]}")
-        state["units"][uid] = unit
+        gs.put(state, unit)
         placed.append(uid)
     state["cups"]["volkssturm"] = cup[len(placed) :]
     state["phase_data"]["volkssturm"] = 0

@@ -81,7 +81,7 @@ def artillery(state: State, role: str, d: Artillery, ctx: Context) -> None:
         if problems:
             raise IllegalOrderError(f"illegal: {problems[0]}")
     for marker, uid in d.placements:
-        state["units"][uid]["artillery"] = marker
+        gs.own(state, uid)["artillery"] = marker
     ctx.event(
         "Artillery Support markers: "
         + ", ".join(f"{m} on {u}" for m, u in d.placements)
@@ -121,7 +121,7 @@ def deploy(state: State, role: str, d: Deploy, ctx: Context) -> None:
         )
         raise gs.illegal(what, "10.22")
     for uid, h in sorted(placements.items()):
-        state["units"][uid] = gs.new_unit(data, uid, h)
+        gs.put(state, gs.new_unit(data, uid, h))
     problems = deployment.german_deployment_problems(board, data, gs.on_map(state))
     if state["options"]["sixth_ss"]:
         problems += deployment.sixth_ss_problems(board, data, gs.on_map(state))

@@ -49,6 +49,7 @@ SIDES = ("soviet", "german")
 NAMES = {"soviet": "the Soviet player", "german": "the German player"}
 STATIC_KEYS = ("board", "tables", "counters")
 NGP = "ngp"
+_OFF_MAP = frozenset({None, NGP})  # a unit's "hex" when it is on neither map
 FLAGS = ("moved", "attacked", "defended", "advanced", "retreated_into")
 SUPPORT_POINTS = 12  # 6.59 (the default; 10.3 prints 15: an option)
 CURSE_DELTA = -2  # 12.24: 12 -> 10
@@ -250,15 +251,85 @@ def initial_state(data: Mapping[str, Any], options: Mapping[str, Any]) -> State:
 
 def copy_state(state: State) -> State:
     """A copy to change: the static data shared; the units (flat dicts of plain values,
-    the bulk of the state) copied one level deep, the rest as JSON."""
-    new: State = copy_json(
-        {k: v for k, v in state.items() if k not in STATIC_KEYS and k != "units"}
-    )
-    new["units"] = {uid: dict(unit) for uid, unit in state["units"].items()}
+    the bulk of the state) shared with the original until one is changed (`own`), the rest
+    copied as JSON. Neither copy owns any unit afterwards: a change to either copies it."""
+    new: State = copy_json({k: v for k, v in state.items() if k not in _SHARED_KEYS})
+    # the waiting reinforcements: each entry is replaced, never changed in place (one dict
+    # per unit still to come: two thirds of what was copied as JSON at the start)
+    new["waiting"] = dict(state["waiting"])
+    units = state["units"]
+    _OWNED.pop(id(units), None)  # its unit dicts are shared from now on
+    new["units"] = dict(units)
     for key in STATIC_KEYS:
         if key in state:
             new[key] = state[key]
     return new
+
+
+_SHARED_KEYS = frozenset((*STATIC_KEYS, "units", "waiting"))  # (copy_state: not as JSON)
+
+
+# --- copy-on-write units ---------------------------------------------------------------------
+#
+# `copy_state` shares the unit dicts between a state and its copy (an entry changes a few
+# units; copying all 150 of them was a fifth of a verification's rules). The rules change a
+# unit only through `own` (or `put` for a new one), which first gives this state a unit dict
+# of its own. Which unit dicts a units mapping alone holds is remembered here, by the
+# mapping's identity (the entry holds the mapping, so its id is not reused while it is
+# here), outside the state: the state's JSON is unchanged. Forgetting a mapping makes its
+# next `own` copy once more: `copy_state` forgets its source (which shares every unit from
+# then on), and the oldest entries go beyond _OWNED_KEPT. A dict `own` returned stays the
+# state's while one entry is applied (the state being changed is the newest entry here; it
+# would take _OWNED_KEPT other states changed meanwhile to forget it), so a handler may keep
+# and change it. tests/games/gotterdammerung/test_gd_copy_on_write.py: applying an entry
+# never changes the state it is applied to, and games are those of deep copies.
+_OWNED: dict[int, tuple[dict[str, Any], set[str]]] = {}
+_OWNED_KEPT = 64
+
+
+def _owned(units: dict[str, Any]) -> set[str]:
+    """The ids of the units whose dicts `units` alone holds (registered on first use)."""
+    entry = _OWNED.get(id(units))
+    if entry is None or entry[0] is not units:
+        while len(_OWNED) >= _OWNED_KEPT:
+            try:
+                _OWNED.pop(next(iter(_OWNED)), None)
+            except (RuntimeError, StopIteration):  # (changed meanwhile: forget no more)
+                break
+        entry = (units, set())
+        _OWNED[id(units)] = entry
+    return entry[1]
+
+
+def own(state: State, uid: str) -> dict[str, Any]:
+    """Unit `uid` of `state` as a dict that no other state holds: the one to change. Take
+    it before reading what is to change, and change it through what this returns."""
+    units = state["units"]
+    owned = _owned(units)
+    unit: dict[str, Any] = units[uid]
+    if uid not in owned:
+        unit = units[uid] = dict(unit)
+        owned.add(uid)
+    return unit
+
+
+def put(state: State, unit: dict[str, Any]) -> dict[str, Any]:
+    """Place a new unit dict (one no state holds yet) in `state`, owned by it."""
+    units = state["units"]
+    units[unit["id"]] = unit
+    _owned(units).add(unit["id"])
+    return unit
+
+
+def set_field(state: State, uid: str, key: str, value: Any) -> None:
+    """`own(state, uid)[key] = value`, without copying a unit that already holds exactly
+    that value (the same type too: False and 0 serialise differently)."""
+    unit = state["units"][uid]
+    if key in unit:
+        old = unit[key]
+        if old is value or (type(old) is type(value) and old == value):
+            return
+    own(state, uid)[key] = value
 
 
 # --- reading the state -----------------------------------------------------------------------
@@ -276,7 +347,7 @@ def counter(state: State, uid: str) -> Mapping[str, Any]:
 
 def on_map(state: State) -> list[dict[str, Any]]:
     """The units on either map (not those in the North German Plain Box)."""
-    return [u for u in state["units"].values() if u["hex"] not in (None, NGP)]
+    return [u for u in state["units"].values() if u["hex"] not in _OFF_MAP]
 
 
 def in_box(state: State, side: str) -> list[dict[str, Any]]:
@@ -312,10 +383,9 @@ def face(state: State, unit: Mapping[str, Any]) -> dict[str, int]:
 
 def mover(state: State, unit: Mapping[str, Any]) -> dict[str, Any]:
     """What movement.py reads: the counter's facts with the unit's side, hex and face."""
-    c = dict(counter(state, unit["id"]))
-    if unit.get("volkssturm"):
-        c.setdefault("class", "foot")  # 8.4: Volkssturm infantry
-    return {**c, **unit, "name": unit["id"], "movement": face(state, unit)["movement"]}
+    c = counter(state, unit["id"])
+    foot = {"class": "foot"} if unit.get("volkssturm") and "class" not in c else {}  # 8.4
+    return {**c, **foot, **unit, "name": unit["id"], "movement": face(state, unit)["movement"]}
 
 
 def role_of(state: State, side: str) -> str:
@@ -334,7 +404,7 @@ def units_at(state: State, h: str) -> list[dict[str, Any]]:
 
 
 def enemy_hexes(state: State, side: str) -> set[str]:
-    return {u["hex"] for u in on_map(state) if u["side"] != side}
+    return {u["hex"] for u in state["units"].values() if u["side"] != side} - _OFF_MAP
 
 
 # --- hexes and paths ---------------------------------------------------------------------------
@@ -385,9 +455,12 @@ def hex_text(h: str) -> str:
 
 
 def phase_flags_off(state: State) -> None:
-    for unit in state["units"].values():
-        for flag in _FLAG_SET.intersection(unit):  # (most units carry none: one C call)
-            del unit[flag]
+    units = state["units"]
+    for uid, unit in units.items():
+        if not _FLAG_SET.isdisjoint(unit):  # (most units carry none: one C call)
+            mine = own(state, uid)
+            for flag in _FLAG_SET.intersection(mine):
+                del mine[flag]
 
 
 _FLAG_SET = frozenset(FLAGS)

@@ -70,6 +70,18 @@ def blocker(
     """A test "does hex h stop a supply line of `side`" (8.15, 4.28): an enemy unit in it, or
     an enemy ZOC not cancelled by a friendly unit there. `strong_cancelled` is 11.15's
     option that a Soviet strong ZOC does not extend into German-occupied hexes."""
+    return stopped_hexes(board, data, units, side, strong_cancelled=strong_cancelled).__contains__
+
+
+def stopped_hexes(
+    board: Mapping[str, Any],
+    data: Mapping[str, Any],
+    units: Sequence[Unit],
+    side: str,
+    *,
+    strong_cancelled: bool = False,
+) -> frozenset[str]:
+    """The hexes `blocker` stops a supply line of `side` in."""
     enemy_here = {u["hex"] for u in units if u["side"] != side}
     friendly_here = {u["hex"] for u in units if u["side"] == side}
     zone = zoc._zone(board, data, units, side)
@@ -79,7 +91,7 @@ def blocker(
         # a friendly unit cancels a weak ZOC (4.28), a strong one only under 11.15
         if not (h in friendly_here and (strength == zoc.WEAK or strong_cancelled)):
             stopped.add(h)
-    return frozenset(stopped).__contains__
+    return frozenset(stopped)
 
 
 def trace(
@@ -149,17 +161,22 @@ def _build_steps(board: Mapping[str, Any], side: str, on: str | None) -> dict[st
             a, _, b = key.partition("|")
             if md.side_key(a, b) == key:
                 fronts.update(((a, b), (b, a)))
+    if on is not None and on not in md.MAPS:
+        md.neighbours(board, next(iter(hexes)), on)  # (its error for an unknown map)
+    # the hexes no line enters: unused ones; the hexsides none crosses: sea/lake, Spree
+    unused = {h for h, info in hexes.items() if info["kind"] == md.UNUSED}
+    closed = {
+        pair for pair, features in sides.items() if "sea-lake" in features or "spree" in features
+    }
+    closed |= fronts
     out: dict[str, list[str]] = {}
-    for h in hexes:
-        found = []
-        for n in md.neighbours(board, h, on):
-            if hexes[n]["kind"] == md.UNUSED:
-                continue
-            features = sides[(h, n)]
-            if "sea-lake" in features or "spree" in features or (h, n) in fronts:
-                continue
-            found.append(n)
-        out[h] = found
+    for h, info in hexes.items():
+        near = info["neighbours"]
+        if on is not None:  # md.neighbours(board, h, on), inline
+            mine_op = info["map"] == md.OP
+            op = on == md.OP
+            near = [n for n in near if (mine_op and hexes[n]["map"] == md.OP) == op]
+        out[h] = [n for n in near if n not in unused and (h, n) not in closed]
     return out
 
 
@@ -183,10 +200,17 @@ class _Lines:
     may step into is close enough. The same answers as `trace(...) is not None` for each
     unit (tests/games/gotterdammerung/test_gd_speed.py), without a search per unit."""
 
-    def __init__(self, board: Mapping[str, Any], side: str, blocked: Callable[[str], bool]) -> None:
+    def __init__(
+        self,
+        board: Mapping[str, Any],
+        side: str,
+        blocked: Callable[[str], bool],
+        on: str | None = md.OP,
+    ) -> None:
         self.board = board
-        self.steps = _steps(board, side, md.OP)
-        self.back = _back_steps(board, side, md.OP)
+        self.on = on
+        self.steps = _steps(board, side, on)
+        self.back = _back_steps(board, side, on)
         self.blocked = blocked
         self.known: dict[tuple[frozenset[str], int | None], dict[str, int]] = {}
 
@@ -195,7 +219,7 @@ class _Lines:
         if start in targets:
             return True
         if start not in self.steps:
-            md.neighbours(self.board, start, md.OP)  # the error for a hex not on the maps
+            md.neighbours(self.board, start, self.on)  # the error for a hex not on the maps
         key = (frozenset(targets), limit)
         dist = self.known.get(key)
         if dist is None:
@@ -206,22 +230,96 @@ class _Lines:
         return any(n in dist and (most is None or dist[n] <= most) for n in self.steps[start])
 
     def _distances(self, targets: frozenset[str], limit: int | None) -> dict[str, int]:
+        back, blocked = self.back, self.blocked  # (locals: the loop runs for every hex)
         dist: dict[str, int] = {}
-        todo: deque[str] = deque()
+        level: list[str] = []
         for t in sorted(targets):
-            if t in self.back and not self.blocked(t):
+            if t in back and not blocked(t):
                 dist[t] = 0
-                todo.append(t)
-        while todo:
-            x = todo.popleft()
-            d = dist[x]
-            if limit is not None and d >= limit - 1:
-                continue  # (a hex further away is of no use within the limit)
-            for y in self.back[x]:
-                if y not in dist and not self.blocked(y):
-                    dist[y] = d + 1
-                    todo.append(y)
+                level.append(t)
+        # breadth first, a level at a time (the order a queue would give)
+        d = 0
+        while level and (limit is None or d < limit - 1):
+            d += 1
+            following = []
+            for x in level:
+                for y in back[x]:
+                    if y not in dist and not blocked(y):
+                        dist[y] = d
+                        following.append(y)
+            level = following
         return dist
+
+
+def _connected(
+    steps: Mapping[str, list[str]], start: str, ends: Collection[str], stopped: Collection[str]
+) -> bool:
+    """`trace(...) is not None` with no limit: is a target reachable from `start` through
+    hexes not stopped (the start not tested)? Depth first: only whether, not how far."""
+    seen = {start}
+    todo = [start]
+    while todo:
+        for n in steps[todo.pop()]:
+            if n in seen or n in stopped:
+                continue
+            if n in ends:
+                return True
+            seen.add(n)
+            todo.append(n)
+    return False
+
+
+def reaches_unlimited(
+    board: Mapping[str, Any],
+    data: Mapping[str, Any],
+    units: Sequence[Unit],
+    side: str,
+    start: str,
+    targets: Collection[str],
+    *,
+    on: str | None = md.OP,
+) -> bool:
+    """`trace(board, side, start, targets, blocker(board, data, units, side), on=on) is not
+    None`: a supply line of unlimited length. Asked about one start, it is that trace (it
+    stops at the first target found); asked again and again about one position (a bot
+    trying every City hex for a Volkssturm unit, 8.43), one backward search from the
+    targets answers every start. Remembered by the map, side, targets and the content of
+    the blocked hexes (what the search depends on): a changed position is a new key."""
+    ends = frozenset(targets)
+    if start in ends:
+        return True
+    stopped = stopped_hexes(board, data, units, side)
+    token = md._sides(board)
+    key = (id(board), side, on, ends, stopped)
+    cached = _REACHED.get(key)
+    if cached is None or cached[0] is not token or cached[1] < _BUILD_AFTER:
+        asked = 1 if cached is None or cached[0] is not token else cached[1] + 1
+        if asked < _BUILD_AFTER:
+            if len(_REACHED) >= _REACHED_KEPT:
+                _REACHED.clear()
+            _REACHED[key] = (token, asked, None)
+            steps = _steps(board, side, on)
+            if start not in steps:
+                md.neighbours(board, start, on)  # the error for a hex not on the maps
+            return _connected(steps, start, ends, stopped)
+        lines = _Lines(board, side, stopped.__contains__, on)
+        if start not in lines.steps:
+            md.neighbours(board, start, on)  # the error for a hex not on the maps
+        cached = (token, asked, (lines.steps, lines._distances(ends, None)))
+        _REACHED[key] = cached
+    found = cached[2]
+    assert found is not None
+    steps, dist = found
+    if start not in steps:
+        md.neighbours(board, start, on)  # the error for a hex not on the maps
+    return any(n in dist for n in steps[start])
+
+
+# reaches_unlimited's positions: key -> (map token, times asked, (steps, distances) once
+# built): built at the _BUILD_AFTER-th question about one position, a trace before.
+_REACHED: dict[tuple[Any, ...], tuple[object, int, Any]] = {}
+_REACHED_KEPT = 32
+_BUILD_AFTER = 3
 
 
 def _rail_links(board: Mapping[str, Any]) -> dict[str, set[str]]:
@@ -382,22 +480,39 @@ def supply_status(
     occupied = set(occupied)
     # one blocker and one set of supplied depots for the whole position (what unit_supplied
     # and defence_only would each work out again for every unit)
-    blocked = blocker(board, data, units, "soviet")
+    stopped = stopped_hexes(board, data, units, "soviet")
+    blocked = stopped.__contains__
     depots = supplied_depots(board, data, units, turn)
     depot_ids = {d["id"] for d in depots}
     lines = _Lines(board, "soviet", blocked)
+    # the ends of an Operational unit's 8-hex line, per front (what _supplied works out for
+    # each unit), and 8.18's eastern edge, found once
+    sources = frozenset(source_hexes(board, turn))
+    ends_of: dict[str | None, frozenset[str]] = {}
+    east = frozenset(md.edge_hexes(board, "east"))
     out: dict[str, str] = {}
     for u in units:
         if u["side"] != "soviet":
             continue
         if _is_depot(data, u):
             supplied = u["id"] in depot_ids
-        else:
+        elif md.kind(board, u["hex"]) == md.CITY_HEX:
             supplied = _supplied(board, data, u, turn, occupied, blocked, depots, lines)
+        else:
+            front = _front(data, u)
+            ends = ends_of.get(front)
+            if ends is None:
+                ends = ends_of[front] = sources | {
+                    d["hex"] for d in depots if front is None or _front(data, d) == front
+                }
+            supplied = lines.reaches(u["hex"], ends, SUPPLY_RANGE)
         if supplied:
             out[u["id"]] = SUPPLIED
-        elif _defence_only(board, u, blocked, lines):
-            out[u["id"]] = DEFENCE_ONLY
+        elif md.east_of_start_line(board, u["hex"]) and md.kind(board, u["hex"]) != md.CITY_HEX:
+            # 8.18's unlimited line: a search from the unit, which stops at the first edge
+            # hex (few units ask, and near that edge: cheaper than one from the whole edge)
+            found = u["hex"] in east or _connected(lines.steps, u["hex"], east, stopped)
+            out[u["id"]] = DEFENCE_ONLY if found else OUT
         else:
             out[u["id"]] = OUT
     return out

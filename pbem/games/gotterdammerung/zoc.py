@@ -178,10 +178,56 @@ def end_of_phase_problems(
             limit = limits.get(h)
             if bound is not None and limit is not None and bound <= limit:
                 continue
+        elif _surely_legal(data, stack, limits.get(h)):
+            continue
         problems = stack_problems(board, data, stack)
         if problems:
             out[h] = problems
     return out
+
+
+def _surely_legal(data: Mapping[str, Any], stack: Sequence[Unit], limit: int | None) -> bool:
+    """A stack of several units that stack_problems would pass, found without it: one
+    nationality (4.17), no support unit (4.12, 4.14) and at most the hex's limit even if
+    each unit counted its most (`_most_points`; 4.13's Volkssturm count as stack_points).
+    False means "check it in full", not "illegal"."""
+    if limit is None:
+        return False
+    facts = _stack_facts(data)
+    points = 0
+    volkssturm = 0
+    nations = set()
+    for u in stack:
+        if u.get("volkssturm"):
+            volkssturm += 1
+            nations.add("german")
+            continue
+        found = facts.get(u["id"])
+        if found is None or found[2]:
+            return False  # not in the data (stack_problems says so), or a support unit
+        points += found[0]
+        nations.add(found[1])
+    return len(nations) == 1 and points + max(0, volkssturm - 1) <= limit
+
+
+def _stack_facts(data: Mapping[str, Any]) -> dict[str, tuple[int, str, bool]]:
+    """unit id -> (its most points alone as `_most_points`, nationality, a support unit?),
+    per counters data object (never changed by a game; the memo checks its identity)."""
+    cached = _FACTS.get(id(data))
+    if cached is not None and cached[0] is data:
+        return cached[1]
+    most = _most_points(data)
+    facts = {
+        uid: (most[uid], str(c["nationality"]), c.get("place", {}).get("pool") == "support")
+        for uid, c in data["units"].items()
+    }
+    if len(_FACTS) >= 8:
+        _FACTS.clear()
+    _FACTS[id(data)] = (data, facts)
+    return facts
+
+
+_FACTS: dict[int, tuple[Mapping[str, Any], dict[str, tuple[int, str, bool]]]] = {}
 
 
 def _most_points(data: Mapping[str, Any]) -> dict[str, int]:
@@ -267,17 +313,22 @@ _REACH: dict[int, tuple[object, dict[str, list[str]]]] = {}
 def zoc_reach(board: Mapping[str, Any], h: str) -> list[str]:
     """`_zoc_reach`, remembered per loaded map (valid while map_data's own derived lookups
     are: `map_data.changed` forgets both)."""
-    token = md._sides(board)
+    table = _reach_table(board, md._sides(board))
+    found = table.get(h)
+    if found is None:
+        found = table[h] = _zoc_reach(board, h)
+    return found
+
+
+def _reach_table(board: Mapping[str, Any], token: object) -> dict[str, list[str]]:
+    """hex -> `_zoc_reach`, as far as found, for the map whose derived lookups are `token`."""
     cached = _REACH.get(id(board))
     if cached is None or cached[0] is not token:
         if len(_REACH) >= 8:
             _REACH.clear()
         cached = (token, {})
         _REACH[id(board)] = cached
-    found = cached[1].get(h)
-    if found is None:
-        found = cached[1][h] = _zoc_reach(board, h)
-    return found
+    return cached[1]
 
 
 def _zoc_reach(board: Mapping[str, Any], h: str) -> list[str]:
@@ -311,27 +362,28 @@ def _zone(
     board: Mapping[str, Any], data: Mapping[str, Any], units: Iterable[Unit], side: str
 ) -> Mapping[str, str]:
     """`enemy_zoc`'s remembered map itself, for callers that only read it."""
-    sources = []
     kinds = _zoc_kinds(data)
-    for u in units:
-        if u["side"] == side or u.get("disrupted"):
-            continue  # (zoc_strength inline: a disrupted unit has none, 4.27)
-        if u.get("volkssturm"):
-            sources.append((u["hex"], WEAK))
-            continue
-        kind = kinds.get(u["id"])
-        if kind is None:
-            kind = str(counter(data, u)["zoc"])  # (raises for a unit not in the data)
-        if kind != "none":
-            sources.append((u["hex"], kind))
+    # (one comprehension: the rules ask this several times an entry; a unit with no ZOC
+    # has "" in `kinds`, one not in the counters data raises counter()'s error)
+    sources = [
+        (u["hex"], kind)
+        for u in units
+        if u["side"] != side
+        and not u.get("disrupted")  # 4.27
+        and (kind := WEAK if u.get("volkssturm") else kinds[u["id"]])
+    ]
     token = md._sides(board)
     key = (id(board), side, tuple(sources))
     cached = _ZONES.get(key)
     if cached is not None and cached[0] is token:
         return cached[1]
+    reach = _reach_table(board, token)
     out: dict[str, str] = {}
     for h, strength in sources:
-        for n in zoc_reach(board, h):
+        found = reach.get(h)
+        if found is None:
+            found = reach[h] = _zoc_reach(board, h)
+        for n in found:
             if out.get(n) != STRONG:
                 out[n] = strength
     if len(_ZONES) >= _ZONES_KEPT:
@@ -340,20 +392,30 @@ def _zone(
     return out
 
 
-def _zoc_kinds(data: Mapping[str, Any]) -> dict[str, str]:
-    """unit id -> its counter's ZOC ("strong", "weak", "none"), per counters data object
-    (a game never changes its counters data; the memo holds it and checks its identity)."""
+class _Kinds(dict[str, str]):
+    """unit id -> its counter's ZOC, "strong" or "weak", "" for none; an id not in the
+    counters data raises counter()'s error."""
+
+    def __missing__(self, uid: str) -> str:
+        raise ValueError(f"unit {uid} is not in the counters data")
+
+
+def _zoc_kinds(data: Mapping[str, Any]) -> _Kinds:
+    """`_Kinds` per counters data object (a game never changes its counters data; the memo
+    holds it and checks its identity)."""
     cached = _KINDS.get(id(data))
     if cached is not None and cached[0] is data:
         return cached[1]
-    kinds = {uid: str(c["zoc"]) for uid, c in data["units"].items()}
+    kinds = _Kinds(
+        {uid: "" if c["zoc"] == "none" else str(c["zoc"]) for uid, c in data["units"].items()}
+    )
     if len(_KINDS) >= 8:
         _KINDS.clear()
     _KINDS[id(data)] = (data, kinds)
     return kinds
 
 
-_KINDS: dict[int, tuple[Mapping[str, Any], dict[str, str]]] = {}
+_KINDS: dict[int, tuple[Mapping[str, Any], _Kinds]] = {}
 # enemy_zoc's results by (map, side, enemy (hex, strength) in order), with the map's derived
 # lookups they were built with (`map_data.changed` makes a new one, so they are not reused).
 _ZONES: dict[tuple[int, str, tuple[tuple[str, str], ...]], tuple[object, dict[str, str]]] = {}

@@ -163,6 +163,10 @@ def test_zone_of_a_volkssturm_flag_and_of_other_counters_data(game: Any) -> None
         c["zoc"] = "none"
     assert zoc._zone(board, other, units, "soviet") == plain_zone(board, other, units, "soviet")
     assert zoc._zone(board, data, units, "soviet") == before
+    # a unit not in the counters data: counter()'s error, as unit by unit (not skipped)
+    stranger = {"id": "nobody", "side": "german", "hex": units[0]["hex"]}
+    with pytest.raises(ValueError, match="nobody is not in the counters data"):
+        zoc._zone(board, data, [*units, stranger], "soviet")
 
 
 def test_end_of_phase_problems_are_every_hex_checked(game: Any) -> None:
@@ -182,6 +186,37 @@ def test_end_of_phase_problems_are_every_hex_checked(game: Any) -> None:
     lone = [{"id": big, "side": "soviet", "hex": "city:1320"}]
     assert zoc.end_of_phase_problems(board, data, lone) == plain_overstacks(board, data, lone)
     assert zoc.end_of_phase_problems(board, data, lone)
+
+
+def test_random_stacks_are_found_as_every_hex_checked(game: Any) -> None:
+    """end_of_phase_problems' bound per hex never passes a stack stack_problems refuses,
+    nor refuses a legal one: random stacks of 1-4 units of any side, nationality and kind
+    (support units, Rifle Corps in Berlin, Volkssturm), on Operational, Transition and City
+    hexes, several hexes at once."""
+    board, data, _ = game
+    rng = random.Random(2929)
+    ids = sorted(data["units"])
+    hexes = ["op:2419", "op:2420", "city:1320", "city:0825"]
+    broken = legal = 0
+    for _ in range(1500):
+        units: list[dict[str, Any]] = []
+        for h in hexes:
+            for uid in rng.sample(ids, rng.randint(1, 4)):
+                side = "german" if data["units"][uid]["side"] == "german" else "soviet"
+                units.append({"id": uid, "side": side, "hex": h})
+            for n in range(rng.choice((0, 0, 1, 2, 3))):
+                units.append({"id": f"vs-{h}-{n}", "side": "german", "hex": h, "volkssturm": True})
+        rng.shuffle(units)
+        got = zoc.end_of_phase_problems(board, data, units)
+        assert got == plain_overstacks(board, data, units)
+        assert list(got) == list(plain_overstacks(board, data, units))  # (the same order)
+        broken += len(got)
+        legal += len(hexes) - len(got)
+    assert broken > 100 and legal > 100
+    with pytest.raises(ValueError, match="not in the counters data"):
+        zoc.end_of_phase_problems(
+            board, data, [{"id": "nobody", "side": "german", "hex": "op:2419"}]
+        )
 
 
 def test_german_vp_is_the_unit_by_unit_count(game: Any) -> None:

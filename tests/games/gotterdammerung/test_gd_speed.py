@@ -152,6 +152,43 @@ def test_supply_status_and_traces_are_the_unit_by_unit_ones(game: Any) -> None:
     assert statuses == {supply.SUPPLIED, supply.OUT, supply.DEFENCE_ONLY}
 
 
+def test_unlimited_lines_remembered_are_the_traces(game: Any) -> None:
+    """supply.reaches_unlimited (one backward search per position, remembered by the
+    blocked hexes) answers as a trace from each start, on each map and for both sides; a
+    position changed in place (a unit moved) is not answered from the memo."""
+    board, data, found = game
+    west = md.edge_hexes(board, "west")
+    city = sorted(h for h in board["hexes"] if md.kind(board, h) == md.CITY_HEX)
+    answers: set[bool] = set()
+    for position in found:
+        units = on_maps(position)
+        for side, ends in (("german", west), ("soviet", supply.source_hexes(board, 3))):
+            blocked = supply.blocker(board, data, units, side)
+            starts = [u["hex"] for u in units[:30]] + city[::7]
+            for on in (md.OP, None, md.CITY):
+                for h in starts:
+                    got = supply.reaches_unlimited(board, data, units, side, h, ends, on=on)
+                    expected = plain_trace(board, side, h, set(ends), blocked, None, on)
+                    assert got == (expected is not None), (side, on, h)
+                    answers.add(got)
+    assert answers == {True, False}
+    # stale: the same list of units, changed in place (Soviet units now all round the
+    # hex), is not answered from the memo of the position before
+    units = on_maps(found[0])
+    h = next(
+        c
+        for c in city
+        if supply.reaches_unlimited(board, data, units, "german", c, west, on=None)
+        and not any(u["hex"] == c for u in units)
+    )
+    soviets = [u for u in units if u["side"] == "soviet"]
+    for u, n in zip(soviets, md.neighbours(board, h), strict=False):
+        u["hex"] = n
+    blocked = supply.blocker(board, data, units, "german")
+    assert plain_trace(board, "german", h, set(west), blocked, None, None) is None
+    assert not supply.reaches_unlimited(board, data, units, "german", h, west, on=None)
+
+
 def test_an_edited_map_is_not_answered_from_memory() -> None:
     """8.14: a full sea/lake hexside stops a supply line, also one added to a map already
     traced on (after `map_data.changed`, as tests that edit a loaded map do)."""
