@@ -41,6 +41,7 @@ from pbem.games.race_to_the_sea.decisions import (
     Rail,
     Recon,
 )
+from pbem.games.race_to_the_sea.shared_pieces import own, own_piece
 from pbem.games.race_to_the_sea.size_claims import record_claims, spanning_problems
 from pbem.games.race_to_the_sea.state import (
     NAMES,
@@ -74,7 +75,13 @@ from pbem.kit import decks, pieces
 from pbem.kit.sealed import SealedRound
 from pbem.kit.steps import Next
 
-BIDS = SealedRound("bids", lambda s, r: f"bid/{r}/t{s['turn']}/r{s['round']}", "7.4")
+
+class _Bids(SealedRound):
+    def writable(self, state: State, piece: pieces.Piece) -> pieces.Piece:
+        return own_piece(state["pieces"], piece)  # (copies share pieces: shared_pieces.py)
+
+
+BIDS = _Bids("bids", lambda s, r: f"bid/{r}/t{s['turn']}/r{s['round']}", "7.4")
 BID_ORDER = ("germans", "allies")  # the Germans commit, the Allies bid in the clear
 
 
@@ -521,7 +528,7 @@ def advance_turn(state: State) -> None:
     for side in SIDES:
         label = state["discards"][side]
         if label is not None:
-            piece = state["pieces"][label]
+            piece = own(state["pieces"], label)
             piece["bids"] = list(state["played"][side])
             pieces.oblige(piece, "7.7.6: the turn is over: open the unseen discard")
         state["discards"][side] = None
@@ -556,7 +563,7 @@ def start_final(state: State) -> None:
 
 def open_all(state: State, role: str, d: OpenAll, ctx: Context, check: Any) -> None:
     for label in sealed_of(state, role):
-        pieces.reveal(state["pieces"][label], ctx, check)
+        pieces.reveal(own(state["pieces"], label), ctx, check)
     hits.check_stacks(state, role, ctx)
     redeploy.check_at_end(state, role)
     for made, total in spanning_problems(state, role):
@@ -601,6 +608,7 @@ def on_opened(state: State, ctx: Context) -> None:
     for label, value in sorted(ctx.opened_now().items()):
         piece = state["pieces"].get(label)
         if piece is not None and not piece["revealed"]:
+            piece = own(state["pieces"], label)
             pieces.reveal(piece, ctx, check_claims)  # a step's own opening (11.1.C, 11.2.I)
         if label.startswith("unit/"):
             counter = state["counters"].get(label[len("unit/") :])

@@ -38,6 +38,7 @@ from pbem.games.race_to_the_sea import casualties, hits
 from pbem.games.race_to_the_sea import map_data as rm
 from pbem.games.race_to_the_sea import movement as mv
 from pbem.games.race_to_the_sea.decisions import Place, Rebuild, Regroup
+from pbem.games.race_to_the_sea.shared_pieces import own
 from pbem.games.race_to_the_sea.size_claims import record_claims
 from pbem.games.race_to_the_sea.state import (
     NAMES,
@@ -131,12 +132,12 @@ def regroup(state: State, role: str, d: Regroup, ctx: Context) -> Next:
         hits=count,
     )
     state["pieces"][label] = piece
-    old_piece = state["pieces"][old]
-    if not old_piece["revealed"]:
-        pieces.claim(old_piece, ctx, role, rule="9.5", regroup="marked")
+    if not state["pieces"][old]["revealed"]:
+        pieces.claim(own(state["pieces"], old), ctx, role, rule="9.5", regroup="marked")
     ident = state["pieces"].get(piece_label(d.counter))
     if ident is not None and not ident["revealed"]:
         nationality = state["counters"][d.counter]["nationality"]
+        ident = own(state["pieces"], piece_label(d.counter))
         pieces.claim(ident, ctx, role, rule="9.1.C", regroup=_false_reports(state, nationality))
     state["stacks"][d.counter] = label
     state["next_stack"] += 1

@@ -34,6 +34,7 @@ from pbem.games.race_to_the_sea import hits
 from pbem.games.race_to_the_sea import map_data as rm
 from pbem.games.race_to_the_sea import movement as mv
 from pbem.games.race_to_the_sea.decisions import Hide
+from pbem.games.race_to_the_sea.shared_pieces import own
 from pbem.games.race_to_the_sea.state import (
     add_counter,
     adjacent_to_enemy,
@@ -313,7 +314,7 @@ def hide(state: State, role: str, d: Hide, ctx: Context) -> Next:
         if not hidden and known <= mv.STACK_LIMIT:
             raise illegal(f"hex {hex_text(start)} is not overstacked", RULE)
         if hidden:
-            holder = state["pieces"][piece_label(hidden[0])]
+            holder = own(state["pieces"], piece_label(hidden[0]))
             pieces.claim(
                 holder, ctx, role, rule=RULE, over=hidden, known=known, limit=mv.STACK_LIMIT,
                 text=f"hex {hex_text(start)} was overstacked when {label} moved out",
@@ -394,7 +395,7 @@ def _stacking_claims(state: State, role: str, ctx: Context) -> None:
             if problem is not None:
                 raise illegal(problem, RULE)
             continue
-        holder = state["pieces"][piece_label(holders[0])]
+        holder = own(state["pieces"], piece_label(holders[0]))
         pieces.claim(holder, ctx, role, rule=RULE, cure=hex_, limit=mv.STACK_LIMIT, text=text,
                      **facts)  # fmt: skip
 

@@ -96,6 +96,7 @@ from pbem.games.race_to_the_sea.decisions import (
     format_decision,
     parse_decision,
 )
+from pbem.games.race_to_the_sea.shared_pieces import own_piece
 from pbem.games.race_to_the_sea.state import (
     NAMES,
     SIDES,
@@ -613,6 +614,10 @@ class RaceToTheSeaEngine(StepGame):
 
     def clone(self, state: State) -> State:
         return copy_state(state)
+
+    def writable(self, state: State, piece: Piece) -> Piece:
+        """A copy shares its pieces with its source until it changes one (shared_pieces.py)."""
+        return own_piece(state["pieces"], piece)
 
     def check_claims(self, piece: Piece, value: JSON) -> None:
         flow.check_claims(piece, value)

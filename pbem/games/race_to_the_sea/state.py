@@ -36,6 +36,7 @@ from pbem.games.race_to_the_sea import map_data as rm
 from pbem.games.race_to_the_sea import movement as mv
 from pbem.games.race_to_the_sea import units as ru
 from pbem.games.race_to_the_sea.entry_index import entry_index
+from pbem.games.race_to_the_sea.shared_pieces import share
 from pbem.kit import decks
 from pbem.kit.pieces import known_value
 from pbem.maps.hexes import label as hex_label
@@ -125,7 +126,7 @@ def copy_state(state: State) -> State:
     claim and mark sealed pieces only), and most pieces of a long game are opened."""
     new = dict(state)
     new["counters"] = {k: dict(v) for k, v in state["counters"].items()}
-    new["pieces"] = {k: v if v["revealed"] else dict(v) for k, v in state["pieces"].items()}
+    new["pieces"] = share(state["pieces"])  # every piece, until the rules change one (`own`)
     new["control"] = dict(state["control"])
     new["decks"] = {
         side: {k: list(v) for k, v in deck.items()} for side, deck in state["decks"].items()

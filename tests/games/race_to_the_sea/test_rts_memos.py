@@ -1,16 +1,18 @@
 """The memos of Race to the Sea's rules give what a fresh computation gives, and never a
 stale answer for a state changed in place (issue 29): the victory result by control
-record, the 7.7.4.B enemy distance by enemy counters, the state copy's sharing of opened
-pieces, and one counter's position against `positions`."""
+record, the 7.7.4.B enemy distance by enemy counters, the state copy's sharing of pieces
+(shared_pieces.py), and one counter's position against `positions`."""
 
 from __future__ import annotations
 
 import random
 
 from pbem.games.race_to_the_sea import map_data as rm
-from pbem.games.race_to_the_sea import redeploy, victory
+from pbem.games.race_to_the_sea import redeploy, shared_pieces, victory
 from pbem.games.race_to_the_sea.rules import ENGINE
+from pbem.games.race_to_the_sea.shared_pieces import own
 from pbem.games.race_to_the_sea.state import copy_state, hex_text, position_of, positions
+from pbem.kit import pieces
 from pbem.testing import Table
 
 DATA = ENGINE.load_data({})
@@ -63,15 +65,56 @@ def test_the_enemy_distance_follows_the_enemy_counters() -> None:
         assert redeploy._enemy_distance(state, "allies", h) == fresh("allies", h)
 
 
-def test_a_copy_shares_only_opened_pieces_and_copies_the_rest() -> None:
+def test_a_copy_shares_its_pieces_until_it_changes_one() -> None:
     state = played(decisions=300).state
     new = copy_state(state)
     assert new == state
-    opened = [k for k, p in state["pieces"].items() if p["revealed"]]
     sealed = [k for k, p in state["pieces"].items() if not p["revealed"]]
-    assert opened and sealed
-    assert all(new["pieces"][k] is state["pieces"][k] for k in opened)
-    assert all(new["pieces"][k] is not state["pieces"][k] for k in sealed)
+    assert sealed
+    assert all(new["pieces"][k] is state["pieces"][k] for k in state["pieces"])
+    label = sealed[0]
+    before = dict(state["pieces"][label])
+    mine = own(new["pieces"], label)  # copied before the change: the source keeps its own
+    assert mine is not state["pieces"][label] and mine == before
+    pieces.oblige(mine, "a test")
+    assert state["pieces"][label] == before and new["pieces"][label] is mine
+    assert own(new["pieces"], label) is mine  # the copy's own now: not copied again
+    assert all(new["pieces"][k] is state["pieces"][k] for k in state["pieces"] if k != label)
+
+
+def test_a_state_copied_or_unknown_never_changes_a_shared_piece() -> None:
+    """The record of what a copy owns is never used stale: once the copy is copied in turn,
+    or without a record at all, each change copies the piece first."""
+    state = played(decisions=300).state
+    label = next(k for k, p in state["pieces"].items() if not p["revealed"])
+    first = copy_state(state)
+    mine = own(first["pieces"], label)
+    second = copy_state(first)  # `first` is copied: its pieces change no more in place
+    assert second["pieces"][label] is mine
+    again = own(first["pieces"], label)
+    assert again is not mine and first["pieces"][label] is again
+    pieces.oblige(again, "a test")
+    assert not second["pieces"][label]["due"] and second["pieces"][label] is mine
+    shared_pieces.forget()  # no record: every piece may be shared
+    third = copy_state(second)
+    shared_pieces.forget()
+    before = dict(second["pieces"][label])
+    pieces.oblige(own(third["pieces"], label), "a test")
+    assert second["pieces"][label] == before and third["pieces"][label]["due"] == "a test"
+    assert own(state["pieces"], label) is not mine  # a state never copied by copy_state
+
+
+def test_the_kits_changes_go_through_the_copys_own_pieces() -> None:
+    """A view strips the other side's filled values from the view's own pieces, never from
+    the state it was made from (the kit's `writable` hook)."""
+    t = played(seed=5, decisions=200)
+    for role in ("allies", "germans"):
+        mine = t.private(role)
+        filled = {k: dict(p) for k, p in mine["pieces"].items() if p.get("known")}
+        assert filled
+        view = ENGINE.view(mine, "germans" if role == "allies" else "allies")
+        assert all(not view["pieces"][k].get("known") for k in filled)
+        assert {k: mine["pieces"][k] for k in filled} == filled
 
 
 def test_every_piece_opened_stays_as_it_was_over_a_whole_game() -> None:
