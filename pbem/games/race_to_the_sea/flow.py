@@ -41,6 +41,7 @@ from pbem.games.race_to_the_sea.decisions import (
     Rail,
     Recon,
 )
+from pbem.games.race_to_the_sea.entry_index import entry_index
 from pbem.games.race_to_the_sea.shared_pieces import own, own_piece
 from pbem.games.race_to_the_sea.size_claims import record_claims, spanning_problems
 from pbem.games.race_to_the_sea.state import (
@@ -152,17 +153,18 @@ def place(state: State, role: str, d: Place, ctx: Context) -> Next:
     need, most = hidden_count(state, batch)
     if len(batch["labels"]) >= most:
         raise illegal(f"{role} have no more hidden counters to place now", "7.1, 15")
+    index = entry_index(state, role)  # (the position's, once: entry_hexes for each unit)
     candidates = [
         u
         for u in hidden_candidates(state, batch)
-        if unit(state, u)["nationality"] == d.nationality and d.hex in entry_hexes(state, u, role)
+        if unit(state, u)["nationality"] == d.nationality and d.hex in index.entry_hexes(u)
     ]
     if not candidates:
         raise illegal(
             f"no {d.nationality} unit of this placement may enter hex {hex_text(d.hex)}", "7.1.B"
         )
     # 7.1.B, read before the placement uses up a Cambrai/Valenciennes slot (15.6.2.1 A)
-    closest = all(d.hex not in listed_hexes(state, u, role) for u in candidates)
+    closest = all(d.hex not in index.listed_hexes(u) for u in candidates)
     label = new_counter_label(state)
     piece = pieces.place(ctx, piece_label(label), role, "10.4.A")
     pieces.claim(piece, ctx, role, rule="7.1", candidates=candidates)

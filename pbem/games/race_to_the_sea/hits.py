@@ -45,6 +45,7 @@ from pbem.games.race_to_the_sea import casualties
 from pbem.games.race_to_the_sea.shared_pieces import own
 from pbem.games.race_to_the_sea.state import (
     NAMES,
+    anything_due,
     hex_text,
     identity,
     illegal,
@@ -148,6 +149,8 @@ def need_identity(state: State, counter: str, why: str) -> bool:
 
 def owing(state: State) -> str | None:
     """The side that owes an opening (Allies first), or None."""
+    if not anything_due(state):
+        return None
     for side in ("allies", "germans"):
         if pieces.due(state["pieces"].values(), side):
             return side

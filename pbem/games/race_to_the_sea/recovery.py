@@ -38,13 +38,13 @@ from pbem.games.race_to_the_sea import casualties, hits
 from pbem.games.race_to_the_sea import map_data as rm
 from pbem.games.race_to_the_sea import movement as mv
 from pbem.games.race_to_the_sea.decisions import Place, Rebuild, Regroup
+from pbem.games.race_to_the_sea.entry_index import entry_index
 from pbem.games.race_to_the_sea.shared_pieces import own
 from pbem.games.race_to_the_sea.size_claims import record_claims
 from pbem.games.race_to_the_sea.state import (
     NAMES,
     add_counter,
     adjacent_to_enemy,
-    entry_hexes,
     flooded,
     hex_text,
     hidden_candidates,
@@ -268,12 +268,13 @@ def hit_on_placement(state: State, role: str, d: Place) -> bool:
         if kind == "cavalry":
             return d.hex not in listed_hexes(state, d.unit, role)
         nationality = unit(state, d.unit)["nationality"]  # sealed as a hidden placement
+    index = entry_index(state, role)  # (the position's, once: entry_hexes for each unit)
     candidates = [
         u
         for u in hidden_candidates(state, batch)
-        if unit(state, u)["nationality"] == nationality and d.hex in entry_hexes(state, u, role)
+        if unit(state, u)["nationality"] == nationality and d.hex in index.entry_hexes(u)
     ]
-    return bool(candidates) and all(d.hex not in listed_hexes(state, u, role) for u in candidates)
+    return bool(candidates) and all(d.hex not in index.listed_hexes(u) for u in candidates)
 
 
 def placement_draws(state: State, role: str, d: Place) -> dict[str, Any]:

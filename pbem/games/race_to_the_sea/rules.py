@@ -101,6 +101,7 @@ from pbem.games.race_to_the_sea.state import (
     NAMES,
     SIDES,
     STATIC_KEYS,
+    anything_due,
     copy_state,
     flooded,
     initial_state,
@@ -117,7 +118,7 @@ from pbem.games.race_to_the_sea.what_next import (
     SKIRMISH,
     TURN_END,
 )
-from pbem.kit import decks
+from pbem.kit import decks, pieces
 from pbem.kit.pieces import Piece
 from pbem.kit.steps import NO_OPENINGS, Continuation, Openings, Step, StepGame, asks_key
 
@@ -614,6 +615,10 @@ class RaceToTheSeaEngine(StepGame):
 
     def clone(self, state: State) -> State:
         return copy_state(state)
+
+    def due_pieces(self, state: State, role: str) -> list[Piece]:
+        """The kit's `pieces.due`, after a quick look for any piece due at all."""
+        return pieces.due(state["pieces"].values(), role) if anything_due(state) else []
 
     def writable(self, state: State, piece: Piece) -> Piece:
         """A copy shares its pieces with its source until it changes one (shared_pieces.py)."""

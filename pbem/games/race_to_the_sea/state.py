@@ -27,6 +27,7 @@ of unknown SZ (None) in the public state, and its real kind and SZ in its owner'
 from __future__ import annotations
 
 from collections.abc import Mapping
+from operator import itemgetter
 from typing import Any
 
 from pbem.core.canonical import copy_json
@@ -194,6 +195,16 @@ def identity(state: State, counter: str) -> str | None:
 def is_hidden(state: State, counter: str) -> bool:
     """Hidden from the public: the identity is a sealed piece (3.3.1, 10.4)."""
     return state["counters"][counter]["unit"] is None
+
+
+def anything_due(state: State) -> bool:
+    """Whether some piece says why it is due: when none does, `pieces.due` is empty for
+    every role, without its look at each piece in Python (a long game holds hundreds, and
+    most entries owe nothing); when one does, the callers ask `pieces.due` itself."""
+    return any(map(_DUE, state["pieces"].values()))
+
+
+_DUE = itemgetter("due")
 
 
 def opening(state: State, label: str) -> bool:

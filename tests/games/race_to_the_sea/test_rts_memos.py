@@ -138,3 +138,24 @@ def test_one_position_is_the_one_of_all_positions() -> None:
     for state in (t.state, t.private("allies"), t.private("germans")):
         every = positions(state)
         assert every and all(position_of(state, k) == p for k, p in every.items())
+
+
+def test_the_owed_openings_are_the_kits_over_a_whole_game() -> None:
+    """`due_pieces` and `hits.owing` look at the pieces' `due` in C first (`anything_due`):
+    the same answers as the kit's `pieces.due` of every piece, at every position."""
+    from pbem.games.race_to_the_sea import hits
+
+    t = Table(ENGINE, ENGINE.setup(DATA, {}), seed=3, check=False)
+    rng = random.Random(3)
+    owed = 0
+    for _ in range(5000):
+        if t.over():
+            break
+        every = list(t.state["pieces"].values())
+        strict = {r: pieces.due(every, r) for r in ("allies", "germans")}
+        for role, due in strict.items():
+            assert ENGINE.due_pieces(t.state, role) == due
+        assert hits.owing(t.state) == next((r for r, due in strict.items() if due), None)
+        owed += bool(strict["allies"] or strict["germans"])
+        t.decide(t.asked(), t.choose(t.asked(), rng))  # type: ignore[arg-type]
+    assert t.over() and owed > 10
