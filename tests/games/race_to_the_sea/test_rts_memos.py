@@ -159,3 +159,56 @@ def test_the_owed_openings_are_the_kits_over_a_whole_game() -> None:
         owed += bool(strict["allies"] or strict["germans"])
         t.decide(t.asked(), t.choose(t.asked(), rng))  # type: ignore[arg-type]
     assert t.over() and owed > 10
+
+
+def test_the_fog_checks_of_one_position_derived_once_give_the_strict_answers() -> None:
+    """`_stacking_claims` derives the counters by hex and the enemy's hexes once per call
+    (it moves no counter): each hex's units and each shift's problem are those of the
+    one-by-one scans they replace."""
+
+    def strict_units(state: dict, side: str, hex_: int) -> tuple[list[str], list[int]]:
+        hidden, known = [], []
+        for k, c in sorted(state["counters"].items()):
+            if c["side"] != side or c["hex"] != hex_:
+                continue
+            if c["unit"] is None:
+                hidden.append(k)
+            else:
+                known.append(int(DATA["units"]["units"][c["unit"]]["sz"]))
+        return hidden, known
+
+    g = rm.grid(BOARD)
+    for seed in (2, 6):
+        state = played(seed=seed, decisions=500).state
+        for side in ("allies", "germans"):
+            by_hex, enemy = redeploy._by_hex(state, side), redeploy._enemy_hexes(state, side)
+            for hex_ in sorted(g.hexes)[::3]:
+                assert redeploy._hex_units(state, side, hex_, by_hex) == strict_units(
+                    state, side, hex_
+                )
+            for k, c in state["counters"].items():
+                for to in g.neighbours(c["hex"]):
+                    fast = redeploy.shift_problem(state, side, k, c["hex"], to, enemy)
+                    assert fast == redeploy.shift_problem(state, side, k, c["hex"], to)
+
+
+def test_reachable_with_the_zones_of_its_position_and_its_crowded_hexes() -> None:
+    """A bot derives the enemy and No Man's Land hexes once per position (`near`), and
+    `reachable` hands `stacking_check` only the friendly pieces of each hex: the same
+    destinations as when it derives them itself, each path a legal move of all pieces."""
+    from pbem.games.race_to_the_sea import movement as mv
+    from pbem.games.race_to_the_sea.state import flooded
+
+    for seed in (2, 6):
+        state = played(seed=seed, decisions=500).state
+        pos = positions(state)
+        for side in ("allies", "germans"):
+            near = (mv.enemy_hexes(pos, side), mv.nml_hexes(BOARD, pos, side))
+            for label in sorted(k for k, p in pos.items() if p["side"] == side):
+                found = mv.reachable(BOARD, pos, label, flooded(state), near)
+                assert found == mv.reachable(BOARD, pos, label, flooded(state))
+                assert found == mv.reachable(
+                    BOARD, [{"id": k, **p} for k, p in pos.items()], label, flooded(state)
+                )
+                for path in found.values():
+                    assert mv.legal_move(BOARD, pos, label, path, flooded(state)).ok
