@@ -229,12 +229,40 @@ def _distance_to(board: Any, enemy: frozenset[int], hex_: int) -> int | None:
     if found is None or found[0] is not board:
         if len(_DISTANCES) >= 4096:
             _DISTANCES.clear()
-        g = rm.grid(board)
-        found = _DISTANCES[key] = (
-            board,
-            min(g.distance(hex_, h) for h in enemy) if enemy else None,
-        )
+        found = _DISTANCES[key] = (board, _closest(board, enemy, hex_))
     return found[1]
+
+
+def _closest(board: Any, enemy: frozenset[int], hex_: int) -> int | None:
+    """`min(g.distance(hex_, h) for h in enemy)`, with each hex's axial coordinates read
+    from a table of the map instead of worked out from its id for each pair."""
+    if not enemy:
+        return None
+    g = rm.grid(board)
+    where = _axial(board)
+    qa, ra = where.get(hex_) or g.axial(hex_)
+    best = None
+    for h in enemy:
+        qb, rb = where.get(h) or g.axial(h)
+        dq, dr = qa - qb, ra - rb
+        away = (abs(dq) + abs(dr) + abs(dq + dr)) // 2  # Grid.distance
+        if best is None or away < best:
+            best = away
+    return best
+
+
+def _axial(board: Any) -> dict[int, tuple[int, int]]:
+    """Each hex's axial coordinates (`Grid.axial`), by map (by identity: never changed)."""
+    found = _AXIAL.get(id(board))
+    if found is None or found[0] is not board:
+        if len(_AXIAL) >= 8:
+            _AXIAL.clear()
+        g = rm.grid(board)
+        found = _AXIAL[id(board)] = (board, {h: g.axial(h) for h in g.hexes})
+    return found[1]
+
+
+_AXIAL: dict[int, tuple[Any, dict[int, tuple[int, int]]]] = {}
 
 
 # _enemy_distance by map (by identity: never changed once loaded), the enemy counters' hexes

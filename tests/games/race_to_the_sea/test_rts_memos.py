@@ -212,3 +212,14 @@ def test_reachable_with_the_zones_of_its_position_and_its_crowded_hexes() -> Non
                 )
                 for path in found.values():
                     assert mv.legal_move(BOARD, pos, label, path, flooded(state)).ok
+
+
+def test_the_closest_enemy_from_the_map_table_of_coordinates_is_grid_distance() -> None:
+    g = rm.grid(BOARD)
+    hexes = sorted(g.hexes)
+    rng = random.Random(7)
+    for k in (0, 1, 2, 9, 30):
+        enemy = frozenset(rng.sample(hexes, k))
+        for h in hexes[::7]:
+            strict = min((g.distance(h, e) for e in enemy), default=None)
+            assert redeploy._closest(BOARD, enemy, h) == strict
