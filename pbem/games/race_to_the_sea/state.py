@@ -223,12 +223,47 @@ def leaving(state: State, label: str) -> bool:
 
 
 def positions(state: State) -> dict[str, dict[str, Any]]:
-    """The counters as movement.py reads them, with what this state knows."""
-    units, sealed = state["units_data"]["units"], state["pieces"]
-    return {
-        label: _position(counter, sealed.get("unit/" + label), units)
-        for label, counter in state["counters"].items()
-    }
+    """The counters as movement.py reads them, with what this state knows: `_position` of
+    each, inlined, with each unit's kind and SZ from a table of the units (a move, a bot's
+    every choice asks this of some fifty counters)."""
+    info, sealed = _unit_info(state["units_data"]["units"]), state["pieces"]
+    out = {}
+    for label, counter in state["counters"].items():
+        known = counter["unit"]
+        if known is None:
+            piece = sealed.get("unit/" + label)
+            if piece is not None and (piece["revealed"] or piece.get("known")):
+                known = piece["value"]
+        if known is None:
+            kind, sz = ("cavalry" if counter["cavalry"] else "infantry"), None
+        else:
+            kind, sz = info[known]
+        out[label] = {
+            "side": counter["side"],
+            "hex": counter["hex"],
+            "kind": kind,
+            "scouting": counter["scouting"],
+            "sz": sz,
+        }
+    return out
+
+
+def _unit_info(units: Mapping[str, Any]) -> Mapping[str, tuple[str, Any]]:
+    """Unit id -> (its kind as a position says it, its SZ), by units table (by identity:
+    the loaded tables are never changed, and shared by every copy of a state)."""
+    found = _UNIT_INFO.get(id(units))
+    if found is None or found[0] is not units:
+        if len(_UNIT_INFO) >= 8:
+            _UNIT_INFO.clear()
+        table = {
+            unit_id: ("false" if data["kind"] == "false-report" else data["kind"], data["sz"])
+            for unit_id, data in units.items()
+        }
+        found = _UNIT_INFO[id(units)] = (units, table)
+    return found[1]
+
+
+_UNIT_INFO: dict[int, tuple[Mapping[str, Any], dict[str, tuple[str, Any]]]] = {}
 
 
 def position_of(state: State, label: str) -> dict[str, Any]:

@@ -223,3 +223,19 @@ def test_the_closest_enemy_from_the_map_table_of_coordinates_is_grid_distance() 
         for h in hexes[::7]:
             strict = min((g.distance(h, e) for e in enemy), default=None)
             assert redeploy._closest(BOARD, enemy, h) == strict
+
+
+def test_positions_read_each_units_table_of_its_own() -> None:
+    """The kind and SZ table of `positions` is kept by units table (by identity): another
+    table (a changed copy) gets its own, never the first's answers."""
+    t = played(seed=6, decisions=300)
+    state = t.private("allies")
+    every = positions(state)
+    assert all(position_of(state, k) == p for k, p in every.items())
+    known = next(k for k, c in state["counters"].items() if c["unit"] is not None)
+    unit_id = state["counters"][known]["unit"]
+    units = {k: dict(v) for k, v in state["units_data"]["units"].items()}
+    units[unit_id]["sz"] = 99
+    changed = {**state, "units_data": {**state["units_data"], "units": units}}
+    assert positions(changed)[known]["sz"] == 99 == position_of(changed, known)["sz"]
+    assert positions(state)[known]["sz"] == every[known]["sz"] != 99
