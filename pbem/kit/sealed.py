@@ -86,6 +86,11 @@ class SealedRound:
             return []
         return [self.label(state, role)]
 
+    def writable(self, state: State, piece: pieces.Piece) -> pieces.Piece:
+        """`piece` of `state`, to change in place (`StepGame.writable`: a game whose copies
+        share pieces gives the copy's own)."""
+        return piece
+
     # --- the rules --------------------------------------------------------------------------
 
     def choose(self, state: State, role: str, value: JSON, ctx: Context, **claims: JSON) -> None:
@@ -124,7 +129,9 @@ class SealedRound:
         round_["labels"][role] = label
         if not self.choosing(state):
             for other in self._pieces(state):
-                pieces.oblige(other, "every choice of the round is made: open yours")
+                pieces.oblige(
+                    self.writable(state, other), "every choice of the round is made: open yours"
+                )
 
     def values(self, state: State) -> dict[str, JSON] | None:
         """Role -> choice once every choice is open, else None."""

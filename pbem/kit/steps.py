@@ -214,7 +214,13 @@ class StepGame(GameDefaults):
         return self._openings(self.current(state), state, role, decision, self._owed(state, role))
 
     def _owed(self, state: State, role: str) -> tuple[str, ...]:
-        return tuple(p["label"] for p in kit_pieces.due(self.pieces(state), role))
+        return tuple(p["label"] for p in self.due_pieces(state, role))
+
+    def due_pieces(self, state: State, role: str) -> list[kit_pieces.Piece]:
+        """`role`'s pieces that its next entry must open (`pieces.due` of every piece),
+        asked for every entry. A game that knows its sealed pieces without looking at each
+        opened one (a long game holds hundreds) may override this, with the same answer."""
+        return kit_pieces.due(self.pieces(state), role)
 
     @staticmethod
     def _openings(
@@ -250,7 +256,7 @@ class StepGame(GameDefaults):
         new = self.clone(state)
         for piece in self.pieces(new):
             if piece["label"] in opened and not piece["revealed"]:
-                self.settle_piece(new, piece, ctx)
+                self.settle_piece(new, self.writable(new, piece), ctx)
         return new
 
     def settle_piece(self, state: State, piece: kit_pieces.Piece, ctx: Context) -> None:
@@ -280,6 +286,7 @@ class StepGame(GameDefaults):
         new = self.clone_for_secrets(state)
         for piece in self.pieces(new):
             if piece["owner"] == role and not piece["revealed"] and piece["label"] in known:
+                piece = self.writable(new, piece)
                 piece["value"] = known[piece["label"]]
                 piece["known"] = True
         return new
@@ -290,6 +297,7 @@ class StepGame(GameDefaults):
         view = self.clone(state)
         for piece in self.pieces(view):
             if piece.get("known") and piece["owner"] != role:
+                piece = self.writable(view, piece)
                 piece["value"] = None
                 del piece["known"]
         return view
@@ -301,6 +309,13 @@ class StepGame(GameDefaults):
         (only the parts holding its pieces): a role's filled-in state is only read (choices,
         parse, seal, views), never applied."""
         return self.clone(state)
+
+    def writable(self, state: State, piece: kit_pieces.Piece) -> kit_pieces.Piece:
+        """`piece` of `state` (a copy being changed), to change in place: the kit asks this
+        before each change it makes to a piece (a reveal, a view's stripping). A `clone`
+        that copies every piece has nothing to do (the default); one that shares pieces
+        with the state it copied returns the copy's own (copied first if shared)."""
+        return piece
 
     def clone(self, state: State) -> State:
         """A copy to change; static parts (`static_keys`: map, card texts) are shared."""
@@ -360,8 +375,8 @@ class StepGame(GameDefaults):
         self._check_commits(state, role, decision, step, ctx)
         new = self.clone(state)
         if owed:  # the pieces the signer was obliged to open: open them before the rules run
-            for piece in kit_pieces.due(self.pieces(new), role):
-                kit_pieces.reveal(piece, ctx, self.check_claims)
+            for piece in self.due_pieces(new, role):
+                kit_pieces.reveal(self.writable(new, piece), ctx, self.check_claims)
         self.before(new, role, decision, ctx)
         self.follow(new, handler(new, role, decision, ctx), ctx)
         self.after(new, role, decision, ctx)

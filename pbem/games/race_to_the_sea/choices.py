@@ -144,7 +144,17 @@ def open_bids(state: State, role: str) -> list[Any]:
 # --- 9: actions ---------------------------------------------------------------------------------
 
 
-def _counter_actions(state: State, role: str, label: str, pos: dict[str, Any]) -> list[Any]:
+Near = tuple[set[int], set[int]]
+
+
+def _near(state: State, role: str, pos: dict[str, Any]) -> Near:
+    """`role`'s enemy and No Man's Land hexes (mv.reachable's `near`), once per position."""
+    return mv.enemy_hexes(pos, role), mv.nml_hexes(state["board"], pos, role)
+
+
+def _counter_actions(
+    state: State, role: str, label: str, pos: dict[str, Any], zones: Near | None = None
+) -> list[Any]:
     counter = state["counters"][label]
     out: list[Any] = []
     if counter["cavalry"]:
@@ -161,7 +171,7 @@ def _counter_actions(state: State, role: str, label: str, pos: dict[str, Any]) -
                     and not state["pieces"][f"unit/{other_label}"]["due"]
                 ):
                     out.append(Recon(label, counter["hex"], c["hex"], other_label))
-    for path in mv.reachable(state["board"], pos, label, flooded(state)).values():
+    for path in mv.reachable(state["board"], pos, label, flooded(state), zones).values():
         out.append(Move(label, tuple(path)))  # `reachable` checked the stacking (10.2)
     out += combat_choices.fires(state, role, label)
     out += combat_choices.assaults(state, role, label)
@@ -172,8 +182,9 @@ def _counter_actions(state: State, role: str, label: str, pos: dict[str, Any]) -
 def actions(state: State, role: str) -> list[Any]:
     pos = positions(state)
     out: list[Any] = []
+    zones = _near(state, role, pos)
     for label in _ready_labels(state, role):
-        out.extend(_counter_actions(state, role, label, pos))
+        out.extend(_counter_actions(state, role, label, pos, zones))
     if state.get("plan_units") is not None:
         return [*out, Done()]  # 9.4.A: the Planned Operations units, or the end of them
     out += recovery.rebuilds(state, role)  # 9.6
@@ -209,8 +220,9 @@ def sample_action(state: State, role: str, rng: random.Random) -> Any:
     rebuilt = recovery.rebuilds(state, role) if rng.random() < 0.1 else []
     if rebuilt:
         return rng.choice(rebuilt)  # 9.6: now and then
+    zones = _near(state, role, pos)
     for label in rng.sample(mine, len(mine)):
-        options = _counter_actions(state, role, label, pos)
+        options = _counter_actions(state, role, label, pos, zones)
         recons = [o for o in options if isinstance(o, Recon)]
         if recons and rng.random() < 0.7:
             return rng.choice(recons)

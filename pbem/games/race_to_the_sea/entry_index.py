@@ -176,10 +176,49 @@ def distances_to(board: Mapping[str, Any], targets: tuple[int, ...]) -> Mapping[
     if found is None or found[0] is not board:
         if len(_DISTANCES) >= 64:
             _DISTANCES.clear()
-        g = rm.grid(board)
-        away = {h: min(g.distance(h, t) for t in targets) for h in g.hexes}
+        # (a few targets: a distance each is quicker than the search)
+        away = _spread(board, targets) if len(targets) > 4 else strict_distances(board, targets)
         found = _DISTANCES[key] = (board, away)
     return found[1]
+
+
+# The six steps of the axial grid: `Grid.distance` is the length of a path of them.
+_STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))
+
+
+def _spread(board: Mapping[str, Any], targets: tuple[int, ...]) -> dict[int, int]:
+    """`{h: min(g.distance(h, t) for t in targets) for h in g.hexes}`, by one breadth-first
+    search from every target at once over the axial lattice instead of a distance for each
+    hex and target (a start area lists a hundred hexes: 15 ms a verification). Exact:
+    `distance` is the cube distance of an unbroken grid, the length of a shortest path of
+    `_STEPS`, and some shortest path between two hexes moves monotonically in q and in r,
+    so it stays within the q and r ranges of the hexes and targets, which the search
+    covers whole (map holes and prohibited hexes included, as `distance` ignores them)."""
+    g = rm.grid(board)
+    where = {h: g.axial(h) for h in g.hexes}
+    frontier = list(dict.fromkeys(g.axial(t) for t in targets))
+    cells = [*where.values(), *frontier]
+    q_lo, q_hi = min(q for q, _ in cells), max(q for q, _ in cells)
+    r_lo, r_hi = min(r for _, r in cells), max(r for _, r in cells)
+    seen = dict.fromkeys(frontier, 0)
+    steps = 0
+    while frontier:
+        steps += 1
+        ahead = []
+        for q, r in frontier:
+            for dq, dr in _STEPS:
+                cell = (q + dq, r + dr)
+                if q_lo <= cell[0] <= q_hi and r_lo <= cell[1] <= r_hi and cell not in seen:
+                    seen[cell] = steps
+                    ahead.append(cell)
+        frontier = ahead
+    return {h: seen[cell] for h, cell in where.items()}
+
+
+def strict_distances(board: Mapping[str, Any], targets: tuple[int, ...]) -> dict[int, int]:
+    """What `distances_to` must equal: each hex's distance to each target (tests)."""
+    g = rm.grid(board)
+    return {h: min(g.distance(h, t) for t in targets) for h in g.hexes}
 
 
 _DISTANCES: dict[tuple[int, tuple[int, ...]], tuple[Mapping[str, Any], dict[int, int]]] = {}

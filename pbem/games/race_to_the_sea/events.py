@@ -26,6 +26,7 @@ from pbem.games.race_to_the_sea import cards as rc
 from pbem.games.race_to_the_sea import hits
 from pbem.games.race_to_the_sea import map_data as rm
 from pbem.games.race_to_the_sea.decisions import Absorb, Pick
+from pbem.games.race_to_the_sea.shared_pieces import own
 from pbem.games.race_to_the_sea.state import (
     NAMES,
     hex_text,
@@ -153,7 +154,7 @@ def pick(state: State, role: str, d: Pick, ctx: Context) -> Next:
     state["event"] = None
     if event["kind"] == "reveal":
         for label in d.counters:
-            pieces.oblige(state["pieces"][piece_label(label)], f"13.0: {event['title']}")
+            pieces.oblige(own(state["pieces"], piece_label(label)), f"13.0: {event['title']}")
         ctx.event(f"{event['title']}: {', '.join(d.counters)} must be revealed (10.4.C)")
     else:
         _start_hits(state, {label: 1 for label in d.counters}, ctx)

@@ -41,6 +41,8 @@ from pbem.games.race_to_the_sea.decisions import (
     Rail,
     Recon,
 )
+from pbem.games.race_to_the_sea.entry_index import entry_index
+from pbem.games.race_to_the_sea.shared_pieces import own, own_piece
 from pbem.games.race_to_the_sea.size_claims import record_claims, spanning_problems
 from pbem.games.race_to_the_sea.state import (
     NAMES,
@@ -74,7 +76,13 @@ from pbem.kit import decks, pieces
 from pbem.kit.sealed import SealedRound
 from pbem.kit.steps import Next
 
-BIDS = SealedRound("bids", lambda s, r: f"bid/{r}/t{s['turn']}/r{s['round']}", "7.4")
+
+class _Bids(SealedRound):
+    def writable(self, state: State, piece: pieces.Piece) -> pieces.Piece:
+        return own_piece(state["pieces"], piece)  # (copies share pieces: shared_pieces.py)
+
+
+BIDS = _Bids("bids", lambda s, r: f"bid/{r}/t{s['turn']}/r{s['round']}", "7.4")
 BID_ORDER = ("germans", "allies")  # the Germans commit, the Allies bid in the clear
 
 
@@ -145,17 +153,18 @@ def place(state: State, role: str, d: Place, ctx: Context) -> Next:
     need, most = hidden_count(state, batch)
     if len(batch["labels"]) >= most:
         raise illegal(f"{role} have no more hidden counters to place now", "7.1, 15")
+    index = entry_index(state, role)  # (the position's, once: entry_hexes for each unit)
     candidates = [
         u
         for u in hidden_candidates(state, batch)
-        if unit(state, u)["nationality"] == d.nationality and d.hex in entry_hexes(state, u, role)
+        if unit(state, u)["nationality"] == d.nationality and d.hex in index.entry_hexes(u)
     ]
     if not candidates:
         raise illegal(
             f"no {d.nationality} unit of this placement may enter hex {hex_text(d.hex)}", "7.1.B"
         )
     # 7.1.B, read before the placement uses up a Cambrai/Valenciennes slot (15.6.2.1 A)
-    closest = all(d.hex not in listed_hexes(state, u, role) for u in candidates)
+    closest = all(d.hex not in index.listed_hexes(u) for u in candidates)
     label = new_counter_label(state)
     piece = pieces.place(ctx, piece_label(label), role, "10.4.A")
     pieces.claim(piece, ctx, role, rule="7.1", candidates=candidates)
@@ -521,7 +530,7 @@ def advance_turn(state: State) -> None:
     for side in SIDES:
         label = state["discards"][side]
         if label is not None:
-            piece = state["pieces"][label]
+            piece = own(state["pieces"], label)
             piece["bids"] = list(state["played"][side])
             pieces.oblige(piece, "7.7.6: the turn is over: open the unseen discard")
         state["discards"][side] = None
@@ -556,7 +565,7 @@ def start_final(state: State) -> None:
 
 def open_all(state: State, role: str, d: OpenAll, ctx: Context, check: Any) -> None:
     for label in sealed_of(state, role):
-        pieces.reveal(state["pieces"][label], ctx, check)
+        pieces.reveal(own(state["pieces"], label), ctx, check)
     hits.check_stacks(state, role, ctx)
     redeploy.check_at_end(state, role)
     for made, total in spanning_problems(state, role):
@@ -601,6 +610,7 @@ def on_opened(state: State, ctx: Context) -> None:
     for label, value in sorted(ctx.opened_now().items()):
         piece = state["pieces"].get(label)
         if piece is not None and not piece["revealed"]:
+            piece = own(state["pieces"], label)
             pieces.reveal(piece, ctx, check_claims)  # a step's own opening (11.1.C, 11.2.I)
         if label.startswith("unit/"):
             counter = state["counters"].get(label[len("unit/") :])

@@ -42,8 +42,10 @@ from typing import Any
 from pbem.core.engine import Context, State
 from pbem.games.race_to_the_sea import cards as rc
 from pbem.games.race_to_the_sea import casualties
+from pbem.games.race_to_the_sea.shared_pieces import own
 from pbem.games.race_to_the_sea.state import (
     NAMES,
+    anything_due,
     hex_text,
     identity,
     illegal,
@@ -131,7 +133,7 @@ def need_ratings(state: State, counter: str, why: str) -> bool:
     if anything must open."""
     owed = False
     for label in sealed_labels(state, counter):
-        pieces.oblige(state["pieces"][label], why)
+        pieces.oblige(own(state["pieces"], label), why)
         owed = True
     return owed
 
@@ -140,13 +142,15 @@ def need_identity(state: State, counter: str, why: str) -> bool:
     """Oblige the owner to open the counter's identity only (a card reads its SQ/HA)."""
     ident = state["pieces"].get(piece_label(counter))
     if state["counters"][counter]["unit"] is None and ident is not None:
-        pieces.oblige(ident, why)
+        pieces.oblige(own(state["pieces"], piece_label(counter)), why)
         return True
     return False
 
 
 def owing(state: State) -> str | None:
     """The side that owes an opening (Allies first), or None."""
+    if not anything_due(state):
+        return None
     for side in ("allies", "germans"):
         if pieces.due(state["pieces"].values(), side):
             return side

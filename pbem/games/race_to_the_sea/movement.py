@@ -317,15 +317,16 @@ def reachable(
     pieces: Pieces,
     piece_id: str,
     flooded: Collection[int] = (),
+    near: tuple[set[int], set[int]] | None = None,
 ) -> dict[int, list[int]]:
     """Every hex the piece may end a normal move in, with a cheapest legal path to it (for
     bots and menus); destinations whose stacking rests on hidden sizes are included (their
-    move carries the claim `legal_move` returns)."""
+    move carries the claim `legal_move` returns). `near`, if given, is (`enemy_hexes`,
+    `nml_hexes`) of the piece's side, computed once by a caller that asks for many pieces."""
     piece = find(pieces, piece_id)
     side, start = piece["side"], piece["hex"]
     g = rm.grid(board)
-    enemies = enemy_hexes(pieces, side)
-    nml = nml_hexes(board, pieces, side)
+    enemies, nml = near or (enemy_hexes(pieces, side), nml_hexes(board, pieces, side))
     allowance = movement_allowance(piece)
     best: dict[int, int] = {start: 0}
     came: dict[int, int] = {}
@@ -353,16 +354,20 @@ def reachable(
             best[there], came[there] = spent, here
             if there not in todo:
                 todo.append(there)
-    # The hexes holding other friendly pieces: elsewhere `stacking_check` needs no pieces.
+    # The other friendly pieces, by hex: all that `stacking_check` reads of `pieces` for a
+    # hex, in their order (elsewhere it needs none).
+    crowded: dict[int, Any] = {}
     if isinstance(pieces, Mapping):
-        crowded = {
-            v["hex"] for k, v in pieces.items() if v["side"] == side and v.get("id", k) != piece_id
-        }
+        for k, v in pieces.items():
+            if v["side"] == side and v.get("id", k) != piece_id:
+                crowded.setdefault(v["hex"], {})[k] = v
     else:
-        crowded = {p["hex"] for p in pieces if p["side"] == side and p["id"] != piece_id}
+        for p in pieces:
+            if p["side"] == side and p["id"] != piece_id:
+                crowded.setdefault(p["hex"], []).append(p)
     out: dict[int, list[int]] = {}
     for h in sorted(best):
-        if h == start or not stacking_check(pieces if h in crowded else (), piece, h).ok:
+        if h == start or not stacking_check(crowded.get(h, ()), piece, h).ok:
             continue
         path = [h]
         while path[-1] != start:

@@ -38,12 +38,13 @@ from pbem.games.race_to_the_sea import casualties, hits
 from pbem.games.race_to_the_sea import map_data as rm
 from pbem.games.race_to_the_sea import movement as mv
 from pbem.games.race_to_the_sea.decisions import Place, Rebuild, Regroup
+from pbem.games.race_to_the_sea.entry_index import entry_index
+from pbem.games.race_to_the_sea.shared_pieces import own
 from pbem.games.race_to_the_sea.size_claims import record_claims
 from pbem.games.race_to_the_sea.state import (
     NAMES,
     add_counter,
     adjacent_to_enemy,
-    entry_hexes,
     flooded,
     hex_text,
     hidden_candidates,
@@ -131,12 +132,12 @@ def regroup(state: State, role: str, d: Regroup, ctx: Context) -> Next:
         hits=count,
     )
     state["pieces"][label] = piece
-    old_piece = state["pieces"][old]
-    if not old_piece["revealed"]:
-        pieces.claim(old_piece, ctx, role, rule="9.5", regroup="marked")
+    if not state["pieces"][old]["revealed"]:
+        pieces.claim(own(state["pieces"], old), ctx, role, rule="9.5", regroup="marked")
     ident = state["pieces"].get(piece_label(d.counter))
     if ident is not None and not ident["revealed"]:
         nationality = state["counters"][d.counter]["nationality"]
+        ident = own(state["pieces"], piece_label(d.counter))
         pieces.claim(ident, ctx, role, rule="9.1.C", regroup=_false_reports(state, nationality))
     state["stacks"][d.counter] = label
     state["next_stack"] += 1
@@ -267,12 +268,13 @@ def hit_on_placement(state: State, role: str, d: Place) -> bool:
         if kind == "cavalry":
             return d.hex not in listed_hexes(state, d.unit, role)
         nationality = unit(state, d.unit)["nationality"]  # sealed as a hidden placement
+    index = entry_index(state, role)  # (the position's, once: entry_hexes for each unit)
     candidates = [
         u
         for u in hidden_candidates(state, batch)
-        if unit(state, u)["nationality"] == nationality and d.hex in entry_hexes(state, u, role)
+        if unit(state, u)["nationality"] == nationality and d.hex in index.entry_hexes(u)
     ]
-    return bool(candidates) and all(d.hex not in listed_hexes(state, u, role) for u in candidates)
+    return bool(candidates) and all(d.hex not in index.listed_hexes(u) for u in candidates)
 
 
 def placement_draws(state: State, role: str, d: Place) -> dict[str, Any]:

@@ -34,6 +34,7 @@ from pbem.games.race_to_the_sea import hits
 from pbem.games.race_to_the_sea import map_data as rm
 from pbem.games.race_to_the_sea import movement as mv
 from pbem.games.race_to_the_sea.decisions import Hide
+from pbem.games.race_to_the_sea.shared_pieces import own
 from pbem.games.race_to_the_sea.state import (
     add_counter,
     adjacent_to_enemy,
@@ -211,21 +212,57 @@ def values(state: State, side: str, d: Hide) -> dict[str, Any]:
 # --- the handler ---------------------------------------------------------------------------------
 
 
+def _enemy_hexes(state: State, side: str) -> frozenset[int]:
+    """The hexes holding a counter of `side`'s enemy."""
+    return frozenset(c["hex"] for c in state["counters"].values() if c["side"] != side)
+
+
 def _enemy_distance(state: State, side: str, hex_: int) -> int | None:
     """The distance from `hex_` to the closest enemy counter (None: no enemy counter)."""
-    board = state["board"]
-    enemy = frozenset(c["hex"] for c in state["counters"].values() if c["side"] != side)
+    return _distance_to(state["board"], _enemy_hexes(state, side), hex_)
+
+
+def _distance_to(board: Any, enemy: frozenset[int], hex_: int) -> int | None:
+    """`_enemy_distance`, of the enemy counters' hexes `enemy`."""
     key = (id(board), enemy, hex_)
     found = _DISTANCES.get(key)
     if found is None or found[0] is not board:
         if len(_DISTANCES) >= 4096:
             _DISTANCES.clear()
-        g = rm.grid(board)
-        found = _DISTANCES[key] = (
-            board,
-            min(g.distance(hex_, h) for h in enemy) if enemy else None,
-        )
+        found = _DISTANCES[key] = (board, _closest(board, enemy, hex_))
     return found[1]
+
+
+def _closest(board: Any, enemy: frozenset[int], hex_: int) -> int | None:
+    """`min(g.distance(hex_, h) for h in enemy)`, with each hex's axial coordinates read
+    from a table of the map instead of worked out from its id for each pair."""
+    if not enemy:
+        return None
+    g = rm.grid(board)
+    where = _axial(board)
+    qa, ra = where.get(hex_) or g.axial(hex_)
+    best = None
+    for h in enemy:
+        qb, rb = where.get(h) or g.axial(h)
+        dq, dr = qa - qb, ra - rb
+        away = (abs(dq) + abs(dr) + abs(dq + dr)) // 2  # Grid.distance
+        if best is None or away < best:
+            best = away
+    return best
+
+
+def _axial(board: Any) -> dict[int, tuple[int, int]]:
+    """Each hex's axial coordinates (`Grid.axial`), by map (by identity: never changed)."""
+    found = _AXIAL.get(id(board))
+    if found is None or found[0] is not board:
+        if len(_AXIAL) >= 8:
+            _AXIAL.clear()
+        g = rm.grid(board)
+        found = _AXIAL[id(board)] = (board, {h: g.axial(h) for h in g.hexes})
+    return found[1]
+
+
+_AXIAL: dict[int, tuple[Any, dict[int, tuple[int, int]]]] = {}
 
 
 # _enemy_distance by map (by identity: never changed once loaded), the enemy counters' hexes
@@ -233,8 +270,17 @@ def _enemy_distance(state: State, side: str, hex_: int) -> int | None:
 _DISTANCES: dict[tuple[int, frozenset[int], int], tuple[Any, int | None]] = {}
 
 
-def shift_problem(state: State, side: str, label: str, start: int, to: int) -> str | None:
-    """Why `label` may not make the 7.7.4.B move from `start` to `to` (None: it may)."""
+def shift_problem(
+    state: State,
+    side: str,
+    label: str,
+    start: int,
+    to: int,
+    enemy: frozenset[int] | None = None,
+) -> str | None:
+    """Why `label` may not make the 7.7.4.B move from `start` to `to` (None: it may);
+    `enemy`, if given, is `_enemy_hexes(state, side)`, derived once by a caller that asks
+    for many moves of one position."""
     c = state["counters"].get(label)
     if c is None or c["side"] != side:
         return f"{label} is no counter of {side}"
@@ -245,9 +291,10 @@ def shift_problem(state: State, side: str, label: str, start: int, to: int) -> s
         return f"hex {hex_text(to)} is not adjacent to hex {hex_text(start)}"
     if rm.move_cost(board, start, to, flooded(state)) is None:
         return f"no unit may enter hex {hex_text(to)}"
-    if any(e["side"] != side and e["hex"] == to for e in state["counters"].values()):
+    enemy = _enemy_hexes(state, side) if enemy is None else enemy
+    if to in enemy:
         return f"hex {hex_text(to)} holds an enemy counter"
-    before, after = _enemy_distance(state, side, start), _enemy_distance(state, side, to)
+    before, after = _distance_to(board, enemy, start), _distance_to(board, enemy, to)
     if before is not None and after is not None and after < before:
         return f"hex {hex_text(to)} is closer to an enemy counter than hex {hex_text(start)}"
     return None
@@ -265,17 +312,31 @@ def can_shift(state: State, side: str, hex_: int) -> bool:
     return any(shift_problem(state, side, label, hex_, h) is None for h in near)
 
 
-def _hex_units(state: State, side: str, hex_: int) -> tuple[list[str], list[int]]:
-    """(own hidden counters of the hex, the printed SZ of its own public units)."""
+def _hex_units(
+    state: State, side: str, hex_: int, by_hex: ByHex | None = None
+) -> tuple[list[str], list[int]]:
+    """(own hidden counters of the hex, the printed SZ of its own public units); `by_hex`,
+    if given, is `_by_hex(state, side)`, derived once by a caller that asks many hexes."""
     hidden, known = [], []
-    for k, c in sorted(state["counters"].items()):
-        if c["side"] != side or c["hex"] != hex_:
-            continue
+    here = by_hex.get(hex_, []) if by_hex is not None else _by_hex(state, side).get(hex_, [])
+    for k, c in here:
         if c["unit"] is None:
             hidden.append(k)
         else:
             known.append(int(unit(state, str(c["unit"]))["sz"]))
     return hidden, known
+
+
+ByHex = dict[int, list[tuple[str, dict[str, Any]]]]
+
+
+def _by_hex(state: State, side: str) -> ByHex:
+    """`side`'s counters by hex, each hex's in label order."""
+    out: ByHex = {}
+    for k, c in sorted(state["counters"].items()):
+        if c["side"] == side:
+            out.setdefault(c["hex"], []).append((k, c))
+    return out
 
 
 def _hex_sizes(state: State, side: str, hex_: int) -> tuple[list[str], int]:
@@ -313,7 +374,7 @@ def hide(state: State, role: str, d: Hide, ctx: Context) -> Next:
         if not hidden and known <= mv.STACK_LIMIT:
             raise illegal(f"hex {hex_text(start)} is not overstacked", RULE)
         if hidden:
-            holder = state["pieces"][piece_label(hidden[0])]
+            holder = own(state["pieces"], piece_label(hidden[0]))
             pieces.claim(
                 holder, ctx, role, rule=RULE, over=hidden, known=known, limit=mv.STACK_LIMIT,
                 text=f"hex {hex_text(start)} was overstacked when {label} moved out",
@@ -369,20 +430,17 @@ def _stacking_claims(state: State, role: str, ctx: Context) -> None:
     does not say what happens then: it stays). Decided now when every size is public,
     else claimed and checked when the counters open (`check_at_end`)."""
     g = rm.grid(state["board"])
-    hexes = sorted({c["hex"] for c in state["counters"].values() if c["side"] == role})
-    for hex_ in hexes:
-        hidden, sizes = _hex_units(state, role, hex_)
+    # (nothing below moves a counter: the counters by hex and the enemy's hexes, once)
+    by_hex, enemy = _by_hex(state, role), _enemy_hexes(state, role)
+    for hex_ in sorted(by_hex):
+        hidden, sizes = _hex_units(state, role, hex_, by_hex)
         if sum(sizes) + MAX_SZ * len(hidden) <= mv.STACK_LIMIT:
             continue  # it cannot be overstacked
-        mover = next(
-            k
-            for k, c in sorted(state["counters"].items())
-            if c["hex"] == hex_ and c["side"] == role
-        )
+        mover = by_hex[hex_][0][0]  # the first own counter of the hex, by label
         ways: list[dict[str, Any]] = []
         for to in g.neighbours(hex_):
-            if shift_problem(state, role, mover, hex_, to) is None:
-                there, known = _hex_units(state, role, to)
+            if shift_problem(state, role, mover, hex_, to, enemy) is None:
+                there, known = _hex_units(state, role, to, by_hex)
                 ways.append({"hex": to, "members": there, "known": sum(known)})
         if not ways:
             continue
@@ -394,7 +452,7 @@ def _stacking_claims(state: State, role: str, ctx: Context) -> None:
             if problem is not None:
                 raise illegal(problem, RULE)
             continue
-        holder = state["pieces"][piece_label(holders[0])]
+        holder = own(state["pieces"], piece_label(holders[0]))
         pieces.claim(holder, ctx, role, rule=RULE, cure=hex_, limit=mv.STACK_LIMIT, text=text,
                      **facts)  # fmt: skip
 

@@ -96,10 +96,12 @@ from pbem.games.race_to_the_sea.decisions import (
     format_decision,
     parse_decision,
 )
+from pbem.games.race_to_the_sea.shared_pieces import own_piece
 from pbem.games.race_to_the_sea.state import (
     NAMES,
     SIDES,
     STATIC_KEYS,
+    anything_due,
     copy_state,
     flooded,
     initial_state,
@@ -116,7 +118,7 @@ from pbem.games.race_to_the_sea.what_next import (
     SKIRMISH,
     TURN_END,
 )
-from pbem.kit import decks
+from pbem.kit import decks, pieces
 from pbem.kit.pieces import Piece
 from pbem.kit.steps import NO_OPENINGS, Continuation, Openings, Step, StepGame, asks_key
 
@@ -613,6 +615,14 @@ class RaceToTheSeaEngine(StepGame):
 
     def clone(self, state: State) -> State:
         return copy_state(state)
+
+    def due_pieces(self, state: State, role: str) -> list[Piece]:
+        """The kit's `pieces.due`, after a quick look for any piece due at all."""
+        return pieces.due(state["pieces"].values(), role) if anything_due(state) else []
+
+    def writable(self, state: State, piece: Piece) -> Piece:
+        """A copy shares its pieces with its source until it changes one (shared_pieces.py)."""
+        return own_piece(state["pieces"], piece)
 
     def check_claims(self, piece: Piece, value: JSON) -> None:
         flow.check_claims(piece, value)

@@ -14,6 +14,7 @@ from typing import Any
 
 from pbem.core.engine import Context, State
 from pbem.games.race_to_the_sea import movement as mv
+from pbem.games.race_to_the_sea.shared_pieces import own
 from pbem.games.race_to_the_sea.state import piece_label, position_of, unit
 from pbem.kit import pieces
 from pbem.kit.pieces import known_value
@@ -47,7 +48,7 @@ def record_claims(
     holder = counter if counter in hidden else hidden[0] if hidden else None
     if holder is None:
         return
-    piece = state["pieces"][piece_label(holder)]
+    piece = own(state["pieces"], piece_label(holder))
     facts: dict[str, Any] = {"members": hidden, "known": known, "limit": limit}
     if not rail:
         facts["mover"] = counter  # 10.2.C: a False Report stops anywhere

@@ -30,6 +30,7 @@ from pbem.core.engine import Context, State
 from pbem.games.race_to_the_sea import events, hits, initiative
 from pbem.games.race_to_the_sea import movement as mv
 from pbem.games.race_to_the_sea.decisions import Recon, Retreat
+from pbem.games.race_to_the_sea.shared_pieces import own
 from pbem.games.race_to_the_sea.size_claims import record_claims
 from pbem.games.race_to_the_sea.state import (
     NAMES,
@@ -174,7 +175,7 @@ def finish(state: State, ctx: Context) -> Next:
     state["combat"] = None
     attacker, target = combat["attacker"], combat["target"]
     if combat["winner"] == combat["side"] and target in state["counters"]:
-        piece = state["pieces"][piece_label(target)]
+        piece = own(state["pieces"], piece_label(target))
         pieces.oblige(piece, f"9.7, 10.5.3.E: {attacker}'s cavalry recon")
         ctx.event(f"{attacker} scouts {target} in {hex_text(combat['hex'])} (10.5.3.E)")
     if attacker in state["counters"]:

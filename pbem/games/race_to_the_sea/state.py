@@ -27,6 +27,7 @@ of unknown SZ (None) in the public state, and its real kind and SZ in its owner'
 from __future__ import annotations
 
 from collections.abc import Mapping
+from operator import itemgetter
 from typing import Any
 
 from pbem.core.canonical import copy_json
@@ -36,6 +37,7 @@ from pbem.games.race_to_the_sea import map_data as rm
 from pbem.games.race_to_the_sea import movement as mv
 from pbem.games.race_to_the_sea import units as ru
 from pbem.games.race_to_the_sea.entry_index import entry_index
+from pbem.games.race_to_the_sea.shared_pieces import share
 from pbem.kit import decks
 from pbem.kit.pieces import known_value
 from pbem.maps.hexes import label as hex_label
@@ -125,7 +127,7 @@ def copy_state(state: State) -> State:
     claim and mark sealed pieces only), and most pieces of a long game are opened."""
     new = dict(state)
     new["counters"] = {k: dict(v) for k, v in state["counters"].items()}
-    new["pieces"] = {k: v if v["revealed"] else dict(v) for k, v in state["pieces"].items()}
+    new["pieces"] = share(state["pieces"])  # every piece, until the rules change one (`own`)
     new["control"] = dict(state["control"])
     new["decks"] = {
         side: {k: list(v) for k, v in deck.items()} for side, deck in state["decks"].items()
@@ -195,6 +197,16 @@ def is_hidden(state: State, counter: str) -> bool:
     return state["counters"][counter]["unit"] is None
 
 
+def anything_due(state: State) -> bool:
+    """Whether some piece says why it is due: when none does, `pieces.due` is empty for
+    every role, without its look at each piece in Python (a long game holds hundreds, and
+    most entries owe nothing); when one does, the callers ask `pieces.due` itself."""
+    return any(map(_DUE, state["pieces"].values()))
+
+
+_DUE = itemgetter("due")
+
+
 def opening(state: State, label: str) -> bool:
     """The counter's identity must open in its owner's next entry (a recon, 10.4.C)."""
     piece = state["pieces"].get(piece_label(label))
@@ -211,12 +223,47 @@ def leaving(state: State, label: str) -> bool:
 
 
 def positions(state: State) -> dict[str, dict[str, Any]]:
-    """The counters as movement.py reads them, with what this state knows."""
-    units, sealed = state["units_data"]["units"], state["pieces"]
-    return {
-        label: _position(counter, sealed.get("unit/" + label), units)
-        for label, counter in state["counters"].items()
-    }
+    """The counters as movement.py reads them, with what this state knows: `_position` of
+    each, inlined, with each unit's kind and SZ from a table of the units (a move, a bot's
+    every choice asks this of some fifty counters)."""
+    info, sealed = _unit_info(state["units_data"]["units"]), state["pieces"]
+    out = {}
+    for label, counter in state["counters"].items():
+        known = counter["unit"]
+        if known is None:
+            piece = sealed.get("unit/" + label)
+            if piece is not None and (piece["revealed"] or piece.get("known")):
+                known = piece["value"]
+        if known is None:
+            kind, sz = ("cavalry" if counter["cavalry"] else "infantry"), None
+        else:
+            kind, sz = info[known]
+        out[label] = {
+            "side": counter["side"],
+            "hex": counter["hex"],
+            "kind": kind,
+            "scouting": counter["scouting"],
+            "sz": sz,
+        }
+    return out
+
+
+def _unit_info(units: Mapping[str, Any]) -> Mapping[str, tuple[str, Any]]:
+    """Unit id -> (its kind as a position says it, its SZ), by units table (by identity:
+    the loaded tables are never changed, and shared by every copy of a state)."""
+    found = _UNIT_INFO.get(id(units))
+    if found is None or found[0] is not units:
+        if len(_UNIT_INFO) >= 8:
+            _UNIT_INFO.clear()
+        table = {
+            unit_id: ("false" if data["kind"] == "false-report" else data["kind"], data["sz"])
+            for unit_id, data in units.items()
+        }
+        found = _UNIT_INFO[id(units)] = (units, table)
+    return found[1]
+
+
+_UNIT_INFO: dict[int, tuple[Mapping[str, Any], dict[str, tuple[str, Any]]]] = {}
 
 
 def position_of(state: State, label: str) -> dict[str, Any]:

@@ -191,3 +191,18 @@ def test_an_index_reads_only_its_own_copies_of_the_position() -> None:
     assert ei.position_key(state, "germans") != key
     fresh = ei.build(state, "germans")
     assert fresh is not index and ei.entry_index(state, "germans") is not index
+
+
+def test_the_distances_to_a_set_of_hexes_are_each_hexs_distance_to_the_closest() -> None:
+    """7.1.B's closest friendly hex: the breadth-first search over the axial lattice gives
+    `Grid.distance` to the closest target, for every hex of the map (a strict scan)."""
+    board = DATA["map"]
+    hexes = sorted(rm.grid(board).hexes)
+    rng = random.Random(29)
+    sets = [tuple(ei.static_hexes(board, where)) for where in (ru.START_AREA, "A")]
+    sets += [tuple(rng.sample(hexes, k)) for k in (1, 3, 5, 12, 60)]
+    corners = (hexes[0], hexes[-1])  # the lattice's far ends
+    sets += [corners * 3, (hexes[len(hexes) // 2],) * 5]
+    for targets in sets:
+        assert ei._spread(board, targets) == ei.strict_distances(board, targets), targets
+        assert ei.distances_to(board, targets) == ei.strict_distances(board, targets)
