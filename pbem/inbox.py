@@ -36,6 +36,7 @@ from pbem.ledger import find_equivocation, fingerprint, replay
 
 if TYPE_CHECKING:
     from pbem.client import Client
+    from pbem.transport.message import WireEntry
 
 Seq = tuple[str, int]  # (game id, seq)
 
@@ -138,10 +139,20 @@ class Inbox:
 
     def receive(self, receipt: Receipt, entries: list[Entry]) -> None:
         """Apply, hold or refuse every entry of a batch (inside `batch`); a refusal raises."""
+        self._receive(receipt, sorted(entries, key=lambda e: (e.kind != GENESIS, e.seq)))
+
+    def receive_wire(self, receipt: Receipt, found: list[WireEntry]) -> None:
+        """`receive` of a batch read as bytes (pbem.transport.message.parse_message_wire,
+        every entry checked well formed): each entry is made from its bytes when its turn
+        comes, and dropped once applied or held."""
+        ordered = sorted(found, key=lambda item: (item[0], item[1]))  # (stable, as receive's)
+        self._receive(receipt, (Entry.from_wire(c, s) for _g, _seq, c, s in ordered))
+
+    def _receive(self, receipt: Receipt, ordered: Iterable[Entry]) -> None:
         self.receipts.append(receipt)
         games: dict[str, Adjudicator] = {}
         invited: dict[str, Adjudicator | None] = {}  # games of invitations not accepted
-        for entry in sorted(entries, key=lambda e: (e.kind != GENESIS, e.seq)):
+        for entry in ordered:
             if entry.kind == GENESIS:
                 self._genesis(receipt, entry, games, invited)
                 continue
