@@ -139,7 +139,10 @@ def extract_text(data: bytes | str) -> str:
                 for m in (_MBOX_QUOTED_FROM.sub(r"\1", m) for m in messages)
             )
     if looks_like_email(text):
-        return _mail_text(data if isinstance(data, bytes) else text)
+        if isinstance(data, bytes):
+            del text  # (a mail of moves is parsed from its bytes: no copy held beside them)
+            return _mail_text(data)
+        return _mail_text(text)
     if looks_like_html(text):
         save = _embedded_save(text)
         return save if save is not None else html_to_text(text)
