@@ -197,6 +197,8 @@ def main() -> None:
             (Path(tmp) / "b.key").unlink()
             (Path(tmp) / "game").unlink()
     low, high = min(args.entries), max(args.entries)
+    if low == high:
+        return  # (one length: no growth to show)
     for mode in modes:
         a, b = results[(mode, low)], results[(mode, high)]
         print(
