@@ -134,6 +134,8 @@ def _message_text(message: Message) -> str:
 
 # A header block's end: the first empty line (the parser splits lines at CRLF or LF).
 _BLANK_LINE = re.compile(rb"\r?\n\r?\n")
+# A Content-Type field's type, as its first line gives it (a folded one reads as none).
+_CONTENT_TYPE = re.compile(rb"^content-type:[ \t]*([^;\r\n]*)", re.IGNORECASE | re.MULTILINE)
 # Transfer encodings under which a part's payload is its body's bytes as they are
 # (Message.get_payload(decode=True) decodes only quoted-printable, base64 and uuencode).
 _IDENTITY = ("", "7bit", "8bit", "binary")
@@ -155,6 +157,9 @@ def _plain_body_text(data: bytes) -> str | None:
     block = data[: found.start()]
     if block.count(b"\r") != block.count(b"\r\n"):
         return None
+    kind = _CONTENT_TYPE.search(block)
+    if kind is not None and kind.group(1).strip().lower() != b"text/plain":
+        return None  # (not parsed twice: the parse below is for the mail it takes)
     head = _parse(data[: found.end()])
     if head.defects or head.is_multipart() or head.get_content_type() != "text/plain":
         return None
