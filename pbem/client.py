@@ -50,7 +50,7 @@ class Client(SigningCore, Holdings):
         from pbem import snapshot
         from pbem.signing import _REPLAYS
 
-        if game_id in self._cache or _REPLAYS._games.get(game_id):  # (in this process)
+        if game_id in self._cache or _REPLAYS.holds(game_id):  # (in this process)
             return super()._replay(game_id)
         genesis = self.genesis_of(game_id)
         kept = snapshot.load(
@@ -356,6 +356,8 @@ class Client(SigningCore, Holdings):
         stored like a typed one. An answer the rules refuse (it should not happen) is
         left to the person. Returns (entry, why it needed no person)."""
         made: list[tuple[Entry, str]] = []
+        if not self._holds_a_role(self.store.find_game(prefix)):
+            return made  # (nobody to answer for: the game is not replayed to learn it)
         for _ in range(limit):
             game = self.game(prefix)
             role = game.next_signer() if game.started else None
@@ -375,6 +377,16 @@ class Client(SigningCore, Holdings):
             made.append((entry, answer.reason))
         return made
 
+    def _roles_held(self, game_id: str) -> tuple[set[str], set[str]]:
+        """(the roles of a stored game, those whose private key this store holds), from
+        its genesis alone: the game is not replayed."""
+        roles = self.genesis_of(game_id).body.get("roles")
+        lines = {str(r): str(line) for r, line in roles.items()} if isinstance(roles, dict) else {}
+        return set(lines), {role for role, line in lines.items() if self.owns_private_key(line)}
+
+    def _holds_a_role(self, game_id: str) -> bool:
+        return bool(self._roles_held(game_id)[1])
+
     # --- what goes to the other side ------------------------------------------------------
 
     def unsent(self, prefix: str, since: int | None = None) -> list[Entry]:
@@ -383,13 +395,18 @@ class Client(SigningCore, Holdings):
         sending one twice is harmless, `apply` says "already had").
 
         A store that holds every role (a hot seat) has no other side: then only the
-        entries from seq `since` on (those the command just signed), or none."""
-        game = self.game(prefix)
-        mine = set(self.my_roles(game))
-        if mine >= set(game.roles):
-            return [] if since is None else list(game.entries[since:])
+        entries from seq `since` on (those the command just signed), or none.
+
+        Read from the store, from the head back, without replaying the game: the store
+        holds what a replay holds (an entry is stored once it has been checked), and only
+        the entries asked for are read."""
+        game_id = self.store.find_game(prefix)
+        roles, mine = self._roles_held(game_id)
+        if mine >= roles:
+            return [] if since is None else self.stored_entries(game_id, since)
         found: list[Entry] = []
-        for entry in reversed(game.entries):
+        for canonical, signature in self.store.entries_backwards(game_id):
+            entry = Entry.from_wire(canonical, signature)
             if entry.by not in mine:
                 break
             found.append(entry)

@@ -43,11 +43,11 @@ class Holdings:
         """The full id of the one stored game whose id starts with `prefix` (StoreError)."""
         return self.store.find_game(prefix)
 
-    def stored_entries(self, game_id: str) -> list[Entry]:
-        """A stored game's entries as the store holds them (no replay)."""
+    def stored_entries(self, game_id: str, from_seq: int = 0) -> list[Entry]:
+        """A stored game's entries as the store holds them, from seq `from_seq` (no replay)."""
         return [
             Entry.from_wire(row["canonical"], row["signature"])
-            for row in self.store.entries(game_id)
+            for row in self.store.entries(game_id, from_seq)
         ]
 
     def genesis_of(self, game_id: str) -> Entry:

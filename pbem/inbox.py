@@ -36,6 +36,7 @@ from pbem.ledger import find_equivocation, fingerprint, replay
 
 if TYPE_CHECKING:
     from pbem.client import Client
+    from pbem.transport.message import WireEntry
 
 Seq = tuple[str, int]  # (game id, seq)
 
@@ -125,19 +126,33 @@ class Inbox:
             self._after_commit = []
 
     def _refresh_waiting(self) -> None:
-        """Which entry each still-waiting receipt waits for, as the store stands now."""
+        """Which entry each still-waiting receipt waits for, as the store stands now (each
+        game's count read once, whatever number of entries and receipts wait on it)."""
+        counts: dict[str, int] = {}
         for receipt in self.receipts:
-            for game_id, _seq in receipt.held:
-                receipt.waiting_for[game_id] = len(self.client.game(game_id).entries)
+            for game_id in dict.fromkeys(game_id for game_id, _seq in receipt.held):
+                if game_id not in counts:
+                    counts[game_id] = self.client.stored_count(game_id)
+                receipt.waiting_for[game_id] = counts[game_id]
 
     # --- one batch, inside its transaction ------------------------------------------------
 
     def receive(self, receipt: Receipt, entries: list[Entry]) -> None:
         """Apply, hold or refuse every entry of a batch (inside `batch`); a refusal raises."""
+        self._receive(receipt, sorted(entries, key=lambda e: (e.kind != GENESIS, e.seq)))
+
+    def receive_wire(self, receipt: Receipt, found: list[WireEntry]) -> None:
+        """`receive` of a batch read as bytes (pbem.transport.message.parse_message_wire,
+        every entry checked well formed): each entry is made from its bytes when its turn
+        comes, and dropped once applied or held."""
+        ordered = sorted(found, key=lambda item: (item[0], item[1]))  # (stable, as receive's)
+        self._receive(receipt, (Entry.from_wire(c, s) for _g, _seq, c, s in ordered))
+
+    def _receive(self, receipt: Receipt, ordered: Iterable[Entry]) -> None:
         self.receipts.append(receipt)
         games: dict[str, Adjudicator] = {}
         invited: dict[str, Adjudicator | None] = {}  # games of invitations not accepted
-        for entry in sorted(entries, key=lambda e: (e.kind != GENESIS, e.seq)):
+        for entry in ordered:
             if entry.kind == GENESIS:
                 self._genesis(receipt, entry, games, invited)
                 continue
@@ -155,7 +170,7 @@ class Inbox:
                     continue
                 games[game_id] = self.client.game(game_id)
             game = games[game_id]
-            if entry.seq > len(game.entries):
+            if entry.seq > game.entry_count:
                 # Held entries may fill the gap up to this one (never past it: the
                 # batch's own entries come first).
                 self._drain(receipt, game, below=entry.seq)
@@ -163,7 +178,7 @@ class Inbox:
         for game in games.values():
             self._drain(receipt, game)
         for game_id, _seq in receipt.held:
-            receipt.waiting_for[game_id] = len(games[game_id].entries)
+            receipt.waiting_for[game_id] = games[game_id].entry_count
 
     def _genesis(
         self,
@@ -205,8 +220,8 @@ class Inbox:
 
     def _pending_invitation(self, game_id: str) -> Adjudicator | None:
         """The game of an invitation held in the inbox and not accepted yet, if any."""
-        for row in self.store.buffered(game_id):
-            if int(row["seq"]) == 0 and str(row["id"]) == game_id:
+        for row in self.store.buffered_at(game_id, 0):
+            if str(row["id"]) == game_id:
                 return self._checked_invitation(Entry.from_wire(row["canonical"], row["signature"]))
         return None
 
@@ -226,7 +241,7 @@ class Inbox:
 
     def _one(self, receipt: Receipt, game: Adjudicator, entry: Entry) -> None:
         here = (game.id, entry.seq)
-        if entry.seq <= len(game.entries):
+        if entry.seq <= game.entry_count:
             if self.client.apply_one(game, entry) == "already had":
                 self._note(receipt.had, receipt, here)
             else:
@@ -260,18 +275,22 @@ class Inbox:
     # --- held entries ---------------------------------------------------------------------
 
     def _drain(self, receipt: Receipt, game: Adjudicator, below: int | None = None) -> None:
-        """Apply held entries of `game` whose turn has come (seqs < `below` only, if given)."""
+        """Apply held entries of `game` whose turn has come (seqs < `below` only, if given).
+
+        Each round reads only the held entries it settles (those the log has passed, and
+        those at its next seq), never the whole table: draining n held entries costs n
+        look-ups, not n reads of everything held. `game` may be lean (accepting an
+        invitation: pbem.core.replay), its entries then read from the store."""
         while True:
-            due = len(game.entries)
-            rows = self.store.buffered(game.id)
-            for row in rows:
-                if int(row["seq"]) < due:
-                    self._settle_stale(receipt, game, row)
-            for seq in sorted({int(r["seq"]) for r in rows if int(r["seq"]) < due}):
-                self.store.drop_buffered(game.id, seq)
+            due = game.entry_count
+            stale = self.store.buffered_below(game.id, due)
+            for row in stale:
+                self._settle_stale(receipt, game, row)
+            if stale:
+                self.store.drop_buffered_below(game.id, due)
             if below is not None and due >= below:
                 return
-            candidates = [r for r in rows if int(r["seq"]) == due]
+            candidates = self.store.buffered_at(game.id, due)
             if not candidates:
                 return
             self.store.drop_buffered(game.id, due)
@@ -330,18 +349,17 @@ class Inbox:
     def _settle_stale(self, receipt: Receipt, game: Adjudicator, row: dict[str, Any]) -> None:
         """A held entry whose seq the log already has: the same entry, or a conflict."""
         seq, entry_id = int(row["seq"]), str(row["id"])
-        known = game.entries[seq]
         entry = Entry.from_wire(row["canonical"], row["signature"])
-        if known.id == entry_id:
+        if game.entry_id(seq) == entry_id:
             for holder in self._receipts_holding(game, entry):
                 self._enter(holder, game.id)
                 self._after_commit.append(partial(_move, holder.held, holder.had, (game.id, seq)))
             return
-        self._held_conflict(receipt, game, known, entry)
+        self._held_conflict(receipt, game, self.client.entry_at(game, seq), entry)
 
     def holds(self, game_id: str) -> bool:
         """Whether any entry of the game is held."""
-        return bool(self.store.buffered(game_id))
+        return self.store.holds_buffered(game_id)
 
     def drain(self, game_id: str) -> tuple[list[int], list[str]]:
         """Apply the entries of a stored game held in the inbox whose turn has come (after
@@ -407,7 +425,9 @@ class Inbox:
         genesis = self._invitation(prefix)
         receipt = Receipt()
         with self.client.changing():
-            game = self.client.start_from(genesis, self.known_data(genesis))
+            # Lean (pbem.core.replay): the held entries are checked and stored as they come,
+            # none kept in memory, however long the game the invitation brought.
+            game = self.client.start_from(genesis, self.known_data(genesis), lean=True)
             self._drain(receipt, game)  # the held entries whose turn has come, in order
         what = self.describe(game)
         stored = [0, *(seq for game_id, seq in receipt.also if game_id == game.id)]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -80,6 +80,10 @@ class _Replays:
                 best = kept
         return None if best is None else best.fork()
 
+    def holds(self, game_id: str) -> bool:
+        """Whether a replay of `game_id` is kept in this process."""
+        return bool(self._games.get(game_id))
+
     def remember(self, game_id: str, game: Adjudicator) -> None:
         kept = self._games.pop(game_id, [])
         kept = [g for g in kept if len(g.entries) != len(game.entries)]
@@ -107,6 +111,12 @@ class Applied:
 
     entry: Entry
     status: str  # "applied", "already had", NOISE
+
+
+class NotStreamed(PbemError):
+    """`SigningCore.apply_stream` cannot vouch for its entries as they come (not one game's
+    entries in log order, or something refused): it stored nothing, and the caller applies
+    them the in-memory way (`apply_entries`), which says exactly what is wrong."""
 
 
 @dataclass(frozen=True)
@@ -579,6 +589,59 @@ class SigningCore(BlindSide):
                 results.append(Applied(entry, self.apply_one(games[game_id], entry)))
         return results
 
+    def apply_stream(
+        self,
+        found: Iterable[Entry],
+        extra_data: Mapping[str, bytes] | None = None,
+        each: Callable[[Applied], None] | None = None,
+    ) -> Adjudicator:
+        """Apply one game's entries as they come, in one transaction, keeping none of them:
+        the streamed twin of `apply_entries` for a long log (a save, a move file).
+
+        Only entries in log order are taken so: one game's, each seq above the one
+        before, a genesis only first. A game new to this store is replayed lean
+        (pbem.core.replay: its entries are checked and stored, not kept); a stored one
+        as `game` replays it. `each` hears what became of every entry, in order, before
+        the transaction commits (a caller that reports only what was stored keeps its
+        lines until this returns). Returns the game as applied (lean when new).
+
+        Anything else, and any refusal, raises NotStreamed once the transaction has rolled
+        back: nothing is stored, and the caller applies the entries with `apply_entries`,
+        which gives the same results to entries it takes (sorted by seq, none set aside:
+        one entry per seq) and says what is wrong with the rest, in its own words."""
+        extra = {data_digest(c): c for c in (extra_data or {}).values()}
+        game: Adjudicator | None = None
+        last = -1
+        try:
+            with self.changing():
+                for entry in found:
+                    game_id = entry.id if entry.kind == GENESIS else str(entry.game)
+                    if game is None:
+                        if entry.kind == GENESIS and not self.store.has_game(game_id):
+                            game = self.start_from(entry, extra, lean=True)
+                            status = "applied"
+                        elif self.store.has_game(game_id):
+                            game = self._replay(game_id)
+                            _check_no_gap(game, entry)
+                            status = self.apply_one(game, entry)
+                        else:
+                            raise NotStreamed(f"{entry.describe()}: game not stored")
+                    elif game_id != game.id or entry.kind == GENESIS or entry.seq <= last:
+                        raise NotStreamed(f"{entry.describe()}: not in log order")
+                    else:
+                        _check_no_gap(game, entry)
+                        status = self.apply_one(game, entry)
+                    last = entry.seq
+                    if each is not None:
+                        each(Applied(entry, status))
+                if game is None:
+                    raise NotStreamed("no entries")
+        except NotStreamed:
+            raise
+        except PbemError as exc:
+            raise NotStreamed(str(exc)) from exc
+        return game
+
     def _stored_geneses(self, found: list[Entry]) -> dict[str, Entry]:
         """The stored geneses of the games `found` names more than once at one seq (only
         those: a file without copies reads none)."""
@@ -598,11 +661,20 @@ class SigningCore(BlindSide):
                 known[game_id] = Entry.from_wire(row["canonical"], row["signature"])
         return known
 
-    def start_from(self, genesis: Entry, extra: Mapping[str, bytes]) -> Adjudicator:
+    def start_from(
+        self, genesis: Entry, extra: Mapping[str, bytes], lean: bool = False
+    ) -> Adjudicator:
         """Store a game new to this store from its genesis (`extra`: data files by digest).
-        Inside the caller's `changing()` transaction."""
+        Inside the caller's `changing()` transaction. `lean`: the game keeps none of its
+        entries (pbem.core.replay), for a caller that applies a long log to it and then
+        drops it: `apply_one`, `entry_at` and `unsent` read them from the store."""
         game = Adjudicator.start(
-            genesis, engine_by_name, data_source(extra), _signature_check(), tables=DISK_TABLES
+            genesis,
+            engine_by_name,
+            data_source(extra),
+            _signature_check(),
+            lean=lean,
+            tables=DISK_TABLES,
         )
         self.store.add_game(game.id, game.engine.name, str(genesis.body.get("title")))
         self._store_entry(game.id, genesis)
@@ -614,17 +686,28 @@ class SigningCore(BlindSide):
     def apply_one(self, game: Adjudicator, entry: Entry) -> str:
         """Apply and store one entry at or before the head of `game`: "applied", or
         "already had" for a copy of a stored entry. A different entry at a stored seq is an
-        equivocation (with its proof) or refused. Inside the caller's `changing()`."""
-        if entry.seq < len(game.entries):
-            known = game.entries[entry.seq]
-            if known.id == entry.id:
+        equivocation (with its proof) or refused. Inside the caller's `changing()`. `game`
+        may be lean (`start_from`)."""
+        if entry.seq < game.entry_count:
+            if game.entry_id(entry.seq) == entry.id:
                 return "already had"
+            known = self.entry_at(game, entry.seq)
             proof = find_equivocation(game.genesis, [known, entry])
             if proof is not None:
                 raise EquivocationError(proof.proof())
         game.apply(entry)  # refused here: a stale head, damage, an illegal move
         self._store_entry(game.id, entry)
         return "applied"
+
+    def entry_at(self, game: Adjudicator, seq: int) -> Entry:
+        """The entry `seq` of `game`'s log: its own, or the store's when the game is lean
+        (the store holds every entry the game applied, in this transaction too)."""
+        if not game.lean:
+            return game.entries[seq]
+        found = self.store.entry_bytes(game.id, seq)
+        if found is None:
+            raise StoreError(f"game {game.id[:12]} has no entry {seq} in the store")
+        return Entry.from_wire(*found)
 
 
 def _signature_check():  # type: ignore[no-untyped-def]
@@ -636,7 +719,7 @@ def _signature_check():  # type: ignore[no-untyped-def]
 def _check_no_gap(game: Adjudicator, entry: Entry) -> None:
     """Refuse an entry that comes after entries this store has not received, saying
     which ones are missing and how to get them."""
-    have = len(game.entries)
+    have = game.entry_count
     if entry.seq <= have:
         return
     missing = f"entry {have}" if entry.seq == have + 1 else f"entries {have} to {entry.seq - 1}"

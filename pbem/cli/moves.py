@@ -7,8 +7,9 @@ pbem.client.Client.unreceived), unless --force.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO, cast
 
 import click
 
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
     from pbem.client import Client
     from pbem.core.adjudicator import Adjudicator
     from pbem.core.log import Entry
+    from pbem.signing import Applied
 
 SIGNED_JSON_HELP = (
     "Print one JSON document on stdout (docs/json.md): the entries signed, the "
@@ -232,9 +234,12 @@ def apply(
 ) -> None:
     """Apply the entries in SOURCE (a move file, a raw email, a save, or - for stdin),
     then answer for your roles whatever needs no person (unless --no-auto)."""
+    streamed = None if as_json else _apply_streamed(ctx, source, data, output, force, no_auto)
+    if streamed is True:
+        return
     from pbem.verify import parse_entries
 
-    entries = parse_entries(read_input(source))
+    entries = parse_entries(streamed if isinstance(streamed, bytes) else read_input(source))
     if not entries:
         fail(f"no PBEM entries found in {source}")
     client = client_of(ctx)
@@ -262,24 +267,127 @@ def apply(
 
                 write_file(Path(output), move_file(waiting))
             continue
-        say_answers(answered, err=False)
-        if output and waiting and len(games) == 1:
-            write_entries(waiting, output)
-        elif answered:
-            count = f"{len(waiting)} entr{'y' if len(waiting) == 1 else 'ies'}"
-            say(
-                f"{count} of yours to send: `pbem outbox {game_id[:12]} -o FILE` "
-                f"or `pbem mail send {game_id[:12]}`"
-            )
-        if answered:
-            from pbem.play import whose_turn
-
-            say(escape.terminal_line(whose_turn(client, game_id)))
+        _after_apply(client, game_id, answered, waiting, output if len(games) == 1 else None)
     if as_json:
         from pbem.render.jsonout import apply_document, dumps
 
         applied = [(result.status, result.entry) for result in results]
         click.echo(dumps(apply_document(client, applied, done, output)))
+
+
+def _after_apply(
+    client: Client,
+    game_id: str,
+    answered: list[tuple[Entry, str]],
+    waiting: list[Entry],
+    output: str | None,
+) -> None:
+    """What `apply` says of one game once its entries are in: the automatic answers, and
+    where they go (`output`: the -o file, when the source held one game)."""
+    say_answers(answered, err=False)
+    if output and waiting:
+        write_entries(waiting, output)
+    elif answered:
+        count = f"{len(waiting)} entr{'y' if len(waiting) == 1 else 'ies'}"
+        say(
+            f"{count} of yours to send: `pbem outbox {game_id[:12]} -o FILE` "
+            f"or `pbem mail send {game_id[:12]}`"
+        )
+    if answered:
+        from pbem.play import whose_turn
+
+        say(escape.terminal_line(whose_turn(client, game_id)))
+
+
+def _apply_streamed(
+    ctx: click.Context,
+    source: str,
+    data: tuple[str, ...],
+    output: str | None,
+    force: bool,
+    no_auto: bool,
+) -> bool | bytes | None:
+    """`apply` of a file in the plain layout pbem writes (a save, a move file) holding one
+    game's entries in log order, read and applied one entry at a time
+    (pbem.transport.movefile.plain_entries, Client.apply_stream): memory does not grow
+    with the log. Says what `apply` says and returns True. For any other file and for
+    every refusal it says and stores nothing, and returns what stdin held (read once) or
+    None: then `apply` reads the whole file and says what is wrong with it, in its own
+    words."""
+    import tempfile
+
+    from pbem.core.log import Entry
+    from pbem.signing import NotStreamed
+    from pbem.transport.movefile import plain_entries
+
+    extra = _quiet_data_files(data)
+    if extra is None or source == "":
+        return None  # (the in-memory path says why, after what it says of the file first)
+    try:
+        stream = _open_source(source)
+    except OSError:
+        return None
+    # The status lines wait on disk until the transaction commits: a refusal says nothing
+    # of entries that were never stored, and a long log's lines are not kept in memory.
+    with stream, tempfile.SpooledTemporaryFile(1 << 20, "w+", encoding="utf-8") as lines:
+
+        def told(result: Applied) -> None:
+            lines.write(f"{result.status}: {escape.terminal_line(result.entry.describe())}\n")
+
+        entries = (Entry.from_wire(canonical, sig) for canonical, sig in plain_entries(stream))
+        client = client_of(ctx)
+        try:
+            game = client.apply_stream(entries, extra, told)
+        except NotStreamed:
+            stream.seek(0)  # (stdin is read once: the in-memory path reads its copy)
+            return stream.read() if source == "-" else None
+        lines.seek(0)
+        for line in lines:
+            say(line[:-1])
+    game_id = game.id
+    if output and not force:
+        refuse_overwrite(client, game_id, Path(output))
+    since = game.entry_count
+    answered = [] if no_auto else client.answer_automatically(game_id)
+    # (a game that answers was started: only the applied game is asked otherwise)
+    started = bool(answered) or game.started
+    waiting = client.unsent(game_id, since=since) if started else []
+    _after_apply(client, game_id, answered, waiting, output)
+    return True
+
+
+def _open_source(source: str) -> BinaryIO:
+    """SOURCE opened for reading as bytes; stdin (-) copied to a file first, so that the
+    in-memory path can read it again."""
+    if source != "-":
+        return open(source, "rb")  # (the caller closes it)
+    import shutil
+    import tempfile
+
+    copy = tempfile.SpooledTemporaryFile(1 << 20)  # noqa: SIM115 (the caller closes it)
+    shutil.copyfileobj(sys.stdin.buffer, copy)
+    copy.seek(0)
+    return cast(BinaryIO, copy)
+
+
+def _quiet_data_files(specs: tuple[str, ...]) -> dict[str, bytes] | None:
+    """`--data` files as `data_files` reads them; None where it would fail (saying so)."""
+    from pbem.errors import PbemError
+
+    if not specs:
+        return {}
+    from pbem.games.datacheck import read_data_file
+
+    files = {}
+    for spec in specs:
+        name, sep, path = spec.partition("=")
+        if not sep:
+            path, name = spec, Path(spec).name
+        try:
+            files[name] = read_data_file(path)
+        except (OSError, PbemError):
+            return None
+    return files
 
 
 @click.command()

@@ -29,7 +29,7 @@ from pbem import escape
 from pbem.errors import EquivocationError, PbemError
 from pbem.inbox import Inbox, Receipt, by_game, seq_ranges
 from pbem.mail import MAX_MESSAGE_BYTES
-from pbem.transport.message import message_header_fields, one_line, parse_message
+from pbem.transport.message import message_header_fields, one_line, parse_message_wire
 
 if TYPE_CHECKING:
     from pbem.client import Client
@@ -178,7 +178,8 @@ class Fetcher:
             report.had = [(game_id, s) for s in range(known["first_seq"], known["last_seq"] + 1)]
             return report
         try:
-            entries = parse_message(raw)
+            # (kept as bytes: a message of thousands of entries holds no parsed ones)
+            entries = parse_message_wire(raw)
         except PbemError as exc:
             report.refusal = one_line(str(exc))
             report.found = 1
@@ -190,7 +191,7 @@ class Fetcher:
             # One transaction for the whole message; on a rollback the client forgets
             # the games it replayed, so none is ahead of the store.
             with self.inbox.batch():
-                self.inbox.receive(report, entries)
+                self.inbox.receive_wire(report, entries)
                 self._record(report)
         except EquivocationError as exc:
             self._refuse(report, exc)

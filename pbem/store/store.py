@@ -281,6 +281,15 @@ class Store:
         row = self.db.execute("SELECT count(*) FROM entries WHERE game = ?", [game_id]).fetchone()
         return int(row[0])
 
+    def entries_backwards(self, game_id: str) -> Iterator[tuple[bytes, bytes]]:
+        """(canonical, signature) of the game's entries from the head back, read as the
+        caller goes (one who stops after a few reads a few)."""
+        cursor = self.db.execute(
+            "SELECT canonical, signature FROM entries WHERE game = ? ORDER BY seq DESC", [game_id]
+        )
+        for canonical, signature in cursor:
+            yield bytes(canonical), bytes(signature)
+
     def entries(self, game_id: str, from_seq: int = 0) -> list[dict[str, Any]]:
         return list(
             self.db.table("entries").rows_where(
@@ -384,7 +393,24 @@ class Store:
         self._insert("inbox", game_id, seq, entry_id, canonical, sig, conflict="OR IGNORE")
 
     def buffered(self, game_id: str) -> list[dict[str, Any]]:
-        return list(self.db.table("inbox").rows_where("game = ?", [game_id], order_by="seq"))
+        return list(self.db.table("inbox").rows_where("game = ?", [game_id], order_by="seq, id"))
+
+    def buffered_at(self, game_id: str, seq: int) -> list[dict[str, Any]]:
+        """The entries of `game_id` held at `seq` (several when copies differ), by id: a
+        look-up in the table's key, whatever else is held (pbem.inbox drains one seq at a
+        time, so reading every held entry each time would make a drain quadratic)."""
+        where = "game = ? AND seq = ?"
+        return list(self.db.table("inbox").rows_where(where, [game_id, seq], order_by="seq, id"))
+
+    def buffered_below(self, game_id: str, seq: int) -> list[dict[str, Any]]:
+        """The entries of `game_id` held at a seq below `seq`, by seq and id."""
+        where = "game = ? AND seq < ?"
+        return list(self.db.table("inbox").rows_where(where, [game_id, seq], order_by="seq, id"))
+
+    def holds_buffered(self, game_id: str) -> bool:
+        """Whether any entry of `game_id` is held (one row read at most)."""
+        row = self.db.execute("SELECT 1 FROM inbox WHERE game = ? LIMIT 1", [game_id]).fetchone()
+        return row is not None
 
     def buffered_geneses(self) -> list[tuple[bytes, bytes]]:
         """(canonical, signature) of every genesis held in the inbox (invitations), by game."""
@@ -396,6 +422,10 @@ class Store:
     def drop_buffered(self, game_id: str, seq: int) -> None:
         """Forget every buffered entry of `game_id` at `seq` (applied, or superseded)."""
         self._write("DELETE FROM inbox WHERE game = ? AND seq = ?", game_id, seq)
+
+    def drop_buffered_below(self, game_id: str, seq: int) -> None:
+        """Forget every buffered entry of `game_id` at a seq below `seq`."""
+        self._write("DELETE FROM inbox WHERE game = ? AND seq < ?", game_id, seq)
 
     # --- refereeing (pbem referee) --------------------------------------------------------
 

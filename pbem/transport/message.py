@@ -15,9 +15,10 @@ import contextlib
 import email.errors
 import email.policy
 import hashlib
+from collections.abc import Iterator
 from email.parser import BytesHeaderParser
 
-from pbem.core.log import Entry, UntrustedTextError
+from pbem.core.log import GENESIS, Entry, UntrustedTextError
 from pbem.errors import PbemError
 from pbem.transport.movefile import read_entries
 
@@ -86,20 +87,42 @@ def _header_text(value: object) -> str:
     return one_line(value)
 
 
+# An entry of a message as pbem.inbox takes it: (not a genesis, seq) orders a batch.
+WireEntry = tuple[bool, int, bytes, bytes]
+
+
 def parse_message(raw: bytes) -> list[Entry]:
     """Every entry of a message; damage raises a PbemError naming the entry block."""
+    return list(_checked(_message_entries(raw)))
+
+
+def parse_message_wire(raw: bytes) -> list[WireEntry]:
+    """What `parse_message` finds, each entry checked as it does (the same errors), kept as
+    its place in a log and its bytes: (not a genesis, seq, canonical, signature), in the
+    message's order. A message of thousands of entries then holds their bytes, not
+    thousands of parsed entries at once (pbem.inbox makes each again when its turn comes)."""
+    found = _message_entries(raw)
+    return [
+        (entry.kind != GENESIS, entry.seq, canonical, signature)
+        for entry, (canonical, signature) in zip(_checked(found), found, strict=True)
+    ]
+
+
+def _message_entries(raw: bytes) -> list[tuple[bytes, bytes]]:
     found = read_entries(raw)
     if len(found) > MAX_ENTRIES:
         raise PbemError(
             f"the message holds {len(found)} entries, more than the {MAX_ENTRIES} a mail may "
             "carry (save it and use `pbem apply FILE`)"
         )
-    entries = []
+    return found
+
+
+def _checked(found: list[tuple[bytes, bytes]]) -> Iterator[Entry]:
     for number, (canonical, signature) in enumerate(found, start=1):
         try:
-            entries.append(Entry.from_wire(canonical, signature))
+            yield Entry.from_wire(canonical, signature)
         except UntrustedTextError as exc:  # well formed, but text no entry may hold
             raise PbemError(f"{exc} (entry block {number} of the message)") from None
         except PbemError as exc:
             raise PbemError(f"entry block {number} is damaged: {exc}") from None
-    return entries

@@ -18,6 +18,7 @@ as `default` would.
 from __future__ import annotations
 
 import email.policy
+import re
 from email.feedparser import BytesFeedParser, FeedParser
 from email.message import Message
 
@@ -131,12 +132,63 @@ def _message_text(message: Message) -> str:
     return "\n".join(_texts(message))
 
 
+# A header block's end: the first empty line (the parser splits lines at CRLF or LF).
+_BLANK_LINE = re.compile(rb"\r?\n\r?\n")
+# A Content-Type field's type, as its first line gives it (a folded one reads as none).
+_CONTENT_TYPE = re.compile(rb"^content-type:[ \t]*([^;\r\n]*)", re.IGNORECASE | re.MULTILINE)
+# Transfer encodings under which a part's payload is its body's bytes as they are
+# (Message.get_payload(decode=True) decodes only quoted-printable, base64 and uuencode).
+_IDENTITY = ("", "7bit", "8bit", "binary")
+
+
+def _plain_body_text(data: bytes) -> str | None:
+    """The text of a mail that is one text/plain part with its body as it is (no transfer
+    encoding), read from its header block alone: the text the parser would give it, at a
+    fraction of its memory (the parser holds a mail of moves several times over, line by
+    line). None for any other mail: `mail_text` parses it whole.
+
+    The header block goes through the same parser and caps as a whole mail; taken only
+    when every line of it is a header field or a continuation (the parser then ends the
+    block at the first empty line, as found here), with no CR that does not end a line
+    (the parser splits lines there too)."""
+    found = _BLANK_LINE.search(data)
+    if found is None:
+        return None
+    block = data[: found.start()]
+    if block.count(b"\r") != block.count(b"\r\n"):
+        return None
+    kind = _CONTENT_TYPE.search(block)
+    if kind is not None and kind.group(1).strip().lower() != b"text/plain":
+        return None  # (not parsed twice: the parse below is for the mail it takes)
+    head = _parse(data[: found.end()])
+    if head.defects or head.is_multipart() or head.get_content_type() != "text/plain":
+        return None
+    if str(head.get("content-transfer-encoding", "")).lower() not in _IDENTITY:
+        return None
+    if head.get_payload():  # (the whole block was read as fields: nothing left over)
+        return None
+    # Decoded as _part_text decodes a payload (bytes.decode and str() of a buffer are one
+    # and the same decoding), from a view of the body: no copy of it is made first.
+    body = memoryview(data)[found.end() :]
+    charset = head.get_param("charset", "ASCII")
+    if not isinstance(charset, str):
+        charset = "ASCII"
+    try:
+        return str(body, charset, "replace")
+    except (LookupError, ValueError, TypeError):
+        return str(body, "utf-8", "replace")
+
+
 def mail_text(data: bytes | str) -> str:
     """The decoded text parts of a raw RFC 5322 message (HTML parts converted)."""
     # The standard library's mail parser, and the walk over its parts, recurse once per
     # level of nested parts: a message nested hundreds deep is refused, not a crash
     # (MAX_PARTS already bounds the depth).
     try:
+        if isinstance(data, bytes):
+            plain = _plain_body_text(data)
+            if plain is not None:
+                return plain
         return _message_text(_parse(data))
     except RecursionError:
         raise PbemError(

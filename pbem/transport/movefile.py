@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Iterator
+from typing import BinaryIO
 
 from pbem.errors import PbemError
 from pbem.lazy import lazy_module
-from pbem.transport.armor import find_entries
+from pbem.transport.armor import BEGIN, END, decode_payload, find_entries, marker_kind
 
 # A header line ("Name: value"); the field name is printable ASCII without a colon or space.
 _HEADER = re.compile(r"^[!-9;-~]+:")
@@ -137,7 +139,10 @@ def extract_text(data: bytes | str) -> str:
                 for m in (_MBOX_QUOTED_FROM.sub(r"\1", m) for m in messages)
             )
     if looks_like_email(text):
-        return _mail_text(data if isinstance(data, bytes) else text)
+        if isinstance(data, bytes):
+            del text  # (a mail of moves is parsed from its bytes: no copy held beside them)
+            return _mail_text(data)
+        return _mail_text(text)
     if looks_like_html(text):
         save = _embedded_save(text)
         return save if save is not None else html_to_text(text)
@@ -169,3 +174,56 @@ def turn_page_note(path: str) -> str | None:
         "turn page: what is checked is the game it carries (its embedded save text, rules"
         " included), not the text it shows nor the script it runs"
     )
+
+
+class NotPlain(PbemError):
+    """A file that `plain_entries` does not read: read it whole (`read_entries`)."""
+
+
+_BEGIN_LINE = BEGIN.encode("ascii")
+_END_LINE = END.encode("ascii")
+_BASE32 = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz234567"
+# The bytes a marker line holds at least one of: an ASCII dash, or the first byte of a
+# typographic one (U+2013, U+2014 in UTF-8) that the armor reader takes for one too.
+_DASH_BYTES = (b"-", b"\xe2")
+
+
+def plain_entries(stream: BinaryIO) -> Iterator[tuple[bytes, bytes]]:
+    """The armored entries of a file in the plain layout pbem writes (a save, a move file),
+    one at a time as (canonical, signature), read line by line: memory does not grow with
+    the file. Each is the one `read_entries` gives for the whole file, in the same order.
+
+    Anything else raises NotPlain where it is seen, and the caller reads the file whole
+    with `read_entries`, which says what is wrong with it: a mail, an mbox or an HTML page
+    (known from its start, as `extract_text` knows it); a marker line other than the bare
+    BEGIN and END lines (quoted, decorated, CRLF); inside an entry, a line that is not
+    only base32 symbols; a payload that does not decode; an entry without its END.
+    `stream` is a binary file, read from where it stands."""
+    at = stream.tell()
+    start = stream.read(4 * _HEADER_SCAN)  # (at least _HEADER_SCAN characters of text)
+    head = start.decode("utf-8", errors="replace").lstrip("\ufeff")
+    if head.startswith("From ") or looks_like_email(head) or looks_like_html(head):
+        raise NotPlain("not a plain move file: a mail, an mbox or an HTML page")
+    stream.seek(at)
+    inside = False
+    payload: list[bytes] = []
+    for number, raw in enumerate(stream):
+        line = raw[:-1] if raw.endswith(b"\n") else raw
+        if number == 0 and line.startswith(b"\xef\xbb\xbf"):
+            line = line[3:]
+        if inside:
+            if line == _END_LINE:
+                yield decode_payload(b"".join(payload).decode("ascii"))
+                inside, payload = False, []
+            elif line and not line.translate(None, _BASE32):
+                payload.append(line)
+            else:
+                raise NotPlain(f"line {number + 1} is not a plain payload line")
+        elif line == _BEGIN_LINE:
+            inside = True
+        elif any(dash in line for dash in _DASH_BYTES) and marker_kind(
+            line.decode("utf-8", errors="replace")
+        ):
+            raise NotPlain(f"line {number + 1} is a marker line pbem does not write")
+    if inside:
+        raise NotPlain("an entry without its END line")

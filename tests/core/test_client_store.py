@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 
 from pbem.client import Client
+from pbem.core.log import Entry
 from pbem.crypto.keys import PublicKey, load_private_key
 from pbem.errors import PbemError, StoreError
+from pbem.signing import Applied, NotStreamed
 from pbem.store import Store
 from tests.support.players import Duo, call_refused, entry_count, store_dump
 
@@ -229,3 +231,86 @@ def test_a_game_played_through_two_stores(tmp_path: Path) -> None:
     # a fresh client on the same store replays to the same place
     again = Client(Store(tmp_path / "a")).game(duo.game_id[:10])
     assert again.head == game_a.head and again.state == game_a.state
+
+
+# --- apply_stream: one game's entries applied as they come, in a lean game ------------------
+
+
+def _finished_log(tmp_path: Path) -> list[Entry]:
+    duo = Duo(tmp_path / "duo")
+    duo.finish()
+    return list(duo.a.game(duo.game_id).entries)
+
+
+def test_apply_stream_stores_what_apply_entries_stores(tmp_path: Path) -> None:
+    log = _finished_log(tmp_path)
+    listed, streamed = Client(Store(tmp_path / "l")), Client(Store(tmp_path / "s"))
+    told: list[Applied] = []
+    results = listed.apply_entries(list(log))
+    game = streamed.apply_stream(iter(log), each=told.append)
+    assert game.lean and game.entry_count == len(log) and game.head.id == log[-1].id
+    assert [(r.status, r.entry.id) for r in told] == [(r.status, r.entry.id) for r in results]
+    assert store_dump(streamed.store) == store_dump(listed.store)
+    # a stored game: what it has is "already had", the rest applied, as apply_entries says
+    again: list[Applied] = []
+    streamed.apply_stream(iter(log[3:]), each=again.append)
+    assert {r.status for r in again} == {"already had"}
+    assert streamed.game(game.id).state == listed.game(game.id).state
+
+
+@pytest.mark.parametrize("case", ["out of order", "a gap", "two games", "a refusal", "none"])
+def test_apply_stream_stores_nothing_it_cannot_vouch_for(tmp_path: Path, case: str) -> None:
+    log = _finished_log(tmp_path)
+    client = Client(Store(tmp_path / "s"))
+    other = _finished_log(tmp_path / "other")
+    found = {
+        "out of order": [log[0], log[2], log[1], *log[3:]],
+        "a gap": [log[0], log[1], *log[3:]],
+        "two games": [*log, other[0]],
+        "a refusal": [*log[:-1], Entry.from_wire(log[-1].canonical, bytes(len(log[-1].signature)))],
+        "none": [],
+    }[case]
+    before = store_dump(client.store)
+    told: list[Applied] = []
+    with pytest.raises(NotStreamed):
+        client.apply_stream(iter(found), each=told.append)
+    assert store_dump(client.store) == before
+    if case != "none":  # the in-memory path: stores all of it, or says what is wrong
+        try:
+            client.apply_entries(found)
+        except PbemError:
+            assert store_dump(client.store) == before
+
+
+def test_draining_held_entries_reads_only_the_seqs_it_settles(tmp_path: Path) -> None:
+    """Accepting an invitation whose n entries wait in the inbox looks up n + 1 seqs: never
+    every held entry per entry applied (a drain that did was quadratic)."""
+    from pbem.inbox import Inbox, Receipt
+
+    duo = Duo(tmp_path / "duo")
+    duo.finish()
+    log = list(duo.a.game(duo.game_id).entries)
+    guest = Client(Store(tmp_path / "guest"))
+    key = tmp_path / "b.key"
+    key.write_bytes(duo.key("b").to_openssh())
+    key.chmod(0o600)
+    guest.import_key("b", key)
+    inbox = Inbox(guest)
+    with inbox.batch():
+        inbox.receive(Receipt(), log)
+    assert not guest.has_game(duo.game_id)
+    reads: list[str] = []
+    store = guest.store
+    for name in ("buffered", "buffered_at", "buffered_below"):
+        real = getattr(store, name)
+
+        def counted(
+            *args: object, _real: Callable[..., object] = real, _name: str = name
+        ) -> object:
+            reads.append(_name)
+            return _real(*args)
+
+        setattr(store, name, counted)
+    Inbox(guest).accept(duo.game_id)
+    assert guest.stored_count(duo.game_id) == len(log)
+    assert "buffered" not in reads and reads.count("buffered_at") <= len(log) + 1
