@@ -29,11 +29,18 @@ _H = r"[^\S\n]"  # whitespace other than a newline, so patterns stay within one 
 # over disjoint alternatives keep the scan linear on any input.
 _TAG = r"\[/?[A-Za-z]+(?:=[^\]\n]*)?\]"
 _DASHES = "[-\u2013\u2014]++"  # also typographic "smart dashes" from forum software
+# Between a marker's words: spaces, or one line break where a mail client re-wrapped a
+# long (deeply quoted) marker line at a space, the rest of it on the next line, with or
+# without the quote markers put back.
+_GAP = rf"{_H}*+(?:\n(?:{_H}|>)*+)?"
 _MARKER = re.compile(
-    rf"^(?:{_H}|>|{_TAG}|`)*+{_DASHES}{_H}*+(BEGIN|END){_H}*+PBEM{_H}*+ENTRY{_H}*+{_DASHES}"
+    rf"^(?:{_H}|>|{_TAG}|`)*+{_DASHES}{_GAP}(BEGIN|END){_GAP}PBEM{_GAP}ENTRY{_H}*+{_DASHES}"
     rf"(?:{_H}|{_TAG}|`)*+$",
     re.IGNORECASE | re.MULTILINE,
 )
+# A marker's first half left on its line by such a re-wrap ("-----BEGIN PBEM"): a reader
+# going line by line sees it and gives the text to the whole-text reader.
+_MARKER_HALF = re.compile(rf"{_DASHES}{_H}*+(?:BEGIN|END)\b", re.IGNORECASE)
 # Leading quote markers of a line, any depth, with spaces; crossing into the next
 # lines is fine, since what it crosses there is leading too.
 _QUOTE_PREFIX = re.compile(r"\n[\s>]+")
@@ -112,6 +119,11 @@ def marker_kind(line: str) -> str | None:
     return found.group(1).upper() if found else None
 
 
+def may_start_marker(line: str) -> bool:
+    """Whether `line` could be the first line of a marker re-wrapped over two lines."""
+    return _MARKER_HALF.search(line) is not None
+
+
 def has_marker(text: str) -> bool:
     """Whether `text` holds at least one BEGIN or END marker line."""
     return _MARKER.search(text) is not None
@@ -150,7 +162,8 @@ def _markers(text: str) -> Iterator[re.Match[str]]:
     A marker line holds at least one dash. Without typographic dashes in the text, only
     the lines holding an ASCII dash are tried, each from its start, instead of letting the
     regex try every position of every payload line (three times faster on a save). A match
-    is always one whole line, so matching line by line finds the same ones.
+    starts at a line's start and holds its first dash (a re-wrapped marker goes on to the
+    next line), so matching from each line holding a dash finds the same ones.
     """
     if "\u2013" in text or "\u2014" in text:  # (instant for an ASCII text)
         yield from _MARKER.finditer(text)

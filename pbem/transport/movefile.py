@@ -19,7 +19,14 @@ from typing import BinaryIO
 
 from pbem.errors import PbemError
 from pbem.lazy import lazy_module
-from pbem.transport.armor import BEGIN, END, decode_payload, find_entries, marker_kind
+from pbem.transport.armor import (
+    BEGIN,
+    END,
+    decode_payload,
+    find_entries,
+    marker_kind,
+    may_start_marker,
+)
 
 # A header line ("Name: value"); the field name is printable ASCII without a colon or space.
 _HEADER = re.compile(r"^[!-9;-~]+:")
@@ -221,9 +228,9 @@ def plain_entries(stream: BinaryIO) -> Iterator[tuple[bytes, bytes]]:
                 raise NotPlain(f"line {number + 1} is not a plain payload line")
         elif line == _BEGIN_LINE:
             inside = True
-        elif any(dash in line for dash in _DASH_BYTES) and marker_kind(
-            line.decode("utf-8", errors="replace")
-        ):
-            raise NotPlain(f"line {number + 1} is a marker line pbem does not write")
+        elif any(dash in line for dash in _DASH_BYTES):
+            text = line.decode("utf-8", errors="replace")
+            if marker_kind(text) or may_start_marker(text):
+                raise NotPlain(f"line {number + 1} is a marker line pbem does not write")
     if inside:
         raise NotPlain("an entry without its END line")

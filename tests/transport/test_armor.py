@@ -126,6 +126,27 @@ def test_smart_dashes_in_markers() -> None:
     assert find_entries(text) == [(C, S)]
 
 
+@pytest.mark.parametrize("reprefix", [False, True])
+@pytest.mark.parametrize("cut", ["-----BEGIN PBEM", "-----BEGIN", "-----END PBEM", "-----END"])
+def test_a_deeply_quoted_marker_rewrapped_at_a_space(cut: str, reprefix: bool) -> None:
+    # A mail client wrapping "> > > > > > > > -----BEGIN PBEM ENTRY-----" at 40 columns
+    # leaves its end on the next line, with or without the quote markers put back (found
+    # by tests/transport/test_transport_properties.py).
+    quote = "> " * 8
+    text = "".join(quote + line + "\n" for line in armor(C, S).splitlines())
+    whole = BEGIN if "BEGIN" in cut else END
+    rest = whole[len(cut) :].lstrip()
+    text = text.replace(quote + whole, quote + cut + "\n" + (quote if reprefix else "") + rest)
+    assert cut + "\n" in text
+    assert find_entries(text) == [(C, S)]
+
+
+def test_a_marker_is_never_read_across_a_blank_line_or_prose() -> None:
+    text = armor(C, S)
+    assert "without a BEGIN" in damage(text.replace(BEGIN, "-----BEGIN PBEM\n\nENTRY-----"))
+    assert "without a BEGIN" in damage(text.replace(BEGIN, "-----BEGIN PBEM\nsee ENTRY-----"))
+
+
 def test_many_entries() -> None:
     entries = [(os.urandom(300), os.urandom(83)) for _ in range(2000)]
     text = "".join(f"seq {i}\n{armor(c, s)}" for i, (c, s) in enumerate(entries))
