@@ -69,16 +69,19 @@ def _parse_shipped_data_once() -> None:
 _parse_shipped_data_once()
 
 
-@pytest.fixture(scope="session", autouse=True)
-def _compiled_pbem() -> None:
+def pytest_configure(config: pytest.Config) -> None:
     """With bytecode caching on, compile pbem once before any test: the tests that SIGKILL
     a `python -m pbem` mid-work time a first run to spread their kills, and a first run
-    that also compiles every module would make the later ones finish before the kill."""
-    if sys.flags.dont_write_bytecode:
-        return  # nothing is cached: every run compiles alike
+    that also compiles every module would make the later ones finish before the kill.
+    Done here, before collection, by the one process that starts the run (xdist's
+    controller, or the only process with -n 0): the workers then import compiled modules,
+    where each worker compiled what it imported and then, at its first test, the rest of
+    pbem (both workers at once, the same files, on a fresh clone)."""
+    if hasattr(config, "workerinput") or sys.flags.dont_write_bytecode:
+        return  # a worker (its controller compiled), or nothing is cached: all run alike
     import compileall
 
-    compileall.compile_dir(ROOT / "pbem", quiet=1)
+    compileall.compile_dir(ROOT / "pbem", quiet=1, workers=2)
 
 
 @pytest.fixture(autouse=True)

@@ -12,8 +12,9 @@ role and of the public are computed from a state that holds the owner's
 secrets (as a store holding them would), once with the real values and once
 with other values (`pbem.testing.other_secrets`), and must be byte-identical; so
 must their SVG maps and HTML turn pages (`pbem.testing.page_leaks`, in the games of
-PAGE_SEEDS). tests/kit/test_kit_leaks.py shows it catching a planted leak, and
-tests/render/test_page_leaks.py one in a map.
+PAGE_SEEDS, each map drawn once per distinct input: tests/support/drawn_once.py).
+tests/kit/test_kit_leaks.py shows it catching a planted leak, and
+tests/render/test_page_leaks.py and tests/test_drawn_once.py one in a map.
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ from pbem.core.canonical import canonical_bytes
 from pbem.core.engine import get_engine, registered
 from pbem.ledger import replay
 from pbem.render.summary import render_summary
-from pbem.testing import leaks, other_secrets, page_leaks
+from pbem.testing import leaks, other_secrets
+from tests.support.drawn_once import page_leaks
 from tests.support.players import Table
 
 GAMES = registered()

@@ -14,9 +14,10 @@ from pbem.core.engine import get_engine
 from pbem.core.log import ACK
 from pbem.core.referee import REFEREE
 from pbem.demo import run_demo
-from pbem.testing import SignedTable, page_leaks
+from pbem.testing import SignedTable
 from pbem.transport.savefile import move_file
 from pbem.verify import parse_entries, verify_path, verify_text
+from tests.support.drawn_once import page_leaks
 
 TITLES = ["race-to-berlin", "berlin-1945", "gotterdammerung", "barbarossa", "race-to-the-sea"]
 

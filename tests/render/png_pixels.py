@@ -82,14 +82,27 @@ def _unfilter(raw: bytes, size: int, height: int, bpp: int) -> list[bytes]:
 
 
 def _slow(kind: int, out: bytearray, prev: bytes, bpp: int) -> bytes:
-    for i in range(len(out)):
-        a = out[i - bpp] if i >= bpp else 0
+    """Average (3) or Paeth (4), byte by byte: each byte needs its left neighbour's result.
+    (Paeth's distances from p = a + b - c, written without p: |b - c|, |a - c| and
+    |a + b - 2c|; the first pixel's a and c are 0.)"""
+    for i in range(bpp):  # a = c = 0: Average adds b // 2, Paeth b
+        out[i] = (out[i] + (prev[i] >> 1 if kind == 3 else prev[i])) & 255
+    if kind == 3:
+        for i in range(bpp, len(out)):
+            out[i] = (out[i] + ((out[i - bpp] + prev[i]) >> 1)) & 255
+        return bytes(out)
+    for i in range(bpp, len(out)):
+        a = out[i - bpp]
         b = prev[i]
-        if kind == 3:  # Average
-            out[i] = (out[i] + ((a + b) >> 1)) & 255
-            continue
-        c = prev[i - bpp] if i >= bpp else 0  # Paeth
-        p = a + b - c
-        pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+        c = prev[i - bpp]
+        pa = b - c
+        pb = a - c
+        pc = pa + pb
+        if pa < 0:
+            pa = -pa
+        if pb < 0:
+            pb = -pb
+        if pc < 0:
+            pc = -pc
         out[i] = (out[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
     return bytes(out)

@@ -23,7 +23,8 @@ from pbem.render import maps
 from pbem.render.facts import map_facts
 from pbem.render.page import render_page
 from pbem.render.summary import render_summary
-from pbem.testing import SignedTable, leaks, other_secrets, page_leaks
+from pbem.testing import SignedTable, leaks, other_secrets
+from tests.support.drawn_once import page_leaks
 
 ROLES = ("soviet", "german")
 

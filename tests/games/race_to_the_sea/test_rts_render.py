@@ -33,7 +33,8 @@ from pbem.render import maps
 from pbem.render.jsonout import dumps, game_document
 from pbem.render.page import render_page, render_svg, role_view, state_text
 from pbem.render.summary import render_summary
-from pbem.testing import SignedTable, page_leaks
+from pbem.testing import SignedTable
+from tests.support.drawn_once import page_leaks
 
 ROLES = ("allies", "germans")
 NS = "{http://www.w3.org/2000/svg}"

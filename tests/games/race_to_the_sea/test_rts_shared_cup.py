@@ -20,9 +20,10 @@ from pbem.core.referee import DOUBLE_BLIND, REFEREE
 from pbem.crypto.escrow import EscrowError, open_sealed
 from pbem.errors import PbemError
 from pbem.games.race_to_the_sea import casualties, hits
-from pbem.testing import leaks, other_secrets, page_leaks
+from pbem.testing import leaks, other_secrets
 from pbem.transport.savefile import move_file
 from pbem.verify import verify_text
+from tests.support.drawn_once import page_leaks
 from tests.support.players import Table, assert_refused
 
 ROLES = ("allies", "germans", REFEREE)
