@@ -576,6 +576,11 @@ def _stream_entries(
         digest.add_line(record.line())
 
     game: Adjudicator | None = None
+    # The entry read last, applied once the next one is read (or the RNG LOG line): as
+    # `ledger.replay` does, it is applied with the entry that follows (`Adjudicator.apply`'s
+    # `then`, which rolls a decision's dice with the next reveal in one pass instead of
+    # applying the decision twice). One entry more in memory, whatever the log's length.
+    pending: Entry | None = None
     payload: list[bytes] | None = None
     files = {data_digest(c): c for c in (extra or {}).values()}
     for raw in it:
@@ -611,10 +616,12 @@ def _stream_entries(
                     rng_sink=sink,
                     tables=DISK_TABLES,
                 )
-            elif entry.seq != game.head.seq + 1:
+                continue
+            if pending is not None:
+                game.apply(pending, entry)
+            if entry.seq != game.head.seq + 1:
                 raise _Bail
-            else:
-                game.apply(entry)
+            pending = entry
             continue
         if header.done:
             # What the general reading below finds of these lines, in one test each: the
@@ -642,6 +649,8 @@ def _stream_entries(
         elif "log" in line.lower() and is_rng_header(line):
             if game is None:
                 raise _Bail
+            if pending is not None:
+                game.apply(pending)
             return game
         elif ("SAVE" in line or "save" in line) and is_save_magic(line):
             raise _Bail

@@ -36,12 +36,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING
 
 from pbem.core.canonical import JSON
 from pbem.core.engine import Outcome
 from pbem.core.hashing import is_lower_hex
 from pbem.errors import PbemError
+from pbem.lazy import lazy_module
+
+if TYPE_CHECKING:
+    from datetime import datetime
+
+# Times are read only from a forfeit, a deadline or a creation time, which a genesis of a
+# game without a deadline has none of: its `pbem verify` does not load the module.
+_dt = lazy_module("datetime")
 
 REFEREE = "referee"
 FORFEIT = "forfeit"  # the entry kind
@@ -106,7 +114,7 @@ def witness(author: str, join_order: Sequence[str]) -> str:
 
 
 def format_time(moment: datetime) -> str:
-    return moment.astimezone(UTC).strftime(TIME_FORMAT)
+    return moment.astimezone(_dt.UTC).strftime(TIME_FORMAT)
 
 
 def parse_time(text: JSON, field: str, what: str = "forfeit") -> datetime:
@@ -114,7 +122,7 @@ def parse_time(text: JSON, field: str, what: str = "forfeit") -> datetime:
     if not isinstance(text, str) or not _TIME.fullmatch(text):
         raise PbemError(f"{what} {field} must be a UTC time written YYYY-MM-DDTHH:MM:SSZ")
     try:
-        return datetime.strptime(text, TIME_FORMAT).replace(tzinfo=UTC)
+        return _dt.datetime.strptime(text, TIME_FORMAT).replace(tzinfo=_dt.UTC)
     except ValueError:
         raise PbemError(f"{what} {field} {text} is not a date and time") from None
 
@@ -165,7 +173,7 @@ def check_forfeit(
     since = parse_time(body.get("since"), "since")
     deadline = parse_time(body.get("deadline"), "deadline")
     seen = parse_time(body.get("seen"), "seen")
-    if deadline != since + timedelta(hours=hours):
+    if deadline != since + _dt.timedelta(hours=hours):
         raise PbemError(
             f"forfeit deadline {body['deadline']} is not {hours} h after {body['since']}"
         )

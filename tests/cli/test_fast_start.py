@@ -212,3 +212,29 @@ def test_the_shipped_help_is_only_for_what_click_would_render_so(
     assert entry._shipped_help() is not None  # (another domain's)
     (translations / "messages.mo").write_bytes(b"")  # click's messages could be translated
     assert entry._shipped_help() is None
+
+
+CIPHERS_PROBE = """
+import atexit, sys
+atexit.register(lambda: print("CIPHERS", *sorted(
+    name for name in sys.modules if name.startswith("cryptography.hazmat.primitives.ciphers.")
+    and type(sys.modules[name]).__name__ != "_LazyModule"), file=sys.stderr))
+sys.argv = ["pbem", *sys.argv[1:]]
+from pbem.cli import main
+main()
+"""
+
+
+def test_verifying_a_genesis_runs_no_cipher_module(env: dict[str, str], tmp_path: Path) -> None:
+    """The escrow check's ciphers (pbem.crypto.sealcheck) and their package stay unrun
+    (pbem.lazy): a genesis seals nothing."""
+    genesis = _files(tmp_path)["genesis"]
+    done = subprocess.run(
+        [sys.executable, "-c", CIPHERS_PROBE, "verify", str(genesis)],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert done.returncode == 0, done.stderr
+    (line,) = [line for line in done.stderr.splitlines() if line.startswith("CIPHERS")]
+    assert line.split()[1:] == []
