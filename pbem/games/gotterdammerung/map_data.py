@@ -726,17 +726,23 @@ def adjacent(board: Mapping[str, Any], a: str, b: str) -> bool:
 
 def hexside(board: Mapping[str, Any], a: str, b: str) -> list[str]:
     """The features of the hexside between neighbours `a` and `b` ([] for a clear one)."""
+    return list(_features(board, a, b))
+
+
+def _features(board: Mapping[str, Any], a: str, b: str) -> tuple[str, ...]:
+    """`hexside`'s features, not copied (for the questions below, asked thousands of times
+    a game: ZOC reach, retreats)."""
     features = _sides(board).get((a, b))
     if features is None:
         raise ValueError(f"hexes {a} and {b} are not adjacent")
-    return list(features)
+    return features
 
 
 def river(board: Mapping[str, Any], a: str, b: str) -> str | None:
     """The river class of the hexside for movement and combat: "major-river", "river",
     "minor-river" or None. A bridged Spree hexside on the City Map is a river (4.26, 5.36);
     the Spree on the Operational Map is an ordinary major river (4.26)."""
-    features = hexside(board, a, b)
+    features = _features(board, a, b)
     if "spree-bridge" in features:
         return "river"
     return next((r for r in RIVERS if r in features), None)
@@ -745,7 +751,7 @@ def river(board: Mapping[str, Any], a: str, b: str) -> str | None:
 def full_lake(board: Mapping[str, Any], a: str, b: str) -> bool:
     """A full sea/lake hexside: no movement, attack or ZOC across (4.26, 5.28, 6.16). The
     Spree on the City Map counts, except where a bridge crosses it (5.36)."""
-    features = hexside(board, a, b)
+    features = _features(board, a, b)
     return "sea-lake" in features or "spree" in features
 
 
