@@ -766,18 +766,18 @@ def front_boundary(board: Mapping[str, Any], a: str, b: str) -> str | None:
 # times in a game (ZOC, supply lines, paths). zoc.py and supply.py key their own per-map
 # memos on the identity of `_sides(board)` (a token: `changed` makes a new one).
 _DERIVED: dict[int, tuple[Mapping[str, Any], dict[str, Any]]] = {}
-# The map asked last and its derived lookups: a game asks about one map thousands of times
-# an entry, so the usual answer is one identity test away. The map object is held, so its
-# id cannot pass to another object while it is here; `changed` and a new build reset it.
-_LAST_BOARD: object = None
-_LAST: dict[str, Any] = {}
-_LAST_SIDES: dict[tuple[str, str], tuple[str, ...]] = {}
+# The map asked last, its derived lookups and their "sides": a game asks about one map
+# thousands of times an entry, so the usual answer is one identity test away. The map object
+# is held, so its id cannot pass to another object while it is here; `changed` forgets it.
+# (One tuple, replaced whole: never a map with another map's lookups.)
+_LAST: tuple[object, dict[str, Any], dict[tuple[str, str], tuple[str, ...]]] = (None, {}, {})
 
 
 def _derived(board: Mapping[str, Any]) -> dict[str, Any]:
-    global _LAST_BOARD, _LAST, _LAST_SIDES
-    if board is _LAST_BOARD:
-        return _LAST
+    global _LAST
+    last = _LAST
+    if last[0] is board:
+        return last[1]
     cached = _DERIVED.get(id(board))
     if cached is not None and cached[0] is board:
         built = cached[1]
@@ -787,7 +787,7 @@ def _derived(board: Mapping[str, Any]) -> dict[str, Any]:
         if len(_DERIVED) >= _GRIDS_KEPT:
             _DERIVED.clear()
         _DERIVED[id(board)] = (board, built)
-    _LAST_BOARD, _LAST, _LAST_SIDES = board, built, built["sides"]
+    _LAST = (board, built, built["sides"])
     return built
 
 
@@ -816,16 +816,17 @@ def _build_sides(board: Mapping[str, Any]) -> dict[tuple[str, str], tuple[str, .
 
 def changed(board: Mapping[str, Any]) -> None:
     """Forget what was derived from `board`: its hexes or hexsides were edited."""
-    global _LAST_BOARD, _LAST, _LAST_SIDES
+    global _LAST
     _DERIVED.pop(id(board), None)
     _GRIDS.pop(id(board), None)
-    if board is _LAST_BOARD:
-        _LAST_BOARD, _LAST, _LAST_SIDES = None, {}, {}
+    if _LAST[0] is board:
+        _LAST = (None, {}, {})
 
 
 def _sides(board: Mapping[str, Any]) -> dict[tuple[str, str], tuple[str, ...]]:
-    if board is _LAST_BOARD:
-        return _LAST_SIDES
+    last = _LAST
+    if last[0] is board:
+        return last[2]
     return _derived(board)["sides"]
 
 
