@@ -726,17 +726,23 @@ def adjacent(board: Mapping[str, Any], a: str, b: str) -> bool:
 
 def hexside(board: Mapping[str, Any], a: str, b: str) -> list[str]:
     """The features of the hexside between neighbours `a` and `b` ([] for a clear one)."""
+    return list(_features(board, a, b))
+
+
+def _features(board: Mapping[str, Any], a: str, b: str) -> tuple[str, ...]:
+    """`hexside`'s features, not copied (for the questions below, asked thousands of times
+    a game: ZOC reach, retreats)."""
     features = _sides(board).get((a, b))
     if features is None:
         raise ValueError(f"hexes {a} and {b} are not adjacent")
-    return list(features)
+    return features
 
 
 def river(board: Mapping[str, Any], a: str, b: str) -> str | None:
     """The river class of the hexside for movement and combat: "major-river", "river",
     "minor-river" or None. A bridged Spree hexside on the City Map is a river (4.26, 5.36);
     the Spree on the Operational Map is an ordinary major river (4.26)."""
-    features = hexside(board, a, b)
+    features = _features(board, a, b)
     if "spree-bridge" in features:
         return "river"
     return next((r for r in RIVERS if r in features), None)
@@ -745,7 +751,7 @@ def river(board: Mapping[str, Any], a: str, b: str) -> str | None:
 def full_lake(board: Mapping[str, Any], a: str, b: str) -> bool:
     """A full sea/lake hexside: no movement, attack or ZOC across (4.26, 5.28, 6.16). The
     Spree on the City Map counts, except where a bridge crosses it (5.36)."""
-    features = hexside(board, a, b)
+    features = _features(board, a, b)
     return "sea-lake" in features or "spree" in features
 
 
@@ -757,33 +763,70 @@ def front_boundary(board: Mapping[str, Any], a: str, b: str) -> str | None:
 # Derived lookups, built once per loaded map (a game never changes its map; a test that
 # edits a loaded map calls `changed`): every ordered pair of neighbours -> its hexside's
 # features; every Front boundary hexside -> its fronts. The rules ask these millions of
-# times in a game (ZOC, supply lines, paths).
+# times in a game (ZOC, supply lines, paths). zoc.py and supply.py key their own per-map
+# memos on the identity of `_sides(board)` (a token: `changed` makes a new one).
 _DERIVED: dict[int, tuple[Mapping[str, Any], dict[str, Any]]] = {}
+# The map asked last, its derived lookups and their "sides": a game asks about one map
+# thousands of times an entry, so the usual answer is one identity test away. The map object
+# is held, so its id cannot pass to another object while it is here; `changed` forgets it.
+# (One tuple, replaced whole: never a map with another map's lookups.)
+_LAST: tuple[object, dict[str, Any], dict[tuple[str, str], tuple[str, ...]]] = (None, {}, {})
 
 
 def _derived(board: Mapping[str, Any]) -> dict[str, Any]:
+    global _LAST
+    last = _LAST
+    if last[0] is board:
+        return last[1]
     cached = _DERIVED.get(id(board))
     if cached is not None and cached[0] is board:
-        return cached[1]
-    sides: dict[tuple[str, str], tuple[str, ...]] = {}
-    for h, info in board["hexes"].items():
-        for n in info["neighbours"]:
-            sides[(h, n)] = tuple(board["hexsides"].get(side_key(h, n), ()))
-    fronts = {key: name for name, keys in board["fronts"].items() for key in keys}
-    built = {"sides": sides, "fronts": fronts, "refs": {}}  # refs: hex_at's answers
-    if len(_DERIVED) >= _GRIDS_KEPT:
-        _DERIVED.clear()
-    _DERIVED[id(board)] = (board, built)
+        built = cached[1]
+    else:
+        fronts = {key: name for name, keys in board["fronts"].items() for key in keys}
+        built = {"sides": _build_sides(board), "fronts": fronts, "refs": {}}  # refs: hex_at's
+        if len(_DERIVED) >= _GRIDS_KEPT:
+            _DERIVED.clear()
+        _DERIVED[id(board)] = (board, built)
+    _LAST = (board, built, built["sides"])
     return built
+
+
+def _build_sides(board: Mapping[str, Any]) -> dict[tuple[str, str], tuple[str, ...]]:
+    """(h, n) -> `tuple(board["hexsides"].get(side_key(h, n), ()))` for every hex h and
+    each of its neighbours n: every pair clear, then the listed hexsides laid over it (one
+    pass over the hexsides instead of a key built per pair; the same table,
+    tests/games/gotterdammerung/test_gd_map_memo.py)."""
+    hexes = board["hexes"]
+    sides: dict[tuple[str, str], tuple[str, ...]] = {
+        (h, n): () for h, info in hexes.items() for n in info["neighbours"]
+    }
+    if any(not isinstance(h, str) or "|" in h for h in hexes):  # (keys that do not split)
+        return {pair: tuple(board["hexsides"].get(side_key(*pair), ())) for pair in sides}
+    for key, features in board["hexsides"].items():
+        if not isinstance(key, str):
+            continue  # (side_key gives text)
+        a, bar, b = key.partition("|")
+        if bar and a <= b:  # (side_key sorts: an unsorted key is never looked up)
+            if (a, b) in sides:
+                sides[(a, b)] = tuple(features)
+            if (b, a) in sides:
+                sides[(b, a)] = tuple(features)
+    return sides
 
 
 def changed(board: Mapping[str, Any]) -> None:
     """Forget what was derived from `board`: its hexes or hexsides were edited."""
+    global _LAST
     _DERIVED.pop(id(board), None)
     _GRIDS.pop(id(board), None)
+    if _LAST[0] is board:
+        _LAST = (None, {}, {})
 
 
 def _sides(board: Mapping[str, Any]) -> dict[tuple[str, str], tuple[str, ...]]:
+    last = _LAST
+    if last[0] is board:
+        return last[2]
     return _derived(board)["sides"]
 
 
