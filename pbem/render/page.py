@@ -21,6 +21,7 @@ import gzip
 import json
 import re
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 
 import markupsafe
 
@@ -68,6 +69,7 @@ def _script_json(value: object) -> str:
     return text.replace("<", "\\u003c")
 
 
+@lru_cache(maxsize=4)  # (a referee's pages of one round: one save, a page per role)
 def packed_save(save: str) -> str:
     """The save text as the page carries it (issue 29): {"gzip-raw": base64 of the gzip of
     its pbem.transport.savepack container}, the armored entries as their raw bytes, which

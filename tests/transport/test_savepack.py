@@ -7,6 +7,8 @@ from __future__ import annotations
 import base64
 import gzip
 import json
+import random
+import struct
 from pathlib import Path
 
 import pytest
@@ -14,6 +16,7 @@ import pytest
 from pbem.errors import PbemError
 from pbem.render.page import packed_save
 from pbem.transport import savepack
+from pbem.transport.armor import armor
 from pbem.transport.htmltext import MAX_SAVE_BYTES, embedded_save
 
 SAVES = Path(__file__).resolve().parents[2] / "saves"
@@ -72,3 +75,19 @@ def test_a_damaged_container_is_refused_in_one_line() -> None:
             embedded_save(page_of(json.dumps({"gzip-raw": zipped})))
     with pytest.raises(savepack.PackError, match="over"):
         savepack.unpack(packed, len(text) - 1)
+
+
+def test_the_fast_armor_is_pbem_s_own_armor() -> None:
+    """savepack.armors, which rebuilds every entry of a page's save, writes exactly what
+    pbem.transport.armor.armor writes, whatever the lengths (each 5-byte alignment)."""
+    rng = random.Random(29)
+    wanted, payloads = [], []
+    for size in [*range(0, 90), 300, 4096, 70_000]:
+        canonical = rng.randbytes(size)
+        signature = rng.randbytes(rng.randrange(0, 100))
+        wanted.append(armor(canonical, signature))
+        payloads.append(
+            struct.pack(">I", size) + canonical + struct.pack(">I", len(signature)) + signature
+        )
+    assert savepack.armors(payloads) == wanted
+    assert savepack.armors([]) == []
