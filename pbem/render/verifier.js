@@ -517,22 +517,88 @@
     return { status: "verified", entries: entries.length, dice, privateUnopened, opened, selfWitnessed, keys: roleKeys, game, head };
   }
 
-  // The save text a page carries (issue 29): as it is, or {gzip: base64 of its gzip},
-  // read as strictly as `pbem verify PAGE.html` reads it (pbem.transport.htmltext).
+  // Base32 of `bytes`, upper case, no padding: an armor's payload (section 7).
+  function toBase32(bytes) {
+    let s = "";
+    let value = 0;
+    let bits = 0;
+    for (const b of bytes) {
+      value = ((value << 8) | b) & 0xfff;
+      bits += 8;
+      while (bits >= 5) {
+        bits -= 5;
+        s += B32[(value >> bits) & 31];
+      }
+    }
+    if (bits) s += B32[(value << (5 - bits)) & 31];
+    return s;
+  }
+
+  // The armored entry of a payload, as pbem writes it (pbem.transport.armor.armor).
+  function armorOf(payload) {
+    const text = toBase32(payload);
+    const lines = [];
+    for (let i = 0; i < text.length; i += 64) lines.push(text.slice(i, i + 64));
+    return `-----BEGIN PBEM ENTRY-----\n${lines.join("\n")}\n-----END PBEM ENTRY-----\n`;
+  }
+
+  // The save text of a page's {"gzip-raw": ...} container (pbem.transport.savepack):
+  // u32(N) || T0 || P1 || T1 || ... || PN || TN, each T u32(length) || UTF-8 text, each P
+  // an armor's payload u32(len C) || C || u32(len S) || S. Read whole and strictly, as
+  // `pbem verify PAGE.html` reads it: anything else is damage, never a part of the save.
+  function unpackSave(data) {
+    const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+    const damaged = (why) => new Bad(`the page's game is damaged: ${why}`);
+    let at = 0;
+    const take = (n) => {
+      if (n > data.length - at) throw damaged("a part runs past its end");
+      at += n;
+      return data.subarray(at - n, at);
+    };
+    const number = () => {
+      take(4);
+      return view.getUint32(at - 4);
+    };
+    const text = () => {
+      try {
+        return UTF8.decode(take(number()));
+      } catch (e) {
+        if (e instanceof Bad) throw e;
+        throw damaged("not UTF-8");
+      }
+    };
+    const count = number();
+    const pieces = [text()];
+    for (let i = 0; i < count; i++) {
+      const start = at;
+      take(number());
+      take(number());
+      pieces.push(armorOf(data.subarray(start, at)), text());
+    }
+    if (at !== data.length) throw damaged(`${data.length - at} bytes after its last part`);
+    return pieces.join("");
+  }
+
+  // The save text a page carries (issue 29): as it is, {gzip: base64 of its gzip} or
+  // {"gzip-raw": base64 of the gzip of its container}, read as strictly as
+  // `pbem verify PAGE.html` reads it (pbem.transport.htmltext).
   async function saveText(data) {
     if (typeof data === "string") return data;
-    if (typeof data !== "object" || data === null || Object.keys(data).join() !== "gzip" || typeof data.gzip !== "string") {
+    const key = typeof data === "object" && data !== null ? Object.keys(data).join() : "";
+    if ((key !== "gzip" && key !== "gzip-raw") || typeof data[key] !== "string") {
       throw new Bad("the page's game is not a save text, nor {gzip: base64}");
     }
+    const packed = data[key];
     if (typeof DecompressionStream !== "function") throw new Unsupported("this browser cannot inflate the game this page carries");
-    if (data.gzip.length % 4 || !/^[A-Za-z0-9+/]*={0,2}$/.test(data.gzip)) throw new Bad("the page's game is damaged: not base64");
+    if (packed.length % 4 || !/^[A-Za-z0-9+/]*={0,2}$/.test(packed)) throw new Bad("the page's game is damaged: not base64");
     let bytes;
     try {
-      const stream = new Blob([unbase64(data.gzip)]).stream().pipeThrough(new DecompressionStream("gzip"));
+      const stream = new Blob([unbase64(packed)]).stream().pipeThrough(new DecompressionStream("gzip"));
       bytes = new Uint8Array(await new Response(stream).arrayBuffer());
     } catch (e) {
       throw new Bad("the page's game is damaged: not gzip");
     }
+    if (key === "gzip-raw") return unpackSave(bytes);
     try {
       return UTF8.decode(bytes);
     } catch (e) {
@@ -571,6 +637,7 @@
   }
 
   root.pbemVerify = pbemVerify;
+  root.pbemSaveText = saveText; // (the save text a page's data rebuilds: tests compare it)
   root.pbemVerdictText = sentence;
 
   // On a turn page: verify the game it carries and say so.

@@ -10,6 +10,7 @@ import zlib
 from html.parser import HTMLParser
 
 from pbem.errors import PbemError
+from pbem.transport import savepack
 
 # The ids of a turn page's elements (templates/page.html.j2): the save text of the game it
 # shows, as JSON data, and the verdict its in-page verifier writes.
@@ -19,6 +20,10 @@ VERDICT_ID = "pbem-verdict"
 # UTF-8}, which a browser reads with DecompressionStream("gzip"). A save text is a few
 # times smaller than what it inflates to; past this, a page's game is refused unread.
 GZIP_KEY = "gzip"
+# Or {"gzip-raw": base64 of the gzip of a pbem.transport.savepack container}: the same save
+# with its armored entries as raw bytes, which gzip packs a quarter smaller (issue 29).
+# Pages written before it carry {"gzip": ...} and read as they always did.
+GZIP_RAW_KEY = "gzip-raw"
 MAX_SAVE_BYTES = 256 * 1024 * 1024
 
 
@@ -109,31 +114,42 @@ def embedded_save(html: str) -> str | None:
         save = json.loads("".join(page.saves[0]))
     except ValueError:
         save = None
-    if isinstance(save, dict) and list(save) == [GZIP_KEY] and isinstance(save[GZIP_KEY], str):
-        save = _gunzip_text(save[GZIP_KEY])
+    if isinstance(save, dict) and len(save) == 1:
+        [(key, value)] = save.items()
+        if key == GZIP_KEY and isinstance(value, str):
+            save = _gunzip_text(value)
+        elif key == GZIP_RAW_KEY and isinstance(value, str):
+            save = savepack.unpack(_gunzip(value), MAX_SAVE_BYTES)
     if not isinstance(save, str):
         raise PbemError(
-            "this turn page's embedded game is not a save text (a JSON string, or"
-            f" {{{GZIP_KEY!r}: base64}})"
+            "this turn page's embedded game is not a save text (a JSON string,"
+            f" {{{GZIP_KEY!r}: base64}} or {{{GZIP_RAW_KEY!r}: base64}})"
         )
     return save
 
 
-def _gunzip_text(data: str) -> str:
-    """The save text of a page's {"gzip": ...}: strict base64, one whole gzip member with
-    nothing after it, UTF-8 (as the page's own verifier reads it)."""
-    bad = PbemError("this turn page's embedded game is damaged (not base64 of gzip of UTF-8)")
+_DAMAGED = "this turn page's embedded game is damaged (not base64 of gzip of UTF-8)"
+
+
+def _gunzip(data: str) -> bytes:
+    """The bytes of a page's base64 of gzip: strict base64, one whole gzip member with
+    nothing after it (as the page's own verifier reads it)."""
     try:
         packed = base64.b64decode(data.encode("ascii"), validate=True)
         inflate = zlib.decompressobj(wbits=31)
         raw = inflate.decompress(packed, MAX_SAVE_BYTES + 1)
     except (UnicodeEncodeError, binascii.Error, zlib.error) as error:
-        raise bad from error
+        raise PbemError(_DAMAGED) from error
     if len(raw) > MAX_SAVE_BYTES or inflate.unconsumed_tail:
         raise PbemError(f"this turn page's embedded game is over {MAX_SAVE_BYTES >> 20} MiB")
     if not inflate.eof or inflate.unused_data:
-        raise bad
+        raise PbemError(_DAMAGED)
+    return raw
+
+
+def _gunzip_text(data: str) -> str:
+    """The save text of a page's {"gzip": ...}: its gzip'd bytes, UTF-8."""
     try:
-        return raw.decode("utf-8")
+        return _gunzip(data).decode("utf-8")
     except UnicodeDecodeError as error:
-        raise bad from error
+        raise PbemError(_DAMAGED) from error

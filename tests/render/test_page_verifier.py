@@ -19,6 +19,10 @@ those reasons only (`allowed`); any other difference is a bug in one of the two.
 
 from __future__ import annotations
 
+import base64
+import gzip
+import hashlib
+import html
 import json
 import random
 import re
@@ -36,13 +40,14 @@ from pbem.core.log import Entry, entry_id
 from pbem.crypto import sshsig
 from pbem.crypto.keys import generate
 from pbem.render.page import packed_save
+from pbem.render.verifier import verifier_script
 from pbem.testing import sign_entry
 from pbem.transport.armor import armor
 from pbem.transport.savefile import human_line, save_text
 from pbem.verify import Report, verify_path, verify_text
 from tests.hardening import test_tamper_matrix as matrix
 from tests.hardening.test_signature_encoding import rewrap
-from tests.support.browser import CHROMIUM, browser_verdicts
+from tests.support.browser import CHROMIUM, browser_verdicts, run_page, script_json
 from tests.support.peek import opened_and_sealed
 from tests.support.players import Table
 from tests.support.players import dice as d6_values
@@ -661,3 +666,42 @@ def test_a_private_draw_printed_as_public_is_seen_by_pbem_only() -> None:
         assert seen["status"] == "verified", (name, seen)  # the limitation, said in the docs
     for name in ("opened private draw false", "sealed private draw false"):
         assert not pbem(name).ok and browser()[name]["status"] == "failed", name
+
+
+_REBUILT = """<!DOCTYPE html><html><head><meta charset="utf-8"></head><body>
+<pre id="out">running</pre>
+<script type="application/json" id="inputs">{inputs}</script>
+<script>{verifier}</script>
+<script>
+(async () => {{
+  const inputs = JSON.parse(document.getElementById("inputs").textContent);
+  const results = {{}};
+  for (const [name, data] of Object.entries(inputs)) {{
+    const text = await pbemSaveText(data);
+    const bytes = new TextEncoder().encode(text);
+    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+    results[name] = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+  }}
+  document.getElementById("out").textContent = JSON.stringify(results);
+}})();
+</script></body></html>"""
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed")
+def test_the_browser_rebuilds_every_title_s_save_byte_for_byte_from_its_page() -> None:
+    """What a page carries ({"gzip-raw": ...}, its entries as raw bytes) is rebuilt in the
+    browser to the exact save text, for every title; and so is the format before it."""
+    saves = {p.name: p.read_text("utf-8") for p in sorted(SAVES.glob("*.pbem"))}
+    inputs: dict[str, Any] = {}
+    for name, save in saves.items():
+        inputs[name] = json.loads(packed_save(save))
+        assert list(inputs[name]) == ["gzip-raw"], name
+    old = gzip.compress(saves["barbarossa-demo.pbem"].encode(), mtime=0)
+    inputs["old"] = {"gzip": base64.b64encode(old).decode()}
+    page = _REBUILT.format(inputs=script_json(inputs), verifier=verifier_script())
+    found = re.search(r'<pre id="out">(.*?)</pre>', run_page(page), re.S)
+    assert found is not None
+    seen = json.loads(html.unescape(found.group(1)))
+    want = {name: hashlib.sha256(save.encode()).hexdigest() for name, save in saves.items()}
+    want["old"] = want["barbarossa-demo.pbem"]
+    assert seen == want

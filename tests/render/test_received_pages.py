@@ -33,6 +33,7 @@ import tests.support.toy  # noqa: F401  (registers toy-dice)
 from pbem.cli import main
 from pbem.core.log import Entry
 from pbem.render.page import packed_save, render_page
+from pbem.transport.htmltext import embedded_save
 from pbem.transport.savefile import move_file, save_text
 from tests.support.browser import CHROMIUM, page_verdicts
 from tests.support.players import Table
@@ -290,26 +291,81 @@ def test_a_page_with_two_games_or_a_damaged_one_is_refused_in_one_line(tmp_path:
         assert result.stderr.count("\n") == 1
 
 
+def old_format(page: str) -> str:
+    """`page` carrying its save as pages did before its entries were packed raw:
+    {"gzip": base64 of the gzip of the save text}."""
+    save = embedded_save(page)
+    assert save is not None
+    packed = gzip.compress(save.encode("utf-8"), compresslevel=9, mtime=0)
+    found = _SAVE_DATA.search(page)
+    assert found is not None
+    data = json.dumps({"gzip": base64.b64encode(packed).decode()})
+    return page.replace(found.group(0), found.group(1) + data + found.group(3))
+
+
 def damaged_pages(honest: str) -> list[tuple[str, str, str]]:
     """`honest` with its compressed save damaged in each way a reader must refuse (issue 29:
-    strict base64, one whole gzip member and nothing after it, UTF-8)."""
-    found = _SAVE_DATA.search(honest)
+    strict base64, one whole gzip member and nothing after it, UTF-8; and, of the packed
+    container, every length within it and nothing after its last part)."""
+    old = old_format(honest)
+    found = _SAVE_DATA.search(old)
     assert found is not None
     packed = base64.b64decode(json.loads(found.group(2))["gzip"])
+    raw_found = _SAVE_DATA.search(honest)
+    assert raw_found is not None and list(json.loads(raw_found.group(2))) == ["gzip-raw"]
+    container = gzip.decompress(base64.b64decode(json.loads(raw_found.group(2))["gzip-raw"]))
 
     def carrying(data: str) -> str:
-        return honest.replace(found.group(2), json.dumps({"gzip": data}))
+        return old.replace(found.group(2), json.dumps({"gzip": data}))
+
+    def raw(data: bytes) -> str:
+        zipped = b64(gzip.compress(data, mtime=0))
+        return honest.replace(raw_found.group(2), json.dumps({"gzip-raw": zipped}))
 
     def b64(raw: bytes) -> str:
         return base64.b64encode(raw).decode()
 
+    count = int.from_bytes(container[:4], "big")
+    first = int.from_bytes(container[4:8], "big")  # (the text before the first entry)
     return [
         ("not base64", carrying("!" + b64(packed)[1:]), "damaged"),
         ("cut short", carrying(b64(packed[: len(packed) // 2])), "damaged"),
         ("trailing bytes", carrying(b64(packed + b"\0\0\0\0")), "damaged"),
         ("not utf-8", carrying(b64(gzip.compress(b"PBEM SAVE v1\n\xff", mtime=0))), "damaged"),
-        ("two keys", honest.replace('{"gzip"', '{"x": 1, "gzip"'), "not a save text"),
+        ("two keys", old.replace('{"gzip"', '{"x": 1, "gzip"'), "not a save text"),
+        ("raw cut short", raw(container[: len(container) // 2]), "damaged"),
+        ("raw trailing bytes", raw(container + b"\0\0\0\0"), "damaged"),
+        ("raw count", raw((count + 1).to_bytes(4, "big") + container[4:]), "damaged"),
+        ("raw length", raw(container[:4] + b"\xff\xff\xff\xff" + container[8:]), "damaged"),
+        ("raw empty", raw(b""), "damaged"),
+        (
+            "raw not utf-8",
+            raw(container[: 8 + first - 1] + b"\xff" + container[8 + first :]),
+            "damaged",
+        ),
+        (
+            "raw two keys",  # (in the save's element alone: the script names the key too)
+            honest.replace(raw_found.group(2), raw_found.group(2).replace("{", '{"x": 1, ', 1)),
+            "not a save text",
+        ),
     ]
+
+
+@needs_chromium
+def test_a_page_in_the_format_before_raw_entries_still_verifies_in_both(tmp_path: Path) -> None:
+    """Pages made before the entries were packed raw carry {"gzip": ...}: the browser and
+    `pbem verify PAGE.html` read them still, to the same verdict as a page made now."""
+    old = old_format(pages()["honest"])
+    assert embedded_save(old) == embedded_save(pages()["honest"])
+    seen = page_verdicts({"old": old})["old"]
+    assert seen["status"] == "verified" and seen["text"] == verdicts()["honest"]["text"], seen
+    path = tmp_path / "old.html"
+    path.write_text(old, encoding="utf-8")
+    result = cli(tmp_path / "home", "verify", str(path))
+    assert result.exit_code == 0, result.output
+    assert (
+        result.stdout == cli(tmp_path / "home", "verify", str(written(tmp_path, "honest"))).stdout
+    )
 
 
 @needs_chromium
@@ -318,7 +374,7 @@ def test_a_page_carrying_its_save_uncompressed_still_verifies_in_both(tmp_path: 
     `pbem verify PAGE.html` still read them, to the same head as the compressed page."""
     honest = pages()["honest"]
     found = _SAVE_DATA.search(honest)
-    assert found is not None and list(json.loads(found.group(2))) == ["gzip"]
+    assert found is not None and list(json.loads(found.group(2))) == ["gzip-raw"]
     plain = honest.replace(found.group(2), json.dumps(save_of(table())).replace("<", "\\u003c"))
     seen = page_verdicts({"plain": plain})["plain"]
     assert seen["status"] == "verified" and seen["text"] == verdicts()["honest"]["text"], seen
