@@ -213,7 +213,13 @@ def show(
     if open_page:
         _open_page(client, client.game(game), role)
         return
-    say(show_text(client, client.game(game), role, history))
+    adjudicator = client.game(game)
+    text = show_text(client, adjudicator, role, history)
+    if not history:
+        from pbem.render import show_memo
+
+        show_memo.keep(client, adjudicator, role, text)  # for pbem.cli's fast path
+    say(text)
 
 
 def _open_page(client: Client, game: Adjudicator, role: str | None) -> None:

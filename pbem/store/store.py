@@ -24,12 +24,14 @@ import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
-
-import sqlite_utils
+from typing import TYPE_CHECKING, Any
 
 from pbem.errors import StoreError
+from pbem.store.home import home_folder
 from pbem.store.journal import default_state
+
+if TYPE_CHECKING:
+    import sqlite_utils
 
 # What the loser of two pbem commands racing on one store says (never a raw SQLite error).
 GAME_CHANGED = (
@@ -94,10 +96,8 @@ def _busy(exc: sqlite3.OperationalError) -> bool:
 
 
 def default_home() -> Path:
-    if os.environ.get("PBEM_HOME"):
-        return Path(os.environ["PBEM_HOME"])
-    xdg = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(xdg) / "pbem"
+    """PBEM_HOME, else $XDG_DATA_HOME/pbem, else ~/.local/share/pbem."""
+    return Path(home_folder())
 
 
 class Store:
@@ -112,9 +112,13 @@ class Store:
             # Created 0600 before SQLite opens it: it holds the player's games and mail.
             fd = os.open(path, os.O_CREAT | os.O_WRONLY, 0o600)
             os.close(fd)
+        # sqlite-utils is imported here, not with the module (a fifth of a cold start):
+        # what only needs the home folder (default_home, a kept `pbem show`) loads none.
+        import sqlite_utils
+
         # No sqlite-utils plugins: nothing installed beside pbem runs inside its store (and
         # looking for them reads every installed package's metadata: a tenth of a start).
-        self.db = sqlite_utils.Database(path, execute_plugins=False)
+        self.db: sqlite_utils.Database = sqlite_utils.Database(path, execute_plugins=False)
         self.db.conn.execute("PRAGMA journal_mode=WAL")
         self.db.conn.execute("PRAGMA synchronous=FULL")
         self._create_tables()
