@@ -77,7 +77,7 @@ def keep(client: Client, game: Adjudicator, role: str | None, text: str) -> None
         return
     if game.waiting_for_entropy and any(game.asked(r) for r in client.my_roles(game)):
         return
-    conn = client.store.db.conn
+    conn = client.store.conn
     key = _key(conn, str(client.store.home), game.id, (game.head.seq, game.head.id), role)
     if key is not None:
         cache.put(KIND, key, _deps(), text)
