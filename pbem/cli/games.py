@@ -208,18 +208,12 @@ def show(
         for line in Inbox(client).invitation_lines():  # held by `pbem mail fetch`
             say(escape.terminal_line(line))
         return
-    from pbem.render.show import show_text
-
     if open_page:
         _open_page(client, client.game(game), role)
         return
-    adjudicator = client.game(game)
-    text = show_text(client, adjudicator, role, history)
-    if not history:
-        from pbem.render import show_memo
+    from pbem.render.show_memo import shown
 
-        show_memo.keep(client, adjudicator, role, text)  # for pbem.cli's fast path
-    say(text)
+    say(shown(client, game, role, history))  # (kept for pbem.cli's fast path)
 
 
 def _open_page(client: Client, game: Adjudicator, role: str | None) -> None:

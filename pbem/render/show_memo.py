@@ -83,6 +83,19 @@ def keep(client: Client, game: Adjudicator, role: str | None, text: str) -> None
         cache.put(KIND, key, _deps(), text)
 
 
+def shown(client: Client, prefix: str, role: str | None = None, history: bool = False) -> str:
+    """`pbem show PREFIX` (`--role`, `--history`) the long way: the stored game replayed
+    (from its snapshot), its text, kept when it may be (`keep`). The click command and
+    pbem.cli's fast path both show a game with this."""
+    from pbem.render.show import show_text
+
+    game = client.game(prefix)
+    text = show_text(client, game, role, history)
+    if not history:
+        keep(client, game, role, text)
+    return text
+
+
 def _game_id(conn: sqlite3.Connection, prefix: str) -> str | None:
     """The one game whose id starts with `prefix` (as Store.find_game finds it), else None
     (no such game, several, or not a game id: the long way says which)."""

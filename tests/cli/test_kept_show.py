@@ -26,7 +26,8 @@ from pbem.cli import main
 try:
     main()
 finally:
-    print("SLOW", "click" in sys.modules or "sqlite_utils" in sys.modules, file=sys.stderr)
+    print("LONG", "pbem.client" in sys.modules, file=sys.stderr)  # (a replay)
+    print("CLICK", "click" in sys.modules or "sqlite_utils" in sys.modules, file=sys.stderr)
 """
 
 
@@ -49,7 +50,7 @@ def store(tmp_path: Path) -> tuple[Path, str]:
 
 
 def show(home: Path, cache: str, *args: str) -> tuple[str, bool]:
-    """(stdout, whether click or sqlite-utils was loaded) of `pbem show ARGS`, cold."""
+    """(stdout, whether it was shown the long way) of `pbem show ARGS`, cold."""
     env = {
         **os.environ,
         "PBEM_HOME": str(home),
@@ -60,7 +61,8 @@ def show(home: Path, cache: str, *args: str) -> tuple[str, bool]:
         [sys.executable, "-c", PROBE, "show", *args], capture_output=True, text=True, env=env
     )
     assert done.returncode == 0, done.stderr
-    return done.stdout, "SLOW True" in done.stderr
+    assert "CLICK False" in done.stderr  # (neither click nor sqlite-utils, either way)
+    return done.stdout, "LONG True" in done.stderr
 
 
 def test_a_kept_show_is_the_click_commands_text(store: tuple[Path, str], tmp_path: Path) -> None:
@@ -71,7 +73,7 @@ def test_a_kept_show_is_the_click_commands_text(store: tuple[Path, str], tmp_pat
     first, slow = show(home, cache, game[:10])
     assert slow and first == uncached  # shown the long way, and kept
     second, slow = show(home, cache, game[:10])
-    assert not slow and second == uncached  # the kept text: no click, no sqlite-utils
+    assert not slow and second == uncached  # the kept text: no replay
     again, slow = show(home, cache, game[:10].upper() + " ")  # the same game, as find_game
     assert not slow and again == uncached
 
@@ -125,3 +127,55 @@ def test_only_a_game_of_this_store_is_answered(store: tuple[Path, str], tmp_path
     assert show_memo.kept(str(home), "") is None
     assert show_memo.kept(str(home), "zz") is None
     assert show_memo.kept(str(tmp_path / "elsewhere"), game[:10]) is None
+
+
+CLICK_APP = """
+import sys
+sys.argv = ["pbem", *sys.argv[1:]]
+from pbem.cli.app import main
+main()
+"""
+
+
+def both(home: Path, cache: str, *args: str) -> tuple[subprocess.CompletedProcess[str], ...]:
+    """`pbem ARGS` by pbem.cli (its fast paths) and by the click application itself."""
+    env = {
+        **os.environ,
+        "PBEM_HOME": str(home),
+        "PBEM_CACHE": cache,
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+    }
+    return tuple(
+        subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, env=env)
+        for code in (PROBE, CLICK_APP)
+    )
+
+
+def probed(stderr: str) -> str:
+    return "".join(line for line in stderr.splitlines(keepends=True) if line[:5] not in PROBED)
+
+
+PROBED = ("LONG ", "CLICK")
+
+
+def test_a_show_not_kept_is_the_click_commands_text_and_errors(
+    store: tuple[Path, str], tmp_path: Path
+) -> None:
+    home, game = store
+    with sqlite3.connect(home / "store.db") as db:  # a sealed secret: never kept
+        db.execute("INSERT INTO secrets VALUES (?, 'nobody', 'sealed:x', 'opaque')", (game,))
+    cache = str(tmp_path / "cache")
+    for args in ([game[:10]], ["zz"], ["0"], [""], ["ffff"], [game[:10], "--role", "soviet"]):
+        fast, slow = both(home, cache, "show", *args)
+        assert fast.returncode == slow.returncode, args
+        assert fast.stdout == slow.stdout, args
+        assert probed(fast.stderr) == slow.stderr
+    fast, _ = both(home, cache, "show", game[:10])
+    assert "CLICK False" in fast.stderr  # neither click nor sqlite-utils
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "store.db").write_bytes(b"not a database" * 100)
+    fast, slow = both(broken, cache, "show", "ab")
+    assert fast.returncode == slow.returncode == 1
+    assert "error: the local store cannot be used" in slow.stderr
+    assert probed(fast.stderr) == slow.stderr
