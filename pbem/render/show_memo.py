@@ -11,8 +11,9 @@ What the text depends on, and so the key it is kept under:
 - the store's keys (name, public line, private key path): which roles are this store's
   (`(you)`, whose view, what they are asked);
 - the count of the game's sealed secrets in the store, which must be 0 (below);
-and, as dependencies, every loaded pbem, jinja2 and markupsafe source file and every
-template when it was written (like the board memo, pbem.render.board).
+and, as dependencies, every loaded pbem, jinja2 and markupsafe source file, every
+template (like the board memo, pbem.render.board) and every file of the rules' folder
+when it was written.
 
 Only a text that holds nothing beyond what the store keeps in the clear is written:
 never one of a game whose store holds a sealed secret of any role (a hand, a hidden
@@ -62,12 +63,21 @@ def _key(
     )
 
 
-def _deps() -> tuple[tuple[str, int, int], ...] | None:
+def _deps(game: Adjudicator) -> tuple[tuple[str, int, int], ...] | None:
+    """Every loaded pbem, jinja2 and markupsafe source, every template, and every file of
+    the rules' own folder (the data files a game's labels are read from)."""
+    import sys
+    from pathlib import Path
+
     from pbem.render.board import templates_dir
 
     sources = [cache.module_files(name) for name in ("pbem", "jinja2", "markupsafe")]
-    templates = [str(path) for path in templates_dir().rglob("*") if path.is_file()]
-    return cache.deps_of([*sum(sources, []), *templates])
+    files = [path for path in templates_dir().rglob("*") if path.is_file()]
+    rules = getattr(sys.modules.get(type(game.engine).__module__), "__file__", None)
+    if not isinstance(rules, str):
+        return None
+    files += [path for path in Path(rules).parent.rglob("*") if path.suffix != ".pyc"]
+    return cache.deps_of([*sum(sources, []), *(str(path) for path in files if path.is_file())])
 
 
 def keep(client: Client, game: Adjudicator, role: str | None, text: str) -> None:
@@ -80,7 +90,7 @@ def keep(client: Client, game: Adjudicator, role: str | None, text: str) -> None
     conn = client.store.conn
     key = _key(conn, str(client.store.home), game.id, (game.head.seq, game.head.id), role)
     if key is not None:
-        cache.put(KIND, key, _deps(), text)
+        cache.put(KIND, key, _deps(game), text)
 
 
 def shown(client: Client, prefix: str, role: str | None = None, history: bool = False) -> str:

@@ -179,3 +179,21 @@ def test_a_show_not_kept_is_the_click_commands_text_and_errors(
     assert fast.returncode == slow.returncode == 1
     assert "error: the local store cannot be used" in slow.stderr
     assert probed(fast.stderr) == slow.stderr
+
+
+def test_a_kept_text_depends_on_the_code_templates_and_rules_files(
+    store: tuple[Path, str], tmp_path: Path
+) -> None:
+    import marshal
+
+    home, game = store
+    cache = tmp_path / "cache"
+    show(home, str(cache), game[:10])
+    (kept,) = cache.glob("show-*")
+    deps = {path for path, _mtime, _size in marshal.loads(kept.read_bytes())[2]}
+    package = ROOT / "pbem"
+    assert str(package / "render" / "show.py") in deps  # the code that wrote it
+    assert str(package / "cli" / "__init__.py") in deps  # and the code that reads it
+    assert any(path.startswith(str(ROOT / "templates")) for path in deps)
+    rules = package / "games" / "gotterdammerung"
+    assert {str(path) for path in rules.glob("*.py")} <= deps
