@@ -4,14 +4,18 @@ For each title it plays the demo (`python -m pbem demo TITLE --dir DIR`, once, i
 temporary folder) and times `python -m pbem show GAME` in the first side's store, each
 run a fresh process, its CPU (user + system, the child's own rusage):
 
-* first: the game's replay snapshot absent (removed before the run; pbem's other caches
-  warm), so the command replays the game and keeps a snapshot;
-* second: the snapshot the first run kept is there;
+* first: the game's replay snapshot and its kept text (pbem.render.show_memo) absent
+  (removed before the run; pbem's other caches warm), so the command replays the game
+  and keeps both;
+* snapshot: the snapshot is there, the kept text not (removed): what a show costs when
+  its text may not be kept (a store holding a sealed secret) or its code changed;
+* second: both are there, as the first run kept them (a game whose store holds a sealed
+  secret keeps no text: its second is its snapshot);
 * `python -c pass`, the yardstick; with `--baseline PYTHON` (another checkout's venv,
   e.g. /work/main/.venv/bin/python) the same `show` run by that pbem too, from a snapshot
   of its own (the one kept by this checkout names other code files: not used by it).
 
-Rounds are interleaved (first, second, pass, baseline, again) and the median of
+Rounds are interleaved (first, snapshot, second, pass, baseline, again) and the median of
 `--runs` kept; every run's output must be byte for byte the first one's (and the
 baseline's), else the script says so. The issue's line: x10 of `python -c pass`.
 Run: python bench/show.py [--runs N] [--titles T ...] [--baseline PYTHON]
@@ -60,6 +64,12 @@ def demo_store(title: str, where: Path) -> tuple[Path, str]:
     return home, str(game_id)
 
 
+def forget_kept_texts(home: Path) -> None:
+    """Remove the texts `pbem show` kept (pbem.render.show_memo) in the store's cache."""
+    for kept in (home / "cache").glob("show-*"):
+        kept.unlink()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
@@ -69,7 +79,7 @@ def main() -> None:
     unset = ("PBEM_CACHE", "PYTHONDONTWRITEBYTECODE")
     env = {k: v for k, v in os.environ.items() if k not in unset}
     print(f"pbem show GAME, CPU as a multiple of `python -c pass` (median of {args.runs})")
-    head = f"{'title':18} {'entries':>7} {'first':>7} {'second':>7}"
+    head = f"{'title':18} {'entries':>7} {'first':>7} {'snapshot':>8} {'second':>7}"
     if args.baseline:
         head += f" {'baseline':>8} {'second/baseline':>15}"
     print(head)
@@ -80,12 +90,23 @@ def main() -> None:
             show = ["-m", "pbem", "show", game_id[:12]]
             snapshot = home / "cache" / f"replay-{game_id}"
             cpu_run([sys.executable, *show], run_env, ROOT)  # warm pbem's other caches
-            times: dict[str, list[float]] = {"first": [], "second": [], "pass": [], "base": []}
+            times: dict[str, list[float]] = {
+                "first": [],
+                "snapshot": [],
+                "second": [],
+                "pass": [],
+                "base": [],
+            }
             outputs: set[bytes] = set()
             for _ in range(args.runs):
                 snapshot.unlink(missing_ok=True)
+                forget_kept_texts(home)
                 seconds, out = cpu_run([sys.executable, *show], run_env, ROOT)
                 times["first"].append(seconds)
+                outputs.add(out)
+                forget_kept_texts(home)
+                seconds, out = cpu_run([sys.executable, *show], run_env, ROOT)
+                times["snapshot"].append(seconds)
                 outputs.add(out)
                 seconds, out = cpu_run([sys.executable, *show], run_env, ROOT)
                 times["second"].append(seconds)
@@ -104,8 +125,9 @@ def main() -> None:
                 (count,) = db.execute("SELECT count(*) FROM entries").fetchone()
             floor = statistics.median(times["pass"])
             first = statistics.median(times["first"]) / floor
+            kept = statistics.median(times["snapshot"]) / floor
             second = statistics.median(times["second"]) / floor
-            line = f"{title:18} {count:>7} {first:>7.1f} {second:>7.1f}"
+            line = f"{title:18} {count:>7} {first:>7.1f} {kept:>8.1f} {second:>7.1f}"
             if args.baseline:
                 base = statistics.median(times["base"]) / floor
                 line += f" {base:>8.1f} {second / base:>15.2f}"

@@ -4,8 +4,8 @@ The click application (every command, its options and its help) is `pbem.cli.app
 the command modules beside it; `main` here is its group, imported on first use (`from
 pbem.cli import main`).
 This module is what the `pbem` script and `python -m pbem` run. Importing click and the
-commands takes about twice an interpreter's own start, so two commands are answered
-without them:
+commands takes about twice an interpreter's own start, so three commands are
+answered without them:
 
 * `pbem --help`: the text click rendered, for the same program name, terminal width and
   language, read from the user's cache (pbem.cache) while none of the files it came
@@ -14,9 +14,14 @@ without them:
   command itself uses, with failures turned into the same one-line errors
   (`pbem.reporting`, which the click commands use too), and a turn page's line first
   (`turn_page_note`) as the command says it; `pbem verify --json FILE` (or
-  `FILE --json`) likewise, by the functions of pbem.render.jsonout the command uses.
+  `FILE --json`) likewise, by the functions of pbem.render.jsonout the command uses;
+* `pbem show GAME`: the text the click command printed the last time, kept in the
+  user's cache (pbem.render.show_memo) while the store's head of that game, its keys and
+  the code are unchanged (only for a game whose store holds no sealed secret); else
+  shown by `show_memo.shown`, the function the click command uses, its failures the
+  same one-line errors.
 
-Anything else, and these two in any other form (another option, a folder, stdin, a
+Anything else, and these three in any other form (another option, a folder, stdin, a
 shell-completion request, an output stream click would have to repair), goes to click.
 """
 
@@ -166,6 +171,9 @@ def _fast() -> None:
             _echo(text)
             sys.exit(0)
         return
+    if len(args) == 2 and args[0] == "show" and not args[1].startswith("-"):
+        _show(args[1])
+        return
     as_json = len(args) == 3 and "--json" in args[1:]
     if as_json:
         args = [arg for arg in args if arg != "--json"]
@@ -202,6 +210,46 @@ def _fast() -> None:
         report_error(exc, _echo, _fail)
         raise
     sys.exit(0)
+
+
+def _show(prefix: str) -> None:
+    """`pbem show GAME`, exiting: the text kept the last time while nothing it depends on
+    has changed (pbem.render.show_memo: the store's head and keys, the code), else shown
+    as the click command shows it (`shown`), its failures the same one-line errors."""
+    from pbem import escape
+    from pbem.render.show_memo import kept
+    from pbem.store.home import home_folder
+
+    text = kept(home_folder(), prefix)
+    if text is None:
+        if not _plain(sys.stderr):
+            return
+        from pbem.reporting import report_error
+
+        try:
+            from pbem.client import Client
+            from pbem.render.show_memo import shown
+            from pbem.store import Store
+
+            text = shown(Client(Store(None), _passphrase), prefix)
+        except (EOFError, KeyboardInterrupt):
+            _echo("", err=True)  # as click does before it aborts
+            _fail("aborted")
+        except Exception as exc:
+            report_error(exc, _echo, _fail)
+            sqlite3 = sys.modules.get("sqlite3")  # (as pbem.cli.app.PbemGroup says it)
+            if sqlite3 is not None and isinstance(exc, sqlite3.DatabaseError):
+                _fail(escape.terminal_line(f"the local store cannot be used: {exc}"))
+            raise
+    _echo(escape.terminal(text))  # as `say` prints it (pbem.cli.common)
+    sys.exit(0)
+
+
+def _passphrase(name: str) -> bytes | None:
+    """A key's passphrase as the click commands ask it (click loaded only to prompt)."""
+    from pbem.cli.common import _passphrase as ask
+
+    return ask(name)
 
 
 def _cache_help(group: click.Group) -> None:

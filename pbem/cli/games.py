@@ -208,12 +208,12 @@ def show(
         for line in Inbox(client).invitation_lines():  # held by `pbem mail fetch`
             say(escape.terminal_line(line))
         return
-    from pbem.render.show import show_text
-
     if open_page:
         _open_page(client, client.game(game), role)
         return
-    say(show_text(client, client.game(game), role, history))
+    from pbem.render.show_memo import shown
+
+    say(shown(client, game, role, history))  # (kept for pbem.cli's fast path)
 
 
 def _open_page(client: Client, game: Adjudicator, role: str | None) -> None:

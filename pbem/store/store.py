@@ -24,12 +24,14 @@ import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
-
-import sqlite_utils
+from typing import TYPE_CHECKING, Any
 
 from pbem.errors import StoreError
+from pbem.store.home import home_folder
 from pbem.store.journal import default_state
+
+if TYPE_CHECKING:
+    import sqlite_utils
 
 # What the loser of two pbem commands racing on one store says (never a raw SQLite error).
 GAME_CHANGED = (
@@ -94,10 +96,8 @@ def _busy(exc: sqlite3.OperationalError) -> bool:
 
 
 def default_home() -> Path:
-    if os.environ.get("PBEM_HOME"):
-        return Path(os.environ["PBEM_HOME"])
-    xdg = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(xdg) / "pbem"
+    """PBEM_HOME, else $XDG_DATA_HOME/pbem, else ~/.local/share/pbem."""
+    return Path(home_folder())
 
 
 class Store:
@@ -112,12 +112,31 @@ class Store:
             # Created 0600 before SQLite opens it: it holds the player's games and mail.
             fd = os.open(path, os.O_CREAT | os.O_WRONLY, 0o600)
             os.close(fd)
-        # No sqlite-utils plugins: nothing installed beside pbem runs inside its store (and
-        # looking for them reads every installed package's metadata: a tenth of a start).
-        self.db = sqlite_utils.Database(path, execute_plugins=False)
-        self.db.conn.execute("PRAGMA journal_mode=WAL")
-        self.db.conn.execute("PRAGMA synchronous=FULL")
+        # Plain sqlite3 for what the store reads and writes itself; sqlite-utils (a fifth of
+        # a cold start) is loaded when `db` is first asked for: to create a table a store
+        # lacks, and for the callers that use its tables.
+        self.conn = sqlite3.connect(str(path))
+        self._db: sqlite_utils.Database | None = None
+        self.conn.execute("PRAGMA journal_mode=WAL")
+        self.conn.execute("PRAGMA synchronous=FULL")
         self._create_tables()
+
+    @property
+    def db(self) -> sqlite_utils.Database:
+        """The store's connection as sqlite-utils' Database (no plugins: nothing installed
+        beside pbem runs inside its store, and looking for them reads every installed
+        package's metadata)."""
+        if self._db is None:
+            import sqlite_utils
+
+            self._db = sqlite_utils.Database(self.conn, execute_plugins=False)
+        return self._db
+
+    def _rows(self, sql: str, *params: object) -> list[dict[str, Any]]:
+        """The rows `sql` selects, each as a dict by column name (as sqlite-utils gives)."""
+        cursor = self.conn.execute(sql, params)
+        columns = [column[0] for column in cursor.description]
+        return [dict(zip(columns, row, strict=True)) for row in cursor]
 
     @property
     def keys_dir(self) -> Path:
@@ -126,6 +145,9 @@ class Store:
         return path
 
     def _create_tables(self) -> None:
+        found = self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        if {name for (name,) in found}.issuperset(TABLES):
+            return  # (every table there: nothing for sqlite-utils to do)
         db = self.db
         with db.conn:
             for name, (columns, pk) in TABLES.items():
@@ -140,7 +162,7 @@ class Store:
         Another pbem command on the same store is one line: the store was busy, or it
         stored the same row first (GAME_CHANGED); either way nothing changed.
         """
-        conn = self.db.conn
+        conn = self.conn
         if conn.in_transaction:
             raise StoreError("nested store transaction")
         try:
@@ -172,9 +194,9 @@ class Store:
             raise
 
     def _write(self, sql: str, *params: object) -> None:
-        if not self.db.conn.in_transaction:
+        if not self.conn.in_transaction:
             raise StoreError("store writes happen inside a transaction")
-        self.db.conn.execute(sql, params)
+        self.conn.execute(sql, params)
 
     def _insert(self, table: str, *row: object, conflict: str = "") -> None:
         """Write one whole row of `table`, its values in the order TABLES gives its columns
@@ -188,7 +210,7 @@ class Store:
     # --- keys -----------------------------------------------------------------------------
 
     def add_key(self, name: str, public: str, fingerprint: str, private_path: str | None) -> None:
-        if self.db.table("keys").count_where("name = ?", [name]):
+        if self._rows("SELECT name FROM keys WHERE name = ?", name):
             raise StoreError(f"a key named {name!r} already exists")
         self._insert("keys", name, public, fingerprint, private_path or "")
         self._write("DELETE FROM referee_quiet")
@@ -215,7 +237,7 @@ class Store:
         return path if path.is_absolute() else self.home / path
 
     def key(self, name: str) -> dict[str, Any]:
-        rows = list(self.db.table("keys").rows_where("name = ?", [name]))
+        rows = self._rows("SELECT * FROM keys WHERE name = ?", name)
         if not rows:
             raise StoreError(f"no key named {name!r} (see `pbem key list`)")
         return rows[0]
@@ -227,7 +249,7 @@ class Store:
         self._write("DELETE FROM referee_quiet")
 
     def list_keys(self) -> list[dict[str, Any]]:
-        return list(self.db.table("keys").rows_where(order_by="name"))
+        return self._rows("SELECT * FROM keys ORDER BY name")
 
     # --- games and entries ----------------------------------------------------------------
 
@@ -235,7 +257,7 @@ class Store:
         self._insert("games", game_id, rules, title)
 
     def games(self) -> list[dict[str, Any]]:
-        return list(self.db.table("games").rows_where(order_by="rowid"))
+        return self._rows("SELECT * FROM games ORDER BY rowid")
 
     def find_game(self, prefix: str) -> str:
         """The full id of the one game whose id starts with `prefix`."""
@@ -244,7 +266,7 @@ class Store:
             raise StoreError("no game id given")
         if any(c not in "0123456789abcdef" for c in prefix):
             raise StoreError(f"{prefix!r} is not a game id (hex digits)")
-        ids = [g["id"] for g in self.db.table("games").rows_where("id LIKE ?", [prefix + "%"])]
+        ids = [g["id"] for g in self._rows("SELECT id FROM games WHERE id LIKE ?", prefix + "%")]
         if not ids:
             where = self.home.resolve()
             raise StoreError(f"no game {prefix!r} in the store at {where} (see `pbem show`)")
@@ -253,7 +275,7 @@ class Store:
         return str(ids[0])
 
     def has_game(self, game_id: str) -> bool:
-        return bool(self.db.table("games").count_where("id = ?", [game_id]))
+        return bool(self._rows("SELECT id FROM games WHERE id = ?", game_id))
 
     def add_entry(
         self, game_id: str, seq: int, entry_id: str, canonical: bytes, sig: bytes
@@ -261,41 +283,38 @@ class Store:
         self._insert("entries", game_id, seq, entry_id, canonical, sig)
 
     def has_entry(self, game_id: str, seq: int) -> bool:
-        return bool(self.db.table("entries").count_where("game = ? AND seq = ?", [game_id, seq]))
+        return bool(self._rows("SELECT seq FROM entries WHERE game = ? AND seq = ?", game_id, seq))
 
     def entry_bytes(self, game_id: str, seq: int) -> tuple[bytes, bytes] | None:
         """(canonical, signature) of the game's entry `seq`, or None (one row read)."""
-        row = self.db.execute(
+        row = self.conn.execute(
             "SELECT canonical, signature FROM entries WHERE game = ? AND seq = ?", [game_id, seq]
         ).fetchone()
         return None if row is None else (bytes(row[0]), bytes(row[1]))
 
     def head_of(self, game_id: str) -> tuple[int, str] | None:
         """(seq, id) of the game's last stored entry, or None (one row read)."""
-        row = self.db.execute(
+        row = self.conn.execute(
             "SELECT seq, id FROM entries WHERE game = ? ORDER BY seq DESC LIMIT 1", [game_id]
         ).fetchone()
         return None if row is None else (int(row[0]), str(row[1]))
 
     def entry_count(self, game_id: str) -> int:
-        row = self.db.execute("SELECT count(*) FROM entries WHERE game = ?", [game_id]).fetchone()
+        row = self.conn.execute("SELECT count(*) FROM entries WHERE game = ?", [game_id]).fetchone()
         return int(row[0])
 
     def entries_backwards(self, game_id: str) -> Iterator[tuple[bytes, bytes]]:
         """(canonical, signature) of the game's entries from the head back, read as the
         caller goes (one who stops after a few reads a few)."""
-        cursor = self.db.execute(
+        cursor = self.conn.execute(
             "SELECT canonical, signature FROM entries WHERE game = ? ORDER BY seq DESC", [game_id]
         )
         for canonical, signature in cursor:
             yield bytes(canonical), bytes(signature)
 
     def entries(self, game_id: str, from_seq: int = 0) -> list[dict[str, Any]]:
-        return list(
-            self.db.table("entries").rows_where(
-                "game = ? AND seq >= ?", [game_id, from_seq], order_by="seq"
-            )
-        )
+        sql = "SELECT * FROM entries WHERE game = ? AND seq >= ? ORDER BY seq"
+        return self._rows(sql, game_id, from_seq)
 
     # --- data files and secrets -----------------------------------------------------------
 
@@ -303,7 +322,7 @@ class Store:
         self._insert("data_files", digest, name, content, conflict="OR REPLACE")
 
     def data_file(self, digest: str) -> bytes | None:
-        rows = list(self.db.table("data_files").rows_where("sha256 = ?", [digest]))
+        rows = self._rows("SELECT content FROM data_files WHERE sha256 = ?", digest)
         return rows[0]["content"] if rows else None
 
     def put_secret(self, game_id: str, role: str, kind: str, value: str) -> None:
@@ -311,16 +330,13 @@ class Store:
         self._write("DELETE FROM referee_quiet WHERE game = ?", game_id)
 
     def secret(self, game_id: str, role: str, kind: str) -> str | None:
-        rows = list(
-            self.db.table("secrets").rows_where(
-                "game = ? AND role = ? AND kind = ?", [game_id, role, kind]
-            )
-        )
+        sql = "SELECT value FROM secrets WHERE game = ? AND role = ? AND kind = ?"
+        rows = self._rows(sql, game_id, role, kind)
         return rows[0]["value"] if rows else None
 
     def secrets(self, game_id: str, role: str, prefix: str) -> list[tuple[str, str]]:
         """(kind, value) of `role`'s secrets in a game whose kind starts with `prefix`."""
-        rows = self.db.execute(
+        rows = self.conn.execute(
             "SELECT kind, value FROM secrets WHERE game = ? AND role = ? AND substr(kind, 1, ?) = ?"
             " ORDER BY kind",
             [game_id, role, len(prefix), prefix],
@@ -345,7 +361,7 @@ class Store:
 
     def orders(self, game_id: str, role: str) -> dict[str, str]:
         """`role`'s standing orders in a game: name -> argument."""
-        rows = self.db.execute(
+        rows = self.conn.execute(
             "SELECT name, argument FROM standing_orders WHERE game = ? AND role = ? ORDER BY name",
             [game_id, role],
         ).fetchall()
@@ -409,12 +425,12 @@ class Store:
 
     def holds_buffered(self, game_id: str) -> bool:
         """Whether any entry of `game_id` is held (one row read at most)."""
-        row = self.db.execute("SELECT 1 FROM inbox WHERE game = ? LIMIT 1", [game_id]).fetchone()
+        row = self.conn.execute("SELECT 1 FROM inbox WHERE game = ? LIMIT 1", [game_id]).fetchone()
         return row is not None
 
     def buffered_geneses(self) -> list[tuple[bytes, bytes]]:
         """(canonical, signature) of every genesis held in the inbox (invitations), by game."""
-        rows = self.db.execute(
+        rows = self.conn.execute(
             "SELECT canonical, signature FROM inbox WHERE seq = 0 AND id = game ORDER BY game"
         ).fetchall()
         return [(bytes(canonical), bytes(signature)) for canonical, signature in rows]
@@ -434,14 +450,14 @@ class Store:
 
     def player_addresses(self, game_id: str) -> dict[str, str]:
         """Role -> the address a refereed game's player gets its mail at."""
-        rows = self.db.execute(
+        rows = self.conn.execute(
             "SELECT role, address FROM referee_players WHERE game = ? ORDER BY role", [game_id]
         ).fetchall()
         return {str(role): str(address) for role, address in rows}
 
     def referee_clock(self, game_id: str) -> tuple[int, str, int] | None:
         """(head seq, since, reminders sent) of the head a refereed game waits on, if any."""
-        row = self.db.execute(
+        row = self.conn.execute(
             "SELECT seq, since, reminders FROM referee_clock WHERE game = ?", [game_id]
         ).fetchone()
         return None if row is None else (int(row[0]), str(row[1]), int(row[2]))
@@ -451,7 +467,7 @@ class Store:
 
     def referee_mailed(self, game_id: str, role: str) -> int:
         """The last seq of a refereed game mailed to `role`'s player (-1: none yet)."""
-        row = self.db.execute(
+        row = self.conn.execute(
             "SELECT seq FROM referee_mailed WHERE game = ? AND role = ?", [game_id, role]
         ).fetchone()
         return -1 if row is None else int(row[0])
@@ -462,7 +478,7 @@ class Store:
     def referee_quiet(self, game_id: str) -> tuple[int, str, str] | None:
         """(head seq, head id, facts as JSON) a referee's round recorded of a game it had
         nothing to do in, if any (pbem.refereeing.quiet)."""
-        row = self.db.execute(
+        row = self.conn.execute(
             "SELECT seq, id, facts FROM referee_quiet WHERE game = ?", [game_id]
         ).fetchone()
         return None if row is None else (int(row[0]), str(row[1]), str(row[2]))
