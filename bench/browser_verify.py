@@ -7,9 +7,10 @@ browser should reach at least half of pbem's entries per second. Printed, per sa
 in total, from figures measured in this run:
 
 (a) browser: `pbemVerify` timed inside the page with performance.now(), given each save
-    as a turn page carries it (issue 29: {"gzip": base64}, inflated by the page's
-    DecompressionStream, so its time counts), one Chromium start for all saves; one
-    warm-up pass over every save, then `--runs` timed passes,
+    as a turn page carries it (issue 29: {"gzip-raw": base64}, the save's text with its
+    entries raw, inflated by the page's DecompressionStream and rebuilt, so its time
+    counts), one Chromium start for all saves; one warm-up pass over every save, then
+    `--runs` timed passes,
     the best kept (the page's JIT warm, as pbem's interpreter is in (b)).
 (b) pbem in-process: `pbem.verify.verify_path` of the save, after one warm-up, best of
     `--runs`.
