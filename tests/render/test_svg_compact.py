@@ -173,13 +173,13 @@ def test_generated_names_never_take_one_the_drawing_or_the_page_uses() -> None:
     assert small.count('id="shape-0"') == 1 and ".s0{" not in small
 
 
-def _pixels(svg: str, folder: Path, name: str) -> object:
+def _shot(svg: str, folder: Path, name: str) -> bytes:
     width, height = svg_size(svg)
     page = folder / f"{name}.svg"
     page.write_text(svg, encoding="utf-8")
     shot = folder / f"{name}.png"
     run_headless(page, width=width, height=height, screenshot=shot)
-    return read_png(shot.read_bytes())
+    return shot.read_bytes()
 
 
 @pytest.mark.skipif(chromium() is None, reason="chromium is not installed")
@@ -189,8 +189,9 @@ def test_chromium_draws_the_compacted_map_as_the_original(rules: str) -> None:
     segments overlap, an edge pixel's coverage may be rounded otherwise."""
     svg, small = drawn(rules)
     with tempfile.TemporaryDirectory() as tmp:
-        before = _pixels(svg, Path(tmp), "before")
-        after = _pixels(small, Path(tmp), "after")
+        first, second = _shot(svg, Path(tmp), "before"), _shot(small, Path(tmp), "after")
+    before = read_png(first)
+    after = read_png(second, like=(first, before))
     assert (before.width, before.height) == (after.width, after.height)  # type: ignore[attr-defined]
     rows = zip(before.rows, after.rows, strict=True)  # type: ignore[attr-defined]
     step = before.bpp  # type: ignore[attr-defined]
