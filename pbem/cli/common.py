@@ -113,6 +113,12 @@ def read_input(source: str) -> bytes:
         fail(f"cannot read {source}: {exc.strerror}")
 
 
+def data_spec(spec: str) -> tuple[str, str]:
+    """(name, path) of one `--data NAME=FILE` (or `--data FILE`, named as its file)."""
+    name, sep, path = spec.partition("=")
+    return (name, path) if sep else (Path(spec).name, spec)
+
+
 def data_files(specs: tuple[str, ...]) -> dict[str, bytes]:
     """The user's own data files (`--data NAME=FILE`), each refused over the size cap
     before it is read (pbem.games.datacheck.read_data_file)."""
@@ -120,9 +126,7 @@ def data_files(specs: tuple[str, ...]) -> dict[str, bytes]:
     for spec in specs:
         from pbem.games.datacheck import read_data_file  # imported only when a file is given
 
-        name, sep, path = spec.partition("=")
-        if not sep:
-            path, name = spec, Path(spec).name
+        name, path = data_spec(spec)
         try:
             files[name] = read_data_file(path)
         except OSError as exc:

@@ -14,7 +14,16 @@ from typing import TYPE_CHECKING, BinaryIO, cast
 import click
 
 from pbem import escape
-from pbem.cli.common import client_of, data_files, fail, read_input, say, write_entries, write_file
+from pbem.cli.common import (
+    client_of,
+    data_files,
+    data_spec,
+    fail,
+    read_input,
+    say,
+    write_entries,
+    write_file,
+)
 from pbem.cli.options import (
     APPLY_ONLY_HELP,
     MOVE_FILE_HELP,
@@ -380,9 +389,7 @@ def _quiet_data_files(specs: tuple[str, ...]) -> dict[str, bytes] | None:
 
     files = {}
     for spec in specs:
-        name, sep, path = spec.partition("=")
-        if not sep:
-            path, name = spec, Path(spec).name
+        name, path = data_spec(spec)
         try:
             files[name] = read_data_file(path)
         except (OSError, PbemError):
