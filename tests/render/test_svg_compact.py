@@ -18,7 +18,7 @@ from pbem.maps.svg_compact import PRESENTATION, compact
 from pbem.render.page import PACK_MAP_OVER, page_map, render_page, render_svg
 from pbem.render.png import chromium, run_headless, svg_size
 from pbem.verify import parse_entries
-from tests.render.png_pixels import read_png
+from tests.render.browser_diff import differing_pixels
 
 ROOT = Path(__file__).resolve().parents[2]
 TITLES = ("barbarossa", "berlin-1945", "gotterdammerung", "race-to-berlin", "race-to-the-sea")
@@ -190,18 +190,6 @@ def test_chromium_draws_the_compacted_map_as_the_original(rules: str) -> None:
     svg, small = drawn(rules)
     with tempfile.TemporaryDirectory() as tmp:
         first, second = _shot(svg, Path(tmp), "before"), _shot(small, Path(tmp), "after")
-    before = read_png(first)
-    after = read_png(second, like=(first, before))
-    assert (before.width, before.height) == (after.width, after.height)  # type: ignore[attr-defined]
-    rows = zip(before.rows, after.rows, strict=True)  # type: ignore[attr-defined]
-    step = before.bpp  # type: ignore[attr-defined]
-    differing = sum(
-        1
-        for a, b in rows
-        if a != b
-        for i in range(0, len(a), step)
-        if max(abs(p - q) for p, q in zip(a[i : i + 3], b[i : i + 3], strict=True)) > 8
-    )
-    assert differing or before.rows == after.rows  # type: ignore[attr-defined]
-    pixels = before.width * before.height  # type: ignore[attr-defined]
-    assert differing <= 0.002 * pixels, (differing, pixels)
+    found = differing_pixels(first, second, threshold=8)
+    assert (found.width, found.height) == svg_size(svg)
+    assert found.differing <= 0.002 * found.pixels, (found.differing, found.pixels)
