@@ -18,7 +18,7 @@ from pbem.maps.svg_compact import PRESENTATION, compact
 from pbem.render.page import PACK_MAP_OVER, page_map, render_page, render_svg
 from pbem.render.png import chromium, run_headless, svg_size
 from pbem.verify import parse_entries
-from tests.render.browser_diff import differing_pixels
+from tests.render.browser_pixels import differing_pixels
 
 ROOT = Path(__file__).resolve().parents[2]
 TITLES = ("barbarossa", "berlin-1945", "gotterdammerung", "race-to-berlin", "race-to-the-sea")

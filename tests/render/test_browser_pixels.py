@@ -1,4 +1,4 @@
-"""The pixel comparison Chromium makes for the map tests finds planted differences."""
+"""The pixel counts Chromium makes for the browser tests find planted pixels."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ import random
 import pytest
 
 from pbem.render.png import chromium
-from tests.render.browser_diff import differing_pixels
+from tests.render.browser_pixels import colours, differing_pixels
+from tests.render.png_pixels import read_png
 from tests.render.test_png_pixels import _encode
 
 pytestmark = pytest.mark.skipif(chromium() is None, reason="chromium is not installed")
@@ -38,3 +39,19 @@ def test_images_of_two_sizes_are_not_compared() -> None:
     tall = _encode([row] * 5, 10, 3, [0] * 5)
     with pytest.raises(AssertionError):
         differing_pixels(small, tall, threshold=8)
+
+
+def test_its_colour_census_is_the_python_readers() -> None:
+    rng = random.Random(7)
+    width, height, bpp = 29, 17, 3
+    palette = [bytes(rng.randrange(256) for _ in range(3)) for _ in range(9)]
+    weights = [30, 1, 2, 3, 4, 5, 6, 7, 8]  # one colour most common
+    rows = [b"".join(rng.choices(palette, weights=weights, k=width)) for _ in range(height)]
+    png = _encode(rows, width, bpp, [r % 5 for r in range(height)])
+    for every in (1, 3):
+        expected = read_png(png).colours(every=every)
+        (found,) = colours([png], every=every)
+        assert (found.width, found.height) == (width, height)
+        assert found.distinct == len(expected)
+        assert found.most == expected.most_common(1)[0][1]
+        assert found.sampled == sum(expected.values()) == width * len(range(0, height, every))
