@@ -279,12 +279,14 @@ class Lexicon:
         return sorted(controlled_units_in(self.state, area, self.role))
 
 
-_ARROW = re.compile(r"\s*(?:->|→|=>)\s*")
-_TO = re.compile(r"(?<![\w-])to(?![\w-])")
+# The patterns are kept as text and compiled by `re` on first use (its own cache keeps them):
+# compiling them all is most of importing this module, and `pbem show` parses nothing.
+_ARROW = r"\s*(?:->|→|=>)\s*"
+_TO = r"(?<![\w-])to(?![\w-])"
 _SPACED = {
-    ",": (re.compile(r"\s*,\s*"), ", "),
-    "+": (re.compile(r"\s*\+\s*"), " + "),
-    ":": (re.compile(r"\s*:\s*"), ": "),
+    ",": (r"\s*,\s*", ", "),
+    "+": (r"\s*\+\s*", " + "),
+    ":": (r"\s*:\s*", ": "),
 }
 
 
@@ -295,12 +297,12 @@ def normalise(text: str) -> str:
     norm = text.lower().replace("re-roll", "reroll").replace("counter-attack", "counterattack")
     # each substitution only where its text occurs (every entry of a game is parsed)
     if "to" in norm:
-        norm = _TO.sub("->", norm)
+        norm = re.sub(_TO, "->", norm)
     if ">" in norm or "→" in norm:
-        norm = _ARROW.sub(" -> ", norm)
+        norm = re.sub(_ARROW, " -> ", norm)
     for mark, (pattern, spaced) in _SPACED.items():
         if mark in norm:
-            norm = pattern.sub(spaced, norm)
+            norm = re.sub(pattern, spaced, norm)
     return " ".join(norm.split())
 
 
@@ -350,15 +352,15 @@ def _int(digits: str, text: str) -> int:
         ) from None
 
 
-def _matched(pattern: re.Pattern[str], norm: str, text: str, expected: str) -> re.Match[str]:
+def _matched(pattern: str, norm: str, text: str, expected: str) -> re.Match[str]:
     """The match of a verb's pattern, or the refusal that says what the verb expects."""
-    m = pattern.match(norm)
+    m = re.match(pattern, norm)
     if not m:
         raise InvalidOrderError(f"cannot read {text!r}: {expected}")
     return m
 
 
-_PLACE = re.compile(r"^place (?P<what>\S+) (?:in|at|on) (?P<area>\S+)$")
+_PLACE = r"^place (?P<what>\S+) (?:in|at|on) (?P<area>\S+)$"
 
 
 def _parse_place(norm: str, text: str, lex: Lexicon) -> Any:
@@ -380,12 +382,12 @@ def _parse_place(norm: str, text: str, lex: Lexicon) -> Any:
 
 # "move 11 -> 12: us-1" (1.0), "move 11 -> 12 with us-1" and "move 11 -> 12 us-1" (as
 # normalised: a typed `to` is read as `->`)
-_MOVE_AREAS_FIRST = re.compile(r"^move (?P<frm>\S+) -> (?P<to>[^\s:]+)(?::| with)? (?P<pieces>.+)$")
-_MOVE_PIECES_FIRST = re.compile(r"^move (?P<pieces>.+?) (?:from )?(?P<frm>\S+) -> (?P<to>\S+)$")
+_MOVE_AREAS_FIRST = r"^move (?P<frm>\S+) -> (?P<to>[^\s:]+)(?::| with)? (?P<pieces>.+)$"
+_MOVE_PIECES_FIRST = r"^move (?P<pieces>.+?) (?:from )?(?P<frm>\S+) -> (?P<to>\S+)$"
 
 
 def _parse_move(norm: str, text: str, lex: Lexicon) -> Move:
-    m = _MOVE_AREAS_FIRST.match(norm) or _MOVE_PIECES_FIRST.match(norm)
+    m = re.match(_MOVE_AREAS_FIRST, norm) or re.match(_MOVE_PIECES_FIRST, norm)
     if not m:
         raise InvalidOrderError(
             f"cannot read {text!r}: expected 'move <from> to <to> with <units> [+ block]' "
@@ -426,7 +428,7 @@ def _pieces_of(pieces: str, text: str, lex: Lexicon, frm: str) -> tuple[tuple[st
     return tuple(sorted(units)), block
 
 
-_ATTACK = re.compile(
+_ATTACK = (
     r"^attack (?P<target>\S+) from (?P<frm>\S+)"
     r"(?: (?:with )?(?:cubes? (?P<c1>\d+)|(?P<c2>\d+) cubes?))?(?P<exh> exhausting)?$"
 )
@@ -450,7 +452,7 @@ def _german_block(lex: Lexicon, area: str) -> bool:
     )
 
 
-_REMOVE = re.compile(r"^remove (?:block )?(?:in |from )?(?P<area>\S+)$")
+_REMOVE = r"^remove (?:block )?(?:in |from )?(?P<area>\S+)$"
 
 
 def _parse_remove(norm: str, text: str, lex: Lexicon) -> RemoveBlock:
@@ -458,7 +460,7 @@ def _parse_remove(norm: str, text: str, lex: Lexicon) -> RemoveBlock:
     return RemoveBlock(lex.area(m.group("area"), text))
 
 
-_SUPPORT = re.compile(r"^support (?P<how>in|from) (?P<area>\S+)$")
+_SUPPORT = r"^support (?P<how>in|from) (?P<area>\S+)$"
 
 
 def _parse_support(norm: str, text: str, lex: Lexicon) -> Support:
@@ -541,7 +543,7 @@ def _parse_advance(norm: str, text: str, lex: Lexicon) -> Advance:
     return Advance(units, block)
 
 
-_STRATEGIC = re.compile(r"^strategic (?P<unit>\S+) (?:from )?(?:(?P<frm>\S+) )?-> (?P<to>\S+)$")
+_STRATEGIC = r"^strategic (?P<unit>\S+) (?:from )?(?:(?P<frm>\S+) )?-> (?P<to>\S+)$"
 
 
 def _parse_strategic(norm: str, text: str, lex: Lexicon) -> Strategic:
