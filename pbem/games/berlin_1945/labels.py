@@ -21,7 +21,6 @@ next one, keyed by the files' digests: a cold `pbem show` need not parse the TOM
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
 from functools import lru_cache
 from typing import Any
 
@@ -34,6 +33,7 @@ from pbem.games.berlin_1945.counters_file import COUNTERS_FILE
 from pbem.games.berlin_1945.data import DATA_FILES, default_data, load_data
 from pbem.games.berlin_1945.map_file import MAP_FILE
 from pbem.games.datacheck import parse_toml
+from pbem.record import Record
 
 STAND_IN = "stand-in"
 
@@ -42,9 +42,12 @@ def stand_in(item: dict[str, Any], *keys: str) -> bool:
     return any(STAND_IN in str(item.get(key, "")) for key in keys)
 
 
-@dataclass(frozen=True)
-class Labels:
-    """Names, texts and stand-in marks of the shipped data, by id."""
+_LABELS_FIELDS = ("title", "tables_text", "zones", "borders", "units", "markers", "cards")
+
+
+class Labels(Record, fields=_LABELS_FIELDS):
+    """Names, texts and stand-in marks of the shipped data, by id. (A record, not a
+    dataclass: making a dataclass is a hundredth of a cold `pbem show`.)"""
 
     title: str
     tables_text: str  # the shipped data's tables (`tables.build`): which games they fit
@@ -53,6 +56,25 @@ class Labels:
     units: dict[str, dict[str, Any]]  # id -> {name, stand_in}
     markers: frozenset[str]  # the marker kinds whose data is a stand-in
     cards: dict[str, dict[str, Any]]  # "german-1" -> the loaded card + stand_in, text_stand_in
+
+    def __init__(
+        self,
+        title: str,
+        tables_text: str,
+        zones: dict[str, dict[str, Any]],
+        borders: frozenset[frozenset[str]],
+        units: dict[str, dict[str, Any]],
+        markers: frozenset[str],
+        cards: dict[str, dict[str, Any]],
+    ) -> None:
+        fields = self.__dict__
+        fields["title"] = title
+        fields["tables_text"] = tables_text
+        fields["zones"] = zones
+        fields["borders"] = borders
+        fields["units"] = units
+        fields["markers"] = markers
+        fields["cards"] = cards
 
 
 def card_marks(item: dict[str, Any]) -> dict[str, bool]:
@@ -74,7 +96,7 @@ def labels_key(files: dict[str, bytes]) -> tuple[str, tuple[tuple[str, str], ...
 
 
 def _fields(labels: Labels) -> tuple[Any, ...]:
-    return tuple(getattr(labels, field.name) for field in fields(Labels))
+    return tuple(labels.__dict__[name] for name in _LABELS_FIELDS)
 
 
 def made() -> tuple[Any, tuple[Any, ...]]:
