@@ -26,7 +26,7 @@ import sys
 # loaded already: not even typing (mypy reads the block below; Python never runs it).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable
     from typing import Any
 
 # One entry: (format, key, deps, value), marshalled. deps: ((path, mtime_ns, size), ...)
@@ -134,6 +134,26 @@ def put(kind: str, key: Any, deps: tuple[tuple[str, int, int], ...] | None, valu
     except ValueError:
         return
     write_private(path, data)
+
+
+def derived(kind: str, name: str, key: Any, make: Callable[[], Any]) -> Any:
+    """`make()`, a pure function of pbem's code and of what `key` names (say the digests of
+    the data files it reads), from the user's cache (valid while every pbem module loaded
+    when it was kept is unchanged), else from what pbem ships for (kind, `name`, `key`)
+    (pbem.prebuilt; valid while its sources have their content), else made and kept.
+    `make` must give plain data that marshal writes and reads back equal, never None."""
+    found = get(kind, key)
+    if found is None:
+        found = prebuilt(kind, name, key)
+    if found is None:
+        found = make()
+        try:
+            same = marshal.loads(marshal.dumps(found)) == found
+        except ValueError:  # not plain data: never kept
+            same = False
+        if same:
+            put(kind, key, deps_of(module_files("pbem")), found)
+    return found
 
 
 def read_private(path: str, max_size: int) -> bytes | None:

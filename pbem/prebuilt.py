@@ -1,6 +1,7 @@
 """What pbem ships prebuilt, so that a first run (an empty cache, or none) need not build it:
-the parsed tables of each game's shipped data files, for every version of its rules, and
-the text of `pbem --help` (pbem/prebuilt/, read by pbem.cache.prebuilt).
+the parsed tables of each game's shipped data files, for every version of its rules, what
+a view derives from them (DERIVED), and the text of `pbem --help` (pbem/prebuilt/, read by
+pbem.cache.prebuilt).
 
 Each entry is made in a process of its own, so that it records as its sources exactly the
 files that making it loaded (pbem.cache.sources_of); it is used only while each of them
@@ -27,6 +28,15 @@ HELP_NAMES = ("pbem", "python -m pbem")
 HELP_WIDTH = 78
 
 
+# What a game derives from its shipped data files for its views (pbem.cache.derived), by
+# the cache's kind: the module that derives it, whose `PREBUILT_NAME` names the entry and
+# whose `made()` gives its (key, value).
+DERIVED = {
+    "provenance": "pbem.games.race_to_berlin.provenance",
+    "labels": "pbem.games.berlin_1945.labels",
+}
+
+
 def help_key(program: str) -> tuple[str, int]:
     return program, HELP_WIDTH
 
@@ -46,6 +56,7 @@ def entries() -> list[tuple[str, ...]]:
         if facts is not None:
             for version in (facts["version"], *facts["earlier_versions"]):
                 found.append(("tables", name, version))
+    found.extend((kind,) for kind in DERIVED)
     found.extend(("help", program) for program in HELP_NAMES)
     return found
 
@@ -66,6 +77,15 @@ def _make(kind: str, *args: str) -> tuple[str, Any, tuple[tuple[str, str, str], 
             raise SystemExit(f"{name} {version}: tables are not plain data")
         path = cache.prebuilt_path("tables", f"{engine.name}-{engine.version}")
         return path, data_key(engine, files), cache.sources_of(["pbem"]), snapshot
+    if kind in DERIVED:
+        import importlib
+
+        module = importlib.import_module(DERIVED[kind])
+        key, value = module.made()
+        if marshal.loads(marshal.dumps(value)) != value:
+            raise SystemExit(f"{kind}: not plain data")
+        path = cache.prebuilt_path(kind, module.PREBUILT_NAME)
+        return path, key, cache.sources_of(["pbem"]), value
     if kind == "help":
         import click
 

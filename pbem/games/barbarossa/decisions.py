@@ -22,7 +22,7 @@ unique prefix of the city's id or name.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from pbem.errors import InvalidOrderError
 from pbem.kit.decisions import decision, decision_types, spelled
@@ -171,8 +171,44 @@ def resolve_city(prefix: str, cities: Iterable[tuple[str, str]], text: str) -> s
 _ATTACK = re.compile(r"^attack (?P<city>.+?)(?: with)? (?P<die>\+?\w+)$")
 
 
+class _Read:
+    """The cities as the parser is given them, noting whether it read them."""
+
+    def __init__(self, cities: Iterable[tuple[str, str]]) -> None:
+        self.cities = cities
+        self.read = False
+
+    def __iter__(self) -> Iterator[tuple[str, str]]:
+        self.read = True
+        return iter(self.cities)
+
+
+# text -> its decision, for the texts whose parse never read the cities (all but `attack`):
+# a decision is an immutable value, so the next parse of the same text gives it again. A
+# refusal is never kept (it is raised again each time).
+_PLAIN: dict[str, Decision] = {}
+_PLAIN_LIMIT = 4096
+
+
 def parse_decision(text: str, cities: Iterable[tuple[str, str]]) -> Decision:
-    """Parse the human syntax; `cities` are the (id, name) pairs of the map."""
+    """Parse the human syntax; `cities` are the (id, name) pairs of the map (read only for
+    a decision that names a city)."""
+    if type(text) is not str:
+        return parse_text(text, cities)
+    found = _PLAIN.get(text)
+    if found is not None:
+        return found
+    read = _Read(cities)
+    decision = parse_text(text, read)
+    if not read.read:
+        if len(_PLAIN) >= _PLAIN_LIMIT:
+            _PLAIN.clear()
+        _PLAIN[text] = decision
+    return decision
+
+
+def parse_text(text: str, cities: Iterable[tuple[str, str]]) -> Decision:
+    """The parser itself, without the memo (`parse_decision`)."""
     if not isinstance(text, str):
         raise InvalidOrderError(f"cannot read {text!r}: expected text ({SYNTAX})")
     norm = " ".join(text.lower().replace("re-roll", "reroll").split())

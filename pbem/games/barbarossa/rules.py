@@ -280,7 +280,8 @@ class BarbarossaEngine(StepGame):
     # --- syntax -------------------------------------------------------------------------
 
     def parse_decision(self, text: str, state: State, role: str) -> Decision:
-        cities = [(c["id"], c["name"]) for p in state["paths"] for c in p["cities"]]
+        # (made only if the parser reads them: only a decision that names a city does)
+        cities = ((c["id"], c["name"]) for p in state["paths"] for c in p["cities"])
         return parse_decision(text, cities)
 
     def format_decision(self, decision: Any) -> str:

@@ -38,126 +38,223 @@ a shell reads `>` as a redirection, `;` as the end of the command, `#` as a comm
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from functools import lru_cache
 
 from pbem.errors import InvalidOrderError
-from pbem.kit.decisions import decision, decision_types
+from pbem.record import Record
 
 Dest = tuple[str, int | None]  # destination zone, count (None: "all")
 
 
-@decision
-class Draw:
+class Draw(Record):
     pass
 
 
-@decision
-class Discard:
+class Discard(Record, fields=("slots", "purpose")):
     slots: tuple[int, ...]
-    purpose: str = "limit"  # "limit" or "move"
+    purpose: str  # "limit" or "move"
+
+    def __init__(self, slots: tuple[int, ...], purpose: str = "limit") -> None:
+        fields = self.__dict__
+        fields["slots"] = slots
+        fields["purpose"] = purpose
 
 
-@dataclass(frozen=True)
-class PlanOrder:
+class PlanOrder(Record, fields=("frm", "dests")):
     frm: str
     dests: tuple[Dest, ...]
 
+    def __init__(self, frm: str, dests: tuple[Dest, ...]) -> None:
+        fields = self.__dict__
+        fields["frm"] = frm
+        fields["dests"] = dests
 
-@decision
-class Plan:
+
+class Plan(Record, fields=("orders", "extra", "rebuild", "card", "sealed")):
     """The Soviet plan; `sealed` is the public decision (`plan`) that only commits it."""
 
-    orders: tuple[PlanOrder, ...] = ()
-    extra: PlanOrder | None = None
-    rebuild: str | None = None
-    card: int | None = None
-    sealed: bool = False
+    orders: tuple[PlanOrder, ...]
+    extra: PlanOrder | None
+    rebuild: str | None
+    card: int | None
+    sealed: bool
+
+    def __init__(
+        self,
+        orders: tuple[PlanOrder, ...] = (),
+        extra: PlanOrder | None = None,
+        rebuild: str | None = None,
+        card: int | None = None,
+        sealed: bool = False,
+    ) -> None:
+        fields = self.__dict__
+        fields["orders"] = orders
+        fields["extra"] = extra
+        fields["rebuild"] = rebuild
+        fields["card"] = card
+        fields["sealed"] = sealed
 
 
-@decision
-class Open:
+class Open(Record):
     pass
 
 
-@decision
-class Move:
+class Move(Record, fields=("frm", "dests")):
     frm: str
     dests: tuple[tuple[str, tuple[str, ...]], ...]
 
+    def __init__(self, frm: str, dests: tuple[tuple[str, tuple[str, ...]], ...]) -> None:
+        fields = self.__dict__
+        fields["frm"] = frm
+        fields["dests"] = dests
 
-@decision
-class Rebuild:
+
+class Rebuild(Record, fields=("unit", "zone", "slots")):
     unit: str
     zone: str
     slots: tuple[int, ...]
 
+    def __init__(self, unit: str, zone: str, slots: tuple[int, ...]) -> None:
+        fields = self.__dict__
+        fields["unit"] = unit
+        fields["zone"] = zone
+        fields["slots"] = slots
 
-@decision
-class Execute:
+
+class Execute(Record, fields=("index", "units", "slots")):
     index: int
-    units: tuple[tuple[str, ...], ...] | None = None
-    slots: tuple[int, ...] = ()
+    units: tuple[tuple[str, ...], ...] | None
+    slots: tuple[int, ...]
+
+    def __init__(
+        self,
+        index: int,
+        units: tuple[tuple[str, ...], ...] | None = None,
+        slots: tuple[int, ...] = (),
+    ) -> None:
+        fields = self.__dict__
+        fields["index"] = index
+        fields["units"] = units
+        fields["slots"] = slots
 
 
-@decision
-class RetreatOrder:
+class RetreatOrder(Record, fields=("index", "units")):
     index: int
-    units: tuple[tuple[str, ...], ...] | None = None
+    units: tuple[tuple[str, ...], ...] | None
+
+    def __init__(self, index: int, units: tuple[tuple[str, ...], ...] | None = None) -> None:
+        fields = self.__dict__
+        fields["index"] = index
+        fields["units"] = units
 
 
-@decision
-class Cancel:
+class Cancel(Record, fields=("index", "slots")):
     index: int
-    slots: tuple[int, ...] = ()
+    slots: tuple[int, ...]
+
+    def __init__(self, index: int, slots: tuple[int, ...] = ()) -> None:
+        fields = self.__dict__
+        fields["index"] = index
+        fields["slots"] = slots
 
 
-@decision
-class EndMovement:
+class EndMovement(Record):
     pass
 
 
-@decision
-class Play:
+class Play(Record, fields=("card", "zone", "order", "target", "more_zones")):
     card: int
-    zone: str | None = None
-    order: int | None = None  # a reaction card: the opponent's order it cancels
-    target: int | None = None  # a reaction card: the opponent's card it cancels
-    more_zones: tuple[str, ...] = ()  # a card placing several markers, one a zone
+    zone: str | None
+    order: int | None  # a reaction card: the opponent's order it cancels
+    target: int | None  # a reaction card: the opponent's card it cancels
+    more_zones: tuple[str, ...]  # a card placing several markers, one a zone
+
+    def __init__(
+        self,
+        card: int,
+        zone: str | None = None,
+        order: int | None = None,
+        target: int | None = None,
+        more_zones: tuple[str, ...] = (),
+    ) -> None:
+        fields = self.__dict__
+        fields["card"] = card
+        fields["zone"] = zone
+        fields["order"] = order
+        fields["target"] = target
+        fields["more_zones"] = more_zones
 
 
-@decision
-class NoReaction:
+class NoReaction(Record):
     pass
 
 
-@decision
-class Reinforce:
+class Reinforce(Record, fields=("first", "second")):
     first: str
     second: str
 
+    def __init__(self, first: str, second: str) -> None:
+        fields = self.__dict__
+        fields["first"] = first
+        fields["second"] = second
 
-@decision
-class Fight:
+
+class Fight(Record, fields=("zone",)):
     zone: str
 
-
-@decision
-class Cards:
-    cards: tuple[int, ...] = ()
-    bang: tuple[int, ...] = ()  # those of `cards` played in their ! mode ("1 bang", 2.3)
+    def __init__(self, zone: str) -> None:
+        fields = self.__dict__
+        fields["zone"] = zone
 
 
-@decision
-class Casualties:
+class Cards(Record, fields=("cards", "bang")):
+    cards: tuple[int, ...]
+    bang: tuple[int, ...]  # those of `cards` played in their ! mode ("1 bang", 2.3)
+
+    def __init__(self, cards: tuple[int, ...] = (), bang: tuple[int, ...] = ()) -> None:
+        fields = self.__dict__
+        fields["cards"] = cards
+        fields["bang"] = bang
+
+
+class Casualties(Record, fields=("units",)):
     units: tuple[str, ...]
 
+    def __init__(self, units: tuple[str, ...]) -> None:
+        fields = self.__dict__
+        fields["units"] = units
 
-@decision
-class RemoveUnit:
+
+class RemoveUnit(Record, fields=("unit",)):
     unit: str | None
 
+    def __init__(self, unit: str | None) -> None:
+        fields = self.__dict__
+        fields["unit"] = unit
 
-DECISION_TYPES = decision_types(__name__)
+
+# Every decision type, in the order of declaration (what `GameDefaults.format` accepts).
+# They are records (pbem.record), not the kit's `@decision` dataclasses: equal, hashed,
+# shown and frozen alike, but making 15 dataclasses was a tenth of a cold `pbem show`.
+DECISION_TYPES: tuple[type, ...] = (
+    Draw,
+    Discard,
+    Plan,
+    Open,
+    Move,
+    Rebuild,
+    Execute,
+    RetreatOrder,
+    Cancel,
+    EndMovement,
+    Play,
+    NoReaction,
+    Reinforce,
+    Fight,
+    Cards,
+    Casualties,
+    RemoveUnit,
+)
 
 ZONE = r"[a-z0-9]+"
 _TO = re.compile(r"(?<![\w-])to(?![\w-])")  # the word `to`, not a part of a unit id
@@ -294,6 +391,17 @@ def normal_text(text: str) -> str:
 
 
 def parse_decision(text: str) -> object:
+    """The decision of `text` (the state is never read: a text is always the same
+    decision). Decisions are immutable values, and a game repeats many texts word for word
+    ("draw", "no cards", "execute 2"): each text is parsed once per process (`_parsed`),
+    a refusal every time it is asked."""
+    if type(text) is str:
+        return _parsed(text)
+    return parse_text(text)
+
+
+def parse_text(text: str) -> object:
+    """The parser itself, without the memo (`parse_decision`)."""
     whole = text
     t = normal_text(text)
     # Every form below starts with its own word and a space: only the forms of the text's
@@ -389,6 +497,10 @@ def _fmt_slots(slots: tuple[int, ...], shell_safe: bool) -> str:
 
 def _fmt_groups(groups: tuple[tuple[str, ...], ...]) -> str:
     return " / ".join(", ".join(g) for g in groups)
+
+
+# text -> its decision, for texts that parse (an error is raised again every time).
+_parsed = lru_cache(maxsize=4096)(parse_text)
 
 
 def format_decision(d: object, shell_safe: bool = True) -> str:  # noqa: C901 - one case a type

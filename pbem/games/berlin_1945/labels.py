@@ -13,22 +13,27 @@ An item is a stand-in when its provenance mentions "stand-in" anywhere ("ruleboo
 `text_provenance` (symbols, timing, text, effects; a card without one is a stand-in card,
 whose text can only be a stand-in: cards_file.py); for a unit, its `provenance` or its
 `name_provenance`; for a zone, its `name_provenance` (the zones themselves are the
-rulebook's); for a border, its `provenance`. The shipped files are read once per process.
+rulebook's); for a border, its `provenance`. The shipped files' labels are derived once per
+process, and kept (pbem.cache.derived: in the user's cache, or shipped prebuilt) for the
+next one, keyed by the files' digests: a cold `pbem show` need not parse the TOML again
+(issue 29).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from pbem import cache
 from pbem.core.engine import State
+from pbem.core.hashing import sha256
 from pbem.games.berlin_1945 import tables
 from pbem.games.berlin_1945.cards_file import CARDS_FILE
 from pbem.games.berlin_1945.counters_file import COUNTERS_FILE
 from pbem.games.berlin_1945.data import DATA_FILES, default_data, load_data
 from pbem.games.berlin_1945.map_file import MAP_FILE
 from pbem.games.datacheck import parse_toml
+from pbem.record import Record
 
 STAND_IN = "stand-in"
 
@@ -37,9 +42,12 @@ def stand_in(item: dict[str, Any], *keys: str) -> bool:
     return any(STAND_IN in str(item.get(key, "")) for key in keys)
 
 
-@dataclass(frozen=True)
-class Labels:
-    """Names, texts and stand-in marks of the shipped data, by id."""
+_LABELS_FIELDS = ("title", "tables_text", "zones", "borders", "units", "markers", "cards")
+
+
+class Labels(Record, fields=_LABELS_FIELDS):
+    """Names, texts and stand-in marks of the shipped data, by id. (A record, not a
+    dataclass: making a dataclass is a hundredth of a cold `pbem show`.)"""
 
     title: str
     tables_text: str  # the shipped data's tables (`tables.build`): which games they fit
@@ -48,6 +56,25 @@ class Labels:
     units: dict[str, dict[str, Any]]  # id -> {name, stand_in}
     markers: frozenset[str]  # the marker kinds whose data is a stand-in
     cards: dict[str, dict[str, Any]]  # "german-1" -> the loaded card + stand_in, text_stand_in
+
+    def __init__(
+        self,
+        title: str,
+        tables_text: str,
+        zones: dict[str, dict[str, Any]],
+        borders: frozenset[frozenset[str]],
+        units: dict[str, dict[str, Any]],
+        markers: frozenset[str],
+        cards: dict[str, dict[str, Any]],
+    ) -> None:
+        fields = self.__dict__
+        fields["title"] = title
+        fields["tables_text"] = tables_text
+        fields["zones"] = zones
+        fields["borders"] = borders
+        fields["units"] = units
+        fields["markers"] = markers
+        fields["cards"] = cards
 
 
 def card_marks(item: dict[str, Any]) -> dict[str, bool]:
@@ -59,9 +86,35 @@ def card_marks(item: dict[str, Any]) -> dict[str, bool]:
     }
 
 
+KIND = "labels"  # the cache's kind
+PREBUILT_NAME = "berlin-1945"  # pbem/prebuilt/labels-berlin-1945.marshal
+
+
+def labels_key(files: dict[str, bytes]) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """What the labels depend on besides pbem's code: the shipped files, by digest."""
+    return PREBUILT_NAME, tuple(sorted((n, sha256(raw).hex()) for n, raw in files.items()))
+
+
+def _fields(labels: Labels) -> tuple[Any, ...]:
+    return tuple(labels.__dict__[name] for name in _LABELS_FIELDS)
+
+
+def made() -> tuple[Any, tuple[Any, ...]]:
+    """(key, value) of the shipped files' labels, parsed now (what pbem.prebuilt ships)."""
+    files = default_data()
+    return labels_key(files), _fields(labels_of(files))
+
+
 @lru_cache(maxsize=1)
 def shipped() -> Labels:
     files = default_data()
+    kept = cache.derived(KIND, PREBUILT_NAME, labels_key(files), lambda: _fields(labels_of(files)))
+    return Labels(*kept)
+
+
+def labels_of(files: dict[str, bytes]) -> Labels:
+    """The labels of these data files, parsed (what the cache keeps, as a tuple of the
+    fields)."""
     raw_map = parse_toml(files[MAP_FILE], MAP_FILE)
     raw_counters = parse_toml(files[COUNTERS_FILE], COUNTERS_FILE)
     raw_cards = parse_toml(files[CARDS_FILE], CARDS_FILE)

@@ -13,19 +13,33 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from pbem.core.engine import State
 from pbem.games.berlin_1945.board import area_graph
 from pbem.games.berlin_1945.rulebook import REICHSTAG, RING_INDEX, ROLES, UNIT_TYPES, UNLIMITED
 from pbem.maps.areas import AreaGraph
+from pbem.record import Record
 
 Card = dict[str, Any]
 
+# Unit and Tables are records (pbem.record), not dataclasses: they compare, hash and
+# refuse assignment alike, and making a dataclass costs a cold `pbem show` about a hundredth.
+_UNIT_FIELDS = (
+    "side",
+    "type",
+    "strength",
+    "elite",
+    "rebuild",
+    "yellow",
+    "group",
+    "card",
+    "start",
+    "frozen",
+)
 
-@dataclass(frozen=True)
-class Unit:
+
+class Unit(Record, fields=_UNIT_FIELDS):
     """What a counter is; where it is lives in the state (`position`)."""
 
     side: str
@@ -41,9 +55,46 @@ class Unit:
     # the Mitte; the flag stays with the counter (a rebuilt unit keeps it)
     frozen: bool
 
+    def __init__(
+        self,
+        side: str,
+        type: str,
+        strength: int,
+        elite: bool,
+        rebuild: bool,
+        yellow: bool,
+        group: int | None,
+        card: int | None,
+        start: str | None,
+        frozen: bool,
+    ) -> None:
+        fields = self.__dict__
+        fields["side"] = side
+        fields["type"] = type
+        fields["strength"] = strength
+        fields["elite"] = elite
+        fields["rebuild"] = rebuild
+        fields["yellow"] = yellow
+        fields["group"] = group
+        fields["card"] = card
+        fields["start"] = start
+        fields["frozen"] = frozen
 
-@dataclass(frozen=True)
-class Tables:
+
+_TABLES_FIELDS = (
+    "zones",
+    "ring",
+    "limit",
+    "adj",
+    "graph",
+    "units",
+    "cards",
+    "decks",
+    "reinforcement_zones",
+)
+
+
+class Tables(Record, fields=_TABLES_FIELDS):
     zones: tuple[str, ...]  # every zone, Areas A-F, Districts 1-18, Sectors I-V
     ring: Mapping[str, int]  # 0 the outer edge .. 4 the Mitte
     limit: Mapping[str, Mapping[str, int | None]]  # zone -> side -> stacking limit (None: any)
@@ -53,6 +104,29 @@ class Tables:
     cards: Mapping[str, Card]  # "german-3" -> deck, number, name, symbols, effects
     decks: Mapping[str, tuple[int, ...]]  # side -> card numbers
     reinforcement_zones: Mapping[str, tuple[str, ...]]  # group "1" / "2" -> Areas (8.1)
+
+    def __init__(
+        self,
+        zones: tuple[str, ...],
+        ring: Mapping[str, int],
+        limit: Mapping[str, Mapping[str, int | None]],
+        adj: Mapping[str, Mapping[str, tuple[str, ...]]],
+        graph: Mapping[str, AreaGraph],
+        units: Mapping[str, Unit],
+        cards: Mapping[str, Card],
+        decks: Mapping[str, tuple[int, ...]],
+        reinforcement_zones: Mapping[str, tuple[str, ...]],
+    ) -> None:
+        fields = self.__dict__
+        fields["zones"] = zones
+        fields["ring"] = ring
+        fields["limit"] = limit
+        fields["adj"] = adj
+        fields["graph"] = graph
+        fields["units"] = units
+        fields["cards"] = cards
+        fields["decks"] = decks
+        fields["reinforcement_zones"] = reinforcement_zones
 
 
 def build(data: Mapping[str, Any]) -> str:

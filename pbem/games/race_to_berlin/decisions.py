@@ -1,4 +1,4 @@
-"""Race to Berlin decisions: small frozen dataclasses and their text syntax.
+"""Race to Berlin decisions: small frozen records (pbem.record) and their text syntax.
 
 Canonical forms (what `format_decision` writes; `parse_decision` reads them back,
 case-insensitive, with extra spaces and the aliases listed). Every canonical form is
@@ -41,31 +41,40 @@ from typing import Any
 
 from pbem.errors import InvalidOrderError
 from pbem.games.race_to_berlin.state import controlled_units_in
-from pbem.kit.decisions import decision, decision_types
+from pbem.record import Record
 
 # --- the decisions ----------------------------------------------------------------------------
 
 
-@decision
-class Place:
+class Place(Record, fields=("area", "value")):
     """Place a logistics block (4.1.1); `value` is None in the public, signed decision."""
 
     area: str
-    value: int | None = None
+    value: int | None
+
+    def __init__(self, area: str, value: int | None = None) -> None:
+        fields = self.__dict__
+        fields["area"] = area
+        fields["value"] = value
 
 
-@decision
-class Move:
+class Move(Record, fields=("frm", "to", "units", "block")):
     """Move units and/or a logistics block to an adjacent friendly area (4.2.1.1)."""
 
     frm: str
     to: str
-    units: tuple[str, ...] = ()
-    block: bool = False
+    units: tuple[str, ...]
+    block: bool
+
+    def __init__(self, frm: str, to: str, units: tuple[str, ...] = (), block: bool = False) -> None:
+        fields = self.__dict__
+        fields["frm"] = frm
+        fields["to"] = to
+        fields["units"] = units
+        fields["block"] = block
 
 
-@decision
-class Attack:
+class Attack(Record, fields=("target", "frm", "cubes", "exhausting")):
     """Attack `target` from `frm` with 1 or 2 action cubes (4.2.1.2 steps 1-3).
 
     `exhausting` is the owner's public claim that these cubes make the block's count
@@ -74,98 +83,162 @@ class Attack:
     target: str
     frm: str
     cubes: int
-    exhausting: bool = False
+    exhausting: bool
+
+    def __init__(self, target: str, frm: str, cubes: int, exhausting: bool = False) -> None:
+        fields = self.__dict__
+        fields["target"] = target
+        fields["frm"] = frm
+        fields["cubes"] = cubes
+        fields["exhausting"] = exhausting
 
 
-@decision
-class RemoveBlock:
+class RemoveBlock(Record, fields=("area",)):
     """Remove an own logistics block from the board (4.2.1.3)."""
 
     area: str
 
+    def __init__(self, area: str) -> None:
+        fields = self.__dict__
+        fields["area"] = area
 
-@decision
-class Support:
+
+class Support(Record, fields=("area", "own")):
     """Defender's step 4: the defending area's own block (`own`), an adjacent block, or none."""
 
-    area: str | None = None
-    own: bool = False
+    area: str | None
+    own: bool
+
+    def __init__(self, area: str | None = None, own: bool = False) -> None:
+        fields = self.__dict__
+        fields["area"] = area
+        fields["own"] = own
 
 
-@decision
-class Tokens:
+class Tokens(Record, fields=("logistics", "support")):
     """Attacker's step 5 decision: reveal, then Logistics and/or Support tokens; rolls the dice."""
 
-    logistics: bool = False
-    support: bool = False
+    logistics: bool
+    support: bool
+
+    def __init__(self, logistics: bool = False, support: bool = False) -> None:
+        fields = self.__dict__
+        fields["logistics"] = logistics
+        fields["support"] = support
 
 
-@decision
-class Reserves:
+class Reserves(Record, fields=("reroll",)):
     """Reserves token: re-roll the own side's two combat dice, or keep them."""
 
     reroll: bool
 
+    def __init__(self, reroll: bool) -> None:
+        fields = self.__dict__
+        fields["reroll"] = reroll
 
-@decision
-class Counterattack:
+
+class Counterattack(Record, fields=("play",)):
     """Counterattack token: the losing German defender cancels the retreat."""
 
     play: bool
 
+    def __init__(self, play: bool) -> None:
+        fields = self.__dict__
+        fields["play"] = play
 
-@decision
-class Loss:
+
+class Loss(Record, fields=("unit",)):
     """One German strength loss on `unit`, chosen by the losing player."""
 
     unit: str
 
+    def __init__(self, unit: str) -> None:
+        fields = self.__dict__
+        fields["unit"] = unit
 
-@decision
-class Retreat:
+
+class Retreat(Record, fields=("units", "blocks")):
     """Defending pieces' destinations; units not listed are eliminated.
 
     `blocks` holds (owner, area) pairs; owner None means the only block there."""
 
     units: tuple[tuple[str, str], ...]
-    blocks: tuple[tuple[str | None, str], ...] = ()
+    blocks: tuple[tuple[str | None, str], ...]
+
+    def __init__(
+        self,
+        units: tuple[tuple[str, str], ...],
+        blocks: tuple[tuple[str | None, str], ...] = (),
+    ) -> None:
+        fields = self.__dict__
+        fields["units"] = units
+        fields["blocks"] = blocks
 
 
-@decision
-class Advance:
+class Advance(Record, fields=("units", "block")):
     """Successful attacker: which attacking units (and the block) advance."""
 
-    units: tuple[str, ...] = ()
-    block: bool = False
+    units: tuple[str, ...]
+    block: bool
+
+    def __init__(self, units: tuple[str, ...] = (), block: bool = False) -> None:
+        fields = self.__dict__
+        fields["units"] = units
+        fields["block"] = block
 
 
-@decision
-class Strategic:
+class Strategic(Record, fields=("unit", "frm", "to")):
     """A strategic move (4.3) of one unit through friendly areas."""
 
     unit: str
     frm: str
     to: str
 
+    def __init__(self, unit: str, frm: str, to: str) -> None:
+        fields = self.__dict__
+        fields["unit"] = unit
+        fields["frm"] = frm
+        fields["to"] = to
 
-@decision
-class EndStrategic:
+
+class EndStrategic(Record):
     """End the own strategic movement (the moves not made are forgone)."""
 
 
-@decision
-class PlaceReserve:
+class PlaceReserve(Record, fields=("area",)):
     """Place the Eastern Front 6th SS Panzer Army next to the Eastern Front line (4.3)."""
 
     area: str
 
+    def __init__(self, area: str) -> None:
+        fields = self.__dict__
+        fields["area"] = area
 
-@decision
-class OpenBlocks:
+
+class OpenBlocks(Record):
     """End of the game turn: open every own block of the turn that is still sealed."""
 
 
-DECISION_TYPES = decision_types(__name__)
+# Every decision type, in the order of declaration (what `GameDefaults.format` accepts).
+# They are records (pbem.record), not the kit's `@decision` dataclasses: equal, hashed,
+# shown and frozen alike, but making 15 dataclasses was a tenth of a cold `pbem show`.
+DECISION_TYPES: tuple[type, ...] = (
+    Place,
+    Move,
+    Attack,
+    RemoveBlock,
+    Support,
+    Tokens,
+    Reserves,
+    Counterattack,
+    Loss,
+    Retreat,
+    Advance,
+    Strategic,
+    EndStrategic,
+    PlaceReserve,
+    OpenBlocks,
+)
 
 RESERVE_ALIAS = "6ss"
 
@@ -279,12 +352,14 @@ class Lexicon:
         return sorted(controlled_units_in(self.state, area, self.role))
 
 
-_ARROW = re.compile(r"\s*(?:->|→|=>)\s*")
-_TO = re.compile(r"(?<![\w-])to(?![\w-])")
+# The patterns are kept as text and compiled by `re` on first use (its own cache keeps them):
+# compiling them all is most of importing this module, and `pbem show` parses nothing.
+_ARROW = r"\s*(?:->|→|=>)\s*"
+_TO = r"(?<![\w-])to(?![\w-])"
 _SPACED = {
-    ",": (re.compile(r"\s*,\s*"), ", "),
-    "+": (re.compile(r"\s*\+\s*"), " + "),
-    ":": (re.compile(r"\s*:\s*"), ": "),
+    ",": (r"\s*,\s*", ", "),
+    "+": (r"\s*\+\s*", " + "),
+    ":": (r"\s*:\s*", ": "),
 }
 
 
@@ -295,12 +370,12 @@ def normalise(text: str) -> str:
     norm = text.lower().replace("re-roll", "reroll").replace("counter-attack", "counterattack")
     # each substitution only where its text occurs (every entry of a game is parsed)
     if "to" in norm:
-        norm = _TO.sub("->", norm)
+        norm = re.sub(_TO, "->", norm)
     if ">" in norm or "→" in norm:
-        norm = _ARROW.sub(" -> ", norm)
+        norm = re.sub(_ARROW, " -> ", norm)
     for mark, (pattern, spaced) in _SPACED.items():
         if mark in norm:
-            norm = pattern.sub(spaced, norm)
+            norm = re.sub(pattern, spaced, norm)
     return " ".join(norm.split())
 
 
@@ -350,15 +425,15 @@ def _int(digits: str, text: str) -> int:
         ) from None
 
 
-def _matched(pattern: re.Pattern[str], norm: str, text: str, expected: str) -> re.Match[str]:
+def _matched(pattern: str, norm: str, text: str, expected: str) -> re.Match[str]:
     """The match of a verb's pattern, or the refusal that says what the verb expects."""
-    m = pattern.match(norm)
+    m = re.match(pattern, norm)
     if not m:
         raise InvalidOrderError(f"cannot read {text!r}: {expected}")
     return m
 
 
-_PLACE = re.compile(r"^place (?P<what>\S+) (?:in|at|on) (?P<area>\S+)$")
+_PLACE = r"^place (?P<what>\S+) (?:in|at|on) (?P<area>\S+)$"
 
 
 def _parse_place(norm: str, text: str, lex: Lexicon) -> Any:
@@ -380,12 +455,12 @@ def _parse_place(norm: str, text: str, lex: Lexicon) -> Any:
 
 # "move 11 -> 12: us-1" (1.0), "move 11 -> 12 with us-1" and "move 11 -> 12 us-1" (as
 # normalised: a typed `to` is read as `->`)
-_MOVE_AREAS_FIRST = re.compile(r"^move (?P<frm>\S+) -> (?P<to>[^\s:]+)(?::| with)? (?P<pieces>.+)$")
-_MOVE_PIECES_FIRST = re.compile(r"^move (?P<pieces>.+?) (?:from )?(?P<frm>\S+) -> (?P<to>\S+)$")
+_MOVE_AREAS_FIRST = r"^move (?P<frm>\S+) -> (?P<to>[^\s:]+)(?::| with)? (?P<pieces>.+)$"
+_MOVE_PIECES_FIRST = r"^move (?P<pieces>.+?) (?:from )?(?P<frm>\S+) -> (?P<to>\S+)$"
 
 
 def _parse_move(norm: str, text: str, lex: Lexicon) -> Move:
-    m = _MOVE_AREAS_FIRST.match(norm) or _MOVE_PIECES_FIRST.match(norm)
+    m = re.match(_MOVE_AREAS_FIRST, norm) or re.match(_MOVE_PIECES_FIRST, norm)
     if not m:
         raise InvalidOrderError(
             f"cannot read {text!r}: expected 'move <from> to <to> with <units> [+ block]' "
@@ -426,7 +501,7 @@ def _pieces_of(pieces: str, text: str, lex: Lexicon, frm: str) -> tuple[tuple[st
     return tuple(sorted(units)), block
 
 
-_ATTACK = re.compile(
+_ATTACK = (
     r"^attack (?P<target>\S+) from (?P<frm>\S+)"
     r"(?: (?:with )?(?:cubes? (?P<c1>\d+)|(?P<c2>\d+) cubes?))?(?P<exh> exhausting)?$"
 )
@@ -450,7 +525,7 @@ def _german_block(lex: Lexicon, area: str) -> bool:
     )
 
 
-_REMOVE = re.compile(r"^remove (?:block )?(?:in |from )?(?P<area>\S+)$")
+_REMOVE = r"^remove (?:block )?(?:in |from )?(?P<area>\S+)$"
 
 
 def _parse_remove(norm: str, text: str, lex: Lexicon) -> RemoveBlock:
@@ -458,7 +533,7 @@ def _parse_remove(norm: str, text: str, lex: Lexicon) -> RemoveBlock:
     return RemoveBlock(lex.area(m.group("area"), text))
 
 
-_SUPPORT = re.compile(r"^support (?P<how>in|from) (?P<area>\S+)$")
+_SUPPORT = r"^support (?P<how>in|from) (?P<area>\S+)$"
 
 
 def _parse_support(norm: str, text: str, lex: Lexicon) -> Support:
@@ -541,7 +616,7 @@ def _parse_advance(norm: str, text: str, lex: Lexicon) -> Advance:
     return Advance(units, block)
 
 
-_STRATEGIC = re.compile(r"^strategic (?P<unit>\S+) (?:from )?(?:(?P<frm>\S+) )?-> (?P<to>\S+)$")
+_STRATEGIC = r"^strategic (?P<unit>\S+) (?:from )?(?:(?P<frm>\S+) )?-> (?P<to>\S+)$"
 
 
 def _parse_strategic(norm: str, text: str, lex: Lexicon) -> Strategic:

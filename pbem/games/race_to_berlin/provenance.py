@@ -8,17 +8,21 @@ shipped file calls it a stand-in (its provenance mentions "stand-in" anywhere, a
 terrain stand-in"). A game on its own data files (another map title) gets no marker: its
 provenance is in its own files, which the state does not keep.
 
-The shipped files are read once per process.
+The shipped files' facts are derived once per process, and kept (pbem.cache.derived: in
+the user's cache, or shipped prebuilt) for the next one, keyed by the files' digests: a
+cold `pbem show` need not parse the TOML again (issue 29).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from pbem import cache
+from pbem.core.hashing import sha256
 from pbem.games.datacheck import parse_toml, shipped_files
 from pbem.games.race_to_berlin.data import MAP_FILE, TOKENS_FILE
+from pbem.record import Record
 
 PACKAGE = "pbem.games.race_to_berlin"
 STAND_IN = "stand-in"
@@ -28,9 +32,12 @@ def _stand_in(item: dict[str, Any], key: str = "provenance") -> bool:
     return STAND_IN in str(item.get(key, ""))
 
 
-@dataclass(frozen=True)
-class Shipped:
-    """The shipped items whose provenance says stand-in, by identity."""
+_SHIPPED_FIELDS = ("title", "map_stand_in", "areas", "eagles", "units", "fortifications", "tokens")
+
+
+class Shipped(Record, fields=_SHIPPED_FIELDS):
+    """The shipped items whose provenance says stand-in, by identity. (A record, not a
+    dataclass: making a dataclass is a hundredth of a cold `pbem show`.)"""
 
     title: str
     map_stand_in: bool
@@ -40,10 +47,37 @@ class Shipped:
     fortifications: frozenset[tuple[str, str]]  # (id, name)
     tokens: frozenset[tuple[str, str, str]]  # (player, force, kind)
 
+    def __init__(
+        self,
+        title: str,
+        map_stand_in: bool,
+        areas: frozenset[tuple[str, str]],
+        eagles: frozenset[str],
+        units: frozenset[tuple[str, str]],
+        fortifications: frozenset[tuple[str, str]],
+        tokens: frozenset[tuple[str, str, str]],
+    ) -> None:
+        fields = self.__dict__
+        fields["title"] = title
+        fields["map_stand_in"] = map_stand_in
+        fields["areas"] = areas
+        fields["eagles"] = eagles
+        fields["units"] = units
+        fields["fortifications"] = fortifications
+        fields["tokens"] = tokens
 
-@lru_cache(maxsize=1)
-def shipped() -> Shipped:
-    files = shipped_files(PACKAGE, (MAP_FILE, TOKENS_FILE))
+
+FACTS = "provenance"  # the cache's kind
+PREBUILT_NAME = "race-to-berlin"  # pbem/prebuilt/provenance-race-to-berlin.marshal
+
+
+def facts_key(files: dict[str, bytes]) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """What the facts depend on besides pbem's code: the shipped files, by digest."""
+    return PREBUILT_NAME, tuple(sorted((n, sha256(raw).hex()) for n, raw in files.items()))
+
+
+def shipped_facts(files: dict[str, bytes]) -> Shipped:
+    """The facts of these files, parsed (what the cache keeps, as a tuple of the fields)."""
     board = parse_toml(files[MAP_FILE], MAP_FILE)
     tokens = parse_toml(files[TOKENS_FILE], TOKENS_FILE)
     return Shipped(
@@ -61,6 +95,25 @@ def shipped() -> Shipped:
             (t["player"], t["force"], t["kind"]) for t in tokens["special"] if _stand_in(t)
         ),
     )
+
+
+def _fields(facts: Shipped) -> tuple[Any, ...]:
+    return tuple(facts.__dict__[name] for name in _SHIPPED_FIELDS)
+
+
+def made() -> tuple[Any, tuple[Any, ...]]:
+    """(key, value) of the facts of the shipped files, parsed now (what pbem.prebuilt ships)."""
+    files = shipped_files(PACKAGE, (MAP_FILE, TOKENS_FILE))
+    return facts_key(files), _fields(shipped_facts(files))
+
+
+@lru_cache(maxsize=1)
+def shipped() -> Shipped:
+    files = shipped_files(PACKAGE, (MAP_FILE, TOKENS_FILE))
+    kept = cache.derived(
+        FACTS, PREBUILT_NAME, facts_key(files), lambda: _fields(shipped_facts(files))
+    )
+    return Shipped(*kept)
 
 
 class Marks:

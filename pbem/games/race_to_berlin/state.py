@@ -160,8 +160,9 @@ def copy_state(state: State) -> State:
     new["stranded"] = list(state["stranded"])
     if state["combat"] is not None:
         new["combat"] = _copy_combat(state["combat"])
-    for key in state.keys() - KNOWN:
-        new[key] = copy_json(state[key])
+    if not KNOWN.issuperset(state):  # (a state of these rules has no other part)
+        for key in state.keys() - KNOWN:
+            new[key] = copy_json(state[key])
     return new
 
 

@@ -139,14 +139,23 @@ def settle(state: State, ctx: Context, cutter: str | None = None, final: bool = 
     for _ in range(len(state["map"]["area_ids"])):
         if state["result"] is not None:
             return
-        if not (_settle_allied(state, ctx, final) or _settle_german(state, ctx, cutter, final)):
+        # The supply lines of this configuration, read once: each side below reads them
+        # again only after an annexation changed who controls what (most often none does).
+        lines = _lines(state)
+        if _settle_allied(state, ctx, final, lines):
+            continue
+        if not _settle_german(state, ctx, cutter, final, lines):
             return
 
 
-def _settle_allied(state: State, ctx: Context, final: bool) -> bool:
+Lines = dict[str, tuple[frozenset[str], tuple[str, ...]]]
+
+
+def _settle_allied(state: State, ctx: Context, final: bool, lines: Lines) -> bool:
+    """`lines`: the supply lines of the state as given (traced again after a change)."""
     changed = False
     for force in ALLIED:
-        for area in unsupplied(state, force):
+        for area in (_lines(state) if changed else lines)[force][1]:
             if not final and has_active_block(state, area, force):
                 continue
             _clear(state, area, force, ctx, "cut off from supply, annexed by the Germans")
@@ -155,10 +164,13 @@ def _settle_allied(state: State, ctx: Context, final: bool) -> bool:
     return changed
 
 
-def _settle_german(state: State, ctx: Context, cutter: str | None, final: bool) -> bool:
+def _settle_german(
+    state: State, ctx: Context, cutter: str | None, final: bool, lines: Lines
+) -> bool:
+    """`lines`: the supply lines of the state as it is (nothing changed since)."""
     if not final and germans_hold_on(state):
         return False
-    cut = unsupplied(state, GERMAN)
+    cut = list(lines[GERMAN][1])
     # stranded areas linked to supply again are ordinary German areas once more
     state["stranded"] = [a for a in state["stranded"] if a in cut]
     cut = [a for a in cut if a not in state["stranded"]]

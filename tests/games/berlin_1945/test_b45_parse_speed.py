@@ -232,3 +232,19 @@ def reference_normal(text: str) -> str:
 @given(st.text(alphabet="toTO->-: ,\t\nab1#", max_size=14))
 def test_the_text_is_read_as_before(text: str) -> None:
     assert normal_text(text) == reference_normal(text)
+
+
+def test_a_text_parsed_again_is_the_same_decision_and_a_refusal_is_refused_again() -> None:
+    """parse_decision keeps each text's decision (`_parsed`): asked again, a text gives the
+    decision the parser itself gives (parse_text), and a text refused is refused every time."""
+    from pbem.games.berlin_1945.decisions import _parsed, parse_text
+
+    _parsed.cache_clear()
+    texts = [e.body["decision"] for e in parse_entries(SAVE.read_bytes()) if "decision" in e.body]
+    for text in texts * 2:
+        assert parse_decision(text) == parse_text(text) == reference_parse(text)
+    assert _parsed.cache_info().hits >= len(texts)
+    for _ in range(2):
+        for bad in ("cards play 3, 3", "execute", "fly to the moon"):
+            assert outcome(parse_decision, bad) == outcome(parse_text, bad)
+            assert outcome(parse_decision, bad)[0] != "ok"
