@@ -33,11 +33,61 @@ with a "not yet" line.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, ClassVar, TypeVar, dataclass_transform
 
 from pbem.core.engine import State
 from pbem.errors import InvalidOrderError
-from pbem.kit.decisions import decision, decision_types, spelled
+from pbem.kit.decisions import spelled
+from pbem.record import Record
+
+T = TypeVar("T")
+
+# The decision types in the order of declaration (the kit's `decision_types`).
+_DECLARED: list[type] = []
+
+
+class _Decision(Record):
+    """A decision type's base: a frozen record (pbem.record) whose fields are its class's
+    annotations, in order, with the class's values as defaults. What the kit's @decision
+    gives (a frozen dataclass: equality and hash by fields of the same class, its repr,
+    assignment refused), without making a dataclass of each of the 37 types: that was a
+    tenth of a cold `pbem show` of this game (compiling their methods with exec).
+    tests/games/race_to_the_sea/test_rts_fast_paths.py holds them to the dataclasses."""
+
+    _defaults: ClassVar[dict[str, Any]] = {}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        fields = self._fields
+        if len(args) > len(fields):
+            raise TypeError(
+                f"{type(self).__name__}() takes {len(fields)} arguments, {len(args)} given"
+            )
+        values = dict(zip(fields, args, strict=False))
+        for name, value in kwargs.items():
+            if name not in fields or name in values:
+                raise TypeError(f"{type(self).__name__}() got an unexpected or repeated {name!r}")
+            values[name] = value
+        if len(values) < len(fields):
+            for name in fields:
+                if name not in values:
+                    if name not in self._defaults:
+                        raise TypeError(f"{type(self).__name__}() is missing {name!r}")
+                    values[name] = self._defaults[name]
+            values = {name: values[name] for name in fields}
+        self.__dict__.update(values)
+
+
+@dataclass_transform(frozen_default=True)
+def decision(cls: type[T]) -> type[T]:
+    """Declare `cls` a decision type of this game: a frozen record with its annotated
+    fields (as the kit's @decision, which makes a frozen dataclass of it), listed."""
+    names = tuple(cls.__dict__.get("__annotations__", {}))
+    namespace = {k: v for k, v in cls.__dict__.items() if k not in ("__dict__", "__weakref__")}
+    namespace["_defaults"] = {name: namespace[name] for name in names if name in namespace}
+    made = type(cls.__name__, (_Decision,), namespace, fields=names)
+    _DECLARED.append(made)
+    return made
+
 
 NATIONALITY_WORDS = ("french", "british", "belgian", "german")
 FACES = ("scouting", "deployed")
@@ -294,7 +344,7 @@ class Deal:
     the one cup for the hit units, each sealed to their owner."""
 
 
-DECISION_TYPES = decision_types(__name__)
+DECISION_TYPES = tuple(_DECLARED)
 
 SIMPLE: dict[str, Any] = {
     "done": Done(),

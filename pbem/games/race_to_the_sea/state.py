@@ -27,7 +27,6 @@ of unknown SZ (None) in the public state, and its real kind and SZ in its owner'
 from __future__ import annotations
 
 from collections.abc import Mapping
-from operator import itemgetter
 from typing import Any
 
 from pbem.core.canonical import copy_json
@@ -37,7 +36,8 @@ from pbem.games.race_to_the_sea import map_data as rm
 from pbem.games.race_to_the_sea import movement as mv
 from pbem.games.race_to_the_sea import units as ru
 from pbem.games.race_to_the_sea.entry_index import entry_index
-from pbem.games.race_to_the_sea.shared_pieces import share
+from pbem.games.race_to_the_sea.shared_pieces import anything_due as shared_anything_due
+from pbem.games.race_to_the_sea.shared_pieces import own, share
 from pbem.kit import decks
 from pbem.kit.pieces import known_value
 from pbem.maps.hexes import label as hex_label
@@ -124,9 +124,11 @@ def copy_state(state: State) -> State:
     replaced, never changed in place, so pieces copy shallowly). An opened piece is
     shared, not copied: nothing changes a piece once it is revealed (the kit's `reveal`,
     `oblige`, `fill` and views touch only sealed ones, a label opens once, and the rules
-    claim and mark sealed pieces only), and most pieces of a long game are opened."""
+    claim and mark sealed pieces only), and most pieces of a long game are opened. The
+    counters are shared the same way (an entry moves or marks one or two of fifty): the
+    rules change one only through `writable_counter`."""
     new = dict(state)
-    new["counters"] = {k: dict(v) for k, v in state["counters"].items()}
+    new["counters"] = share(state["counters"])  # every counter, until one changes (below)
     new["pieces"] = share(state["pieces"])  # every piece, until the rules change one (`own`)
     new["control"] = dict(state["control"])
     new["decks"] = {
@@ -199,12 +201,10 @@ def is_hidden(state: State, counter: str) -> bool:
 
 def anything_due(state: State) -> bool:
     """Whether some piece says why it is due: when none does, `pieces.due` is empty for
-    every role, without its look at each piece in Python (a long game holds hundreds, and
-    most entries owe nothing); when one does, the callers ask `pieces.due` itself."""
-    return any(map(_DUE, state["pieces"].values()))
-
-
-_DUE = itemgetter("due")
+    every role, without a look at each piece (a long game holds hundreds, and most entries
+    owe nothing: shared_pieces.anything_due looks at the sealed ones only); when one
+    does, the callers ask `pieces.due` itself."""
+    return shared_anything_due(state["pieces"])
 
 
 def opening(state: State, label: str) -> bool:
@@ -292,6 +292,13 @@ def _position(
         "scouting": counter["scouting"],
         "sz": sz,
     }
+
+
+def writable_counter(state: State, label: str) -> dict[str, Any]:
+    """The counter `label` of `state` (a copy being changed), to change in place: a copy
+    shares its counters with the state it was copied from until it changes one
+    (shared_pieces.py), so every change of a counter's fields goes through this."""
+    return own(state["counters"], label)
 
 
 def own_counters(state: State, side: str) -> list[str]:

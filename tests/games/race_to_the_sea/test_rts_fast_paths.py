@@ -1,0 +1,156 @@
+"""Race to the Sea's fast paths give the strict answers (issue 29).
+
+- copies share their counters and pieces with the state they were copied from
+  (shared_pieces.py, `state.writable_counter`): every entry of the demo save and of bot
+  games is applied to a state that must come out of it exactly as it went in;
+- `anything_due` reads only the pieces that may still be due (its record of a pieces
+  dict, kept outside the state): the same answer as a look at every piece, at every
+  position;
+- the decision types are records (pbem.record) made without @dataclass: equal, hashed,
+  shown and refused as the frozen dataclasses they were.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pbem.core.canonical import copy_json
+from pbem.games.race_to_the_sea import decisions as rd
+from pbem.games.race_to_the_sea import rules, shared_pieces
+from pbem.games.race_to_the_sea import state as rs
+from pbem.games.race_to_the_sea.rules import ENGINE, STATIC_KEYS
+from pbem.testing import Table
+from pbem.verify import verify_text
+
+SAVE = Path(__file__).resolve().parents[3] / "saves" / "race-to-the-sea-demo.pbem"
+DATA = ENGINE.load_data({})
+
+
+def _content(state: dict[str, Any]) -> Any:
+    return copy_json({k: v for k, v in state.items() if k not in STATIC_KEYS})
+
+
+@pytest.fixture
+def checked_apply(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """Every apply checks that the state it was given is unchanged after it (whatever it
+    returns or raises), and that anything_due gives the strict answer on both."""
+    applied = [0]
+    original = rules.RaceToTheSeaEngine.apply
+
+    def apply(self: Any, state: Any, role: str, decision: Any, ctx: Any) -> Any:
+        before = _content(state)
+        assert rs.anything_due(state) == _strict_due(state)
+        try:
+            new = original(self, state, role, decision, ctx)
+        finally:
+            assert _content(state) == before, f"{decision!r} changed the state it was given"
+        assert rs.anything_due(new) == _strict_due(new)
+        applied[0] += 1
+        return new
+
+    monkeypatch.setattr(rules.RaceToTheSeaEngine, "apply", apply)
+    yield applied
+
+
+def _strict_due(state: dict[str, Any]) -> bool:
+    return any(piece["due"] for piece in state["pieces"].values())
+
+
+def test_the_demo_save_never_changes_a_state_it_applies_to(checked_apply: list[int]) -> None:
+    result = verify_text(SAVE.read_bytes())
+    assert result.ok, result
+    assert checked_apply[0] > 600
+
+
+@pytest.mark.parametrize("seed", [1, 7])
+def test_bot_games_never_change_a_state_they_apply_to(checked_apply: list[int], seed: int) -> None:
+    t = Table(ENGINE, ENGINE.setup(DATA, {}), seed=seed, check=False)
+    rng = random.Random(seed)
+    for _ in range(1500):
+        if t.over():
+            break
+        t.decide(t.asked(), t.choose(t.asked(), rng))  # type: ignore[arg-type]
+    assert checked_apply[0] > 500
+
+
+def test_a_copy_changes_its_own_counter_never_the_sources() -> None:
+    t = Table(ENGINE, ENGINE.setup(DATA, {}), seed=2, check=False)
+    rng = random.Random(2)
+    for _ in range(200):
+        t.decide(t.asked(), t.choose(t.asked(), rng))  # type: ignore[arg-type]
+    state = t.state
+    label = next(iter(state["counters"]))
+    new = rs.copy_state(state)
+    assert new == state and new["counters"][label] is state["counters"][label]
+    rs.writable_counter(new, label)["hex"] = 101
+    assert state["counters"][label]["hex"] != 101 and new["counters"][label]["hex"] == 101
+    mine = new["counters"][label]
+    assert rs.writable_counter(new, label) is mine  # its own now: not copied again
+    again = rs.copy_state(new)  # `new` is copied: its counters change no more in place
+    assert rs.writable_counter(new, label) is not mine and again["counters"][label] is mine
+    shared_pieces.forget()
+    third = rs.copy_state(again)
+    shared_pieces.forget()  # no record: a change copies the counter first
+    rs.writable_counter(third, label)["hex"] = 102
+    assert again["counters"][label]["hex"] == 101
+
+
+def test_the_decisions_are_the_frozen_dataclasses_they_were() -> None:
+    shapes: dict[Any, Any] = {}
+    kinds: tuple[Any, ...] = rd.DECISION_TYPES
+    for kind in kinds:
+        fields = kind._fields
+        reference = dataclasses.make_dataclass(
+            kind.__name__,
+            [
+                (name, Any, dataclasses.field(default=kind._defaults[name]))
+                if name in kind._defaults
+                else (name, Any)
+                for name in fields
+            ],
+            frozen=True,
+        )
+        shapes[kind] = reference
+    samples = [
+        rd.Place("fr-iv", None, 714),
+        rd.Place(None, "french", 714),
+        rd.Place("fr-ii-cav", None, 615, "scouting"),
+        rd.Move("c07", (714, 715)),
+        rd.Hide(("c03",), (("french", 714),), (("c05", 714, 715),)),
+        rd.Hide(),
+        rd.Reply(),
+        rd.Reply(True, 808, lost=True),
+        rd.Bid(None),
+        rd.Bid(4),
+        rd.Done(),
+        rd.Fire("c04", 807, 808),
+        rd.Assault((("c09", 605), ("c12", 706)), 707),
+    ]
+    for made in samples:
+        made_kind: Any = type(made)
+        reference = shapes[made_kind](*(made.__dict__[n] for n in made_kind._fields))
+        assert repr(made) == repr(reference)
+        assert hash(made) == hash(reference)
+        assert vars(made) == vars(reference)
+        again = type(made)(**vars(made))
+        assert again == made and hash(again) == hash(made) and again is not made
+        with pytest.raises(AttributeError):
+            made.anything = 1  # type: ignore[attr-defined]
+        assert rd.parse_decision(rd.format_decision(made)) == made
+    assert rd.Done() == rd.Done() and rd.Done() != rd.Discard()
+    assert rd.Bid(4) != rd.Bid(3) and rd.Place("a", None, 1) != rd.Place("a", None, 1, "x")
+    assert rd.Reply(back=5) == rd.Reply(False, 5, False)
+    with pytest.raises(TypeError):
+        rd.Move("c07")  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        rd.Move("c07", (1, 2), 3)  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        rd.Move("c07", (1, 2), counter="c08")  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        rd.Reply(nothing=1)  # type: ignore[call-arg]
