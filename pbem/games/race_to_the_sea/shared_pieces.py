@@ -22,7 +22,6 @@ changing it: never a stale answer, at worst one copy more.
 
 from __future__ import annotations
 
-from itertools import islice
 from typing import Any
 
 Piece = dict[str, Any]
@@ -33,9 +32,6 @@ def share(source: Pieces) -> Pieces:
     """A copy of `source` (a pieces dict) that shares its pieces until it changes them."""
     copy = dict(source)
     _SOURCES.pop(id(source), None)  # `source` is copied: its pieces change no more in place
-    sealed = _SEALED.get(id(source))
-    if sealed is not None and sealed[0] is source:  # the same labels, in the same order
-        _keep_sealed(copy, sealed[1], sealed[2], sealed[3])
     if len(_SOURCES) >= _KEPT:
         _SOURCES.clear()
     _SOURCES[id(copy)] = (copy, source)
@@ -64,57 +60,10 @@ def own_piece(pieces: Pieces, piece: Piece) -> Piece:
 def forget() -> None:
     """Drop every record (tests: a state without one copies each piece it changes)."""
     _SOURCES.clear()
-    _SEALED.clear()
-
-
-# --- which pieces may be due -------------------------------------------------------------
-
-
-def anything_due(pieces: Pieces) -> bool:
-    """Whether any piece of `pieces` is due (`piece["due"]` set), looking only at the ones
-    not opened when this dict (or the one it was copied from, `share`) was last asked: an
-    opened piece is never due again (`pieces.oblige` marks sealed ones only, and nothing
-    changes an opened piece), a long game holds hundreds of opened pieces, and every entry
-    asks this. The record, kept outside the state: the labels of the pieces not yet
-    opened among the first `count` labels of the dict, and the last of those labels.
-    Pieces are added (at the end of the dict, in insertion order), never removed; a dict
-    whose first `count` labels are not the recorded ones (shorter, or another label at
-    `count`) is looked at whole again. tests/games/race_to_the_sea/test_rts_fast_paths.py
-    holds this to a look at every piece, at every position of the demo save and of bot
-    games."""
-    found = _SEALED.get(id(pieces))
-    size = len(pieces)
-    if found is None or found[0] is not pieces or not _same_head(pieces, found[1], found[3]):
-        labels = [k for k, p in pieces.items() if not p["revealed"]]
-    else:
-        labels = [k for k in found[2] if not pieces[k]["revealed"]]
-        if size > found[1]:
-            labels += [k for k, p in islice(pieces.items(), found[1], None) if not p["revealed"]]
-    _keep_sealed(pieces, size, labels, next(reversed(pieces)) if size else None)
-    return any(pieces[k]["due"] for k in labels)
-
-
-def _same_head(pieces: Pieces, count: int, last: str | None) -> bool:
-    """Whether the first `count` labels of `pieces` may be the recorded ones: the dict is
-    no shorter and its label at `count - 1` is the one recorded there."""
-    size = len(pieces)
-    if size < count:
-        return False
-    if count == 0:
-        return True
-    return next(islice(reversed(pieces), size - count, None), None) == last
-
-
-def _keep_sealed(pieces: Pieces, count: int, labels: list[str], last: str | None) -> None:
-    if len(_SEALED) >= _KEPT and id(pieces) not in _SEALED:
-        _SEALED.clear()
-    _SEALED[id(pieces)] = (pieces, count, labels, last)
 
 
 # copy's id -> (copy, source), both held so that no id is reused while recorded; the last
 # few copies (a verifier needs one at a time, a bot a few). Cleared when full, which
 # costs only copies.
 _SOURCES: dict[int, tuple[Pieces, Pieces]] = {}
-# pieces' id -> (pieces, count, labels of its pieces not opened, its label at count - 1)
-_SEALED: dict[int, tuple[Pieces, int, list[str], str | None]] = {}
 _KEPT = 128  # (two dicts a copy: its pieces and its counters)

@@ -3,9 +3,8 @@
 - copies share their counters and pieces with the state they were copied from
   (shared_pieces.py, `state.writable_counter`): every entry of the demo save and of bot
   games is applied to a state that must come out of it exactly as it went in;
-- `anything_due` reads only the pieces that may still be due (its record of a pieces
-  dict, kept outside the state): the same answer as a look at every piece, at every
-  position;
+- `anything_due` (in C, without `pieces.due`'s look at each piece in Python): the same
+  answer as that look, at every position;
 - the decision types are records (pbem.record) made without @dataclass: equal, hashed,
   shown and refused as the frozen dataclasses they were.
 """
