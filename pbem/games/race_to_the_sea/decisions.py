@@ -58,6 +58,9 @@ class _Decision(Record):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         fields = self._fields
+        if not kwargs and len(args) == len(fields):  # (most decisions: every field given)
+            self.__dict__.update(zip(fields, args, strict=True))
+            return
         if len(args) > len(fields):
             raise TypeError(
                 f"{type(self).__name__}() takes {len(fields)} arguments, {len(args)} given"
@@ -75,6 +78,16 @@ class _Decision(Record):
                     values[name] = self._defaults[name]
             values = {name: values[name] for name in fields}
         self.__dict__.update(values)
+
+    # Its fields are the whole of its __dict__, in order: compared and hashed as the
+    # dataclass did (a tuple of the fields), without a tuple made field by field.
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return self.__dict__ == other.__dict__
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self.__dict__.values()))
 
 
 @dataclass_transform(frozen_default=True)
