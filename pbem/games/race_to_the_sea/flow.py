@@ -68,6 +68,7 @@ from pbem.games.race_to_the_sea.state import (
     piece_label,
     positions,
     ready_counter,
+    stop_positions,
     take_control,
     unit,
     writable_counter,
@@ -342,7 +343,8 @@ def move(state: State, role: str, d: Move, ctx: Context) -> Next:
     counter = ready_counter(state, role, d.counter)
     if d.path[0] != counter["hex"]:
         raise illegal(f"{d.counter} is in hex {hex_text(counter['hex'])}", "9.1")
-    check = mv.legal_move(state["board"], positions(state), d.counter, list(d.path), flooded(state))
+    pos = stop_positions(state, d.counter, d.path[-1])  # (what legal_move reads)
+    check = mv.legal_move(state["board"], pos, d.counter, list(d.path), flooded(state))
     if check.problem is not None:
         raise illegal(check.problem, "10")
     writable_counter(state, d.counter)["hex"] = d.path[-1]
@@ -482,9 +484,8 @@ def forced_march(state: State, role: str, d: March, ctx: Context) -> None:
         raise illegal(f"{d.counter} has already force-marched", "7.7.3")
     if d.path[0] != counter["hex"]:
         raise illegal(f"{d.counter} is in hex {hex_text(counter['hex'])}", "7.7.3")
-    check = mv.forced_march_check(
-        state["board"], positions(state), d.counter, list(d.path), flooded(state)
-    )
+    pos = stop_positions(state, d.counter, d.path[-1])  # (what forced_march_check reads)
+    check = mv.forced_march_check(state["board"], pos, d.counter, list(d.path), flooded(state))
     if check.problem is not None:
         raise illegal(check.problem, "7.7.3")
     writable_counter(state, d.counter)["hex"] = d.path[-1]

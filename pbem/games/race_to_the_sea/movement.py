@@ -35,7 +35,7 @@ Readings of the rules where the rulebook is silent (each is documented where it 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -162,6 +162,24 @@ def nml_hexes(board: Board, pieces: Pieces, side: str) -> set[int]:
     return {n for h in enemy_hexes(pieces, side) for n in g.neighbours(h)}
 
 
+class _NearEnemies:
+    """`nml_hexes(board, pieces, side)` as a container asked hex by hex (`h in nml`): a
+    hex is in No Man's Land when one of its neighbours holds an enemy piece, which is
+    what the set holds (the neighbours of every enemy hex)."""
+
+    def __init__(self, grid: Any, enemies: set[int]) -> None:
+        self.grid, self.enemies = grid, enemies
+        self.known: dict[object, bool] = {}
+
+    def __contains__(self, hex_: object) -> bool:
+        found = self.known.get(hex_)
+        if found is None:
+            found = self.known[hex_] = hex_ in self.grid and not self.enemies.isdisjoint(
+                self.grid.neighbours(hex_)
+            )
+        return bool(found)
+
+
 def _size(piece: Mapping[str, Any]) -> int | None:
     if is_false(piece):
         return 0  # 10.2 C: False Reports stack for free
@@ -257,7 +275,12 @@ def _path_problem(
             f"not {label(hexes[0])} where the path starts"
         )
     side = piece["side"]
-    enemies, nml = near or (enemy_hexes(pieces, side), nml_hexes(board, pieces, side))
+    nml: Container[int]
+    if near is not None:
+        enemies, nml = near
+    else:  # only the path's hexes are asked: `nml_hexes` of them, not of the whole map
+        enemies = enemy_hexes(pieces, side)
+        nml = _NearEnemies(rm.grid(board), enemies)
     spent = 0
     for i, (a, b) in enumerate(zip(hexes, hexes[1:], strict=False), start=1):
         problem = _step_problem(board, a, b, flooded, enemies)

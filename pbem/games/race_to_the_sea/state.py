@@ -351,8 +351,39 @@ def take_control(state: State, counter: str, hex_: int) -> None:
     3.1.3 B; scouting cavalry never, 10.5.1). Read: a unit occupies the hex it stops in,
     not the hexes it passes through."""
     piece = position_of(state, counter)
+    if _control_stays(state, piece, hex_):
+        return  # (rebuilt, the record would have the same hexes, sides and order)
     changed = mv.update_control(state["board"], state["control"], {"id": counter, **piece}, hex_)
     state["control"] = {mv.hex_label(h): side for h, side in sorted(changed.items())}
+
+
+def _control_stays(state: State, piece: Mapping[str, Any], hex_: int) -> bool:
+    """Whether `take_control` would write the control record as it is: `hex_` keeps the
+    side it has (most moves stay in friendly hexes), and the record is already as
+    `take_control` writes it (printed labels as keys, in map order)."""
+    control = state["control"]
+    start = mv.initial_control(state["board"], hex_)
+    if mv.controls_hexes(piece) and start is not None:
+        want = None if piece["side"] == start else piece["side"]
+        if control.get(mv.hex_label(hex_)) != want:
+            return False
+    return all(type(k) is str and len(k) == 4 for k in control) and list(control) == sorted(control)
+
+
+def stop_positions(state: State, label: str, hex_: int) -> dict[str, Any]:
+    """What `movement.legal_move` and `forced_march_check` read of `positions(state)` for
+    the counter `label` stopping in `hex_`: the position of that counter and of its side's
+    counters in `hex_` (stacking, 10.2), the others' side and hex (enemy hexes, No Man's
+    Land, screening) straight from the counters, without a position built for each of
+    fifty. tests/games/race_to_the_sea/test_rts_fast_paths.py holds the verdicts to those
+    on `positions(state)`."""
+    counters = state["counters"]
+    out: dict[str, Any] = dict(counters)
+    side = counters[label]["side"]
+    for key, counter in counters.items():
+        if key == label or (counter["hex"] == hex_ and counter["side"] == side):
+            out[key] = position_of(state, key)
+    return out
 
 
 # --- the Combat Results decks (6.2) ------------------------------------------------------------

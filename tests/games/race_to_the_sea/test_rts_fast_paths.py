@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -153,3 +154,91 @@ def test_the_decisions_are_the_frozen_dataclasses_they_were() -> None:
         rd.Move("c07", (1, 2), counter="c08")  # type: ignore[misc]
     with pytest.raises(TypeError):
         rd.Reply(nothing=1)  # type: ignore[call-arg]
+
+
+def _cost(board: Any, flooded: list[int], a: int, b: int) -> int:
+    from pbem.games.race_to_the_sea import map_data as rm
+
+    return rm.move_cost(board, a, b, flooded) or 0
+
+
+def _positions_seen(seed: int) -> list[dict[str, Any]]:
+    """States of a bot game, every tenth decision."""
+    t = Table(ENGINE, ENGINE.setup(DATA, {}), seed=seed, check=False)
+    rng = random.Random(seed)
+    seen = []
+    for turn in range(1500):
+        if t.over():
+            break
+        if turn % 10 == 0:
+            seen.append(rs.copy_state(t.state))
+        t.decide(t.asked(), t.choose(t.asked(), rng))  # type: ignore[arg-type]
+    return seen
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_a_move_checked_on_its_stop_positions_gets_the_verdict_of_all_positions(
+    seed: int,
+) -> None:
+    """`stop_positions` (what a move reads) and the No Man's Land asked hex by hex give
+    `legal_move` and `forced_march_check` the verdicts of `positions` with the whole
+    No Man's Land, on every path of one or two hexes from each counter, legal or not."""
+    from pbem.games.race_to_the_sea import map_data as rm
+    from pbem.games.race_to_the_sea import movement as mv
+
+    checked = problems = claims = 0
+    for state in _positions_seen(seed):
+        every = rs.positions(state)
+        g = rm.grid(state["board"])
+        flooded = rs.flooded(state)
+        for label, counter in state["counters"].items():
+            side = counter["side"]
+            near = (mv.enemy_hexes(every, side), mv.nml_hexes(state["board"], every, side))
+            start = counter["hex"]
+            paths = [[start, n] for n in g.neighbours(start)]
+            paths += [[start, n, m] for n in g.neighbours(start) for m in g.neighbours(n)][::3]
+            paths += [[start], [start, 1, 2], [start, start]]
+            for path in paths:
+                stop = rs.stop_positions(state, label, path[-1])
+                for check in (mv.legal_move, mv.forced_march_check):
+                    strict = check(state["board"], every, label, path, flooded)
+                    assert check(state["board"], stop, label, path, flooded) == strict
+                    if check is mv.legal_move:
+                        with_near = mv._path_problem(
+                            state["board"], every, label, path, flooded,
+                            functools.partial(_cost, state["board"], flooded),
+                            mv.movement_allowance(every[label]), "move", near,
+                        )  # fmt: skip
+                        assert with_near == strict
+                    checked += 1
+                    problems += strict.problem is not None
+                    claims += bool(strict.claims)
+    assert checked > 5000 and problems > 1000 and claims > 50
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_a_control_record_left_as_it_is_is_the_one_rebuilt(seed: int) -> None:
+    """`take_control` leaves the record alone only when rebuilding it gives the same."""
+    from pbem.games.race_to_the_sea import map_data as rm
+    from pbem.games.race_to_the_sea import movement as mv
+
+    kept = 0
+    for state in _positions_seen(seed):
+        g = rm.grid(state["board"])
+        for label, counter in list(state["counters"].items())[::3]:
+            for hex_ in (counter["hex"], *g.neighbours(counter["hex"])):
+                piece = rs.position_of(state, label)
+                changed = mv.update_control(
+                    state["board"], state["control"], {"id": label, **piece}, hex_
+                )
+                strict = {mv.hex_label(h): side for h, side in sorted(changed.items())}
+                fast = rs.copy_state(state)
+                rs.take_control(fast, label, hex_)
+                assert fast["control"] == strict and list(fast["control"]) == list(strict)
+                kept += fast["control"] is not strict and rs._control_stays(state, piece, hex_)
+    assert kept > 100
+    state = _positions_seen(3)[-1]
+    some = next(iter(state["control"]))
+    state["control"] = {int(some): state["control"][some]}  # not as take_control writes it
+    label = next(iter(state["counters"]))
+    assert not rs._control_stays(state, rs.position_of(state, label), int(some))
