@@ -180,6 +180,9 @@ class _NearEnemies:
         return bool(found)
 
 
+_ASK: Any = object()  # (not in `move_costs` yet)
+
+
 def _size(piece: Mapping[str, Any]) -> int | None:
     if is_false(piece):
         return 0  # 10.2 C: False Reports stack for free
@@ -354,15 +357,18 @@ def reachable(
     best: dict[int, int] = {start: 0}
     came: dict[int, int] = {}
     todo: list[int] = [start]
+    costs = rm.move_costs(board)  # (`move_cost`'s memo, read here without a call a step)
     while todo:
-        todo.sort(key=lambda h: best[h])
+        todo.sort(key=best.__getitem__)
         here = todo.pop(0)
         if here != start and here in nml:
             continue  # 10.1.1 B: entering NML ends the move
         for there in g.neighbours(here):
             # `_step_problem`, for a neighbour on the map: no cost is a prohibited or
             # flooded hex (10.3.2, 9.8 B); an enemy-occupied hex is never entered (10.2 D)
-            step = rm.move_cost(board, here, there, flooded)
+            step = costs.get((here, there), _ASK)
+            if step is _ASK or there in flooded:
+                step = rm.move_cost(board, here, there, flooded)
             if step is None or there in enemies:
                 continue
             if here in nml and there in nml:
