@@ -33,12 +33,12 @@ with a "not yet" line.
 from __future__ import annotations
 
 import re
-from typing import Any, ClassVar, TypeVar, dataclass_transform
+from typing import Any, TypeVar, dataclass_transform
 
 from pbem.core.engine import State
 from pbem.errors import InvalidOrderError
+from pbem.games.race_to_the_sea.records import frozen_record
 from pbem.kit.decisions import spelled
-from pbem.record import Record
 
 T = TypeVar("T")
 
@@ -46,58 +46,12 @@ T = TypeVar("T")
 _DECLARED: list[type] = []
 
 
-class _Decision(Record):
-    """A decision type's base: a frozen record (pbem.record) whose fields are its class's
-    annotations, in order, with the class's values as defaults. What the kit's @decision
-    gives (a frozen dataclass: equality and hash by fields of the same class, its repr,
-    assignment refused), without making a dataclass of each of the 37 types: that was a
-    tenth of a cold `pbem show` of this game (compiling their methods with exec).
-    tests/games/race_to_the_sea/test_rts_fast_paths.py holds them to the dataclasses."""
-
-    _defaults: ClassVar[dict[str, Any]] = {}
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        fields = self._fields
-        if not kwargs and len(args) == len(fields):  # (most decisions: every field given)
-            self.__dict__.update(zip(fields, args, strict=True))
-            return
-        if len(args) > len(fields):
-            raise TypeError(
-                f"{type(self).__name__}() takes {len(fields)} arguments, {len(args)} given"
-            )
-        values = dict(zip(fields, args, strict=False))
-        for name, value in kwargs.items():
-            if name not in fields or name in values:
-                raise TypeError(f"{type(self).__name__}() got an unexpected or repeated {name!r}")
-            values[name] = value
-        if len(values) < len(fields):
-            for name in fields:
-                if name not in values:
-                    if name not in self._defaults:
-                        raise TypeError(f"{type(self).__name__}() is missing {name!r}")
-                    values[name] = self._defaults[name]
-            values = {name: values[name] for name in fields}
-        self.__dict__.update(values)
-
-    # Its fields are the whole of its __dict__, in order: compared and hashed as the
-    # dataclass did (a tuple of the fields), without a tuple made field by field.
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is self.__class__:
-            return self.__dict__ == other.__dict__
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(tuple(self.__dict__.values()))
-
-
 @dataclass_transform(frozen_default=True)
 def decision(cls: type[T]) -> type[T]:
     """Declare `cls` a decision type of this game: a frozen record with its annotated
-    fields (as the kit's @decision, which makes a frozen dataclass of it), listed."""
-    names = tuple(cls.__dict__.get("__annotations__", {}))
-    namespace = {k: v for k, v in cls.__dict__.items() if k not in ("__dict__", "__weakref__")}
-    namespace["_defaults"] = {name: namespace[name] for name in names if name in namespace}
-    made = type(cls.__name__, (_Decision,), namespace, fields=names)
+    fields (records.py: what the kit's @decision, a frozen dataclass, gives, without
+    compiling a dataclass's methods for each of the 37 types), listed."""
+    made = frozen_record(cls)
     _DECLARED.append(made)
     return made
 

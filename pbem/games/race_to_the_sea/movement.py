@@ -36,11 +36,11 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Collection, Container, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
 from pbem.games.race_to_the_sea import map_data as rm
+from pbem.games.race_to_the_sea.records import frozen_record
 from pbem.maps.hexes import label, split
 
 SIDES = ("allies", "germans")
@@ -58,20 +58,20 @@ Pieces = Iterable[Mapping[str, Any]] | Mapping[str, Mapping[str, Any]]
 Control = Mapping[Any, str]
 
 
-@dataclass(frozen=True)
+@frozen_record
 class MoveCheck:
     """The public verdict on a move: `problem` is one line naming the rule broken (None if
     the public facts allow it); `claims` are the lines that hidden facts must bear out."""
 
     problem: str | None = None
-    claims: tuple[str, ...] = field(default_factory=tuple)
+    claims: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
         return self.problem is None
 
 
-@dataclass(frozen=True)
+@frozen_record
 class Retreat:
     """One legal retreat: the hexes entered (one, or two through an overstacked friendly
     hex, 12.7 E) and the claims hidden sizes must bear out."""

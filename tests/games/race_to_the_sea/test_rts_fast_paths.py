@@ -242,3 +242,47 @@ def test_a_control_record_left_as_it_is_is_the_one_rebuilt(seed: int) -> None:
     state["control"] = {int(some): state["control"][some]}  # not as take_control writes it
     label = next(iter(state["counters"]))
     assert not rs._control_stays(state, rs.position_of(state, label), int(some))
+
+
+def test_the_result_records_are_the_frozen_dataclasses_they_were() -> None:
+    from pbem.games.race_to_the_sea import casualties, initiative, victory
+    from pbem.games.race_to_the_sea import movement as mv
+
+    samples: list[Any] = [
+        mv.MoveCheck(),
+        mv.MoveCheck("10.2 B: too many"),
+        mv.MoveCheck(claims=("10.2 A: at most 6 SZ",)),
+        mv.Retreat((714, 715)),
+        mv.Retreat((714,), ("a claim",)),
+        initiative.Round("allies", {"allies": 3, "germans": 2}, False),
+        victory.Result({"allies": 3, "germans": 2}, "allies", "Minor Victory"),
+        casualties.Absorbed([], True, ["a"]),
+    ]
+    for made in samples:
+        kind: Any = type(made)
+        reference = dataclasses.make_dataclass(
+            kind.__name__,
+            [
+                (name, Any, dataclasses.field(default=kind._defaults[name]))
+                if name in kind._defaults
+                else (name, Any)
+                for name in kind._fields
+            ],
+            frozen=True,
+        )(*(made.__dict__[n] for n in kind._fields))
+        assert repr(made) == repr(reference) and vars(made) == vars(reference)
+        try:
+            assert hash(made) == hash(reference)
+        except TypeError:  # a dict or list field: neither hashes
+            with pytest.raises(TypeError):
+                hash(reference)
+        assert kind(*(made.__dict__[n] for n in kind._fields)) == made
+        with pytest.raises(AttributeError):
+            made.problem = "x"
+    assert mv.MoveCheck().ok and not mv.MoveCheck("no").ok and mv.Retreat((1, 2)).hex == 2
+    assert mv.MoveCheck().claims == () and mv.MoveCheck() == mv.MoveCheck(None, ())
+    assert initiative.Round("allies", {"allies": 2, "germans": 1}, False).order() == [
+        "allies",
+        "germans",
+        "allies",
+    ]
