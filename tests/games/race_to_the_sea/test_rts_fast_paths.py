@@ -146,6 +146,13 @@ def test_the_decisions_are_the_frozen_dataclasses_they_were() -> None:
     assert rd.Done() == rd.Done() and rd.Done() != rd.Discard()
     assert rd.Bid(4) != rd.Bid(3) and rd.Place("a", None, 1) != rd.Place("a", None, 1, "x")
     assert rd.Reply(back=5) == rd.Reply(False, 5, False)
+    shuffled = rd.Reply(lost=True, back=5, met=True)  # fields by name, in another order
+    assert hash(shuffled) == hash(rd.Reply(True, 5, True)) and list(vars(shuffled)) == [
+        "met",
+        "back",
+        "lost",
+    ]
+    assert rd.Place("fr-iv", None, 714) == rd.Place("fr-iv", None, 714, None)
     with pytest.raises(TypeError):
         rd.Move("c07")  # type: ignore[call-arg]
     with pytest.raises(TypeError):
