@@ -5,7 +5,10 @@ Race to the Sea declares 37 decision types and a few result types, which was a t
 a cold `pbem show` of the game. `frozen_record` gives a class what @dataclass(frozen=True)
 gave it (its annotated fields in order, the class's values as defaults, equality and hash
 by fields of the same class, the dataclass repr, assignment refused) as a pbem.record
-`Record`. tests/games/race_to_the_sea/test_rts_fast_paths.py holds them to dataclasses.
+`Record`, and compiles a class's __init__ (the one @dataclass writes) only when the first
+record of that class is made: an import compiles none, and a bot that makes thousands of
+moves' checks and decisions a game makes each as fast as a dataclass does.
+tests/games/race_to_the_sea/test_rts_fast_paths.py holds them to dataclasses.
 """
 
 from __future__ import annotations
@@ -23,29 +26,15 @@ class FrozenRecord(Record):
 
     _defaults: ClassVar[dict[str, Any]] = {}
     _required: ClassVar[int] = 0  # the fields before the first with a default
-    _tail: ClassVar[tuple[Any, ...]] = ()  # the defaults of the fields after those
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        fields = self._fields
-        given = len(args)
-        if not kwargs and self._required <= given <= len(fields):  # (the usual call)
-            if given < len(fields):
-                args += self._tail[given - self._required :]
-            self.__dict__.update(zip(fields, args, strict=True))
-            return
-        if given > len(fields):
-            raise TypeError(f"{type(self).__name__}() takes {len(fields)} arguments, {given} given")
-        values = dict(zip(fields, args, strict=False))
-        for name, value in kwargs.items():
-            if name not in fields or name in values:
-                raise TypeError(f"{type(self).__name__}() got an unexpected or repeated {name!r}")
-            values[name] = value
-        for name in fields:
-            if name not in values:
-                if name not in self._defaults:
-                    raise TypeError(f"{type(self).__name__}() is missing {name!r}")
-                values[name] = self._defaults[name]
-        self.__dict__.update({name: values[name] for name in fields})  # (in field order)
+        """The first record made of a class compiles the class's own __init__ (as
+        @dataclass does for every class it makes, here only for the classes that are
+        made: an import compiles none) and makes the record with it."""
+        cls = type(self)
+        if "__init__" not in cls.__dict__:
+            type.__setattr__(cls, "__init__", _compiled_init(cls))
+        cls.__init__(self, *args, **kwargs)
 
     # Its fields are the whole of its __dict__, in order: compared and hashed as the
     # dataclass did (a tuple of the fields), without a tuple made field by field.
@@ -56,6 +45,20 @@ class FrozenRecord(Record):
 
     def __hash__(self) -> int:
         return hash(tuple(self.__dict__.values()))
+
+
+def _compiled_init(cls: type[FrozenRecord]) -> Any:
+    """`cls.__init__` as @dataclass writes it: the fields as parameters, in order, the
+    defaults after, each stored straight into the instance's __dict__."""
+    fields, required = cls._fields, cls._required
+    params = [name if i < required else f"{name}=_d[{name!r}]" for i, name in enumerate(fields)]
+    body = "".join(f"    _s[{name!r}] = {name}\n" for name in fields) or "    pass\n"
+    source = f"def __init__(self, {', '.join(params)}):\n    _s = self.__dict__\n{body}"
+    namespace: dict[str, Any] = {"_d": cls._defaults}
+    exec(compile(source, f"<{cls.__qualname__}.__init__>", "exec"), namespace)
+    made = namespace["__init__"]
+    made.__qualname__ = f"{cls.__qualname__}.__init__"
+    return made
 
 
 @dataclass_transform(frozen_default=True)
@@ -69,6 +72,5 @@ def frozen_record(cls: type[T]) -> type[T]:
         raise TypeError(f"{cls.__name__}: a field without a default follows one with a default")
     namespace["_defaults"] = defaults
     namespace["_required"] = required
-    namespace["_tail"] = tuple(defaults[name] for name in names[required:])
     made: type[T] = type(cls.__name__, (FrozenRecord,), namespace, fields=names)
     return made
