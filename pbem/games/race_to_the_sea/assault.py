@@ -63,6 +63,7 @@ from pbem.games.race_to_the_sea.state import (
     positions,
     take_control,
     unit,
+    writable_counter,
 )
 from pbem.games.race_to_the_sea.what_next import PENDING
 from pbem.kit.steps import NO_OPENINGS, Next, Openings
@@ -188,7 +189,7 @@ def start(
     froms = sorted(set(units.values()))
     flank = any(not g.adjacent(a, b) for a in froms for b in froms if a != b)  # 12.5.A
     for label in units:
-        state["counters"][label]["hex"] = hex_
+        writable_counter(state, label)["hex"] = hex_
     state["combat"] = {
         "kind": "assault",
         "side": role,
@@ -622,7 +623,7 @@ def retreat(state: State, role: str, d: Retreat, ctx: Context) -> Next:
 
 def _retreat(state: State, label: str, to: int, ctx: Context, rule: str) -> None:
     combat = state["combat"]
-    state["counters"][label]["hex"] = to
+    writable_counter(state, label)["hex"] = to
     ctx.event(f"{label} retreats to {hex_text(to)} ({rule})")
     if label in combat["attackers"]:
         return  # 12.7.B: back where it came from, as it stood before
@@ -689,7 +690,7 @@ def go_back(state: State, role: str, d: GoBack, ctx: Context) -> Next:
     combat = state["combat"]
     if d.counter not in attackers(state):
         raise illegal(f"{d.counter} is not an attacker in the hex", "12.8.B")
-    state["counters"][d.counter]["hex"] = combat["attackers"][d.counter]
+    writable_counter(state, d.counter)["hex"] = combat["attackers"][d.counter]
     ctx.event(f"{d.counter} goes back to {hex_text(combat['attackers'][d.counter])} (12.8.B)")
     if not _over_stacked(state, attackers(state)):
         take_control(state, attackers(state)[0], combat["hex"])
@@ -702,7 +703,7 @@ def _close(state: State, ctx: Context) -> Next:
     state["combat"] = None
     for label in combat["attackers"]:
         if label in state["counters"]:
-            state["counters"][label]["activated"] = True
+            writable_counter(state, label)["activated"] = True
     if state.get("resume") is None:
         state["resume"] = "action" if not combat.get("counter") else None
     for found in combat["events"]:

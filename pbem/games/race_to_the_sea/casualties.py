@@ -26,11 +26,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from pbem.errors import IllegalOrderError
 from pbem.games.datacheck import DataChecker, read_toml, shipped_file
+from pbem.games.race_to_the_sea.records import frozen_record
 
 PACKAGE = "pbem.games.race_to_the_sea"
 MARKERS_FILE = "markers.toml"
@@ -244,7 +244,7 @@ def recover(stack: Sequence[Sequence[str]], hits: int) -> tuple[Stack, list[str]
     return result, [m for m in returned if m != BLANK]
 
 
-@dataclass(frozen=True)
+@frozen_record
 class Absorbed:
     """What `hits` did to a unit: its new stack, whether it is eliminated, and the markers
     that go back to its side's cup."""

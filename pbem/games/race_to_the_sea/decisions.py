@@ -33,11 +33,28 @@ with a "not yet" line.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, TypeVar, dataclass_transform
 
 from pbem.core.engine import State
 from pbem.errors import InvalidOrderError
-from pbem.kit.decisions import decision, decision_types, spelled
+from pbem.games.race_to_the_sea.records import frozen_record
+from pbem.kit.decisions import spelled
+
+T = TypeVar("T")
+
+# The decision types in the order of declaration (the kit's `decision_types`).
+_DECLARED: list[type] = []
+
+
+@dataclass_transform(frozen_default=True)
+def decision(cls: type[T]) -> type[T]:
+    """Declare `cls` a decision type of this game: a frozen record with its annotated
+    fields (records.py: what the kit's @decision, a frozen dataclass, gives, without
+    compiling a dataclass's methods for each of the 37 types), listed."""
+    made = frozen_record(cls)
+    _DECLARED.append(made)
+    return made
+
 
 NATIONALITY_WORDS = ("french", "british", "belgian", "german")
 FACES = ("scouting", "deployed")
@@ -294,7 +311,7 @@ class Deal:
     the one cup for the hit units, each sealed to their owner."""
 
 
-DECISION_TYPES = decision_types(__name__)
+DECISION_TYPES = tuple(_DECLARED)
 
 SIMPLE: dict[str, Any] = {
     "done": Done(),

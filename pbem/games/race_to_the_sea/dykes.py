@@ -41,6 +41,7 @@ from pbem.games.race_to_the_sea.state import (
     illegal,
     positions,
     take_control,
+    writable_counter,
 )
 from pbem.games.race_to_the_sea.what_next import NEXT_ACTION
 from pbem.kit.steps import Next
@@ -158,7 +159,7 @@ def flood(state: State, role: str, d: Flood, ctx: Context) -> Next:
     for label in movers:
         assert d.hex is not None
         claims = _stack_check(state, [label], d.hex).claims
-        state["counters"][label]["hex"] = d.hex
+        writable_counter(state, label)["hex"] = d.hex
         take_control(state, label, d.hex)  # 14.1 B: it occupies the hex it stops in
         record_claims(state, ctx, role, label, claims)  # as flow.move records them
         ctx.event(f"{label} is displaced to {hex_text(d.hex)} (9.8.B)")

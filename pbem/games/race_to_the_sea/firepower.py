@@ -41,6 +41,7 @@ from pbem.games.race_to_the_sea.state import (
     ready_counter,
     take_control,
     unit,
+    writable_counter,
 )
 from pbem.games.race_to_the_sea.what_next import PENDING
 from pbem.kit.steps import NO_OPENINGS, Next, Openings
@@ -166,7 +167,7 @@ def fall_back(state: State, role: str, d: FallBack, ctx: Context) -> Next:
 def _move(state: State, counter: str, to: int, ctx: Context, rule: str) -> None:
     """The retreat, with the stacking claims hidden sizes make (10.2.A, 12.7.E)."""
     found = retreats(state, counter)[to]
-    state["counters"][counter]["hex"] = to
+    writable_counter(state, counter)["hex"] = to
     take_control(state, counter, to)
     side = state["counters"][counter]["side"]
     record_claims(state, ctx, side, counter, found.claims)
@@ -327,7 +328,7 @@ def finish(state: State, ctx: Context) -> Next:
     state["combat"] = None
     attacker = combat["attacker"]
     if attacker in state["counters"]:
-        state["counters"][attacker]["activated"] = True
+        writable_counter(state, attacker)["activated"] = True
     state["resume"] = "action"
     events.after_combat(state, combat, ctx)
     return PENDING

@@ -68,8 +68,10 @@ from pbem.games.race_to_the_sea.state import (
     piece_label,
     positions,
     ready_counter,
+    stop_positions,
     take_control,
     unit,
+    writable_counter,
 )
 from pbem.games.race_to_the_sea.what_next import NEXT_ACTION
 from pbem.kit import decks, pieces
@@ -141,7 +143,7 @@ def place(state: State, role: str, d: Place, ctx: Context) -> Next:
             raise illegal(f"{d.unit} may not be placed in hex {hex_text(d.hex)}", "7.1.B")
         closest = d.hex not in listed_hexes(state, d.unit, role)  # 7.1.B, before the slot
         label = add_counter(state, role, data["nationality"], d.hex, d.unit, True)
-        state["counters"][label]["scouting"] = d.face == "scouting"
+        writable_counter(state, label)["scouting"] = d.face == "scouting"
         batch["units"] = [u for u in batch["units"] if u != d.unit]
         _placed(state, label, d.hex)
         ctx.event(f"{label}: {d.unit} placed {d.face} in {hex_text(d.hex)}")
@@ -265,7 +267,7 @@ def rail(state: State, role: str, d: Rail, ctx: Context) -> None:
         check = _merge(check, mv.rail_limit_check(pos, [*state["railed"], d.counter]))
     if check.problem is not None:
         raise illegal(check.problem, "7.3")
-    counter["hex"] = d.end
+    writable_counter(state, d.counter)["hex"] = d.end
     state["railed"].append(d.counter)
     take_control(state, d.counter, d.end)
     stacking = tuple(c for c in check.claims if c.startswith("10.2"))
@@ -341,10 +343,11 @@ def move(state: State, role: str, d: Move, ctx: Context) -> Next:
     counter = ready_counter(state, role, d.counter)
     if d.path[0] != counter["hex"]:
         raise illegal(f"{d.counter} is in hex {hex_text(counter['hex'])}", "9.1")
-    check = mv.legal_move(state["board"], positions(state), d.counter, list(d.path), flooded(state))
+    pos = stop_positions(state, d.counter, d.path[-1])  # (what legal_move reads)
+    check = mv.legal_move(state["board"], pos, d.counter, list(d.path), flooded(state))
     if check.problem is not None:
         raise illegal(check.problem, "10")
-    counter["hex"] = d.path[-1]
+    writable_counter(state, d.counter)["hex"] = d.path[-1]
     take_control(state, d.counter, d.path[-1])
     record_claims(state, ctx, role, d.counter, check.claims)
     ctx.event(f"{d.counter} moves to {hex_text(d.path[-1])}")
@@ -356,6 +359,7 @@ def flip(state: State, role: str, d: Flip, ctx: Context) -> Next:
     counter = ready_counter(state, role, d.counter)
     if not counter["cavalry"]:
         raise illegal(f"{d.counter} is no cavalry unit", "9.1.B")
+    counter = writable_counter(state, d.counter)
     counter["scouting"] = not counter["scouting"]
     ctx.event(f"{d.counter} turns to its {'scouting' if counter['scouting'] else 'deployed'} side")
     if not counter["scouting"]:
@@ -410,7 +414,7 @@ def can_act(state: State, side: str) -> bool:
 
 
 def _acted(state: State, label: str) -> Next:
-    state["counters"][label]["activated"] = True  # 4.1.2.B, 9.B
+    writable_counter(state, label)["activated"] = True  # 4.1.2.B, 9.B
     return NEXT_ACTION
 
 
@@ -424,8 +428,9 @@ def next_action(state: State, ctx: Context) -> Next:
     state["index"] += 1
     if state["index"] < len(state["order"]):
         return None
-    for counter in state["counters"].values():
-        counter["activated"] = False  # 7.6.A
+    for label, counter in state["counters"].items():
+        if counter["activated"]:  # (a copy shares the others: writable_counter)
+            writable_counter(state, label)["activated"] = False  # 7.6.A
     if state["round"] < ROUNDS:
         start_round(state)
     else:
@@ -479,12 +484,11 @@ def forced_march(state: State, role: str, d: March, ctx: Context) -> None:
         raise illegal(f"{d.counter} has already force-marched", "7.7.3")
     if d.path[0] != counter["hex"]:
         raise illegal(f"{d.counter} is in hex {hex_text(counter['hex'])}", "7.7.3")
-    check = mv.forced_march_check(
-        state["board"], positions(state), d.counter, list(d.path), flooded(state)
-    )
+    pos = stop_positions(state, d.counter, d.path[-1])  # (what forced_march_check reads)
+    check = mv.forced_march_check(state["board"], pos, d.counter, list(d.path), flooded(state))
     if check.problem is not None:
         raise illegal(check.problem, "7.7.3")
-    counter["hex"] = d.path[-1]
+    writable_counter(state, d.counter)["hex"] = d.path[-1]
     take_control(state, d.counter, d.path[-1])
     record_claims(state, ctx, role, d.counter, check.claims)
     state["march"]["moved"].append(d.counter)
@@ -616,6 +620,7 @@ def on_opened(state: State, ctx: Context) -> None:
             counter = state["counters"].get(label[len("unit/") :])
             if counter is None or counter["unit"] is not None:
                 continue
+            counter = writable_counter(state, label[len("unit/") :])
             counter["unit"] = value
             kind = unit(state, str(value))["kind"]
             if kind == "false-report" and state["step"] != "final":

@@ -11,7 +11,7 @@ first takes the difference (8.4, 7.5.1), then the sides alternate, the other sid
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from pbem.games.race_to_the_sea.records import frozen_record
 
 SIDES = ("germans", "allies")
 
@@ -20,7 +20,7 @@ def other(side: str) -> str:
     return SIDES[1] if side == SIDES[0] else SIDES[0]
 
 
-@dataclass(frozen=True)
+@frozen_record
 class Round:
     """The outcome of the bids of one Action Round."""
 

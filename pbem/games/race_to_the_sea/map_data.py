@@ -658,6 +658,13 @@ def move_cost(data: Mapping[str, Any], a: int, b: int, flooded: Collection[int] 
 _COSTS: dict[int, tuple[Mapping[str, Any], dict[tuple[int, int], int | None]]] = {}
 
 
+def move_costs(data: Mapping[str, Any]) -> Mapping[tuple[int, int], int | None]:
+    """The memo of `move_cost` of one map, flooding aside: (a, b) -> the cost, for the
+    pairs asked so far (a caller that asks many pairs looks there first, then asks
+    `move_cost`, which fills it in)."""
+    return _memo(_COSTS, data)
+
+
 def _move_cost(data: Mapping[str, Any], a: int, b: int) -> int | None:
     board = _neighbours(data, a, b)
     if terrain(data, b) in PROHIBITED:

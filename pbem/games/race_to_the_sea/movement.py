@@ -35,12 +35,12 @@ Readings of the rules where the rulebook is silent (each is documented where it 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection, Container, Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
 from pbem.games.race_to_the_sea import map_data as rm
+from pbem.games.race_to_the_sea.records import frozen_record
 from pbem.maps.hexes import label, split
 
 SIDES = ("allies", "germans")
@@ -58,20 +58,20 @@ Pieces = Iterable[Mapping[str, Any]] | Mapping[str, Mapping[str, Any]]
 Control = Mapping[Any, str]
 
 
-@dataclass(frozen=True)
+@frozen_record
 class MoveCheck:
     """The public verdict on a move: `problem` is one line naming the rule broken (None if
     the public facts allow it); `claims` are the lines that hidden facts must bear out."""
 
     problem: str | None = None
-    claims: tuple[str, ...] = field(default_factory=tuple)
+    claims: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
         return self.problem is None
 
 
-@dataclass(frozen=True)
+@frozen_record
 class Retreat:
     """One legal retreat: the hexes entered (one, or two through an overstacked friendly
     hex, 12.7 E) and the claims hidden sizes must bear out."""
@@ -160,6 +160,27 @@ def nml_hexes(board: Board, pieces: Pieces, side: str) -> set[int]:
     3.1.3 B; scouting cavalry is a unit too)."""
     g = rm.grid(board)
     return {n for h in enemy_hexes(pieces, side) for n in g.neighbours(h)}
+
+
+class _NearEnemies:
+    """`nml_hexes(board, pieces, side)` as a container asked hex by hex (`h in nml`): a
+    hex is in No Man's Land when one of its neighbours holds an enemy piece, which is
+    what the set holds (the neighbours of every enemy hex)."""
+
+    def __init__(self, grid: Any, enemies: set[int]) -> None:
+        self.grid, self.enemies = grid, enemies
+        self.known: dict[object, bool] = {}
+
+    def __contains__(self, hex_: object) -> bool:
+        found = self.known.get(hex_)
+        if found is None:
+            found = self.known[hex_] = hex_ in self.grid and not self.enemies.isdisjoint(
+                self.grid.neighbours(hex_)
+            )
+        return bool(found)
+
+
+_ASK: Any = object()  # (not in `move_costs` yet)
 
 
 def _size(piece: Mapping[str, Any]) -> int | None:
@@ -257,7 +278,12 @@ def _path_problem(
             f"not {label(hexes[0])} where the path starts"
         )
     side = piece["side"]
-    enemies, nml = near or (enemy_hexes(pieces, side), nml_hexes(board, pieces, side))
+    nml: Container[int]
+    if near is not None:
+        enemies, nml = near
+    else:  # only the path's hexes are asked: `nml_hexes` of them, not of the whole map
+        enemies = enemy_hexes(pieces, side)
+        nml = _NearEnemies(rm.grid(board), enemies)
     spent = 0
     for i, (a, b) in enumerate(zip(hexes, hexes[1:], strict=False), start=1):
         problem = _step_problem(board, a, b, flooded, enemies)
@@ -331,15 +357,18 @@ def reachable(
     best: dict[int, int] = {start: 0}
     came: dict[int, int] = {}
     todo: list[int] = [start]
+    costs = rm.move_costs(board)  # (`move_cost`'s memo, read here without a call a step)
     while todo:
-        todo.sort(key=lambda h: best[h])
+        todo.sort(key=best.__getitem__)
         here = todo.pop(0)
         if here != start and here in nml:
             continue  # 10.1.1 B: entering NML ends the move
         for there in g.neighbours(here):
             # `_step_problem`, for a neighbour on the map: no cost is a prohibited or
             # flooded hex (10.3.2, 9.8 B); an enemy-occupied hex is never entered (10.2 D)
-            step = rm.move_cost(board, here, there, flooded)
+            step = costs.get((here, there), _ASK)
+            if step is _ASK or there in flooded:
+                step = rm.move_cost(board, here, there, flooded)
             if step is None or there in enemies:
                 continue
             if here in nml and there in nml:

@@ -26,6 +26,7 @@ from pbem.games.race_to_the_sea.state import (
     hex_text,
     illegal,
     other,
+    writable_counter,
 )
 from pbem.games.race_to_the_sea.what_next import NEXT_ACTION, TURN_END
 from pbem.kit.steps import Next
@@ -129,7 +130,7 @@ def plan_done(state: State, role: str, d: Done, ctx: Context) -> Next:
         raise illegal("'done' ends a Planned Operations action; none is going on", "9.4")
     for label in state["plan_units"]:
         if label in state["counters"]:
-            state["counters"][label]["activated"] = True
+            writable_counter(state, label)["activated"] = True
     state["plan_units"] = []
     ctx.event("the Planned Operations end")
     return NEXT_ACTION

@@ -56,6 +56,7 @@ from pbem.games.race_to_the_sea.state import (
     ready_counter,
     take_control,
     unit,
+    writable_counter,
 )
 from pbem.games.race_to_the_sea.what_next import NEXT_ACTION, PENDING
 from pbem.kit import pieces
@@ -142,7 +143,7 @@ def regroup(state: State, role: str, d: Regroup, ctx: Context) -> Next:
     state["stacks"][d.counter] = label
     state["next_stack"] += 1
     ctx.event(f"{d.counter} regroups in {hex_text(d.at)}: up to {count} hit(s) off (9.5.5)")
-    state["counters"][d.counter]["activated"] = True  # 4.1.2.B, 9.B
+    writable_counter(state, d.counter)["activated"] = True  # 4.1.2.B, 9.B
     return NEXT_ACTION
 
 
@@ -205,7 +206,7 @@ def rebuild(state: State, role: str, d: Rebuild, ctx: Context) -> Next:
     record_claims(state, ctx, role, label, check.claims)
     state["eliminated"][role] = [u for u in state["eliminated"][role] if u != d.unit]
     take_control(state, label, d.hex)
-    state["counters"][label]["activated"] = True  # 9.6: "give the unit an Activated marker"
+    writable_counter(state, label)["activated"] = True  # 9.6: "give the unit an Activated marker"
     ctx.event(f"{label}: {d.unit} is rebuilt in {hex_text(d.hex)} at SZ 1 (9.6)")
     if data["sz"] > 1:
         hits.absorb(state, role, {label: data["sz"] - 1}, set(), ctx, "9.6")

@@ -49,6 +49,7 @@ from pbem.games.race_to_the_sea.state import (
     positions,
     take_control,
     unit,
+    writable_counter,
 )
 from pbem.games.race_to_the_sea.what_next import NEXT_FOG
 from pbem.kit import pieces
@@ -379,7 +380,7 @@ def hide(state: State, role: str, d: Hide, ctx: Context) -> Next:
                 holder, ctx, role, rule=RULE, over=hidden, known=known, limit=mv.STACK_LIMIT,
                 text=f"hex {hex_text(start)} was overstacked when {label} moved out",
             )  # fmt: skip
-        state["counters"][label]["hex"] = to
+        writable_counter(state, label)["hex"] = to
         take_control(state, label, to)
         ctx.event(f"7.7.4.B: {label} moves from {hex_text(start)} to {hex_text(to)}")
     for group in plan_now:

@@ -1,5 +1,8 @@
 """Pieces shared between a state and its copy until the copy changes one (copy on write).
 
+The same for the counters (`state.writable_counter`): any dict of dicts of a state that
+the rules change one member of at a time may be shared this way.
+
 A long game holds hundreds of pieces (`state["pieces"]`), most of them still sealed (the
 identities of hidden counters, Casualties markers, draw secrets), and an entry changes
 one or two at most. `state.copy_state` copied every sealed one per entry: a third of a
@@ -63,4 +66,4 @@ def forget() -> None:
 # few copies (a verifier needs one at a time, a bot a few). Cleared when full, which
 # costs only copies.
 _SOURCES: dict[int, tuple[Pieces, Pieces]] = {}
-_KEPT = 64
+_KEPT = 128  # (two dicts a copy: its pieces and its counters)

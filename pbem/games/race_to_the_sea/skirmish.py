@@ -42,6 +42,7 @@ from pbem.games.race_to_the_sea.state import (
     piece_label,
     positions,
     take_control,
+    writable_counter,
 )
 from pbem.games.race_to_the_sea.what_next import PENDING
 from pbem.kit import pieces
@@ -161,7 +162,7 @@ def retreat(state: State, role: str, d: Retreat, ctx: Context) -> Next:
 
 
 def _retreat(state: State, counter: str, option: mv.Retreat, ctx: Context) -> None:
-    state["counters"][counter]["hex"] = option.hex
+    writable_counter(state, counter)["hex"] = option.hex
     take_control(state, counter, option.hex)
     side = state["counters"][counter]["side"]
     record_claims(state, ctx, side, counter, option.claims)
@@ -179,7 +180,7 @@ def finish(state: State, ctx: Context) -> Next:
         pieces.oblige(piece, f"9.7, 10.5.3.E: {attacker}'s cavalry recon")
         ctx.event(f"{attacker} scouts {target} in {hex_text(combat['hex'])} (10.5.3.E)")
     if attacker in state["counters"]:
-        state["counters"][attacker]["activated"] = True  # 9.B
+        writable_counter(state, attacker)["activated"] = True  # 9.B
     state["resume"] = "action"
     events.after_combat(state, combat, ctx)
     return PENDING

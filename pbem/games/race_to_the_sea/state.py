@@ -37,7 +37,7 @@ from pbem.games.race_to_the_sea import map_data as rm
 from pbem.games.race_to_the_sea import movement as mv
 from pbem.games.race_to_the_sea import units as ru
 from pbem.games.race_to_the_sea.entry_index import entry_index
-from pbem.games.race_to_the_sea.shared_pieces import share
+from pbem.games.race_to_the_sea.shared_pieces import own, share
 from pbem.kit import decks
 from pbem.kit.pieces import known_value
 from pbem.maps.hexes import label as hex_label
@@ -124,9 +124,11 @@ def copy_state(state: State) -> State:
     replaced, never changed in place, so pieces copy shallowly). An opened piece is
     shared, not copied: nothing changes a piece once it is revealed (the kit's `reveal`,
     `oblige`, `fill` and views touch only sealed ones, a label opens once, and the rules
-    claim and mark sealed pieces only), and most pieces of a long game are opened."""
+    claim and mark sealed pieces only), and most pieces of a long game are opened. The
+    counters are shared the same way (an entry moves or marks one or two of fifty): the
+    rules change one only through `writable_counter`."""
     new = dict(state)
-    new["counters"] = {k: dict(v) for k, v in state["counters"].items()}
+    new["counters"] = share(state["counters"])  # every counter, until one changes (below)
     new["pieces"] = share(state["pieces"])  # every piece, until the rules change one (`own`)
     new["control"] = dict(state["control"])
     new["decks"] = {
@@ -200,7 +202,9 @@ def is_hidden(state: State, counter: str) -> bool:
 def anything_due(state: State) -> bool:
     """Whether some piece says why it is due: when none does, `pieces.due` is empty for
     every role, without its look at each piece in Python (a long game holds hundreds, and
-    most entries owe nothing); when one does, the callers ask `pieces.due` itself."""
+    most entries owe nothing); when one does, the callers ask `pieces.due` itself. (A
+    record of the sealed pieces only, kept outside the state, was slower: most pieces of a
+    game are still sealed two thirds through, and this look runs in C.)"""
     return any(map(_DUE, state["pieces"].values()))
 
 
@@ -294,6 +298,13 @@ def _position(
     }
 
 
+def writable_counter(state: State, label: str) -> dict[str, Any]:
+    """The counter `label` of `state` (a copy being changed), to change in place: a copy
+    shares its counters with the state it was copied from until it changes one
+    (shared_pieces.py), so every change of a counter's fields goes through this."""
+    return own(state["counters"], label)
+
+
 def own_counters(state: State, side: str) -> list[str]:
     return sorted(k for k, c in state["counters"].items() if c["side"] == side)
 
@@ -340,8 +351,39 @@ def take_control(state: State, counter: str, hex_: int) -> None:
     3.1.3 B; scouting cavalry never, 10.5.1). Read: a unit occupies the hex it stops in,
     not the hexes it passes through."""
     piece = position_of(state, counter)
+    if _control_stays(state, piece, hex_):
+        return  # (rebuilt, the record would have the same hexes, sides and order)
     changed = mv.update_control(state["board"], state["control"], {"id": counter, **piece}, hex_)
     state["control"] = {mv.hex_label(h): side for h, side in sorted(changed.items())}
+
+
+def _control_stays(state: State, piece: Mapping[str, Any], hex_: int) -> bool:
+    """Whether `take_control` would write the control record as it is: `hex_` keeps the
+    side it has (most moves stay in friendly hexes), and the record is already as
+    `take_control` writes it (printed labels as keys, in map order)."""
+    control = state["control"]
+    start = mv.initial_control(state["board"], hex_)
+    if mv.controls_hexes(piece) and start is not None:
+        want = None if piece["side"] == start else piece["side"]
+        if control.get(mv.hex_label(hex_)) != want:
+            return False
+    return all(type(k) is str and len(k) == 4 for k in control) and list(control) == sorted(control)
+
+
+def stop_positions(state: State, label: str, hex_: int) -> dict[str, Any]:
+    """What `movement.legal_move` and `forced_march_check` read of `positions(state)` for
+    the counter `label` stopping in `hex_`: the position of that counter and of its side's
+    counters in `hex_` (stacking, 10.2), the others' side and hex (enemy hexes, No Man's
+    Land, screening) straight from the counters, without a position built for each of
+    fifty. tests/games/race_to_the_sea/test_rts_fast_paths.py holds the verdicts to those
+    on `positions(state)`."""
+    counters = state["counters"]
+    out: dict[str, Any] = dict(counters)
+    side = counters[label]["side"]
+    for key, counter in counters.items():
+        if key == label or (counter["hex"] == hex_ and counter["side"] == side):
+            out[key] = position_of(state, key)
+    return out
 
 
 # --- the Combat Results decks (6.2) ------------------------------------------------------------

@@ -19,7 +19,6 @@ shipped map they all are.
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass
 
 from pbem.games.race_to_the_sea import map_data as rm
 from pbem.games.race_to_the_sea.initiative import victory_level
@@ -30,13 +29,14 @@ from pbem.games.race_to_the_sea.movement import (
     control_of,
     strategic_loc_hexes,
 )
+from pbem.games.race_to_the_sea.records import frozen_record
 
 KEY_HEXES = {"germans": ("Dunkirk", "Calais"), "allies": ("Ghent", "Maubeuge")}  # 14.2, 14.3
 KEY_VP, BEHIND_VP, HEX_VP = 3, 2, 1
 OPPONENT_SIDE = {"germans": "west", "allies": "east"}  # 14.1 A
 
 
-@dataclass(frozen=True)
+@frozen_record
 class Result:
     """The end of the game (14.5): the points, the winner (None on a draw), the level."""
 

@@ -1,0 +1,76 @@
+"""Frozen records made from annotated classes without @dataclass (pbem.record).
+
+Making a frozen dataclass compiles its methods with exec, about half a millisecond each:
+Race to the Sea declares 37 decision types and a few result types, which was a tenth of
+a cold `pbem show` of the game. `frozen_record` gives a class what @dataclass(frozen=True)
+gave it (its annotated fields in order, the class's values as defaults, equality and hash
+by fields of the same class, the dataclass repr, assignment refused) as a pbem.record
+`Record`, and compiles a class's __init__ (the one @dataclass writes) only when the first
+record of that class is made: an import compiles none, and a bot that makes thousands of
+moves' checks and decisions a game makes each as fast as a dataclass does.
+tests/games/race_to_the_sea/test_rts_fast_paths.py holds them to dataclasses.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, TypeVar, dataclass_transform
+
+from pbem.record import Record
+
+T = TypeVar("T")
+
+
+class FrozenRecord(Record):
+    """The base of `frozen_record`'s classes: the fields are the class's annotations,
+    in order, with the class's values as defaults."""
+
+    _defaults: ClassVar[dict[str, Any]] = {}
+    _required: ClassVar[int] = 0  # the fields before the first with a default
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        """The first record made of a class compiles the class's own __init__ (as
+        @dataclass does for every class it makes, here only for the classes that are
+        made: an import compiles none) and makes the record with it."""
+        cls = type(self)
+        if "__init__" not in cls.__dict__:
+            type.__setattr__(cls, "__init__", _compiled_init(cls))
+        cls.__init__(self, *args, **kwargs)
+
+    # Its fields are the whole of its __dict__, in order: compared and hashed as the
+    # dataclass did (a tuple of the fields), without a tuple made field by field.
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return self.__dict__ == other.__dict__
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self.__dict__.values()))
+
+
+def _compiled_init(cls: type[FrozenRecord]) -> Any:
+    """`cls.__init__` as @dataclass writes it: the fields as parameters, in order, the
+    defaults after, each stored straight into the instance's __dict__."""
+    fields, required = cls._fields, cls._required
+    params = [name if i < required else f"{name}=_d[{name!r}]" for i, name in enumerate(fields)]
+    body = "".join(f"    _s[{name!r}] = {name}\n" for name in fields) or "    pass\n"
+    source = f"def __init__(self, {', '.join(params)}):\n    _s = self.__dict__\n{body}"
+    namespace: dict[str, Any] = {"_d": cls._defaults}
+    exec(compile(source, f"<{cls.__qualname__}.__init__>", "exec"), namespace)
+    made = namespace["__init__"]
+    made.__qualname__ = f"{cls.__qualname__}.__init__"
+    return made
+
+
+@dataclass_transform(frozen_default=True)
+def frozen_record(cls: type[T]) -> type[T]:
+    """`cls` as a frozen record (what @dataclass(frozen=True) makes of it)."""
+    names = tuple(cls.__dict__.get("__annotations__", {}))
+    namespace = {k: v for k, v in cls.__dict__.items() if k not in ("__dict__", "__weakref__")}
+    defaults = {name: namespace[name] for name in names if name in namespace}
+    required = next((i for i, name in enumerate(names) if name in defaults), len(names))
+    if any(name not in defaults for name in names[required:]):
+        raise TypeError(f"{cls.__name__}: a field without a default follows one with a default")
+    namespace["_defaults"] = defaults
+    namespace["_required"] = required
+    made: type[T] = type(cls.__name__, (FrozenRecord,), namespace, fields=names)
+    return made

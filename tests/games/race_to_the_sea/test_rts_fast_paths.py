@@ -1,0 +1,295 @@
+"""Race to the Sea's fast paths give the strict answers (issue 29).
+
+- copies share their counters and pieces with the state they were copied from
+  (shared_pieces.py, `state.writable_counter`): every entry of the demo save and of bot
+  games is applied to a state that must come out of it exactly as it went in;
+- `anything_due` (in C, without `pieces.due`'s look at each piece in Python): the same
+  answer as that look, at every position;
+- the decision types are records (pbem.record) made without @dataclass: equal, hashed,
+  shown and refused as the frozen dataclasses they were.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pbem.core.canonical import copy_json
+from pbem.games.race_to_the_sea import decisions as rd
+from pbem.games.race_to_the_sea import rules, shared_pieces
+from pbem.games.race_to_the_sea import state as rs
+from pbem.games.race_to_the_sea.rules import ENGINE, STATIC_KEYS
+from pbem.testing import Table
+from pbem.verify import verify_text
+
+SAVE = Path(__file__).resolve().parents[3] / "saves" / "race-to-the-sea-demo.pbem"
+DATA = ENGINE.load_data({})
+
+
+def _content(state: dict[str, Any]) -> Any:
+    return copy_json({k: v for k, v in state.items() if k not in STATIC_KEYS})
+
+
+@pytest.fixture
+def checked_apply(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """Every apply checks that the state it was given is unchanged after it (whatever it
+    returns or raises), and that anything_due gives the strict answer on both."""
+    applied = [0]
+    original = rules.RaceToTheSeaEngine.apply
+
+    def apply(self: Any, state: Any, role: str, decision: Any, ctx: Any) -> Any:
+        before = _content(state)
+        assert rs.anything_due(state) == _strict_due(state)
+        try:
+            new = original(self, state, role, decision, ctx)
+        finally:
+            assert _content(state) == before, f"{decision!r} changed the state it was given"
+        assert rs.anything_due(new) == _strict_due(new)
+        applied[0] += 1
+        return new
+
+    monkeypatch.setattr(rules.RaceToTheSeaEngine, "apply", apply)
+    yield applied
+
+
+def _strict_due(state: dict[str, Any]) -> bool:
+    return any(piece["due"] for piece in state["pieces"].values())
+
+
+def test_the_demo_save_never_changes_a_state_it_applies_to(checked_apply: list[int]) -> None:
+    result = verify_text(SAVE.read_bytes())
+    assert result.ok, result
+    assert checked_apply[0] > 600
+
+
+@pytest.mark.parametrize("seed", [1, 7])
+def test_bot_games_never_change_a_state_they_apply_to(checked_apply: list[int], seed: int) -> None:
+    t = Table(ENGINE, ENGINE.setup(DATA, {}), seed=seed, check=False)
+    rng = random.Random(seed)
+    for _ in range(1500):
+        if t.over():
+            break
+        t.decide(t.asked(), t.choose(t.asked(), rng))  # type: ignore[arg-type]
+    assert checked_apply[0] > 500
+
+
+def test_a_copy_changes_its_own_counter_never_the_sources() -> None:
+    t = Table(ENGINE, ENGINE.setup(DATA, {}), seed=2, check=False)
+    rng = random.Random(2)
+    for _ in range(200):
+        t.decide(t.asked(), t.choose(t.asked(), rng))  # type: ignore[arg-type]
+    state = t.state
+    label = next(iter(state["counters"]))
+    new = rs.copy_state(state)
+    assert new == state and new["counters"][label] is state["counters"][label]
+    rs.writable_counter(new, label)["hex"] = 101
+    assert state["counters"][label]["hex"] != 101 and new["counters"][label]["hex"] == 101
+    mine = new["counters"][label]
+    assert rs.writable_counter(new, label) is mine  # its own now: not copied again
+    again = rs.copy_state(new)  # `new` is copied: its counters change no more in place
+    assert rs.writable_counter(new, label) is not mine and again["counters"][label] is mine
+    shared_pieces.forget()
+    third = rs.copy_state(again)
+    shared_pieces.forget()  # no record: a change copies the counter first
+    rs.writable_counter(third, label)["hex"] = 102
+    assert again["counters"][label]["hex"] == 101
+
+
+def test_the_decisions_are_the_frozen_dataclasses_they_were() -> None:
+    shapes: dict[Any, Any] = {}
+    kinds: tuple[Any, ...] = rd.DECISION_TYPES
+    for kind in kinds:
+        fields = kind._fields
+        reference = dataclasses.make_dataclass(
+            kind.__name__,
+            [
+                (name, Any, dataclasses.field(default=kind._defaults[name]))
+                if name in kind._defaults
+                else (name, Any)
+                for name in fields
+            ],
+            frozen=True,
+        )
+        shapes[kind] = reference
+    samples = [
+        rd.Place("fr-iv", None, 714),
+        rd.Place(None, "french", 714),
+        rd.Place("fr-ii-cav", None, 615, "scouting"),
+        rd.Move("c07", (714, 715)),
+        rd.Hide(("c03",), (("french", 714),), (("c05", 714, 715),)),
+        rd.Hide(),
+        rd.Reply(),
+        rd.Reply(True, 808, lost=True),
+        rd.Bid(None),
+        rd.Bid(4),
+        rd.Done(),
+        rd.Fire("c04", 807, 808),
+        rd.Assault((("c09", 605), ("c12", 706)), 707),
+    ]
+    for made in samples:
+        made_kind: Any = type(made)
+        reference = shapes[made_kind](*(made.__dict__[n] for n in made_kind._fields))
+        assert repr(made) == repr(reference)
+        assert hash(made) == hash(reference)
+        assert vars(made) == vars(reference)
+        again = type(made)(**vars(made))
+        assert again == made and hash(again) == hash(made) and again is not made
+        with pytest.raises(AttributeError):
+            made.anything = 1  # type: ignore[attr-defined]
+        assert rd.parse_decision(rd.format_decision(made)) == made
+    assert rd.Done() == rd.Done() and rd.Done() != rd.Discard()
+    assert rd.Bid(4) != rd.Bid(3) and rd.Place("a", None, 1) != rd.Place("a", None, 1, "x")
+    assert rd.Reply(back=5) == rd.Reply(False, 5, False)
+    shuffled = rd.Reply(lost=True, back=5, met=True)  # fields by name, in another order
+    assert hash(shuffled) == hash(rd.Reply(True, 5, True)) and list(vars(shuffled)) == [
+        "met",
+        "back",
+        "lost",
+    ]
+    assert rd.Place("fr-iv", None, 714) == rd.Place("fr-iv", None, 714, None)
+    with pytest.raises(TypeError):
+        rd.Move("c07")  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        rd.Move("c07", (1, 2), 3)  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        rd.Move("c07", (1, 2), counter="c08")  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        rd.Reply(nothing=1)  # type: ignore[call-arg]
+
+
+def _cost(board: Any, flooded: list[int], a: int, b: int) -> int:
+    from pbem.games.race_to_the_sea import map_data as rm
+
+    return rm.move_cost(board, a, b, flooded) or 0
+
+
+def _positions_seen(seed: int) -> list[dict[str, Any]]:
+    """States of a bot game, every tenth decision."""
+    t = Table(ENGINE, ENGINE.setup(DATA, {}), seed=seed, check=False)
+    rng = random.Random(seed)
+    seen = []
+    for turn in range(1500):
+        if t.over():
+            break
+        if turn % 10 == 0:
+            seen.append(rs.copy_state(t.state))
+        t.decide(t.asked(), t.choose(t.asked(), rng))  # type: ignore[arg-type]
+    return seen
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_a_move_checked_on_its_stop_positions_gets_the_verdict_of_all_positions(
+    seed: int,
+) -> None:
+    """`stop_positions` (what a move reads) and the No Man's Land asked hex by hex give
+    `legal_move` and `forced_march_check` the verdicts of `positions` with the whole
+    No Man's Land, on every path of one or two hexes from each counter, legal or not."""
+    from pbem.games.race_to_the_sea import map_data as rm
+    from pbem.games.race_to_the_sea import movement as mv
+
+    checked = problems = claims = 0
+    for state in _positions_seen(seed):
+        every = rs.positions(state)
+        g = rm.grid(state["board"])
+        flooded = rs.flooded(state)
+        for label, counter in state["counters"].items():
+            side = counter["side"]
+            near = (mv.enemy_hexes(every, side), mv.nml_hexes(state["board"], every, side))
+            start = counter["hex"]
+            paths = [[start, n] for n in g.neighbours(start)]
+            paths += [[start, n, m] for n in g.neighbours(start) for m in g.neighbours(n)][::3]
+            paths += [[start], [start, 1, 2], [start, start]]
+            for path in paths:
+                stop = rs.stop_positions(state, label, path[-1])
+                for check in (mv.legal_move, mv.forced_march_check):
+                    strict = check(state["board"], every, label, path, flooded)
+                    assert check(state["board"], stop, label, path, flooded) == strict
+                    if check is mv.legal_move:
+                        with_near = mv._path_problem(
+                            state["board"], every, label, path, flooded,
+                            functools.partial(_cost, state["board"], flooded),
+                            mv.movement_allowance(every[label]), "move", near,
+                        )  # fmt: skip
+                        assert with_near == strict
+                    checked += 1
+                    problems += strict.problem is not None
+                    claims += bool(strict.claims)
+    assert checked > 5000 and problems > 1000 and claims > 50
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_a_control_record_left_as_it_is_is_the_one_rebuilt(seed: int) -> None:
+    """`take_control` leaves the record alone only when rebuilding it gives the same."""
+    from pbem.games.race_to_the_sea import map_data as rm
+    from pbem.games.race_to_the_sea import movement as mv
+
+    kept = 0
+    for state in _positions_seen(seed):
+        g = rm.grid(state["board"])
+        for label, counter in list(state["counters"].items())[::3]:
+            for hex_ in (counter["hex"], *g.neighbours(counter["hex"])):
+                piece = rs.position_of(state, label)
+                changed = mv.update_control(
+                    state["board"], state["control"], {"id": label, **piece}, hex_
+                )
+                strict = {mv.hex_label(h): side for h, side in sorted(changed.items())}
+                fast = rs.copy_state(state)
+                rs.take_control(fast, label, hex_)
+                assert fast["control"] == strict and list(fast["control"]) == list(strict)
+                kept += fast["control"] is not strict and rs._control_stays(state, piece, hex_)
+    assert kept > 100
+    state = _positions_seen(3)[-1]
+    some = next(iter(state["control"]))
+    state["control"] = {int(some): state["control"][some]}  # not as take_control writes it
+    label = next(iter(state["counters"]))
+    assert not rs._control_stays(state, rs.position_of(state, label), int(some))
+
+
+def test_the_result_records_are_the_frozen_dataclasses_they_were() -> None:
+    from pbem.games.race_to_the_sea import casualties, initiative, victory
+    from pbem.games.race_to_the_sea import movement as mv
+
+    samples: list[Any] = [
+        mv.MoveCheck(),
+        mv.MoveCheck("10.2 B: too many"),
+        mv.MoveCheck(claims=("10.2 A: at most 6 SZ",)),
+        mv.Retreat((714, 715)),
+        mv.Retreat((714,), ("a claim",)),
+        initiative.Round("allies", {"allies": 3, "germans": 2}, False),
+        victory.Result({"allies": 3, "germans": 2}, "allies", "Minor Victory"),
+        casualties.Absorbed([], True, ["a"]),
+    ]
+    for made in samples:
+        kind: Any = type(made)
+        reference = dataclasses.make_dataclass(
+            kind.__name__,
+            [
+                (name, Any, dataclasses.field(default=kind._defaults[name]))
+                if name in kind._defaults
+                else (name, Any)
+                for name in kind._fields
+            ],
+            frozen=True,
+        )(*(made.__dict__[n] for n in kind._fields))
+        assert repr(made) == repr(reference) and vars(made) == vars(reference)
+        try:
+            assert hash(made) == hash(reference)
+        except TypeError:  # a dict or list field: neither hashes
+            with pytest.raises(TypeError):
+                hash(reference)
+        assert kind(*(made.__dict__[n] for n in kind._fields)) == made
+        with pytest.raises(AttributeError):
+            made.problem = "x"
+    assert mv.MoveCheck().ok and not mv.MoveCheck("no").ok and mv.Retreat((1, 2)).hex == 2
+    assert mv.MoveCheck().claims == () and mv.MoveCheck() == mv.MoveCheck(None, ())
+    assert initiative.Round("allies", {"allies": 2, "germans": 1}, False).order() == [
+        "allies",
+        "germans",
+        "allies",
+    ]
