@@ -33,6 +33,7 @@ from pbem.ledger import DISK_TABLES, data_source, engine_by_name, find_equivocat
 from pbem.store import Store
 from pbem.store.journal import slot_of
 from pbem.store.store import GAME_CHANGED
+from pbem.store.vault import is_sealed
 
 SEALED = "sealed:"  # store secrets of this kind: a commitment's salt and value, by label
 CLOCK_SKEW = timedelta(hours=1)
@@ -495,14 +496,18 @@ class SigningCore(BlindSide):
     def known(self, game_id: str, role: str) -> dict[str, JSON]:
         """What `role` knows that others may not: label -> value of every commitment it made
         from this store, and key -> value of every private draw seeded by one of them."""
-        kinds = [kind for kind, _value in self.store.secrets(game_id, role, SEALED)]
-        if not kinds and not self._double_blind(game_id):
+        stored = self.store.secrets(game_id, role, SEALED)
+        if not stored and not self._double_blind(game_id):
             return {}
         game = self._cache.get(game_id) or self._replay(game_id)
         own: dict[str, JSON] = {}
-        for kind in kinds:
-            kept = self._open_secret(game, role, kind)
-            if kept is not None:
+        if stored:
+            # The values read above, opened with one vault (a store may hold hundreds); a
+            # value kept in plain text by an earlier version is as _open_secret gives it,
+            # and sealed by the vault's first use.
+            vault = self._vault(game, role)
+            for kind, value in stored:
+                kept = vault.open(kind, value) if is_sealed(value) else value
                 own[kind[len(SEALED) :]] = json.loads(kept)["value"]
         own.update(game.private_values_for(own))
         if game.double_blind and role == league.REFEREE:

@@ -45,6 +45,13 @@ class Vault:
         label = VAULT_DOMAIN + b" root\0" + game_id.encode("ascii") + b"\0" + role.encode()
         self._root = hashlib.sha256(VAULT_DOMAIN + key.sign_raw(label)).digest()
         self._name = f"{game_id}/{role}"
+        self._box: ChaCha20Poly1305 | None = None  # made at the first seal or open
+
+    def _sealing_box(self) -> ChaCha20Poly1305:
+        # One key for every value of the role's game: a store's show opens hundreds.
+        if self._box is None:
+            self._box = ChaCha20Poly1305(self._derive("seal-key"))
+        return self._box
 
     def _derive(self, purpose: str, label: str = "") -> bytes:
         message = purpose.encode() + b"\0" + label.encode("utf-8")
@@ -70,8 +77,7 @@ class Vault:
     def seal(self, name: str, plain: str) -> str:
         """`plain` encrypted and bound to `name` (a store row's kind), as stored text."""
         nonce = os.urandom(12)
-        box = ChaCha20Poly1305(self._derive("seal-key"))
-        sealed = box.encrypt(nonce, plain.encode("utf-8"), self._bound(name))
+        sealed = self._sealing_box().encrypt(nonce, plain.encode("utf-8"), self._bound(name))
         return SEALED_PREFIX + base64.b64encode(nonce + sealed).decode("ascii")
 
     def open(self, name: str, stored: str) -> str:
@@ -79,7 +85,7 @@ class Vault:
         if not is_sealed(stored):
             raise StoreError(f"the store's secret {name} is not sealed")
         raw = base64.b64decode(stored[len(SEALED_PREFIX) :])
-        box = ChaCha20Poly1305(self._derive("seal-key"))
+        box = self._sealing_box()
         try:
             return box.decrypt(raw[:12], raw[12:], self._bound(name)).decode("utf-8")
         except InvalidTag:

@@ -198,3 +198,21 @@ def test_a_game_joined_with_a_random_seed_by_an_earlier_pbem_plays_on(
     assert duo.b.chain_seed(duo.game_id, "b") == old_seed
     assert old_seed.hex() not in str(duo.b.store.secrets(duo.game_id, "b", ""))
     assert parse_entries(duo.save())
+
+
+def test_a_damaged_sealed_value_is_refused_by_what_the_role_knows(tmp_path: Path) -> None:
+    """known() opens every sealed value it read with one vault: a damaged one among them
+    is refused, as opening it alone is, and nothing is returned half-read."""
+    duo = Duo(tmp_path, "toy-bid")
+    duo.a.move(duo.game_id, "bid 7 odd")
+    assert duo.a.known(duo.game_id, "a") == {"bid/a/1": 7}
+    kind = SEALED + "bid/a/1"
+    game = duo.a.game(duo.game_id)
+    value = duo.a.store.secret(game.id, "a", kind)
+    assert value is not None and value.startswith("vault1:")
+    last = value[-2]
+    damaged = value[:-2] + ("A" if last != "A" else "B") + value[-1]
+    with duo.a.store.transaction():
+        duo.a.store.put_secret(game.id, "a", kind, damaged)
+    with pytest.raises(StoreError, match="bid/a/1 does not open with this key"):
+        Client(Store(tmp_path / "a")).known(duo.game_id, "a")
