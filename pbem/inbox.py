@@ -385,10 +385,16 @@ class Inbox:
         Each round reads only the held entries it settles (those the log has passed, and
         those at its next seq), never the whole table: draining n held entries costs n
         look-ups, not n reads of everything held. `game` may be lean (accepting an
-        invitation: pbem.core.replay), its entries then read from the store."""
+        invitation: pbem.core.replay), its entries then read from the store.
+
+        After a round that applied the entry at `due`, nothing is held below due + 1: the
+        round dropped what was held at `due` and below it, and applying an entry holds
+        nothing. The next round then does not look below (a query less per entry of a
+        long drain); any other round does."""
+        cleared = -1  # no entry is held below this seq (known from the last round)
         while True:
             due = game.entry_count
-            stale = self.store.buffered_below(game.id, due)
+            stale = [] if due == cleared else self.store.buffered_below(game.id, due)
             for row in stale:
                 self._settle_stale(receipt, game, row)
             if stale:
@@ -414,6 +420,7 @@ class Inbox:
                     self._held_conflict(receipt, game, winner, entry)
             if winner is None:
                 return
+            cleared = due + 1
 
     def _receipts_holding(self, game: Adjudicator, entry: Entry) -> list[Receipt]:
         return list(self._holders.get((game.id, entry.seq, entry.id), []))
