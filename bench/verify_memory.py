@@ -21,13 +21,17 @@ Each line ends with its max RSS as a multiple of the streamed path's at the same
 (the target of issue 29: at most 2 at 100k entries).
 
 `apply` of a plain save streams (Client.apply_stream: a lean game, one entry at a time);
-`fetch` holds one mail at a time, and these mails carry MAX_ENTRIES entries, the most a
-mail may: its peak is one such mail's, plus a few dozen bytes per entry for what each
-message's report says. The last lines give the growth between the smallest and the
-largest length: the slope per entry that a 100k run would add.
+`fetch` streams each plain mail the same way (pbem.mail.stream), holding one mail's bytes
+at a time; these mails carry MAX_ENTRIES entries, the most a mail may: its peak is one
+such mail's bytes and a constant, and each message's report keeps runs of seqs, not a
+record per entry. The last lines give the growth between the smallest and the largest
+length: the slope per entry that a longer run would add.
+
+`--against CHECKOUT` also runs every path but `stream` with another checkout's code (its
+.venv's Python) on the same files, in the same run: `name@CHECKOUT` lines.
 
 Run: python bench/verify_memory.py [--entries 10000 25000 50000 100000] [--in-memory]
-     [--paths stream apply ...]
+     [--paths stream apply ...] [--against /work/main]
 """
 
 from __future__ import annotations

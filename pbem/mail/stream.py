@@ -31,7 +31,7 @@ from pbem.core.log import GENESIS, Entry
 from pbem.errors import PbemError
 from pbem.transport.message import MAX_ENTRIES
 from pbem.transport.mime import MAX_FIELD_CHARS, MAX_HEADER_FIELDS
-from pbem.transport.movefile import looks_like_email, plain_entries
+from pbem.transport.movefile import looks_like_email, looks_like_html, plain_entries
 
 # What pbem.transport.movefile and pbem.transport.mime look at, mirrored (their names
 # are private there): how much of the start tells a mail (movefile._HEADER_SCAN
@@ -69,7 +69,7 @@ def body_start(raw: bytes) -> int:
     """
     if raw.startswith(_BOM) or raw.startswith(b"From "):
         raise Unstreamable("a byte-order mark, or an mbox")
-    if not looks_like_email(raw[:_HEADER_SCAN_BYTES].decode("utf-8", errors="replace")):
+    if not looks_like_email(_text(raw, 0)):
         raise Unstreamable("not a mail")
     found = _BLANK_LINE.search(raw)
     if found is None or found.start() > _MAX_HEADER_BYTES:
@@ -96,7 +96,34 @@ def body_start(raw: bytes) -> int:
         raise Unstreamable("a charset other than UTF-8")
     if raw.startswith(_BOM, found.end()):
         raise Unstreamable("a byte-order mark before the body")
+    # What plain_entries asks of a file's start, asked here of the body's (see _Body).
+    start = _text(raw, found.end()).lstrip("\ufeff")
+    if start.startswith("From ") or looks_like_email(start) or looks_like_html(start):
+        raise Unstreamable("a body that starts as a mail, an mbox or an HTML page")
     return found.end()
+
+
+def _text(raw: bytes, start: int) -> str:
+    """The text of the _HEADER_SCAN_BYTES of `raw` from `start` on, as movefile decodes a
+    file's start (from a view: no copy of the bytes first)."""
+    return str(memoryview(raw)[start : start + _HEADER_SCAN_BYTES], "utf-8", "replace")
+
+
+class _Body(io.BytesIO):
+    """A mail's bytes from its body on, for plain_entries, whose first read (up to a
+    megabyte) tells a mail, an mbox or an HTML page from a plain move file, and stays in
+    memory while it reads the rest. `body_start` asked the same of the body's whole
+    start; that read is given a short one here, of which each of the three questions
+    can only say yes where the whole start says yes (a regex match at the start; a
+    header block that ends within it): no other answer, and a megabyte less."""
+
+    _short_read: int | None = 4096
+
+    def read(self, size: int | None = -1, /) -> bytes:
+        if self._short_read is not None:
+            size = self._short_read if size is None or size < 0 else min(size, self._short_read)
+            self._short_read = None
+        return super().read(size)
 
 
 def entries(raw: bytes) -> Iterator[Entry]:
@@ -104,7 +131,7 @@ def entries(raw: bytes) -> Iterator[Entry]:
     the order pbem.inbox takes a batch's entries: the same entries `parse_message_wire`
     finds in the mail. Raises Unstreamable (at the start, or after some entries) for any
     mail, or any entry, that it does not vouch for that way (see the module's docstring)."""
-    stream = io.BytesIO(raw)  # (shares `raw`'s bytes: nothing is copied)
+    stream = _Body(raw)  # (shares `raw`'s bytes: nothing is copied)
     stream.seek(body_start(raw))
     last: tuple[bool, int] | None = None
     count = 0

@@ -47,6 +47,10 @@ def _mails(world: World) -> dict[str, bytes]:
         "no entries": bytes(message([], body="Shall we meet on Friday?\n")),
         "out of order": bytes(message([], body=move_file(e[2:4]) + move_file(e[0:2]))),
         "a copy twice": bytes(message([], body=move_file(e[0:3]) + move_file(e[2:4]))),
+        "a body that starts as a mail": bytes(
+            message([], body="From: b@example.org\nSubject: fwd\n\n" + text)
+        ),
+        "a body that starts as a page": bytes(message([], body="<div>\n" + text)),
     }
     crlf = mails["plain"].replace(b"\n", b"\r\n")
     mails["crlf"] = crlf
@@ -90,6 +94,7 @@ def test_a_streamed_mail_gives_the_whole_mail_readers_entries(world: World) -> N
     # What the stream does not vouch for is read whole.
     assert not taken & {"qp", "base64", "multipart", "out of order", "latin-1", "quoted reply"}
     assert not taken & {"bom before the body", "bom before the headers", "no header block"}
+    assert not taken & {"a body that starts as a mail", "a body that starts as a page"}
 
 
 def test_the_stream_refuses_a_mail_of_more_entries_than_a_mail_may_carry(
