@@ -144,6 +144,27 @@ class Seqs:
     def __repr__(self) -> str:
         return repr(list(self))
 
+    def extend(self, items: Iterable[Seq]) -> None:
+        """`append` each item (another Seqs: run by run, not item by item)."""
+        if isinstance(items, Seqs):
+            for game_id, first, last in [tuple(run) for run in items._runs]:
+                self.append((game_id, first))
+                self._runs[-1][2] = max(self._runs[-1][2], last)
+            return
+        for item in items:
+            self.append(item)
+
+    def games(self) -> list[str]:
+        """The game ids of the items, in the order of their first item."""
+        return list(dict.fromkeys(game_id for game_id, _first, _last in self._runs))
+
+    def bounds(self, game_id: str) -> tuple[int, int] | None:
+        """(lowest, highest) seq of the game's items, or None when it has none."""
+        spans = [(first, last) for run_game, first, last in self._runs if run_game == game_id]
+        if not spans:
+            return None
+        return min(first for first, _last in spans), max(last for _first, last in spans)
+
     def ranges_by_game(self) -> dict[str, str]:
         """Game id -> `seq_ranges` of its seqs here, games in the order of their first
         item (as `by_game` orders them): read from the runs, not item by item."""
@@ -542,7 +563,9 @@ class Inbox:
             game = self.client.start_from(genesis, self.known_data(genesis), lean=True)
             self._drain(receipt, game)  # the held entries whose turn has come, in order
         what = self.describe(game)
-        stored = Seqs([(game.id, 0), *receipt.also]).ranges_by_game()[game.id]
+        done = Seqs([(game.id, 0)])
+        done.extend(receipt.also)
+        stored = done.ranges_by_game()[game.id]
         line = f"accepted the invitation to {what}: stored entries {stored}"
         return "; ".join([line, *receipt.problems])
 

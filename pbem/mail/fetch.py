@@ -248,25 +248,30 @@ class Fetcher:
         """Thread an earlier message of this run once one of its held entries is in (the
         inbox's receipts are this Fetcher's reports)."""
         message_id = holder.message_id if isinstance(holder, MessageReport) else None
-        seqs = [s for g, s in [*holder.held, *holder.applied, *holder.had] if g == game_id]
-        if message_id and seqs:
-            self.client.record_mail(message_id, game_id, self.direction, min(seqs), max(seqs))
+        spans = [seqs.bounds(game_id) for seqs in (holder.held, holder.applied, holder.had)]
+        found = [span for span in spans if span is not None]
+        if message_id and found:
+            first, last = min(a for a, _b in found), max(b for _a, b in found)
+            self.client.record_mail(message_id, game_id, self.direction, first, last)
 
     def _record(self, report: MessageReport) -> None:
         if not report.message_id:
             return
-        mine = report.applied + report.had
+        mine = Seqs()
+        mine.extend(report.applied)
+        mine.extend(report.had)
         if not mine:
             # A message holding an invitation is recorded with its genesis only: the
             # root of the game's thread once it is accepted. Until then it is read again
             # (see process), and so is any message with other held entries of the game,
             # until they are in the store.
-            mine = [seq for seq in report.pending if seq[1] == 0]
+            mine = Seqs(seq for seq in report.pending if seq[1] == 0)
         if not mine:
             return
-        game_id = mine[0][0]
-        seqs = [seq for game, seq in mine if game == game_id]
-        self.client.record_mail(report.message_id, game_id, self.direction, min(seqs), max(seqs))
+        game_id = mine.games()[0]
+        bounds = mine.bounds(game_id)
+        assert bounds is not None
+        self.client.record_mail(report.message_id, game_id, self.direction, *bounds)
 
 
 class _Counted(Iterator[Entry]):

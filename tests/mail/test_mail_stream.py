@@ -238,6 +238,14 @@ def test_seqs_behave_as_the_list_they_replace() -> None:
             assert seqs + [("x", 1)] == [*items, ("x", 1)]
             assert [("x", 1)] + seqs == [("x", 1), *items]
             assert seqs.ranges_by_game() == {g: seq_ranges(s) for g, s in by_game(items).items()}
+            assert seqs.games() == list(by_game(items))
+            for game_id, found in by_game(items).items():
+                assert seqs.bounds(game_id) == (min(found), max(found))
+            assert seqs.bounds("x") is None
+            both = Seqs(items)
+            both.extend(seqs)
+            both.extend(list(items))
+            assert both == items * 3
         seqs.clear()
         assert list(seqs) == [] and not seqs
 
