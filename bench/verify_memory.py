@@ -21,13 +21,17 @@ Each line ends with its max RSS as a multiple of the streamed path's at the same
 (the target of issue 29: at most 2 at 100k entries).
 
 `apply` of a plain save streams (Client.apply_stream: a lean game, one entry at a time);
-`fetch` holds one mail at a time, and these mails carry MAX_ENTRIES entries, the most a
-mail may: its peak is one such mail's, plus a few dozen bytes per entry for what each
-message's report says. The last lines give the growth between the smallest and the
-largest length: the slope per entry that a 100k run would add.
+`fetch` streams each plain mail the same way (pbem.mail.stream), holding one mail's bytes
+at a time; these mails carry MAX_ENTRIES entries, the most a mail may: its peak is one
+such mail's bytes and a constant, and each message's report keeps runs of seqs, not a
+record per entry. The last lines give the growth between the smallest and the largest
+length: the slope per entry that a longer run would add.
+
+`--against CHECKOUT` also runs every path but `stream` with another checkout's code (its
+.venv's Python) on the same files, in the same run: `name@CHECKOUT` lines.
 
 Run: python bench/verify_memory.py [--entries 10000 25000 50000 100000] [--in-memory]
-     [--paths stream apply ...]
+     [--paths stream apply ...] [--against /work/main]
 """
 
 from __future__ import annotations
@@ -145,10 +149,14 @@ def build(count: int, directory: Path) -> dict[str, Path]:
     }
 
 
-def run(path: Path, mode: str, rounds: int, trace: bool) -> dict[str, float]:
-    code = CHILD.format(root=str(ROOT))
+def run(path: Path, mode: str, rounds: int, trace: bool, root: Path = ROOT) -> dict[str, float]:
+    """One run of a path in a fresh process, with the code of the checkout `root` (and the
+    Python of its .venv, when it has one and is not this one)."""
+    code = CHILD.format(root=str(root))
+    python = root / ".venv" / "bin" / "python"
+    executable = str(python) if root != ROOT and python.exists() else sys.executable
     out = subprocess.run(
-        [sys.executable, "-c", code, str(path), mode, str(rounds), "1" if trace else "0"],
+        [executable, "-c", code, str(path), mode, str(rounds), "1" if trace else "0"],
         check=True,
         capture_output=True,
         text=True,
@@ -157,10 +165,10 @@ def run(path: Path, mode: str, rounds: int, trace: bool) -> dict[str, float]:
     return result
 
 
-def measure(path: Path, mode: str, rounds: int) -> dict[str, float]:
+def measure(path: Path, mode: str, rounds: int, root: Path = ROOT) -> dict[str, float]:
     """Max RSS and speed from a plain run, peak traced memory from a tracemalloc run."""
-    plain = run(path, mode, rounds, trace=False)
-    plain["peak"] = run(path, mode, rounds, trace=True)["peak"]
+    plain = run(path, mode, rounds, trace=False, root=root)
+    plain["peak"] = run(path, mode, rounds, trace=True, root=root)["peak"]
     return plain
 
 
@@ -169,10 +177,21 @@ def main() -> None:
     parser.add_argument("--entries", type=int, nargs="+", default=[10_000, 25_000, 50_000, 100_000])
     parser.add_argument("--in-memory", action="store_true", help="also the in-memory paths")
     parser.add_argument("--paths", nargs="+", choices=MODES, help="the paths to measure")
+    parser.add_argument(
+        "--against",
+        type=Path,
+        metavar="CHECKOUT",
+        help="also run every path but stream with another checkout's code (its .venv's "
+        "Python), on the same files in the same run: e.g. --against /work/main",
+    )
     args = parser.parse_args()
     modes = list(args.paths or (MODES if args.in_memory else ["stream"]))
     if "stream" not in modes:
         modes.insert(0, "stream")  # (the yardstick of every other path)
+    runs = [(mode, ROOT) for mode in modes]
+    if args.against is not None:
+        against = args.against.resolve()
+        runs += [(mode, against) for mode in modes if mode != "stream"]
     results: dict[tuple[str, int], dict[str, float]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for count in args.entries:
@@ -181,12 +200,13 @@ def main() -> None:
             size = paths["stream"].stat().st_size
             took = time.perf_counter() - started
             print(f"built {count:,} entries ({size / 1e6:.1f} MB) in {took:.1f} s")
-            for mode in modes:
-                result = measure(paths[mode], mode, count)
-                results[(mode, count)] = result
+            for mode, root in runs:
+                name = mode if root == ROOT else f"{mode}@{root.name}"
+                result = measure(paths[mode], mode, count, root)
+                results[(name, count)] = result
                 streamed = results[("stream", count)]["rss"]
                 print(
-                    f"  {mode:8}  traced peak {result['peak'] / 1e6:8.2f} MB "
+                    f"  {name:8}  traced peak {result['peak'] / 1e6:8.2f} MB "
                     f"({result['peak'] / count:7.1f} B/entry)  "
                     f"max RSS {result['rss'] / 1e6:8.1f} MB (x{result['rss'] / streamed:5.2f} "
                     f"streamed)  {count / result['seconds']:7,.0f} entries/s"
@@ -199,10 +219,11 @@ def main() -> None:
     low, high = min(args.entries), max(args.entries)
     if low == high:
         return  # (one length: no growth to show)
-    for mode in modes:
-        a, b = results[(mode, low)], results[(mode, high)]
+    for mode, root in runs:
+        name = mode if root == ROOT else f"{mode}@{root.name}"
+        a, b = results[(name, low)], results[(name, high)]
         print(
-            f"{mode}: {high:,} / {low:,} entries: traced peak x{b['peak'] / a['peak']:.2f}, "
+            f"{name}: {high:,} / {low:,} entries: traced peak x{b['peak'] / a['peak']:.2f}, "
             f"max RSS x{b['rss'] / a['rss']:.2f} (entries x{high / low:.0f}); "
             f"extra traced bytes per extra entry: {(b['peak'] - a['peak']) / (high - low):.1f}"
         )

@@ -70,19 +70,134 @@ def by_game(seqs: Iterable[Seq]) -> dict[str, list[int]]:
     return grouped
 
 
+class Seqs:
+    """A list of (game id, seq), kept as runs of consecutive seqs of one game: a receipt
+    of thousands of entries (a long mail) holds a few runs, not a tuple per entry. It
+    behaves as the list of its items, in the order they were added (iteration, `in`,
+    `remove` of the first one equal, `+` giving a list, equality with a list)."""
+
+    __slots__ = ("_runs",)
+
+    def __init__(self, items: Iterable[Seq] = ()) -> None:
+        self._runs: list[list[Any]] = []  # [game id, first seq, last seq], in order
+        for item in items:
+            self.append(item)
+
+    def append(self, item: Seq) -> None:
+        game_id, seq = item
+        if self._runs:
+            last = self._runs[-1]
+            if last[0] == game_id and last[2] + 1 == seq:
+                last[2] = seq
+                return
+        self._runs.append([game_id, seq, seq])
+
+    def __iter__(self) -> Iterator[Seq]:
+        for game_id, first, last in self._runs:
+            for seq in range(first, last + 1):
+                yield game_id, seq
+
+    def __len__(self) -> int:
+        return sum(last - first + 1 for _g, first, last in self._runs)
+
+    def __bool__(self) -> bool:
+        return bool(self._runs)
+
+    def __contains__(self, item: object) -> bool:
+        return self._find(item) is not None
+
+    def _find(self, item: object) -> int | None:
+        if not isinstance(item, tuple) or len(item) != 2:
+            return None
+        game_id, seq = item
+        for number, (run_game, first, last) in enumerate(self._runs):
+            if run_game == game_id and first <= seq <= last:
+                return number
+        return None
+
+    def remove(self, item: Seq) -> None:
+        """Remove the first item equal to `item` (ValueError if none is)."""
+        number = self._find(item)
+        if number is None:
+            raise ValueError(f"{item!r} is not in the list")
+        game_id, first, last = self._runs[number]
+        seq = item[1]
+        pieces = [[game_id, a, b] for a, b in ((first, seq - 1), (seq + 1, last)) if a <= b]
+        self._runs[number : number + 1] = pieces
+
+    def clear(self) -> None:
+        self._runs.clear()
+
+    def __add__(self, other: Iterable[Seq]) -> list[Seq]:
+        return [*self, *other]
+
+    def __radd__(self, other: Iterable[Seq]) -> list[Seq]:
+        return [*other, *self]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Seqs | list):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # (mutable, as a list)
+
+    def __repr__(self) -> str:
+        return repr(list(self))
+
+    def extend(self, items: Iterable[Seq]) -> None:
+        """`append` each item (another Seqs: run by run, not item by item)."""
+        if isinstance(items, Seqs):
+            for game_id, first, last in [tuple(run) for run in items._runs]:
+                self.append((game_id, first))
+                self._runs[-1][2] = max(self._runs[-1][2], last)
+            return
+        for item in items:
+            self.append(item)
+
+    def games(self) -> list[str]:
+        """The game ids of the items, in the order of their first item."""
+        return list(dict.fromkeys(game_id for game_id, _first, _last in self._runs))
+
+    def bounds(self, game_id: str) -> tuple[int, int] | None:
+        """(lowest, highest) seq of the game's items, or None when it has none."""
+        spans = [(first, last) for run_game, first, last in self._runs if run_game == game_id]
+        if not spans:
+            return None
+        return min(first for first, _last in spans), max(last for _first, last in spans)
+
+    def ranges_by_game(self) -> dict[str, str]:
+        """Game id -> `seq_ranges` of its seqs here, games in the order of their first
+        item (as `by_game` orders them): read from the runs, not item by item."""
+        spans: dict[str, list[tuple[int, int]]] = {}
+        for game_id, first, last in self._runs:
+            spans.setdefault(game_id, []).append((first, last))
+        return {game_id: _spans_text(found) for game_id, found in spans.items()}
+
+
+def _spans_text(spans: list[tuple[int, int]]) -> str:
+    """`seq_ranges` of the seqs of some (first, last) spans."""
+    merged: list[list[int]] = []
+    for first, last in sorted(spans):
+        if merged and first <= merged[-1][1] + 1:
+            merged[-1][1] = max(merged[-1][1], last)
+        else:
+            merged.append([first, last])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in merged)
+
+
 @dataclass(kw_only=True)
 class Receipt:
     """What became of one batch of entries."""
 
     refusal: str | None = None
     proof: str | None = None  # an equivocation proof, in full
-    applied: list[Seq] = field(default_factory=list)  # its entries applied (now or later)
-    had: list[Seq] = field(default_factory=list)  # its entries the store already had
-    held: list[Seq] = field(default_factory=list)  # its entries waiting in the inbox
+    applied: Seqs = field(default_factory=Seqs)  # its entries applied (now or later)
+    had: Seqs = field(default_factory=Seqs)  # its entries the store already had
+    held: Seqs = field(default_factory=Seqs)  # its entries waiting in the inbox
     waiting_for: dict[str, int] = field(default_factory=dict)  # game -> the missing seq
-    also: list[Seq] = field(default_factory=list)  # held entries of earlier batches applied now
+    also: Seqs = field(default_factory=Seqs)  # held entries of earlier batches applied now
     problems: list[str] = field(default_factory=list)  # held entries refused when due
-    pending: list[Seq] = field(default_factory=list)  # held for an invitation not accepted
+    pending: Seqs = field(default_factory=Seqs)  # held for an invitation not accepted
     invitations: dict[str, str] = field(default_factory=dict)  # game -> what it is
 
 
@@ -147,6 +262,17 @@ class Inbox:
         comes, and dropped once applied or held."""
         ordered = sorted(found, key=lambda item: (item[0], item[1]))  # (stable, as receive's)
         self._receive(receipt, (Entry.from_wire(c, s) for _g, _seq, c, s in ordered))
+
+    def receive_ordered(self, receipt: Receipt, ordered: Iterable[Entry]) -> None:
+        """`receive` of a batch already in the order it takes one (a genesis first, then
+        by seq, as `sorted` leaves it), taken as it comes: entries made one at a time
+        (pbem.mail.stream) are applied or held, and dropped, before the next is made."""
+        self._receive(receipt, ordered)
+
+    def forget(self, receipt: Receipt) -> None:
+        """Drop the receipt of a batch whose transaction rolled back and that is to be
+        received again (another way): the run holds nothing for it any more."""
+        self.receipts = [kept for kept in self.receipts if kept is not receipt]
 
     def _receive(self, receipt: Receipt, ordered: Iterable[Entry]) -> None:
         self.receipts.append(receipt)
@@ -268,7 +394,7 @@ class Inbox:
             raise EntryRefused(entry, str(exc)) from None
 
     @staticmethod
-    def _note(where: list[Seq], receipt: Receipt, seq: Seq) -> None:
+    def _note(where: Seqs, receipt: Receipt, seq: Seq) -> None:
         if seq not in receipt.applied and seq not in where:
             where.append(seq)
 
@@ -280,10 +406,16 @@ class Inbox:
         Each round reads only the held entries it settles (those the log has passed, and
         those at its next seq), never the whole table: draining n held entries costs n
         look-ups, not n reads of everything held. `game` may be lean (accepting an
-        invitation: pbem.core.replay), its entries then read from the store."""
+        invitation: pbem.core.replay), its entries then read from the store.
+
+        After a round that applied the entry at `due`, nothing is held below due + 1: the
+        round dropped what was held at `due` and below it, and applying an entry holds
+        nothing. The next round then does not look below (a query less per entry of a
+        long drain); any other round does."""
+        cleared = -1  # no entry is held below this seq (known from the last round)
         while True:
             due = game.entry_count
-            stale = self.store.buffered_below(game.id, due)
+            stale = [] if due == cleared else self.store.buffered_below(game.id, due)
             for row in stale:
                 self._settle_stale(receipt, game, row)
             if stale:
@@ -309,6 +441,7 @@ class Inbox:
                     self._held_conflict(receipt, game, winner, entry)
             if winner is None:
                 return
+            cleared = due + 1
 
     def _receipts_holding(self, game: Adjudicator, entry: Entry) -> list[Receipt]:
         return list(self._holders.get((game.id, entry.seq, entry.id), []))
@@ -430,8 +563,10 @@ class Inbox:
             game = self.client.start_from(genesis, self.known_data(genesis), lean=True)
             self._drain(receipt, game)  # the held entries whose turn has come, in order
         what = self.describe(game)
-        stored = [0, *(seq for game_id, seq in receipt.also if game_id == game.id)]
-        line = f"accepted the invitation to {what}: stored entries {seq_ranges(stored)}"
+        done = Seqs([(game.id, 0)])
+        done.extend(receipt.also)
+        stored = done.ranges_by_game()[game.id]
+        line = f"accepted the invitation to {what}: stored entries {stored}"
         return "; ".join([line, *receipt.problems])
 
     def decline(self, prefix: str) -> str:
@@ -464,7 +599,7 @@ class Inbox:
         return found
 
 
-def _move(source: list[Seq], target: list[Seq], item: Seq) -> None:
+def _move(source: Seqs, target: Seqs, item: Seq) -> None:
     if item in source:
         source.remove(item)
         if item not in target:

@@ -134,6 +134,7 @@ def fetch(
         try:
             for key, raw in source.messages():
                 fetcher.process(key, raw)
+                del raw  # (before the next message is read: one in memory at a time)
         finally:
             for report in fetcher.reports:
                 click.echo(report.line())

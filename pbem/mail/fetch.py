@@ -21,14 +21,16 @@ mail; everything here can be tested with bytes in memory.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import itertools
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from pbem import escape
+from pbem.core.log import Entry
 from pbem.errors import EquivocationError, PbemError
-from pbem.inbox import Inbox, Receipt, by_game, seq_ranges
-from pbem.mail import MAX_MESSAGE_BYTES
+from pbem.inbox import Inbox, Receipt, Seqs
+from pbem.mail import MAX_MESSAGE_BYTES, stream
 from pbem.transport.message import message_header_fields, one_line, parse_message_wire
 
 if TYPE_CHECKING:
@@ -96,26 +98,25 @@ class MessageReport(Receipt):
         parts: list[str] = []
         if self.applied:
             parts += [
-                f"applied game {_short(g)} seqs {seq_ranges(s)}"
-                for g, s in by_game(self.applied).items()
+                f"applied game {_short(g)} seqs {r}"
+                for g, r in self.applied.ranges_by_game().items()
             ]
         if self.also:
             parts += [
-                f"{'applied' if not self.applied else 'and'} held entries {seq_ranges(s)} "
+                f"{'applied' if not self.applied else 'and'} held entries {r} "
                 f"of game {_short(g)} from earlier mail"
-                for g, s in by_game(self.also).items()
+                for g, r in self.also.ranges_by_game().items()
             ]
         if self.had:
             joined = "; ".join(
-                f"game {_short(g)} seqs {seq_ranges(s)}" for g, s in by_game(self.had).items()
+                f"game {_short(g)} seqs {r}" for g, r in self.had.ranges_by_game().items()
             )
             parts.append(f"already had {joined}" if parts else f"already had ({joined})")
         if self.held:
-            for game, seqs in by_game(self.held).items():
+            for game, ranges in self.held.ranges_by_game().items():
                 missing = self.waiting_for.get(game)
                 parts.append(
-                    f"waiting for entry {missing} of game {_short(game)} "
-                    f"(holding {seq_ranges(seqs)})"
+                    f"waiting for entry {missing} of game {_short(game)} (holding {ranges})"
                 )
         for game, what in self.invitations.items():
             sender = f" (mail from {self.sender})" if self.sender else ""
@@ -123,11 +124,10 @@ class MessageReport(Receipt):
                 f"invitation to {what}{sender}, not stored: accept it with "
                 f"`pbem join {_short(game)}`, or `pbem mail fetch --decline {_short(game)}`"
             )
-        for game, seqs in by_game(self.pending).items():
+        for game, ranges in self.pending.ranges_by_game().items():
             if game not in self.invitations:
                 parts.append(
-                    f"holding {seq_ranges(seqs)} of game {_short(game)} until its invitation "
-                    "is accepted"
+                    f"holding {ranges} of game {_short(game)} until its invitation is accepted"
                 )
         parts += self.problems
         return "; ".join(parts)
@@ -175,7 +175,10 @@ class Fetcher:
             # (A message with an invitation not accepted yet is read again, and listed.)
             game_id = str(known["game"])
             report.found = 1
-            report.had = [(game_id, s) for s in range(known["first_seq"], known["last_seq"] + 1)]
+            seqs = range(known["first_seq"], known["last_seq"] + 1)
+            report.had = Seqs((game_id, seq) for seq in seqs)
+            return report
+        if self._streamed(report, raw):
             return report
         try:
             # (kept as bytes: a message of thousands of entries holds no parsed ones)
@@ -200,14 +203,44 @@ class Fetcher:
             self._refuse(report, exc)
         return report
 
+    def _streamed(self, report: MessageReport, raw: bytes) -> bool:
+        """Apply a plain mail of moves as its entries come (pbem.mail.stream), in one
+        transaction: none of them is kept, nor the mail's text. False when the mail is not
+        one the stream reads, or anything in it fails: the transaction rolled back, the
+        report is as it was, and `process` reads the mail whole, which gives the same
+        results and says what is wrong in its own words."""
+        found = stream.entries(raw)
+        try:
+            first = next(found, None)
+        except PbemError:
+            return False  # (nothing done yet)
+        if first is None:
+            return True  # a plain mail without entries (report.found stays 0)
+        counted = _Counted(itertools.chain([first], found))
+        try:
+            with self.inbox.batch():
+                self.inbox.receive_ordered(report, counted)
+                self._record(report)
+        except PbemError:
+            self.inbox.forget(report)
+            self._clear(report)
+            report.proof = None
+            return False
+        report.found = counted.count
+        return True
+
     def _refuse(self, report: MessageReport, exc: PbemError) -> None:
         """The transaction rolled back: forget what the report said was done."""
+        self._clear(report)
+        report.refusal = one_line(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+
+    @staticmethod
+    def _clear(report: MessageReport) -> None:
         for done in (report.applied, report.had, report.held, report.also, report.problems):
             done.clear()
         report.pending.clear()
         report.invitations.clear()
         report.waiting_for.clear()
-        report.refusal = one_line(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
 
     # --- threading ------------------------------------------------------------------------
 
@@ -215,25 +248,43 @@ class Fetcher:
         """Thread an earlier message of this run once one of its held entries is in (the
         inbox's receipts are this Fetcher's reports)."""
         message_id = holder.message_id if isinstance(holder, MessageReport) else None
-        seqs = [s for g, s in holder.held + holder.applied + holder.had if g == game_id]
-        if message_id and seqs:
-            self.client.record_mail(message_id, game_id, self.direction, min(seqs), max(seqs))
+        spans = [seqs.bounds(game_id) for seqs in (holder.held, holder.applied, holder.had)]
+        found = [span for span in spans if span is not None]
+        if message_id and found:
+            first, last = min(a for a, _b in found), max(b for _a, b in found)
+            self.client.record_mail(message_id, game_id, self.direction, first, last)
 
     def _record(self, report: MessageReport) -> None:
         if not report.message_id:
             return
-        mine = report.applied + report.had
+        mine = Seqs()
+        mine.extend(report.applied)
+        mine.extend(report.had)
         if not mine:
             # A message holding an invitation is recorded with its genesis only: the
             # root of the game's thread once it is accepted. Until then it is read again
             # (see process), and so is any message with other held entries of the game,
             # until they are in the store.
-            mine = [seq for seq in report.pending if seq[1] == 0]
+            mine = Seqs(seq for seq in report.pending if seq[1] == 0)
         if not mine:
             return
-        game_id = mine[0][0]
-        seqs = [seq for game, seq in mine if game == game_id]
-        self.client.record_mail(report.message_id, game_id, self.direction, min(seqs), max(seqs))
+        game_id = mine.games()[0]
+        bounds = mine.bounds(game_id)
+        assert bounds is not None
+        self.client.record_mail(report.message_id, game_id, self.direction, *bounds)
+
+
+class _Counted(Iterator[Entry]):
+    """The entries of an iterator, counted as they are taken."""
+
+    def __init__(self, entries: Iterator[Entry]) -> None:
+        self._entries = entries
+        self.count = 0
+
+    def __next__(self) -> Entry:
+        entry = next(self._entries)
+        self.count += 1
+        return entry
 
 
 def fetch_messages(

@@ -49,6 +49,7 @@ class Mailer:
         with open_mailbox(self.client, self.config_path) as source:
             for key, raw in source.messages():
                 fetcher.process(key, raw)
+                del raw  # (before the next message is read: one in memory at a time)
         lines = []
         for report in fetcher.reports:
             if report.key not in self.seen_keys:

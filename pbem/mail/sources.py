@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import imaplib
+import mailbox
 import re
 import ssl
 import time
@@ -19,7 +20,13 @@ from typing import Protocol
 
 from pbem.mail import MAX_MESSAGE_BYTES
 from pbem.mail.config import ServerConfig
-from pbem.transport.mailboxes import Closing, MaildirSource, MailSourceError, MboxSource
+from pbem.transport.mailboxes import (
+    Closing,
+    MaildirSource,
+    MailSourceError,
+    MboxSource,
+    _maildir_order,
+)
 
 TIMEOUT = 60.0  # seconds for any one network operation
 
@@ -191,6 +198,7 @@ class ImapSource(Closing):
             raw = self._fetch(str(uid))
             if raw is not None:
                 yield str(uid), raw
+            del raw  # (before the next message is read: one in memory at a time)
 
     def _fetch(self, uid: str) -> bytes | None:
         # BODY.PEEK[] returns the message and, unlike BODY[], sets no \Seen flag; <0.N>
@@ -238,6 +246,47 @@ class ImapSource(Closing):
                 conn.shutdown()
 
 
+# --- Maildir and mbox, one copy of a message at a time ------------------------------------
+
+
+class _Readable(Protocol):
+    def read(self) -> bytes: ...
+
+
+def _whole(stream: _Readable) -> bytes:
+    """A message file's bytes, as `mailbox`'s get_bytes gives them (the platform's line
+    ends made LF) but with no second copy where that changes nothing (LF already)."""
+    data = stream.read()
+    return data if mailbox.linesep == b"\n" else data.replace(mailbox.linesep, b"\n")
+
+
+class MaildirReader(MaildirSource):
+    """A Maildir read for `pbem mail fetch`: as MaildirSource reads it, each message read
+    once into memory and let go once the next is asked for (a mail of moves may be
+    megabytes: the fetch then holds one, not two or three)."""
+
+    def messages(self) -> Iterator[tuple[str, bytes]]:
+        for key in sorted(self._box.keys(), key=_maildir_order):
+            try:
+                with self._box.get_file(key) as stream:
+                    raw = _whole(stream)
+            except KeyError:
+                continue  # removed by a mail client meanwhile
+            yield key, raw
+            del raw
+
+
+class MboxReader(MboxSource):
+    """An mbox read for `pbem mail fetch`, one copy of a message at a time (MaildirReader)."""
+
+    def messages(self) -> Iterator[tuple[str, bytes]]:
+        for name, key in self._keys.items():
+            with self._box.get_file(key) as stream:
+                raw = _whole(stream)
+            yield name, raw
+            del raw
+
+
 def open_source(
     *,
     imap: ServerConfig | None = None,
@@ -252,6 +301,6 @@ def open_source(
     if imap is not None:
         return ImapSource(imap, writable=writable)
     if maildir is not None:
-        return MaildirSource(maildir)
+        return MaildirReader(maildir)
     assert mbox is not None
-    return MboxSource(mbox)
+    return MboxReader(mbox)
