@@ -151,33 +151,62 @@ def _steps(board: Mapping[str, Any], side: str, on: str | None) -> dict[str, lis
 def _build_steps(board: Mapping[str, Any], side: str, on: str | None) -> dict[str, list[str]]:
     """For each hex, `[n for n in md.neighbours(board, h, on) if may_step(board, side, h, n)]`
     with may_step's map lookups taken once (every game builds these: a verification's first
-    supply trace waits for them)."""
+    supply trace waits for them). What every side and map share (`_closed`) is found once per
+    map; the equivalence with the plain definition: tests/games/gotterdammerung/test_gd_speed.py."""
     hexes = board["hexes"]
-    sides = md._sides(board)
-    # the ordered pairs across a Front boundary hexside (as md.front_boundary finds them)
-    fronts: set[tuple[str, str]] = set()
+    if on is not None and on not in md.MAPS:
+        md.neighbours(board, next(iter(hexes)), on)  # (its error for an unknown map)
+    unused, closed, op_hexes = _closed(board)
     if side == "soviet":
+        # the ordered pairs across a Front boundary hexside (as md.front_boundary finds them)
+        fronts: dict[str, set[str]] = {}
         for key in md._fronts(board):
             a, _, b = key.partition("|")
             if md.side_key(a, b) == key:
-                fronts.update(((a, b), (b, a)))
-    if on is not None and on not in md.MAPS:
-        md.neighbours(board, next(iter(hexes)), on)  # (its error for an unknown map)
-    # the hexes no line enters: unused ones; the hexsides none crosses: sea/lake, Spree
-    unused = {h for h, info in hexes.items() if info["kind"] == md.UNUSED}
-    closed = {
-        pair for pair, features in sides.items() if "sea-lake" in features or "spree" in features
-    }
-    closed |= fronts
+                fronts.setdefault(a, set()).add(b)
+                fronts.setdefault(b, set()).add(a)
+        if fronts:
+            closed = {
+                h: closed.get(h, frozenset()) | fronts.get(h, set()) for h in {*closed, *fronts}
+            }
+    # the hexes a line may enter, on map `on` (md.neighbours(board, h, on), inline: on the
+    # Operational Map the pairs of two Operational-map hexes, on the City Map every other)
+    entered = op_hexes - unused if on == md.OP else None
     out: dict[str, list[str]] = {}
     for h, info in hexes.items():
         near = info["neighbours"]
-        if on is not None:  # md.neighbours(board, h, on), inline
-            mine_op = info["map"] == md.OP
-            op = on == md.OP
-            near = [n for n in near if (mine_op and hexes[n]["map"] == md.OP) == op]
-        out[h] = [n for n in near if n not in unused and (h, n) not in closed]
+        barred = closed.get(h, ())
+        if on is None or (on != md.OP and h not in op_hexes):
+            out[h] = [n for n in near if n not in unused and n not in barred]
+        elif entered is not None:  # the Operational Map
+            out[h] = [n for n in near if n in entered and n not in barred] if h in op_hexes else []
+        else:  # the City Map, from an Operational-map hex: only into the other hexes
+            out[h] = [n for n in near if n not in op_hexes and n not in unused and n not in barred]
     return out
+
+
+def _closed(
+    board: Mapping[str, Any],
+) -> tuple[frozenset[str], dict[str, frozenset[str]], frozenset[str]]:
+    """Per map: the hexes no supply line enters (unused, 2.1); for each hex, the neighbours
+    no line reaches across a sea/lake or unbridged Spree hexside (8.14: `md.full_lake`); the
+    hexes whose map is the Operational Map."""
+
+    def build() -> tuple[frozenset[str], dict[str, frozenset[str]], frozenset[str]]:
+        hexes = board["hexes"]
+        unused = frozenset(h for h, info in hexes.items() if info["kind"] == md.UNUSED)
+        across: dict[str, set[str]] = {}
+        for (a, b), features in md._sides(board).items():
+            if features and ("sea-lake" in features or "spree" in features):
+                across.setdefault(a, set()).add(b)
+        closed = {h: frozenset(ns) for h, ns in across.items()}
+        op_hexes = frozenset(h for h, info in hexes.items() if info["map"] == md.OP)
+        return unused, closed, op_hexes
+
+    found: tuple[frozenset[str], dict[str, frozenset[str]], frozenset[str]] = _per_map(
+        board, "closed", build
+    )
+    return found
 
 
 def _back_steps(board: Mapping[str, Any], side: str, on: str | None) -> dict[str, list[str]]:

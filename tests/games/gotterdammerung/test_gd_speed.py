@@ -201,3 +201,26 @@ def test_an_edited_map_is_not_answered_from_memory() -> None:
     assert supply.trace(board, "german", start, {end}, lambda h: False, limit=1) is None
     units = [{"id": "vs-01", "side": "german", "hex": start, "volkssturm": True}]
     assert end not in zoc.enemy_zoc(board, {"units": {}}, units, "soviet")  # 4.26
+
+
+@pytest.mark.parametrize(
+    "options", [{}, {"sixth_ss": True}, {"short_boundary": True}], ids=["plain", "12.35", "12.51"]
+)
+def test_supply_steps_are_the_plain_neighbours_a_line_may_step_into(
+    options: dict[str, Any],
+) -> None:
+    """supply._build_steps (the per-map tables a trace walks) is, for every side, map and
+    hex, the neighbours `md.neighbours` lists that `may_step` allows, in that order; and the
+    boundary options (12.35, 12.51) change the Soviet tables as they change the map."""
+    board = ENGINE.setup(None, options)["board"]
+    for side in ("soviet", "german"):
+        for on in (md.OP, md.CITY, None):
+            built = supply._build_steps(board, side, on)
+            assert list(built) == list(board["hexes"])
+            for h in board["hexes"]:
+                plain = [
+                    n for n in md.neighbours(board, h, on) if supply.may_step(board, side, h, n)
+                ]
+                assert built[h] == plain, (side, on, h)
+    with pytest.raises(ValueError, match="unknown map"):
+        supply._build_steps(board, "soviet", "moon")
