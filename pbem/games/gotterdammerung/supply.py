@@ -266,6 +266,16 @@ class _Lines:
             if t in back and not blocked(t):
                 dist[t] = 0
                 level.append(t)
+        # the hexes not to enter: those reached, and the blocked ones when `blocked` is a
+        # set's own test (stopped_hexes: one set lookup a hex, not a call and a lookup)
+        stopped = getattr(blocked, "__self__", None)
+        if isinstance(stopped, frozenset) and blocked == stopped.__contains__:
+            done = set(stopped)
+            done.update(dist)
+            test: Callable[[str], bool] | None = None
+        else:
+            done = set(dist)
+            test = blocked
         # breadth first, a level at a time (the order a queue would give)
         d = 0
         while level and (limit is None or d < limit - 1):
@@ -273,7 +283,10 @@ class _Lines:
             following = []
             for x in level:
                 for y in back[x]:
-                    if y not in dist and not blocked(y):
+                    if y not in done:
+                        if test is not None and test(y):
+                            continue
+                        done.add(y)
                         dist[y] = d
                         following.append(y)
             level = following
@@ -285,11 +298,12 @@ def _connected(
 ) -> bool:
     """`trace(...) is not None` with no limit: is a target reachable from `start` through
     hexes not stopped (the start not tested)? Depth first: only whether, not how far."""
-    seen = {start}
+    seen = set(stopped)  # (the hexes not to enter: those seen and the stopped ones)
+    seen.add(start)
     todo = [start]
     while todo:
         for n in steps[todo.pop()]:
-            if n in seen or n in stopped:
+            if n in seen:
                 continue
             if n in ends:
                 return True
