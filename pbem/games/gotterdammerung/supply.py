@@ -145,18 +145,20 @@ def _per_map(board: Mapping[str, Any], what: str, build: Callable[[], Any]) -> A
 
 
 def _steps(board: Mapping[str, Any], side: str, on: str | None) -> dict[str, list[str]]:
+    side = "soviet" if side == "soviet" else "german"  # (only the Soviet side has fronts, 5.27)
     return _per_map(board, f"steps {side} {on}", lambda: _build_steps(board, side, on))
 
 
 def _build_steps(board: Mapping[str, Any], side: str, on: str | None) -> dict[str, list[str]]:
     """For each hex, `[n for n in md.neighbours(board, h, on) if may_step(board, side, h, n)]`
     with may_step's map lookups taken once (every game builds these: a verification's first
-    supply trace waits for them). What every side and map share (`_closed`) is found once per
-    map; the equivalence with the plain definition: tests/games/gotterdammerung/test_gd_speed.py."""
+    supply trace waits for them). Each table is made from a wider one: the Soviet one from
+    the German one on the same map (less the Front boundary hexsides, 5.27), a map's from
+    the one of both maps (`_closed`: what every table shares); the equivalence with the
+    plain definition: tests/games/gotterdammerung/test_gd_speed.py."""
     hexes = board["hexes"]
     if on is not None and on not in md.MAPS:
         md.neighbours(board, next(iter(hexes)), on)  # (its error for an unknown map)
-    unused, closed, op_hexes = _closed(board)
     if side == "soviet":
         # the ordered pairs across a Front boundary hexside (as md.front_boundary finds them)
         fronts: dict[str, set[str]] = {}
@@ -165,24 +167,29 @@ def _build_steps(board: Mapping[str, Any], side: str, on: str | None) -> dict[st
             if md.side_key(a, b) == key:
                 fronts.setdefault(a, set()).add(b)
                 fronts.setdefault(b, set()).add(a)
-        if fronts:
-            closed = {
-                h: closed.get(h, frozenset()) | fronts.get(h, set()) for h in {*closed, *fronts}
-            }
-    # the hexes a line may enter, on map `on` (md.neighbours(board, h, on), inline: on the
-    # Operational Map the pairs of two Operational-map hexes, on the City Map every other)
-    entered = op_hexes - unused if on == md.OP else None
-    out: dict[str, list[str]] = {}
-    for h, info in hexes.items():
-        near = info["neighbours"]
-        barred = closed.get(h, ())
-        if on is None or (on != md.OP and h not in op_hexes):
-            out[h] = [n for n in near if n not in unused and n not in barred]
-        elif entered is not None:  # the Operational Map
-            out[h] = [n for n in near if n in entered and n not in barred] if h in op_hexes else []
-        else:  # the City Map, from an Operational-map hex: only into the other hexes
-            out[h] = [n for n in near if n not in op_hexes and n not in unused and n not in barred]
-    return out
+        out = dict(_steps(board, "german", on))  # (the lists are shared: never changed)
+        for h, barred in fronts.items():
+            if h in out:
+                out[h] = [n for n in out[h] if n not in barred]
+        return out
+    unused, closed, op_hexes = _closed(board)
+    if on is None:
+        return {
+            h: [n for n in info["neighbours"] if n not in unused and n not in closed.get(h, ())]
+            for h, info in hexes.items()
+        }
+    # one map's (md.neighbours(board, h, on), inline: on the Operational Map the pairs of two
+    # Operational-map hexes, on the City Map every other pair), from both maps'
+    both = _steps(board, "german", None)
+    if on == md.OP:
+        return {
+            h: [n for n in near if n in op_hexes] if h in op_hexes else []
+            for h, near in both.items()
+        }
+    return {
+        h: [n for n in near if n not in op_hexes] if h in op_hexes else near
+        for h, near in both.items()
+    }
 
 
 def _closed(
@@ -214,9 +221,14 @@ def _back_steps(board: Mapping[str, Any], side: str, on: str | None) -> dict[str
 
     def build() -> dict[str, list[str]]:
         back: dict[str, list[str]] = {}
+        found = back.get
         for h, nexts in _steps(board, side, on).items():
             for n in nexts:
-                back.setdefault(n, []).append(h)
+                into = found(n)
+                if into is None:
+                    back[n] = [h]  # (setdefault's order and lists, without a list a step)
+                else:
+                    into.append(h)
         return back
 
     return _per_map(board, f"back {side} {on}", build)
