@@ -382,6 +382,11 @@ def _attacks(state: State) -> list[tuple[Attack, Any]]:
         if u["side"] == side:
             own.setdefault(u["hex"], []).append(u)
     fighting_units = [_guessed(fighting.fighting_unit(u, u["side"] != side)) for u in units]
+    # combat_odds reads of the units only those in the target hex (cb.defenders): each
+    # target's, in the list's order, found once (the same odds as from the whole list)
+    in_hex: dict[str, list[dict[str, Any]]] = {}
+    for f in fighting_units:
+        in_hex.setdefault(f["hex"], []).append(f)
     for target in targets:
         if state["phase"] == "siege-combat" and md.kind(board, target) == md.OPERATIONAL:
             continue
@@ -404,7 +409,7 @@ def _attacks(state: State) -> list[tuple[Attack, Any]]:
                 board,
                 state["tables"],
                 data,
-                fighting_units,
+                in_hex.get(target, []),
                 near,
                 target,
                 turn=state["turn"],

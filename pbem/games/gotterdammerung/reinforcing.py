@@ -46,7 +46,8 @@ def german_phase_start(state: State, ctx: Context) -> None:
         roll = ctx.roll(1, 6, "the Vlasov die (9.4)")
         if arrivals.vlasov_revolts(roll):
             state["vlasov"] = turn
-            gone = sorted(uid for uid in state["units"] if uid in gc.group(data, "600th"))
+            division = set(gc.group(data, "600th"))
+            gone = sorted(uid for uid in state["units"] if uid in division)
             for uid in gone:
                 del state["units"][uid]
                 state["gone"].append(uid)

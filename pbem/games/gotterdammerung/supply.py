@@ -145,39 +145,75 @@ def _per_map(board: Mapping[str, Any], what: str, build: Callable[[], Any]) -> A
 
 
 def _steps(board: Mapping[str, Any], side: str, on: str | None) -> dict[str, list[str]]:
+    side = "soviet" if side == "soviet" else "german"  # (only the Soviet side has fronts, 5.27)
     return _per_map(board, f"steps {side} {on}", lambda: _build_steps(board, side, on))
 
 
 def _build_steps(board: Mapping[str, Any], side: str, on: str | None) -> dict[str, list[str]]:
     """For each hex, `[n for n in md.neighbours(board, h, on) if may_step(board, side, h, n)]`
     with may_step's map lookups taken once (every game builds these: a verification's first
-    supply trace waits for them)."""
+    supply trace waits for them). Each table is made from a wider one: the Soviet one from
+    the German one on the same map (less the Front boundary hexsides, 5.27), a map's from
+    the one of both maps (`_closed`: what every table shares); the equivalence with the
+    plain definition: tests/games/gotterdammerung/test_gd_speed.py."""
     hexes = board["hexes"]
-    sides = md._sides(board)
-    # the ordered pairs across a Front boundary hexside (as md.front_boundary finds them)
-    fronts: set[tuple[str, str]] = set()
+    if on is not None and on not in md.MAPS:
+        md.neighbours(board, next(iter(hexes)), on)  # (its error for an unknown map)
     if side == "soviet":
+        # the ordered pairs across a Front boundary hexside (as md.front_boundary finds them)
+        fronts: dict[str, set[str]] = {}
         for key in md._fronts(board):
             a, _, b = key.partition("|")
             if md.side_key(a, b) == key:
-                fronts.update(((a, b), (b, a)))
-    if on is not None and on not in md.MAPS:
-        md.neighbours(board, next(iter(hexes)), on)  # (its error for an unknown map)
-    # the hexes no line enters: unused ones; the hexsides none crosses: sea/lake, Spree
-    unused = {h for h, info in hexes.items() if info["kind"] == md.UNUSED}
-    closed = {
-        pair for pair, features in sides.items() if "sea-lake" in features or "spree" in features
+                fronts.setdefault(a, set()).add(b)
+                fronts.setdefault(b, set()).add(a)
+        out = dict(_steps(board, "german", on))  # (the lists are shared: never changed)
+        for h, barred in fronts.items():
+            if h in out:
+                out[h] = [n for n in out[h] if n not in barred]
+        return out
+    unused, closed, op_hexes = _closed(board)
+    if on is None:
+        return {
+            h: [n for n in info["neighbours"] if n not in unused and n not in closed.get(h, ())]
+            for h, info in hexes.items()
+        }
+    # one map's (md.neighbours(board, h, on), inline: on the Operational Map the pairs of two
+    # Operational-map hexes, on the City Map every other pair), from both maps'
+    both = _steps(board, "german", None)
+    if on == md.OP:
+        return {
+            h: [n for n in near if n in op_hexes] if h in op_hexes else []
+            for h, near in both.items()
+        }
+    return {
+        h: [n for n in near if n not in op_hexes] if h in op_hexes else near
+        for h, near in both.items()
     }
-    closed |= fronts
-    out: dict[str, list[str]] = {}
-    for h, info in hexes.items():
-        near = info["neighbours"]
-        if on is not None:  # md.neighbours(board, h, on), inline
-            mine_op = info["map"] == md.OP
-            op = on == md.OP
-            near = [n for n in near if (mine_op and hexes[n]["map"] == md.OP) == op]
-        out[h] = [n for n in near if n not in unused and (h, n) not in closed]
-    return out
+
+
+def _closed(
+    board: Mapping[str, Any],
+) -> tuple[frozenset[str], dict[str, frozenset[str]], frozenset[str]]:
+    """Per map: the hexes no supply line enters (unused, 2.1); for each hex, the neighbours
+    no line reaches across a sea/lake or unbridged Spree hexside (8.14: `md.full_lake`); the
+    hexes whose map is the Operational Map."""
+
+    def build() -> tuple[frozenset[str], dict[str, frozenset[str]], frozenset[str]]:
+        hexes = board["hexes"]
+        unused = frozenset(h for h, info in hexes.items() if info["kind"] == md.UNUSED)
+        across: dict[str, set[str]] = {}
+        for (a, b), features in md._sides(board).items():
+            if features and ("sea-lake" in features or "spree" in features):
+                across.setdefault(a, set()).add(b)
+        closed = {h: frozenset(ns) for h, ns in across.items()}
+        op_hexes = frozenset(h for h, info in hexes.items() if info["map"] == md.OP)
+        return unused, closed, op_hexes
+
+    found: tuple[frozenset[str], dict[str, frozenset[str]], frozenset[str]] = _per_map(
+        board, "closed", build
+    )
+    return found
 
 
 def _back_steps(board: Mapping[str, Any], side: str, on: str | None) -> dict[str, list[str]]:
@@ -185,9 +221,14 @@ def _back_steps(board: Mapping[str, Any], side: str, on: str | None) -> dict[str
 
     def build() -> dict[str, list[str]]:
         back: dict[str, list[str]] = {}
+        found = back.get
         for h, nexts in _steps(board, side, on).items():
             for n in nexts:
-                back.setdefault(n, []).append(h)
+                into = found(n)
+                if into is None:
+                    back[n] = [h]  # (setdefault's order and lists, without a list a step)
+                else:
+                    into.append(h)
         return back
 
     return _per_map(board, f"back {side} {on}", build)
@@ -237,6 +278,16 @@ class _Lines:
             if t in back and not blocked(t):
                 dist[t] = 0
                 level.append(t)
+        # the hexes not to enter: those reached, and the blocked ones when `blocked` is a
+        # set's own test (stopped_hexes: one set lookup a hex, not a call and a lookup)
+        stopped = getattr(blocked, "__self__", None)
+        if isinstance(stopped, frozenset) and blocked == stopped.__contains__:
+            done = set(stopped)
+            done.update(dist)
+            test: Callable[[str], bool] | None = None
+        else:
+            done = set(dist)
+            test = blocked
         # breadth first, a level at a time (the order a queue would give)
         d = 0
         while level and (limit is None or d < limit - 1):
@@ -244,7 +295,10 @@ class _Lines:
             following = []
             for x in level:
                 for y in back[x]:
-                    if y not in dist and not blocked(y):
+                    if y not in done:
+                        if test is not None and test(y):
+                            continue
+                        done.add(y)
                         dist[y] = d
                         following.append(y)
             level = following
@@ -256,11 +310,12 @@ def _connected(
 ) -> bool:
     """`trace(...) is not None` with no limit: is a target reachable from `start` through
     hexes not stopped (the start not tested)? Depth first: only whether, not how far."""
-    seen = {start}
+    seen = set(stopped)  # (the hexes not to enter: those seen and the stopped ones)
+    seen.add(start)
     todo = [start]
     while todo:
         for n in steps[todo.pop()]:
-            if n in seen or n in stopped:
+            if n in seen:
                 continue
             if n in ends:
                 return True

@@ -25,6 +25,7 @@ Readings where the rulebook is terse (also in docs/gotterdammerung.md):
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from itertools import chain
 from typing import Any
 
 from pbem.games.gotterdammerung import map_data as md
@@ -378,14 +379,29 @@ def _zone(
     if cached is not None and cached[0] is token:
         return cached[1]
     reach = _reach_table(board, token)
-    out: dict[str, str] = {}
+    reached = []
+    strong = []
+    plain = True  # (every strength is "strong" or "weak", as counters.py derives them)
     for h, strength in sources:
         found = reach.get(h)
         if found is None:
             found = reach[h] = _zoc_reach(board, h)
-        for n in found:
-            if out.get(n) != STRONG:
-                out[n] = strength
+        reached.append(found)
+        if strength == STRONG:
+            strong.append(found)
+        elif strength != WEAK:
+            plain = False
+    if plain:
+        # every hex reached, in the order first reached, "strong" where a strong ZOC
+        # reaches and "weak" elsewhere (what the loop below gives; two C calls instead)
+        out: dict[str, str] = dict.fromkeys(chain.from_iterable(reached), WEAK)
+        out.update(dict.fromkeys(chain.from_iterable(strong), STRONG))
+    else:  # (a counters file's own ZOC kinds: each hex in turn)
+        out = {}
+        for (_, strength), found in zip(sources, reached, strict=True):
+            for n in found:
+                if out.get(n) != STRONG:
+                    out[n] = strength
     if len(_ZONES) >= _ZONES_KEPT:
         _ZONES.clear()
     _ZONES[key] = (token, out)

@@ -123,9 +123,25 @@ def test_enemy_zoc_is_the_unit_by_unit_map(game: Any) -> None:
         for side in ("soviet", "german"):
             expected = plain_enemy_zoc(board, data, units, side)
             first = zoc.enemy_zoc(board, data, units, side)
-            assert first == expected and list(first) == list(expected)
+            assert list(first.items()) == list(expected.items())
             first["op:0101"] = "changed by a caller"  # a caller's copy: not remembered
             assert zoc.enemy_zoc(board, data, units, side) == expected
+
+
+def test_enemy_zoc_of_other_zoc_kinds_is_the_unit_by_unit_map(game: Any) -> None:
+    """A counters file whose units have ZOC kinds other than strong and weak (counters.py
+    derives none such): `_zone` gives what asking hex by hex gives, the last kind but a
+    strong one written, in the same order."""
+    board, data, found = game
+    odd = {**data, "units": dict(data["units"])}
+    units = on_maps(found[-1])
+    for i, u in enumerate(u for u in units[::3] if u["id"] in data["units"]):
+        odd["units"][u["id"]] = {**data["units"][u["id"]], "zoc": f"kind-{i % 2}"}
+    for side in ("soviet", "german"):
+        expected = plain_enemy_zoc(board, odd, units, side)
+        assert set(expected.values()) - {zoc.STRONG, zoc.WEAK}
+        first = zoc.enemy_zoc(board, odd, units, side)
+        assert list(first.items()) == list(expected.items())
 
 
 def test_supply_status_and_traces_are_the_unit_by_unit_ones(game: Any) -> None:
@@ -201,3 +217,94 @@ def test_an_edited_map_is_not_answered_from_memory() -> None:
     assert supply.trace(board, "german", start, {end}, lambda h: False, limit=1) is None
     units = [{"id": "vs-01", "side": "german", "hex": start, "volkssturm": True}]
     assert end not in zoc.enemy_zoc(board, {"units": {}}, units, "soviet")  # 4.26
+
+
+@pytest.mark.parametrize(
+    "options", [{}, {"sixth_ss": True}, {"short_boundary": True}], ids=["plain", "12.35", "12.51"]
+)
+def test_supply_steps_are_the_plain_neighbours_a_line_may_step_into(
+    options: dict[str, Any],
+) -> None:
+    """supply._build_steps (the per-map tables a trace walks) is, for every side, map and
+    hex, the neighbours `md.neighbours` lists that `may_step` allows, in that order; and the
+    boundary options (12.35, 12.51) change the Soviet tables as they change the map."""
+    board = ENGINE.setup(None, options)["board"]
+    for side in ("soviet", "german"):
+        for on in (md.OP, md.CITY, None):
+            built = supply._build_steps(board, side, on)
+            assert list(built) == list(board["hexes"])
+            for h in board["hexes"]:
+                plain = [
+                    n for n in md.neighbours(board, h, on) if supply.may_step(board, side, h, n)
+                ]
+                assert built[h] == plain, (side, on, h)
+    with pytest.raises(ValueError, match="unknown map"):
+        supply._build_steps(board, "soviet", "moon")
+
+
+def test_supply_lines_of_a_set_and_of_a_test_are_the_traces(game: Any) -> None:
+    """supply._Lines searches a set of stopped hexes (stopped_hexes' own `__contains__`) as
+    one set of hexes not to enter; any other test is asked hex by hex. Both give the
+    distances and answers of a trace from each start (8.12's 8 hexes and 8.18's unlimited)."""
+    board, data, found = game
+    east = set(md.edge_hexes(board, "east"))
+    answers: set[bool] = set()
+    for position in found[::3]:
+        units = on_maps(position)
+        stopped = supply.stopped_hexes(board, data, units, "soviet")
+        by_set = supply._Lines(board, "soviet", stopped.__contains__)
+        by_test = supply._Lines(board, "soviet", lambda h, s=stopped: h in s)  # type: ignore[misc]
+        for limit in (supply.SUPPLY_RANGE, None):
+            assert by_set._distances(frozenset(east), limit) == by_test._distances(
+                frozenset(east), limit
+            )
+        for u in units[:40]:
+            expected = plain_trace(board, "soviet", u["hex"], east, stopped.__contains__, 8)
+            got = by_set.reaches(u["hex"], east, 8)
+            assert got == by_test.reaches(u["hex"], east, 8) == (expected is not None)
+            if u["hex"] not in east:  # (8.18's search from the unit, which is not tested)
+                unlimited = plain_trace(board, "soviet", u["hex"], east, stopped.__contains__)
+                steps = supply._steps(board, "soviet", md.OP)
+                connected = supply._connected(steps, u["hex"], east, stopped)
+                assert connected == (unlimited is not None)
+            answers.add(got)
+    assert answers == {True, False}
+
+
+def test_the_bots_attack_odds_are_those_of_the_whole_position() -> None:
+    """choices._attacks gives combat_odds each target's units only (grouped once): the odds
+    of every attack it lists are those combat_odds finds in the whole list of units."""
+    from pbem.games.gotterdammerung import arrivals, choices, combat, fighting, phases
+
+    t = Table(ENGINE, seed=4)
+    tried = 0
+    for _ in range(4000):
+        if t.over() or tried >= 12:
+            break
+        state = t.state
+        if state["step"] == "combat":
+            side = phases.phase_side(state)
+            units = gs.on_map(state)
+            whole = [choices._guessed(fighting.fighting_unit(u, u["side"] != side)) for u in units]
+            for decision, odds in choices._attacks(state):
+                near = [u for u in units if u["id"] in decision.units]
+                target = gs.hex_of(state, decision.target)
+                crt = (
+                    "soviet"
+                    if side == "soviet"
+                    else arrivals.crt_for_attack(state["counters"], near)
+                )
+                expected = combat.combat_odds(
+                    state["board"],
+                    state["tables"],
+                    state["counters"],
+                    whole,
+                    near,
+                    target,
+                    turn=state["turn"],
+                    crt=crt,
+                )
+                assert odds == expected, decision
+                tried += 1
+        t.step()
+    assert tried >= 12
