@@ -39,7 +39,7 @@ from pbem.ledger import (
 )
 from pbem.noise import set_aside
 from pbem.record import MutableRecord
-from pbem.transport.armor import BEGIN, END, decode_payload, find_entries
+from pbem.transport.armor import BEGIN, END, decode_lines, decode_payload, find_entries
 from pbem.transport.blocklines import BlockLines
 from pbem.transport.movefile import extract_text, read_entries
 from pbem.transport.savefile import (
@@ -643,15 +643,19 @@ def _stream_entries(
     payload: list[bytes] | None = None
     files = {data_digest(c): c for c in (extra or {}).values()}
     for raw in it:
-        symbols: bytes | None = None
+        decoded: tuple[bytes, bytes] | None = None
         if payload is None and raw == _BEGIN_LINE and header.done:
-            # The blank line after each entry and a marker as pbem writes it are read as
-            # the general reading below reads them; a payload as pbem writes it in one step
-            # (BlockLines.take_payload: the lines the loop below would gather).
-            symbols = it.take_payload()
-            if symbols is None:
+            # A marker as pbem writes it is read as the general reading below reads it, and
+            # its payload up to an END line as pbem writes it in one step: when those lines
+            # are base32 symbols only (blank ones aside), they are the lines the loop below
+            # would gather and whose symbols it would decode (armor.decode_lines).
+            lines = it.take_payload()
+            if lines is None:
                 payload = []
                 continue
+            decoded = decode_lines(lines)
+            if decoded is None:
+                raise _Bail  # (read no more: those lines are verify_text's to judge)
         elif payload is not None:
             if raw[:1] in _PAYLOAD_BYTES:  # (a marker line starts with a dash)
                 payload.append(raw)
@@ -668,11 +672,10 @@ def _stream_entries(
                 raise _Bail  # a line break other than a newline: refused in memory
             if raw_payload.count(b"\r") != raw_payload.count(b"\r\n"):
                 raise _Bail
-            symbols = b"".join(raw_payload.split())
+            decoded = decode_payload(b"".join(raw_payload.split()).decode("ascii"))
             payload = None
-        if symbols is not None:
-            canonical, signature = decode_payload(symbols.decode("ascii"))
-            entry = Entry.from_wire(canonical, signature)
+        if decoded is not None:
+            entry = Entry.from_wire(*decoded)
             if game is None:
                 if entry.seq != 0:
                     raise _Bail

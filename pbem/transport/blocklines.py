@@ -4,9 +4,10 @@ The streamed readers of a save or a move file (pbem.verify's, movefile.plain_ent
 through a file line by line; an armored entry is about twenty lines of base32, each one
 trip through Python. `BlockLines` gives the same lines as iterating over the file does
 (each with its "\\n", the last one without when the file does not end with one), and
-`take_payload` reads a whole payload in one step when it is written exactly as pbem
-writes it: only then is it what the line-by-line readers would have gathered, and any
-other payload is left for them to read line by line.
+`take_payload` reads a whole payload in one step, up to an END line as pbem writes it:
+when its lines are base32 symbols only, they are what the line-by-line readers would
+have gathered (armor.decode_lines tells), and anything else is left to the reader of
+the whole text.
 """
 
 from __future__ import annotations
@@ -19,8 +20,6 @@ from pbem.transport.armor import END
 _BLOCK = 1 << 16
 # The END line as pbem writes it, at the start of a line (the "\n" before it included).
 _END_AFTER_LINE = ("\n" + END + "\n").encode("ascii")
-# The bytes a plain payload region holds: base32 symbols (either case) and newlines.
-_PAYLOAD_BYTES = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz234567\n"
 # The most a payload read in one step may span; a longer one (an entry whose END is far
 # away or missing) is left to the line readers, so that the buffer never holds more.
 _MAX_PAYLOAD = 1 << 22
@@ -37,7 +36,6 @@ class BlockLines:
         self._block = block
         self._buf = b""
         self._pos = 0
-        self.taken_lines = 0  # how many lines the last `take_payload` read (its END too)
 
     def __iter__(self) -> BlockLines:
         return self
@@ -67,15 +65,15 @@ class BlockLines:
         return buf[pos : end + 1]
 
     def take_payload(self) -> bytes | None:
-        """Right after a BEGIN line: the payload's symbols and the END line read in one step,
-        when the lines up to the first END line as pbem writes it are each one or more
-        base32 symbols and nothing else; the symbols are returned joined, without the
-        newlines. Else None, and nothing is read: the caller reads those lines one by one.
+        """Right after a BEGIN line: the lines up to the first END line as pbem writes it
+        (`-----END PBEM ENTRY-----` and its newline, at a line's start), read in one step
+        and returned as they are, each with its newline; the END line is read too.
 
-        The lines so read are exactly the ones a line-by-line reader would take as the
-        payload: each starts with a base32 symbol (so none is a marker, a blank or a
-        decorated line) and holds no whitespace or line break but its newline, and the
-        END line ends the entry for such a reader too."""
+        None when no such END line comes within a few megabytes: nothing is read then, and
+        the caller reads the lines one by one. The caller judges the lines returned: when
+        they are all base32 symbols (armor.decode_lines), they are the lines a
+        line-by-line reader takes as the payload, and the END line ends it for that reader
+        too; anything else is for the reader of the whole text to judge."""
         while True:
             buf, pos = self._buf, self._pos
             at = buf.find(_END_AFTER_LINE, pos)
@@ -83,12 +81,8 @@ class BlockLines:
                 break
             if len(buf) - pos > _MAX_PAYLOAD or not self._fill():
                 return None
-        region = buf[pos : at + 1]
-        if region[:1] == b"\n" or region.translate(None, _PAYLOAD_BYTES) or b"\n\n" in region:
-            return None
         self._pos = at + len(_END_AFTER_LINE)
-        self.taken_lines = region.count(b"\n") + 1
-        return region.replace(b"\n", b"")
+        return buf[pos : at + 1]
 
     def take_matching(self, lines: re.Pattern[bytes]) -> bytes:
         """The longest run of whole lines from here, within what is buffered, that `lines`

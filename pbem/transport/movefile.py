@@ -22,6 +22,7 @@ from pbem.lazy import lazy_module
 from pbem.transport.armor import (
     BEGIN,
     END,
+    decode_lines,
     decode_payload,
     find_entries,
     marker_kind,
@@ -236,14 +237,20 @@ def plain_entries(
             else:
                 raise NotPlain(f"line {number} is not a plain payload line")
         elif line == _BEGIN_LINE:
-            # A payload as pbem writes it, in one step: the lines the reading above would
-            # take, each only base32 symbols, up to the bare END line.
-            symbols = lines.take_payload()
-            if symbols is None:
+            # A payload up to an END line as pbem writes it, in one step: when its lines are
+            # each one or more base32 symbols, the reading above takes the same lines and
+            # decodes the same symbols (armor.decode_lines); any other line is refused.
+            payload_lines = lines.take_payload()
+            if payload_lines is None:
                 inside = True
-            else:
-                number += lines.taken_lines
-                yield decode_payload(symbols.decode("ascii"))
+                continue
+            decoded = None
+            if payload_lines[:1] != b"\n" and b"\n\n" not in payload_lines:
+                decoded = decode_lines(payload_lines)
+            if decoded is None:
+                raise NotPlain(f"the entry after line {number} has a line that is not plain")
+            number += payload_lines.count(b"\n") + 1
+            yield decoded
         else:
             if any(dash in line for dash in _DASH_BYTES):
                 text = line.decode("utf-8", errors="replace")

@@ -9,7 +9,8 @@ import random
 
 import pytest
 
-from pbem.transport.armor import BEGIN, END, armor
+from pbem.errors import ArmorError
+from pbem.transport.armor import BEGIN, END, armor, decode_lines, decode_payload
 from pbem.transport.blocklines import BlockLines
 from pbem.transport.savefile import RngDigest, printed_rng_digest, printed_rng_digest_of
 
@@ -33,18 +34,23 @@ def test_the_lines_are_the_files_own(block: int) -> None:
 _BASE32 = set(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz234567")
 
 
-def _gathered(lines: list[bytes]) -> bytes | None:
-    """What a line-by-line reader takes after a BEGIN line: the payload lines up to the END
-    line as pbem writes it, when each is one or more base32 symbols (None otherwise)."""
-    symbols = []
-    for raw in lines:
-        if raw == (END + "\n").encode():
-            return b"".join(symbols) if symbols else None
-        line = raw[:-1] if raw.endswith(b"\n") else None
-        if not line or not set(line) <= _BASE32:
-            return None
-        symbols.append(line)
-    return None
+def _payload_lines(data: bytes) -> list[bytes] | None:
+    """The lines after the BEGIN line up to the END line as pbem writes it, as a
+    line-by-line reader reads them; None when there is no such END line."""
+    lines = list(io.BytesIO(data))[1:]
+    end = (END + "\n").encode()
+    return lines[: lines.index(end)] if end in lines else None
+
+
+def _decoded(lines: list[bytes]) -> object:
+    """What decoding the symbols of those lines gives (the pair, or the error's text),
+    when each is base32 symbols only (blank lines too); None otherwise."""
+    if any(not set(line[:-1]) <= _BASE32 for line in lines):
+        return None
+    try:
+        return decode_payload(b"".join(line[:-1] for line in lines).decode("ascii"))
+    except ArmorError as exc:
+        return str(exc)
 
 
 PAYLOAD = armor(C, S).split("\n")[1:-2]
@@ -64,6 +70,10 @@ PAYLOAD = armor(C, S).split("\n")[1:-2]
         "\n".join(PAYLOAD) + "\n" + BEGIN + "\n" + "\n".join(PAYLOAD) + "\n" + END + "\n",
         "\n".join(PAYLOAD[:2]) + " \n" + "\n".join(PAYLOAD[2:]) + "\n" + END + "\n",
         "\n".join(PAYLOAD[:2]) + "1\n" + "\n".join(PAYLOAD[2:]) + "\n" + END + "\n",
+        "\n".join(PAYLOAD[:2]) + "_\n" + "\n".join(PAYLOAD[2:]) + "\n" + END + "\n",
+        "\n".join(PAYLOAD[:2]) + "A\n" + "\n".join(PAYLOAD[2:]) + "\n" + END + "\n",
+        "\n".join(PAYLOAD)[:-1] + "\n" + END + "\n",  # a symbol short
+        "\n".join(PAYLOAD) + "\n" + "\xe9\n" + END + "\n",
         END + "\n",  # an empty payload
         "\n".join(PAYLOAD),  # no END at all
         "\n".join(PAYLOAD) + "x" + END + "\n",  # END not at a line's start
@@ -74,15 +84,21 @@ def test_a_payload_in_one_step_is_what_the_lines_give(body: str, block: int) -> 
     data = (BEGIN + "\n" + body).encode("utf-8")
     lines = BlockLines(io.BytesIO(data), block)
     assert next(lines) == (BEGIN + "\n").encode()
-    expected = _gathered(list(io.BytesIO(data))[1:])
-    symbols = lines.take_payload()
-    assert symbols == expected
+    taken = lines.take_payload()
     rest = list(lines)
-    if symbols is None:  # nothing read: the line readers go on from the same line
+    expected = _payload_lines(data)
+    if taken is None:  # nothing read: the line readers go on from the same line
+        assert expected is None or body.startswith(END)
         assert rest == list(io.BytesIO(data))[1:]
-    else:
-        assert lines.taken_lines == body[: body.index(END)].count("\n") + 1
-        assert b"".join(rest) == data[data.index(END.encode()) + len(END) + 1 :]
+        return
+    assert expected is not None and not body.startswith(END)
+    assert taken == b"".join(expected)
+    assert b"".join(rest) == data[data.index(END.encode()) + len(END) + 1 :]
+    try:
+        got: object = decode_lines(taken)
+    except ArmorError as exc:
+        got = str(exc)
+    assert got == _decoded(expected)
 
 
 RECORDS = [
