@@ -76,6 +76,7 @@ def armor(canonical: bytes, signature: bytes) -> str:
 
 def _base32_decode(payload: str | bytes) -> bytes:
     """Base32 symbols (both cases, already checked) to bytes, padding bits checked."""
+    _check_length(len(payload))
     if isinstance(payload, bytes):
         value = int(payload.translate(_TO_DIGIT_BYTES), 32)
     else:
@@ -83,11 +84,15 @@ def _base32_decode(payload: str | bytes) -> bytes:
     return _value_bytes(value, len(payload))
 
 
+def _check_length(n: int) -> None:
+    if n == 0 or (5 * n) % 8 >= 5:
+        raise ArmorError(f"payload of {n} characters is not a whole number of bytes")
+
+
 def _value_bytes(value: int, n: int) -> bytes:
     """The bytes that `n` base32 symbols of value `value` stand for, padding bits checked."""
+    _check_length(n)
     spare_bits = (5 * n) % 8
-    if n == 0 or spare_bits >= 5:
-        raise ArmorError(f"payload of {n} characters is not a whole number of bytes")
     # The encoder pads with zero bits; anything else means a changed final character.
     if value & ((1 << spare_bits) - 1):
         raise ArmorError("payload's last character is damaged")
