@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import gc
 import os
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from typing import BinaryIO
 
 from pbem import verdicts
 from pbem.core.adjudicator import Adjudicator, EntryRefused, Sealed, data_digest
@@ -38,7 +39,8 @@ from pbem.ledger import (
 )
 from pbem.noise import set_aside
 from pbem.record import MutableRecord
-from pbem.transport.armor import BEGIN, END, decode_payload, find_entries
+from pbem.transport.armor import BEGIN, END, decode_lines, decode_payload, find_entries
+from pbem.transport.blocklines import BlockLines
 from pbem.transport.movefile import extract_text, read_entries
 from pbem.transport.savefile import (
     SAVE_MAGIC,
@@ -53,7 +55,7 @@ from pbem.transport.savefile import (
     is_save_magic,
     line_marker,
     plain_header_line,
-    printed_rng_digest,
+    printed_rng_digest_of,
     save_result,
     save_sections,
 )
@@ -283,6 +285,19 @@ def _verify_found(
         bad = _refused_entry(exc)
         return report.fail(failure, bad, _name(exc, bad))
     report.game = game
+    with game.outcome_pinned():  # (asked by each part of the report below)
+        return _report_replayed(report, game, ordered, text, saves)
+
+
+def _report_replayed(
+    report: Report,
+    game: Adjudicator,
+    ordered: list[Entry],
+    text: str | None,
+    saves: list[SaveSection],
+) -> Report:
+    """`_verify_found`'s report of a log that replays: its summary, and its verdict once
+    the commitments, the RNG log and the save headers are checked."""
     report.lines += _summary(game)
     first = _unopened_at_end(game)
     if first is not None:
@@ -481,17 +496,23 @@ def verify_path(
     extra_data: Mapping[str, bytes] | None = None,
     engines: Callable[[str], Engine] = engine_by_name,
 ) -> Report:
-    """Verify a file. A save file streams: memory does not grow with the log beyond its index.
+    """Verify a file. A save file or a move file streams: memory does not grow with the log
+    beyond its index.
 
-    The file is read line by line; each armored entry is decoded as it completes and
-    applied to a lean Adjudicator, and the printed RNG log is compared through a digest
-    of its tokens. Only a save in the plain layout pbem writes, that verifies, is read
-    that way; anything else (a mail, a move file, a quoted save, and every failure) is
-    verified by `verify_text` on the whole file, which reports exactly what is wrong.
+    The file is read in blocks (pbem.transport.blocklines); each armored entry is decoded
+    as it completes and applied to a lean Adjudicator, and a save's printed RNG log is
+    compared through a digest of its tokens. Only a save in the plain layout pbem writes,
+    or a plain move file of one game's entries in log order (`_verify_moves_stream`),
+    that verifies, is read that way; anything else (a mail, a move file in another order
+    or with copies, a quoted save, and every failure) is verified by `verify_text` on the
+    whole file, which reports exactly what is wrong.
     """
     try:
         with open(path, "rb") as stream:
-            report = _verify_stream(stream, extra_data, engines)
+            report = _verify_stream(BlockLines(stream), extra_data, engines)
+            if report is None:
+                stream.seek(0)
+                report = _verify_moves_stream(stream, extra_data, engines)
             if report is not None:
                 return report
             stream.seek(0)
@@ -523,13 +544,12 @@ _END_LINE = (END + "\n").encode("ascii")
 
 
 def _verify_stream(
-    lines: Iterable[bytes], extra: Mapping[str, bytes] | None, engines: Callable[[str], Engine]
+    it: BlockLines, extra: Mapping[str, bytes] | None, engines: Callable[[str], Engine]
 ) -> Report | None:
     """A successful Report for a save in plain layout that verifies; None for anything else.
 
-    `lines` are the file's lines as bytes, each ending with its newline (a binary file).
+    `it` gives the file's lines as bytes, each ending with its newline (a binary file).
     """
-    it = iter(lines)
     first = _text(next(it, b"")).lstrip("\ufeff")
     if first.strip() != SAVE_MAGIC or breaks_line(first):
         return None
@@ -537,7 +557,7 @@ def _verify_stream(
     digest = RngDigest()
     try:
         game = _stream_entries(it, header, digest, extra, engines)
-        printed = printed_rng_digest(_text(raw) for raw in it)
+        printed = printed_rng_digest_of(it)
     except (_Bail, PbemError, UnicodeDecodeError):
         return None
     # The records the lean game still holds (from the first private draw whose secret is
@@ -550,17 +570,50 @@ def _verify_stream(
         return None
     if header.value("entries") != str(game.entry_count):
         return None
-    if _unopened_at_end(game) is not None or verdicts.of(game).kind != verdicts.OK:
-        return None  # (the in-memory path says what and names the entry)
-    report = Report(ok=True, game=game)
-    report.lines += _summary(game)
-    report.lines.append(f"RNG log: {digest.count} lines match the recomputed dice")
-    report.lines += _header_results([header], game)
+    with game.outcome_pinned():  # (asked by each part of the report below)
+        report = _streamed_report(game)
+        if report is not None:
+            report.lines.append(f"RNG log: {digest.count} lines match the recomputed dice")
+            report.lines += _header_results([header], game)
     return report
 
 
+def _streamed_report(game: Adjudicator) -> Report | None:
+    """The report of a streamed log that verifies (its summary), or None when the verdict
+    is anything but OK: the in-memory path then says what and names the entry."""
+    if _unopened_at_end(game) is not None or verdicts.of(game).kind != verdicts.OK:
+        return None
+    report = Report(ok=True, game=game)
+    report.lines += _summary(game)
+    return report
+
+
+# How many recomputed RNG lines `_stream_entries` holds before it adds them to its digest.
+_RNG_BATCH = 256
+# Printable ASCII, and the newline: the bytes of a human line the stream need not read.
+_PRINTABLE_LINE = bytes(range(0x20, 0x7F)) + b"\n"
+_MARKER_STARTS = (b">", b"[", b"`", b"-")
+
+
+def _plain_human_line(raw: bytes) -> bool:
+    """Whether the general reading of `_stream_entries` finds nothing in a line after the
+    header (the human line above each entry), told in a few C-level tests.
+
+    Such a line is printable ASCII ended by its newline (so no line break of another
+    kind: `breaks_line`), does not start with what a marker line starts with once its
+    leading spaces go (`line_marker` is None), and holds none of "rng" (an RNG record or
+    header), "log" or "save" in any case (the RNG LOG line, a save's magic line), which
+    are the only lines that reading acts on."""
+    if raw[-1:] != b"\n" or raw.translate(None, _PRINTABLE_LINE):
+        return False
+    if raw.lstrip()[:1] in _MARKER_STARTS:
+        return False
+    lowered = raw.lower()
+    return b"rng" not in lowered and b"log" not in lowered and b"save" not in lowered
+
+
 def _stream_entries(
-    it: Iterator[bytes],
+    it: BlockLines,
     header: SaveHeader,
     digest: RngDigest,
     extra: Mapping[str, bytes] | None,
@@ -572,8 +625,14 @@ def _stream_entries(
     (a damaged or refused entry) through: both mean "use the in-memory path".
     """
 
+    # The recomputed lines, added to the digest a batch at a time (RngDigest.add_lines).
+    batch: list[str] = []
+
     def sink(record: RngRecord) -> None:
-        digest.add_line(record.line())
+        batch.append(record.line())
+        if len(batch) >= _RNG_BATCH:
+            digest.add_lines(batch)
+            batch.clear()
 
     game: Adjudicator | None = None
     # The entry read last, applied once the next one is read (or the RNG LOG line): as
@@ -584,7 +643,20 @@ def _stream_entries(
     payload: list[bytes] | None = None
     files = {data_digest(c): c for c in (extra or {}).values()}
     for raw in it:
-        if payload is not None:
+        decoded: tuple[bytes, bytes] | None = None
+        if payload is None and raw == _BEGIN_LINE and header.done:
+            # A marker as pbem writes it is read as the general reading below reads it, and
+            # its payload up to an END line as pbem writes it in one step: when those lines
+            # are base32 symbols only (blank ones aside), they are the lines the loop below
+            # would gather and whose symbols it would decode (armor.decode_lines).
+            lines = it.take_payload()
+            if lines is None:
+                payload = []
+                continue
+            decoded = decode_lines(lines)
+            if decoded is None:
+                raise _Bail  # (read no more: those lines are verify_text's to judge)
+        elif payload is not None:
             if raw[:1] in _PAYLOAD_BYTES:  # (a marker line starts with a dash)
                 payload.append(raw)
                 continue
@@ -600,10 +672,10 @@ def _stream_entries(
                 raise _Bail  # a line break other than a newline: refused in memory
             if raw_payload.count(b"\r") != raw_payload.count(b"\r\n"):
                 raise _Bail
-            joined = b"".join(raw_payload.split()).decode("ascii")
-            canonical, signature = decode_payload(joined)
+            decoded = decode_payload(b"".join(raw_payload.split()).decode("ascii"))
             payload = None
-            entry = Entry.from_wire(canonical, signature)
+        if decoded is not None:
+            entry = Entry.from_wire(*decoded)
             if game is None:
                 if entry.seq != 0:
                     raise _Bail
@@ -623,14 +695,8 @@ def _stream_entries(
                 raise _Bail
             pending = entry
             continue
-        if header.done:
-            # What the general reading below finds of these lines, in one test each: the
-            # blank line after each entry is nothing, a marker as pbem writes it a BEGIN.
-            if raw == b"\n":
-                continue
-            if raw == _BEGIN_LINE:
-                payload = []
-                continue
+        if header.done and (raw == b"\n" or _plain_human_line(raw)):
+            continue  # (what the general reading below finds of it: nothing)
         line = _text(raw)
         if breaks_line(line):
             raise _Bail  # one line here, several for the in-memory readers
@@ -651,10 +717,66 @@ def _stream_entries(
                 raise _Bail
             if pending is not None:
                 game.apply(pending)
+            digest.add_lines(batch)
             return game
         elif ("SAVE" in line or "save" in line) and is_save_magic(line):
             raise _Bail
     raise _Bail
+
+
+def _verify_moves_stream(
+    stream: BinaryIO, extra: Mapping[str, bytes] | None, engines: Callable[[str], Engine]
+) -> Report | None:
+    """A successful Report for a plain move file of one game that verifies, read one entry
+    at a time; None for anything else (`verify_text` then reads the whole file).
+
+    The entries are `movefile.plain_entries`' (the ones `verify_text` finds, in the same
+    order), and are taken only as a genesis, then each seq the one after the last: then
+    `verify_text`'s lenient reading finds no copy to drop, no noise to set aside, no
+    equivocation and no fork, and replays them in this very order. Its save rules and RNG
+    log find nothing to read when no line outside the entries holds "save" or "rng" in
+    any case (a save's magic line, an RNG LOG line, a record), which is asked of every
+    such line. Then its report is this one: the game's summary, and the verdict OK,
+    which is the only one given here (anything else is said by `verify_text`).
+    """
+    from pbem.transport.movefile import plain_entries
+
+    def outside(raw: bytes) -> None:
+        lowered = raw.lower()
+        if b"save" in lowered or b"rng" in lowered:
+            raise _Bail  # (a save or an RNG log in the text: verify_text reads them)
+
+    files = {data_digest(c): c for c in (extra or {}).values()}
+    game: Adjudicator | None = None
+    pending: Entry | None = None  # applied with the next entry, as in _stream_entries
+    try:
+        for canonical, signature in plain_entries(stream, outside):
+            entry = Entry.from_wire(canonical, signature)
+            if game is None:
+                if entry.kind != GENESIS:
+                    return None
+                game = Adjudicator.start(
+                    entry,
+                    engines,
+                    data_source(files),
+                    check_signature,
+                    lean=True,
+                    tables=DISK_TABLES,
+                )
+                continue
+            if pending is not None:
+                game.apply(pending, entry)
+            if entry.seq != game.head.seq + 1:
+                return None
+            pending = entry
+        if game is None:
+            return None
+        if pending is not None:
+            game.apply(pending)
+    except (_Bail, PbemError, UnicodeDecodeError):
+        return None
+    with game.outcome_pinned():
+        return _streamed_report(game)
 
 
 def _only(geneses: list[Entry]) -> Entry | None:

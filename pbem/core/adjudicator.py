@@ -150,6 +150,7 @@ class Adjudicator(Replay, fields=FIELDS, hidden=MEMOS, uncompared=MEMOS):
     def _apply(self, entry: Entry, then: Entry | None = None) -> None:
         self._asked_memo = None
         self._opened_memo = None
+        self._outcome_pin = None
         roles = self._role_keys
         if entry.by not in roles:
             raise PbemError(f"{entry.by!r} is not a role of this game")

@@ -12,7 +12,8 @@ from __future__ import annotations
 import copy
 import itertools
 import marshal
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from functools import cached_property
 from typing import Any, Self
 
@@ -131,8 +132,9 @@ FIELDS = (
     "deals",
     "blind_end",
     "disclosed_at",
+    "_outcome_pin",
 )
-MEMOS = ("_asked_memo", "_opened_memo", "_draw_index")
+MEMOS = ("_asked_memo", "_opened_memo", "_draw_index", "_outcome_pin")
 
 
 class Replay(MutableRecord, fields=FIELDS, hidden=MEMOS, uncompared=MEMOS):
@@ -182,6 +184,9 @@ class Replay(MutableRecord, fields=FIELDS, hidden=MEMOS, uncompared=MEMOS):
     deals: tuple[blind.Escrowed, ...]
     blind_end: blind.Settled | None
     disclosed_at: int | None
+    # (state, meta, outcome()) while `outcome_pinned` runs, for those very state and meta
+    # objects; dropped by every apply and at the block's end
+    _outcome_pin: tuple[State | None, meta_rules.MetaState, Outcome | None] | None
 
     def __init__(
         self,
@@ -212,6 +217,7 @@ class Replay(MutableRecord, fields=FIELDS, hidden=MEMOS, uncompared=MEMOS):
         deals: tuple[blind.Escrowed, ...] = (),
         blind_end: blind.Settled | None = None,
         disclosed_at: int | None = None,
+        _outcome_pin: tuple[State | None, meta_rules.MetaState, Outcome | None] | None = None,
     ) -> None:
         self.engine = engine
         self.genesis = genesis
@@ -240,6 +246,7 @@ class Replay(MutableRecord, fields=FIELDS, hidden=MEMOS, uncompared=MEMOS):
         self.deals = deals
         self.blind_end = blind_end
         self.disclosed_at = disclosed_at
+        self._outcome_pin = _outcome_pin
 
     def fork(self) -> Self:
         """An independent copy: what replaying the same entries again would give, without
@@ -272,6 +279,7 @@ class Replay(MutableRecord, fields=FIELDS, hidden=MEMOS, uncompared=MEMOS):
             )
         twin._asked_memo = None
         twin._opened_memo = None
+        twin._outcome_pin = None
         twin._draw_index = (0, {})
         return twin
 
@@ -388,9 +396,30 @@ class Replay(MutableRecord, fields=FIELDS, hidden=MEMOS, uncompared=MEMOS):
         """The result: an end the log's own entries signed (a resignation or an agreed draw:
         pbem.core.meta; a forfeit: pbem.core.referee; a double-blind game's void, disclose
         or unseal: pbem.core.blind), else the engine's."""
+        pin = self._outcome_pin
+        if pin is not None and pin[0] is self.state and pin[1] is self.meta:
+            return pin[2]
         if self.meta.ended is not None:
             return self.meta.ended
         return None if self.state is None else self.engine.outcome(self.state)
+
+    @contextmanager
+    def outcome_pinned(self) -> Iterator[Outcome | None]:
+        """`outcome()` worked out once for the reads of a `with` block, and given.
+
+        A verification's report asks it five times (the summary, the verdict, the ending
+        lines, the save header's result), each time asking the engine, whose answer can
+        cost (about 2% of verifying a Gotterdammerung save). While the block runs, the
+        answer is kept with the very state and meta objects it was worked out from and is
+        given only while the game still holds those; every `apply` drops it (a game that
+        moves on is asked again), and so does the block's end."""
+        self._outcome_pin = None
+        outcome = self.outcome()
+        self._outcome_pin = (self.state, self.meta, outcome)
+        try:
+            yield outcome
+        finally:
+            self._outcome_pin = None
 
     @property
     def ended_by_agreement(self) -> bool:

@@ -76,18 +76,56 @@ def armor(canonical: bytes, signature: bytes) -> str:
 
 def _base32_decode(payload: str | bytes) -> bytes:
     """Base32 symbols (both cases, already checked) to bytes, padding bits checked."""
-    n = len(payload)
-    spare_bits = (5 * n) % 8
-    if n == 0 or spare_bits >= 5:
-        raise ArmorError(f"payload of {n} characters is not a whole number of bytes")
+    _check_length(len(payload))
     if isinstance(payload, bytes):
         value = int(payload.translate(_TO_DIGIT_BYTES), 32)
     else:
         value = int(payload.translate(_TO_DIGITS), 32)
+    return _value_bytes(value, len(payload))
+
+
+def _check_length(n: int) -> None:
+    if n == 0 or (5 * n) % 8 >= 5:
+        raise ArmorError(f"payload of {n} characters is not a whole number of bytes")
+
+
+def _value_bytes(value: int, n: int) -> bytes:
+    """The bytes that `n` base32 symbols of value `value` stand for, padding bits checked."""
+    _check_length(n)
+    spare_bits = (5 * n) % 8
     # The encoder pads with zero bits; anything else means a changed final character.
     if value & ((1 << spare_bits) - 1):
         raise ArmorError("payload's last character is damaged")
     return (value >> spare_bits).to_bytes(5 * n // 8, "big")
+
+
+# Every byte to a digit of int(..., 32): a base32 symbol to its own, any other byte to "!",
+# which int() refuses wherever it stands (it takes no "_", space or sign from here).
+def _digit_or_refused() -> bytes:
+    table = bytearray(b"!" * 256)
+    digits = _DIGITS.encode("ascii")
+    table[ord("A") : ord("Z") + 1] = table[ord("a") : ord("z") + 1] = digits[:26]
+    table[ord("2") : ord("7") + 1] = digits[26:]
+    return bytes(table)
+
+
+_TO_DIGIT_OR_REFUSED = _digit_or_refused()
+
+
+def decode_lines(lines: bytes) -> tuple[bytes, bytes] | None:
+    """`decode_payload` of the symbols of `lines` (ASCII lines, each ended by "\\n"),
+    when they hold base32 symbols and newlines only; None when they hold any other byte.
+
+    One pass drops the newlines, checks every other byte and turns it into a digit of
+    int(..., 32) (`_TO_DIGIT_OR_REFUSED`): exactly what joining the lines and
+    `decode_payload` do when every byte is a symbol, and they raise the same errors for
+    the lengths."""
+    digits = lines.translate(_TO_DIGIT_OR_REFUSED, b"\n")
+    try:
+        value = int(digits, 32)
+    except ValueError:  # (a byte that is not a symbol; or no symbol at all)
+        return None
+    return _unpack(_value_bytes(value, len(digits)))
 
 
 def decode_payload(payload: str) -> tuple[bytes, bytes]:
@@ -97,7 +135,11 @@ def decode_payload(payload: str) -> tuple[bytes, bytes]:
         bad = _NOT_BASE32.search(payload)
         assert bad is not None  # a character that is not ASCII, or not a base32 symbol
         raise ArmorError(f"character {bad.group()!r} is not base32")
-    data = _base32_decode(symbols)
+    return _unpack(_base32_decode(symbols))
+
+
+def _unpack(data: bytes) -> tuple[bytes, bytes]:
+    """(canonical bytes, signature blob) from u32(len C) || C || u32(len S) || S."""
     if len(data) < 4:
         raise ArmorError("payload too short for the entry length")
     (c_len,) = struct.unpack_from(">I", data, 0)

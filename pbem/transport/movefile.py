@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import BinaryIO
 
 from pbem.errors import PbemError
@@ -22,11 +22,13 @@ from pbem.lazy import lazy_module
 from pbem.transport.armor import (
     BEGIN,
     END,
+    decode_lines,
     decode_payload,
     find_entries,
     marker_kind,
     may_start_marker,
 )
+from pbem.transport.blocklines import BlockLines
 
 # A header line ("Name: value"); the field name is printable ASCII without a colon or space.
 _HEADER = re.compile(r"^[!-9;-~]+:")
@@ -195,28 +197,36 @@ _BASE32 = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz234567"
 _DASH_BYTES = (b"-", b"\xe2")
 
 
-def plain_entries(stream: BinaryIO) -> Iterator[tuple[bytes, bytes]]:
+def plain_entries(
+    stream: BinaryIO, outside: Callable[[bytes], None] | None = None
+) -> Iterator[tuple[bytes, bytes]]:
     """The armored entries of a file in the plain layout pbem writes (a save, a move file),
-    one at a time as (canonical, signature), read line by line: memory does not grow with
-    the file. Each is the one `read_entries` gives for the whole file, in the same order.
+    one at a time as (canonical, signature), read in blocks (pbem.transport.blocklines):
+    memory does not grow with the file. Each is the one `read_entries` gives for the whole
+    file, in the same order.
 
     Anything else raises NotPlain where it is seen, and the caller reads the file whole
     with `read_entries`, which says what is wrong with it: a mail, an mbox or an HTML page
     (known from its start, as `extract_text` knows it); a marker line other than the bare
     BEGIN and END lines (quoted, decorated, CRLF); inside an entry, a line that is not
     only base32 symbols; a payload that does not decode; an entry without its END.
-    `stream` is a binary file, read from where it stands."""
+    `stream` is a binary file, read from where it stands. `outside` hears every line that
+    is not part of an entry (its newline included), in order, as it is read."""
     at = stream.tell()
     start = stream.read(4 * _HEADER_SCAN)  # (at least _HEADER_SCAN characters of text)
     head = start.decode("utf-8", errors="replace").lstrip("\ufeff")
     if head.startswith("From ") or looks_like_email(head) or looks_like_html(head):
         raise NotPlain("not a plain move file: a mail, an mbox or an HTML page")
     stream.seek(at)
+    del start, head
+    lines = BlockLines(stream)
     inside = False
     payload: list[bytes] = []
-    for number, raw in enumerate(stream):
+    number = 0  # the line's number, from 1
+    for raw in lines:
+        number += 1
         line = raw[:-1] if raw.endswith(b"\n") else raw
-        if number == 0 and line.startswith(b"\xef\xbb\xbf"):
+        if number == 1 and line.startswith(b"\xef\xbb\xbf"):
             line = line[3:]
         if inside:
             if line == _END_LINE:
@@ -225,12 +235,28 @@ def plain_entries(stream: BinaryIO) -> Iterator[tuple[bytes, bytes]]:
             elif line and not line.translate(None, _BASE32):
                 payload.append(line)
             else:
-                raise NotPlain(f"line {number + 1} is not a plain payload line")
+                raise NotPlain(f"line {number} is not a plain payload line")
         elif line == _BEGIN_LINE:
-            inside = True
-        elif any(dash in line for dash in _DASH_BYTES):
-            text = line.decode("utf-8", errors="replace")
-            if marker_kind(text) or may_start_marker(text):
-                raise NotPlain(f"line {number + 1} is a marker line pbem does not write")
+            # A payload up to an END line as pbem writes it, in one step: when its lines are
+            # each one or more base32 symbols, the reading above takes the same lines and
+            # decodes the same symbols (armor.decode_lines); any other line is refused.
+            payload_lines = lines.take_payload()
+            if payload_lines is None:
+                inside = True
+                continue
+            decoded = None
+            if payload_lines[:1] != b"\n" and b"\n\n" not in payload_lines:
+                decoded = decode_lines(payload_lines)
+            if decoded is None:
+                raise NotPlain(f"the entry after line {number} has a line that is not plain")
+            number += payload_lines.count(b"\n") + 1
+            yield decoded
+        else:
+            if any(dash in line for dash in _DASH_BYTES):
+                text = line.decode("utf-8", errors="replace")
+                if marker_kind(text) or may_start_marker(text):
+                    raise NotPlain(f"line {number} is a marker line pbem does not write")
+            if outside is not None:
+                outside(raw)
     if inside:
         raise NotPlain("an entry without its END line")

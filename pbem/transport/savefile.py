@@ -11,12 +11,14 @@ import hashlib
 import re
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator
+from functools import cache
 
 from pbem.core.adjudicator import Adjudicator
 from pbem.core.log import GENESIS, JOIN, Entry, escape_text
 from pbem.errors import PbemError
 from pbem.record import MutableRecord
 from pbem.transport.armor import BEGIN, END, armor, marker_kind
+from pbem.transport.blocklines import BlockLines
 
 SAVE_MAGIC = "PBEM SAVE v1"
 RNG_HEADER = "RNG LOG"
@@ -564,6 +566,24 @@ class RngDigest:
         self._hash.update(_line_bytes(line))
         self.count += 1
 
+    def add_lines(self, lines: list[str]) -> None:
+        """`add_line` of each of `lines`, in order: in one step when every line is plain
+        (printable ASCII tokens with single spaces, no other whitespace: `_plain_tokens`
+        holds, and `_line_bytes` is the line with "\\x1f" for each space), else one by one."""
+        text = "\n".join(lines) + "\n"
+        if _plain_lines().fullmatch(text) is None:
+            for line in lines:
+                self.add_line(line)
+            return
+        self._hash.update(text.replace(" ", "\x1f").replace("\n", "\x1e").encode("ascii"))
+        self.count += len(lines)
+
+    def add_plain_run(self, run: bytes) -> None:
+        """The records of a run of plain ASCII lines, each ended by "\\n", that
+        `_plain_record` takes whole: `add_line` of each, in one step."""
+        self._hash.update(run.replace(b" ", b"\x1f").replace(b"\n", b"\x1e"))
+        self.count += run.count(b"\n")
+
     def digest(self) -> bytes:
         return self._hash.digest()
 
@@ -604,24 +624,80 @@ def printed_rng_digest(lines: Iterator[str]) -> RngDigest | None:
     digest = RngDigest()
     trailing = False
     for raw in lines:
-        plain = _plain_record(raw)
-        if plain is not None:
-            if trailing:
-                return None
-            digest.add_line(plain)
-            continue
-        if breaks_line(raw):
-            return None  # (the general reading splits it where this one would not)
-        line = _clean(raw)
-        if not line:
-            continue
-        if line_marker(raw) is not None or _HEADER.fullmatch(line) or _MAGIC.fullmatch(line):
+        step = _read_printed_line(digest, raw, trailing)
+        if step is None:
             return None
-        if _RECORD.match(line):
+        trailing = step
+    return digest
+
+
+def printed_rng_digest_of(lines: BlockLines) -> RngDigest | None:
+    """`printed_rng_digest` of the rest of a binary file's lines (`lines`; each decoded as
+    UTF-8, a damaged byte replaced), with a run of plain records read in one step.
+
+    A run of whole lines that `_plain_run` matches is a run of ASCII lines that
+    `_plain_record` each takes for a record, so the per-line reading would add to the
+    digest exactly the run with "\x1f" for each space and "\x1e" for each newline
+    (`_line_bytes`), one record per line: that is what is added. Any other line is read
+    by the per-line reading, in order."""
+    digest = RngDigest()
+    trailing = False
+    plain = _plain_run()
+    while True:
+        run = lines.take_matching(plain)
+        if run:
             if trailing:
                 return None
-            digest.add_tokens(line.split())
-        elif digest.count:
-            trailing = True
-        # (text between the header and the first record is not read, as rng_sections)
-    return digest
+            digest.add_plain_run(run)
+            continue
+        raw = next(lines, None)
+        if raw is None:
+            return digest
+        step = _read_printed_line(digest, raw.decode("utf-8", errors="replace"), trailing)
+        if step is None:
+            return None
+        trailing = step
+
+
+@cache
+def _plain_lines() -> re.Pattern[str]:
+    """Lines of printable ASCII tokens with single spaces, each ended by "\\n", nothing else
+    (compiled at its first use; possessive, as `_plain_run`)."""
+    return re.compile(r"(?:[!-~]++(?: [!-~]++)*+\n)*+")
+
+
+@cache
+def _plain_run() -> re.Pattern[bytes]:
+    """One or more lines that `_plain_record` takes for a record, ASCII only: "rng ", a
+    digit, then printable ASCII with single spaces, not ending with a space, "]" or "`",
+    each ended by "\\n". (Compiled at its first use: only a streamed save needs it.)
+    Possessive throughout, so that the regex engine keeps no state to go back to for each
+    line or token it has read (a run of a thousand lines took megabytes otherwise): a line
+    that fails ends the run at the line before it all the same."""
+    return re.compile(rb"(?:rng [0-9][!-~]*+(?: [!-~]++)*+(?<![\]`])\n)++")
+
+
+def _read_printed_line(digest: RngDigest, raw: str, trailing: bool) -> bool | None:
+    """One line of `printed_rng_digest`'s reading, added to `digest`: whether human text
+    has started after the records (`trailing`) once it is read; None when the section is
+    not in the plain layout."""
+    plain = _plain_record(raw)
+    if plain is not None:
+        if trailing:
+            return None
+        digest.add_line(plain)
+        return trailing
+    if breaks_line(raw):
+        return None  # (the general reading splits it where this one would not)
+    line = _clean(raw)
+    if not line:
+        return trailing
+    if line_marker(raw) is not None or _HEADER.fullmatch(line) or _MAGIC.fullmatch(line):
+        return None
+    if _RECORD.match(line):
+        if trailing:
+            return None
+        digest.add_tokens(line.split())
+        return trailing
+    # (text between the header and the first record is not read, as rng_sections)
+    return trailing or bool(digest.count)
