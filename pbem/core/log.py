@@ -7,12 +7,12 @@ log (game, seq, prev, reveal, turn order) is the adjudicator's job.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Callable
 from functools import cache
 from typing import Any, Generic, TypeVar, overload
 
+from pbem import digests
 from pbem.core.canonical import JSON, canonical_bytes, parse_canonical
 from pbem.core.hashing import is_lower_hex
 from pbem.errors import PbemError
@@ -157,7 +157,7 @@ def _check_text(entry: Entry) -> Entry:
 
 
 def entry_id(canonical: bytes) -> str:
-    return hashlib.sha256(canonical).hexdigest()
+    return digests.sha256(canonical).hexdigest()
 
 
 def _is_hex32(value: Any) -> bool:

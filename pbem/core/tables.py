@@ -55,7 +55,7 @@ def data_key(
     engine: Engine, files: Mapping[str, bytes]
 ) -> tuple[str, str, tuple[tuple[str, str], ...]]:
     """What parsed tables depend on: the engine, its version and the files' digests."""
-    digests = tuple(sorted((name, sha256(content).hex()) for name, content in files.items()))
+    digests = tuple(sorted((name, data_digest(content)) for name, content in files.items()))
     return engine.name, engine.version, digests
 
 
@@ -91,5 +91,21 @@ def load_data_cached(
     return copy.deepcopy(tables)
 
 
+# The digests of the last files hashed, by the very bytes object (kept here, so its id is
+# never another's): a genesis's data files are hashed to be checked against the genesis
+# (pbem.ledger.data_source) and again for their tables' key, the same objects both times.
+# Bytes never change, so a digest found here is the one hashing would give.
+_DIGESTS: dict[int, tuple[bytes, str]] = {}
+_DIGESTS_SIZE = 8
+
+
 def data_digest(content: bytes) -> str:
-    return sha256(content).hex()
+    found = _DIGESTS.get(id(content))
+    if found is not None and found[0] is content:
+        return found[1]
+    digest = sha256(content).hex()
+    if type(content) is bytes:  # (immutable: a bytearray could change)
+        if len(_DIGESTS) >= _DIGESTS_SIZE:
+            _DIGESTS.pop(next(iter(_DIGESTS)))
+        _DIGESTS[id(content)] = (content, digest)
+    return digest

@@ -7,7 +7,6 @@ header's facts and refuses a save whose RNG log differs from the recomputed one.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator
@@ -15,9 +14,12 @@ from collections.abc import Iterable, Iterator
 from pbem.core.adjudicator import Adjudicator
 from pbem.core.log import GENESIS, JOIN, Entry, escape_text
 from pbem.errors import PbemError
-from pbem.lazy import lazy_pattern
+from pbem.lazy import lazy_module, lazy_pattern
 from pbem.record import MutableRecord
 from pbem.transport.armor import BEGIN, END, armor, marker_kind
+
+# (hashlib loads OpenSSL: only once a running digest of RNG records is made)
+hashlib = lazy_module("hashlib")
 
 SAVE_MAGIC = "PBEM SAVE v1"
 RNG_HEADER = "RNG LOG"
