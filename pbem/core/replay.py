@@ -9,7 +9,6 @@ are plain classes.
 
 from __future__ import annotations
 
-import copy
 import itertools
 import marshal
 from collections.abc import Callable, Mapping
@@ -27,7 +26,11 @@ from pbem.core.log import Entry
 from pbem.core.rng import RngRecord, Stream, private_seed
 from pbem.crypto.keyline import key_bytes  # (plain encoding: no cryptography here)
 from pbem.errors import PbemError
+from pbem.lazy import lazy_module
 from pbem.record import MutableRecord
+
+# (copy imports weakref: both run at the first copy, which a genesis alone never makes)
+copy = lazy_module("copy")
 
 # (OpenSSH public-key line, message, signature) -> None, raising on a bad signature.
 SignatureCheck = Callable[[str, bytes, bytes], None]
