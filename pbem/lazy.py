@@ -25,7 +25,8 @@ import re
 import sys
 from importlib.machinery import ModuleSpec
 from types import ModuleType
-from typing import Any, cast
+
+from pbem.hints import Any, cast
 
 
 def lazy_module(name: str) -> ModuleType:

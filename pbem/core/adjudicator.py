@@ -18,7 +18,6 @@ exactly as it was before.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any
 
 from pbem.core import blind, chain
 from pbem.core import meta as meta_rules
@@ -45,6 +44,7 @@ from pbem.core.rng import RNG_DOMAIN, RngRecord, Stream, public_seed
 from pbem.core.tables import DataSource, Unloaded, load_data_cached
 from pbem.core.tables import data_digest as data_digest  # (its name here, as before)
 from pbem.errors import EntropyPending, FalseClaimError, PbemError
+from pbem.hints import TYPE_CHECKING, Any
 from pbem.lazy import lazy_module
 
 if TYPE_CHECKING:

@@ -16,10 +16,10 @@ import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Protocol
 
 from pbem.core.canonical import JSON
 from pbem.errors import PbemError
+from pbem.hints import TYPE_CHECKING, Any, Protocol
 from pbem.lazy import lazy_module
 from pbem.record import Record
 

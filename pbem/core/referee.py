@@ -35,12 +35,12 @@ the engine, and no engine ever sees them.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
 
 from pbem.core.canonical import JSON
 from pbem.core.engine import Outcome
 from pbem.core.hashing import is_lower_hex
 from pbem.errors import PbemError
+from pbem.hints import TYPE_CHECKING
 from pbem.lazy import lazy_module, lazy_pattern
 
 if TYPE_CHECKING:

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Callable, Sequence
-from typing import TypeVar
 
 from pbem.core.hashing import hex_bytes, sha256
 from pbem.errors import PbemError
+from pbem.hints import TypeVar
 from pbem.record import Record
 
 RNG_DOMAIN = b"pbem-rng/v1"

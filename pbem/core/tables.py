@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import marshal
 from collections.abc import Callable, Hashable, Mapping
-from typing import TYPE_CHECKING, Any, Protocol
 
 from pbem.core.engine import Engine
 from pbem.core.hashing import sha256
+from pbem.hints import TYPE_CHECKING, Any, Protocol
 from pbem.lazy import lazy_module
 
 if TYPE_CHECKING:  # types only: a Protocol class costs import time (every `pbem verify`)

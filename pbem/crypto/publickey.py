@@ -17,15 +17,14 @@ from __future__ import annotations
 
 import base64
 from functools import cached_property
-from typing import TYPE_CHECKING, Protocol, cast
 
-from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.bindings._rust import openssl as _rust_openssl
 
 from pbem import digests
 from pbem.crypto.keyline import KEY_TYPE, parse_key_line, raw_from_blob
 from pbem.crypto.wire import string
 from pbem.errors import KeyError_
+from pbem.hints import TYPE_CHECKING, Protocol, cast
 from pbem.lazy import lazy_module
 from pbem.record import Record
 
@@ -47,6 +46,8 @@ NEEDS_FILE = "needs the private key file: ssh-agent signs but cannot decrypt"
 # none (another backend or version): the public class, which says why it cannot.
 _BINDING = getattr(_rust_openssl, "ed25519", None)
 _ed25519 = lazy_module("cryptography.hazmat.primitives.asymmetric.ed25519")
+# (cryptography.exceptions imports typing: read only when a signature does not verify)
+_exceptions = lazy_module("cryptography.exceptions")
 
 
 class PublicKey(Record, fields=("raw", "comment"), uncompared=("comment",)):
@@ -107,7 +108,7 @@ class PublicKey(Record, fields=("raw", "comment"), uncompared=("comment",)):
         """Whether `signature` is this key's plain Ed25519 signature of `data`."""
         try:
             self._verifier.verify(signature, data)
-        except InvalidSignature:
+        except _exceptions.InvalidSignature:
             return False
         return True
 

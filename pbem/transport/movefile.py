@@ -15,9 +15,9 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Iterator
-from typing import BinaryIO
 
 from pbem.errors import PbemError
+from pbem.hints import TYPE_CHECKING
 from pbem.lazy import lazy_module, lazy_pattern
 from pbem.transport.armor import (
     BEGIN,
@@ -27,6 +27,9 @@ from pbem.transport.armor import (
     marker_kind,
     may_start_marker,
 )
+
+if TYPE_CHECKING:
+    from typing import BinaryIO
 
 # A header line ("Name: value"); the field name is printable ASCII without a colon or space.
 _HEADER = lazy_pattern(r"^[!-9;-~]+:")

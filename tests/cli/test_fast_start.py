@@ -290,3 +290,38 @@ def test_verifying_a_genesis_compiles_little(
     (line,) = [line for line in lines if line.startswith("PATTERNS")]
     reading = {"pbem.transport.armor", "pbem.transport.movefile", "pbem.transport.savefile"}
     assert set(line.split()[1:]) <= reading
+
+
+STDLIB_PROBE = """
+import atexit, sys
+def ran():
+    names = ("typing", "copy", "weakref", "hashlib", "_hashlib", "cryptography.exceptions")
+    print("RAN", *sorted(name for name in names if name in sys.modules
+        and type(sys.modules[name]).__name__ != "_LazyModule"), file=sys.stderr)
+atexit.register(ran)
+sys.argv = ["pbem", *sys.argv[1:]]
+from pbem.cli import main
+main()
+"""
+
+
+@pytest.mark.parametrize("title", TITLES)
+def test_verifying_a_genesis_runs_no_typing_copy_nor_openssl_hashing(
+    title: str, env: dict[str, str], tmp_path: Path
+) -> None:
+    """typing (pbem.hints), copy and weakref (lazy in core), hashlib and its OpenSSL
+    (pbem.digests) and cryptography's exceptions (lazy in crypto) stay unrun by a
+    genesis's `pbem verify`: with the cache empty, warm and off."""
+    save = ROOT / "saves" / f"{title}-demo.pbem"
+    genesis = tmp_path / "genesis.txt"
+    genesis.write_text(move_file(parse_entries(save.read_bytes())[:1]))
+    for environ in (env, env, {**env, "PBEM_CACHE": ""}):
+        done = subprocess.run(
+            [sys.executable, "-c", STDLIB_PROBE, "verify", str(genesis)],
+            capture_output=True,
+            text=True,
+            env=environ,
+        )
+        assert done.returncode == 0, done.stderr
+        (line,) = [line for line in done.stderr.splitlines() if line.startswith("RAN")]
+        assert line.split()[1:] == []
