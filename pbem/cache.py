@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 # One entry: (format, key, deps, value), marshalled. deps: ((path, mtime_ns, size), ...)
-_FORMAT = 1
+_FORMAT = 2
 _MAX_SIZE = 8 * 1024 * 1024  # an entry bigger than this is not ours
 
 
@@ -196,9 +196,9 @@ def write_private(path: str, data: bytes) -> None:
 # --- shipped with pbem: what a first run would otherwise build ------------------------------
 # The same kind of results, made when pbem is built (`python -m pbem.prebuilt`) and shipped
 # in pbem/prebuilt/, so that a first run (an empty cache, or none) need not build them.
-# Mtimes do not survive an install, so an entry records the content (sha256) of every
-# source file it was derived from, by package and path inside it, and is used only while
-# each of them still has that content: a result read from it is always the one computing
+# Mtimes do not survive an install, so an entry records the content (`source_digest`) of
+# every source file it was derived from, by package and path inside it, and is used only
+# while each of them still has that content: a result read from it is always the one computing
 # would give, as with the entries above. tests/core/test_prebuilt.py holds the shipped
 # entries equal to what `python -m pbem.prebuilt` would write.
 
@@ -224,8 +224,6 @@ def prebuilt(kind: str, name: str, key: Any, cache_key: Any = None) -> Any:
         return None
     if fmt != _FORMAT or stored_key != key:
         return None
-    from hashlib import sha256  # (only when something was shipped for this key)
-
     roots: dict[str, str | None] = {}
     deps = []
     for package, relative, digest in sources:
@@ -241,11 +239,23 @@ def prebuilt(kind: str, name: str, key: Any, cache_key: Any = None) -> Any:
                 content = stream.read()
         except OSError:
             return None
-        if sha256(content).hexdigest() != digest:
+        if source_digest(content) != digest:
             return None
         deps.append((path, status.st_mtime_ns, status.st_size))
     put(kind, key if cache_key is None else cache_key, tuple(sorted(deps)), value)
     return value
+
+
+def source_digest(content: bytes) -> str:
+    """The digest a shipped entry records of a source file: BLAKE2b (256 bits), built into
+    the interpreter. hashlib's sha256 would load OpenSSL, about a twentieth of a first
+    run's `pbem verify`, and hash the half megabyte of sources a game's tables come from
+    more slowly."""
+    try:  # (only when a shipped entry is read or made: not for `pbem --help` from the cache)
+        from _blake2 import blake2b
+    except ImportError:  # (a Python without its built-in BLAKE2: hashlib's, from OpenSSL)
+        from hashlib import blake2b
+    return blake2b(content, digest_size=32).hexdigest()
 
 
 def _package_root(package: str) -> str | None:
@@ -264,10 +274,8 @@ def _package_root(package: str) -> str | None:
 
 
 def sources_of(packages: Iterable[str]) -> tuple[tuple[str, str, str], ...]:
-    """(package, path inside it, sha256 hex) of every loaded module's source file of the
+    """(package, path inside it, source_digest) of every loaded module's source file of the
     top-level `packages`: what an entry made now is derived from."""
-    from hashlib import sha256
-
     found = set()
     for package in packages:
         root = _package_root(package)
@@ -276,7 +284,7 @@ def sources_of(packages: Iterable[str]) -> tuple[tuple[str, str, str], ...]:
         for path in module_files(package):
             relative = os.path.relpath(path, root)
             with open(path, "rb") as stream:
-                found.add((package, relative, sha256(stream.read()).hexdigest()))
+                found.add((package, relative, source_digest(stream.read())))
     return tuple(sorted(found))
 
 

@@ -24,12 +24,14 @@ from __future__ import annotations
 
 import re
 
+from pbem.lazy import lazy_pattern
+
 # C0 and C1 controls and DEL; bidi embeddings, overrides, isolates and marks; line and
 # paragraph separators; lone surrogates (undecodable bytes kept by surrogateescape).
 _BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
 _UNSAFE = f"\x00-\x08\x0b-\x1f\x7f-\x9f{_BIDI}\u2028\u2029\ud800-\udfff"
-_TERMINAL = re.compile(f"[{_UNSAFE}]")
-_TERMINAL_LINE = re.compile(f"[\t\n{_UNSAFE}]")
+_TERMINAL = lazy_pattern(f"[{_UNSAFE}]")
+_TERMINAL_LINE = lazy_pattern(f"[\t\n{_UNSAFE}]")
 
 
 def _visible(match: re.Match[str]) -> str:
@@ -37,14 +39,26 @@ def _visible(match: re.Match[str]) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
+# Every character of _UNSAFE is one Python does not print (a control, format, separator or
+# surrogate: str.isprintable is False for each, tests/core/test_escape_fast.py checks all of
+# them), so a text Python prints whole holds none: it is its own escape, with no pattern
+# compiled for it (compiling these two is most of importing this module).
+
+
 def terminal(text: object) -> str:
     """`text` safe to print: every control character but newline and tab made visible."""
-    return _TERMINAL.sub(_visible, str(text))
+    text = str(text)
+    if text.replace("\n", "").replace("\t", "").isprintable():
+        return text
+    return _TERMINAL.sub(_visible, text)
 
 
 def terminal_line(text: object) -> str:
     """One field on one line: like `terminal`, newlines and tabs made visible too."""
-    return _TERMINAL_LINE.sub(_visible, str(text))
+    text = str(text)
+    if text.isprintable():
+        return text
+    return _TERMINAL_LINE.sub(_visible, text)
 
 
 def one_line(text: object) -> str:
@@ -53,9 +67,9 @@ def one_line(text: object) -> str:
     return terminal_line(" ".join(str(text).split()))
 
 
-_MD_ANYWHERE = re.compile(r"([\\`*_\[\]<>&|~])")
+_MD_ANYWHERE = lazy_pattern(r"([\\`*_\[\]<>&|~])")
 # What only means something at the start of a line: a heading, a list, a quote, a rule.
-_MD_START = re.compile(r"^(\s*)([#+=-]|\d+(?=[.)]))")
+_MD_START = lazy_pattern(r"^(\s*)([#+=-]|\d+(?=[.)]))")
 
 
 def markdown(text: object) -> str:

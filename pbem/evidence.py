@@ -35,6 +35,7 @@ from __future__ import annotations
 import re
 
 from pbem.errors import PbemError
+from pbem.lazy import lazy_pattern
 
 # (mypy reads the block below; Python never runs it: see pbem.cli)
 TYPE_CHECKING = False
@@ -49,8 +50,8 @@ MAGIC = "PBEM EVIDENCE v1"
 EQUIVOCATION, FALSE_CLAIM, FORFEIT = "equivocation", "false-claim", "forfeit"
 CLAIMS = (EQUIVOCATION, FALSE_CLAIM, FORFEIT)
 # How the rules name a false claim (pbem.kit.pieces.false_claim and the games' own).
-_FALSE_CLAIM = re.compile(r"false claim in entry (\d+) by ([^\s:]+)")
-_ROLE = re.compile(r"[A-Za-z0-9_.-]{1,64}")  # a role usable as an allowed_signers identity
+_FALSE_CLAIM = lazy_pattern(r"false claim in entry (\d+) by ([^\s:]+)")
+_ROLE = lazy_pattern(r"[A-Za-z0-9_.-]{1,64}")  # a role usable as an allowed_signers identity
 _NOT_EVIDENCE = "a broken signature is not evidence against anyone (anyone can write one)"
 
 
@@ -583,7 +584,9 @@ def render(proof: Proof) -> str:
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
-_SIG_BLOCK = re.compile(r"-----BEGIN SSH SIGNATURE-----(.*?)-----END SSH SIGNATURE-----", re.DOTALL)
+_SIG_BLOCK = lazy_pattern(
+    r"-----BEGIN SSH SIGNATURE-----(.*?)-----END SSH SIGNATURE-----", re.DOTALL
+)
 
 
 def _material(text: str) -> tuple[list[str], list[str]]:

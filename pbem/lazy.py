@@ -1,5 +1,6 @@
-"""A module whose code runs only when it is first used, named at the top of its importer.
-A ground module (it imports nothing of pbem): transport and crypto both use it.
+"""A module whose code runs only when it is first used, named at the top of its importer;
+and a regular expression compiled at its first use (`lazy_pattern`). A ground module (it
+imports nothing of pbem): transport, crypto and the text escapes use it.
 
 The decoders a move file may need are the standard library's heaviest parts on a `pbem
 verify` path: the email package (pbem.transport.mime, a sixth of a cold verify) and
@@ -20,9 +21,12 @@ its submodule as an import binds it, and runs at its own first attribute read (i
 from __future__ import annotations
 
 import importlib.util
+import re
 import sys
 from importlib.machinery import ModuleSpec
 from types import ModuleType
+
+from pbem.hints import Any, cast
 
 
 def lazy_module(name: str) -> ModuleType:
@@ -73,3 +77,32 @@ def _find(name: str, path: list[str]) -> ModuleSpec | None:
         if spec is not None:
             return spec
     return None
+
+
+class _Pattern:
+    """A regular expression compiled at its first use: each method or attribute read
+    (`match`, `sub`, `pattern`, ...) is the compiled pattern's own, kept on the object
+    once read, so a later call costs what the compiled pattern's does."""
+
+    def __init__(self, pattern: str, flags: int) -> None:
+        self._source = (pattern, flags)
+
+    def __getattr__(self, name: str) -> Any:
+        # (only for what the object does not hold yet)
+        if name == "_source":  # (an object made without __init__, as copy makes one)
+            raise AttributeError(name)
+        found = getattr(re.compile(*self._source), name)
+        self.__dict__[name] = found
+        return found
+
+    def __repr__(self) -> str:
+        return repr(re.compile(*self._source))
+
+
+def lazy_pattern(pattern: str, flags: int = 0) -> re.Pattern[str]:
+    """`re.compile(pattern, flags)`, compiled at its first use. Compiling is most of the
+    cost of importing a module with many patterns, and a command uses few of them: a
+    genesis's `pbem verify` reads a plain move file, never a mailbox, HTML or a save's
+    decorations. Not a `re.Pattern` (not for `isinstance`, nor for `re.sub(pattern, ...)`):
+    for its methods and attributes only."""
+    return cast("re.Pattern[str]", _Pattern(pattern, flags))

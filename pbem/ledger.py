@@ -10,13 +10,13 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from functools import lru_cache, partial
-from typing import Any, cast
 
 from pbem import cache
 from pbem.core.adjudicator import Adjudicator, data_digest
 from pbem.core.engine import Engine, get_engine, is_loaded, registered_facts
 from pbem.core.log import Entry
 from pbem.errors import DataError, PbemError
+from pbem.hints import Any, cast
 from pbem.record import Record
 
 

@@ -18,7 +18,12 @@ and pickle work unchanged (they set __dict__ directly, never through __setattr__
 from __future__ import annotations
 
 from _thread import get_ident
-from typing import Any, ClassVar
+
+# (mypy reads the block below; Python never runs it: typing is a tenth of a fast start)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, ClassVar
+    from typing import NamedTuple as NamedTuple
 
 _IN_REPR: set[tuple[int, int]] = set()  # (id of the record, thread) whose repr is being made
 
@@ -94,3 +99,56 @@ class MutableRecord(_Base):
     """A record whose fields may be assigned (@dataclass): equal by value, unhashable."""
 
     __hash__ = None  # type: ignore[assignment]
+
+
+# --- NamedTuple: typing.NamedTuple's class syntax, without its type check ---------------------
+# typing.NamedTuple checks each field's annotation, and with `from __future__ import
+# annotations` every annotation is a string it compiles (typing.ForwardRef): the first
+# compile() of a process sets up the compiler's syntax tree types, about a twentieth of a
+# genesis's `pbem verify`. This makes the same class (collections.namedtuple's, its
+# defaults, docstring and methods from the class body, the annotations kept as written);
+# mypy reads it as typing's (the block at the top). tests/core/test_record.py compares the
+# two.
+
+if not TYPE_CHECKING:
+    import collections
+
+    # What a class body may not set, and what it sets that is not copied (as typing's).
+    _PROHIBITED = frozenset(
+        {"__new__", "__init__", "__slots__", "__getnewargs__", "_fields", "_field_defaults"}
+        | {"_make", "_replace", "_asdict", "_source"}
+    )
+    _SPECIAL = frozenset({"__module__", "__name__", "__annotations__"})
+
+    class _NamedTupleMeta(type):
+        def __new__(cls, typename: str, bases: tuple[type, ...], ns: dict[str, Any]) -> type:
+            if bases != (_NamedTuple,):
+                raise TypeError("a NamedTuple class derives from NamedTuple alone")
+            types = ns.get("__annotations__", {})
+            defaults = []
+            for name in types:
+                if name in ns:
+                    defaults.append(ns[name])
+                elif defaults:
+                    raise TypeError(
+                        f"Non-default namedtuple field {name} cannot follow default field"
+                        f"{'s' if len(defaults) > 1 else ''} {', '.join(types)}"
+                    )
+            made = collections.namedtuple(
+                typename, list(types), defaults=defaults, module=ns["__module__"]
+            )
+            made.__annotations__ = made.__new__.__annotations__ = dict(types)
+            for key, value in ns.items():
+                if key in _PROHIBITED:
+                    raise AttributeError("Cannot overwrite NamedTuple attribute " + key)
+                if key not in _SPECIAL and key not in made._fields:
+                    setattr(made, key, value)
+            return made
+
+    _NamedTuple = type.__new__(_NamedTupleMeta, "NamedTuple", (), {})
+
+    def NamedTuple(typename: str, fields: Any = None, /, **kwargs: Any) -> type:  # noqa: N802
+        """Only the class syntax is for records (`class Name(NamedTuple): ...`)."""
+        raise TypeError("pbem.record.NamedTuple: use the class syntax")
+
+    NamedTuple.__mro_entries__ = lambda bases: (_NamedTuple,)

@@ -21,10 +21,10 @@ signature, a chain, a rule broken, is pbem.verify's, before any of this.)
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
-
 from pbem.core import blind
 from pbem.core.referee import FORFEIT, REFEREE
+from pbem.hints import TYPE_CHECKING
+from pbem.record import NamedTuple
 
 if TYPE_CHECKING:
     from pbem.core.adjudicator import Adjudicator

@@ -19,7 +19,6 @@ import gc
 import os
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import BinaryIO
 
 from pbem import verdicts
 from pbem.core.adjudicator import Adjudicator, EntryRefused, Sealed, data_digest
@@ -27,6 +26,7 @@ from pbem.core.engine import Engine
 from pbem.core.log import GENESIS, Entry, UntrustedTextError
 from pbem.core.rng import RngRecord
 from pbem.errors import PbemError
+from pbem.hints import TYPE_CHECKING
 from pbem.ledger import (
     DISK_TABLES,
     check_signature,
@@ -60,6 +60,9 @@ from pbem.transport.savefile import (
     save_sections,
 )
 from pbem.verdicts import Verdict
+
+if TYPE_CHECKING:
+    from typing import BinaryIO
 
 
 class Report(

@@ -17,9 +17,7 @@ exactly as it was before.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any
 
 from pbem.core import blind, chain
 from pbem.core import meta as meta_rules
@@ -43,12 +41,18 @@ from pbem.core.replay import (
     role_key_bytes,
 )
 from pbem.core.rng import RNG_DOMAIN, RngRecord, Stream, public_seed
-from pbem.core.tables import DataSource, load_data_cached
+from pbem.core.tables import DataSource, Unloaded, load_data_cached
 from pbem.core.tables import data_digest as data_digest  # (its name here, as before)
 from pbem.errors import EntropyPending, FalseClaimError, PbemError
+from pbem.hints import TYPE_CHECKING, Any
+from pbem.lazy import lazy_module
 
 if TYPE_CHECKING:
     from pbem.core.tables import TableStore
+
+
+# (copy imports weakref: both run at the first copy, which a genesis alone never makes)
+copy = lazy_module("copy")
 
 
 class EntryRefused(PbemError):
@@ -65,6 +69,19 @@ class EntryRefused(PbemError):
 class Adjudicator(Replay, fields=FIELDS, hidden=MEMOS, uncompared=MEMOS):
     """Checks each entry of one game's log against the protocol and the rules, and applies
     it to the Replay it is (pbem.core.replay): all or nothing."""
+
+    # The game's data tables: `start` keeps a snapshot of them (pbem.core.tables.Unloaded),
+    # unmarshalled here at the first read (the engine's setup, at the last join).
+    @property
+    def data(self) -> Any:
+        found = self.__dict__["data"]
+        if type(found) is Unloaded:
+            found = self.__dict__["data"] = found.load()
+        return found
+
+    @data.setter
+    def data(self, value: Any) -> None:
+        self.__dict__["data"] = value
 
     # --- starting -------------------------------------------------------------------------
 
@@ -105,7 +122,7 @@ class Adjudicator(Replay, fields=FIELDS, hidden=MEMOS, uncompared=MEMOS):
             role_key_bytes(roles)  # every role's key line canonical, before any is used
             check_signature(roles[genesis.by], genesis.canonical, genesis.signature)
             files = data_source(engine, body["data"])
-            data = load_data_cached(engine, files, tables)
+            data = load_data_cached(engine, files, tables, lazy=True)
             options: Mapping[str, JSON] = body["options"]
             league.deadline_hours(options, roles)  # (refused here, before any join)
             league.created_time(body)

@@ -54,7 +54,6 @@ the verdict every verifier gives.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import NamedTuple
 
 from pbem.core.canonical import JSON, canonical_bytes, parse_canonical
 from pbem.core.commit import Opening, check_opening, commitment
@@ -65,6 +64,7 @@ from pbem.core.log import MOVE, Entry
 from pbem.core.referee import REFEREE
 from pbem.crypto.sealcheck import OVERHEAD, EscrowError, check_ephemeral, open_with_key
 from pbem.errors import FalseClaimError, PbemError
+from pbem.record import NamedTuple
 
 ESCROW = "escrow"  # a move body field
 HELD = "held"  # an ack body field

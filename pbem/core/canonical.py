@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 import marshal
 from collections.abc import Callable
-from typing import Any
 
 from pbem.errors import CanonicalError
+from pbem.hints import Any
 
 JSON = Any  # int | str | bool | None | list[JSON] | dict[str, JSON]
 

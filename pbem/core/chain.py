@@ -6,9 +6,9 @@ in its later entries. Anyone checks a reveal by hashing it once against the one 
 
 from __future__ import annotations
 
-import hashlib
 import os
 
+from pbem import digests
 from pbem.errors import ChainError
 
 CHAIN_DOMAIN = b"pbem-chain/v1"
@@ -17,7 +17,7 @@ MIN_LENGTH = 4096
 
 def step_down(value: bytes) -> bytes:
     """s_{i-1} from s_i."""
-    return hashlib.sha256(CHAIN_DOMAIN + value).digest()  # = sha256(CHAIN_DOMAIN, value)
+    return digests.sha256(CHAIN_DOMAIN + value).digest()  # = sha256(CHAIN_DOMAIN, value)
 
 
 def new_seed() -> bytes:
@@ -40,4 +40,4 @@ def anchor(seed: bytes, length: int) -> bytes:
 
 def check_reveal(previous: bytes, reveal: bytes) -> bool:
     """True when `reveal` is the chain element that follows `previous`."""
-    return hashlib.sha256(CHAIN_DOMAIN + reveal).digest() == previous  # step_down, inlined
+    return digests.sha256(CHAIN_DOMAIN + reveal).digest() == previous  # step_down, inlined

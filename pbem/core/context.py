@@ -6,7 +6,6 @@ the commitments and openings of the entry being applied, and the events it logs.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Protocol
 
 from pbem.core.canonical import JSON
 from pbem.core.engine import Event
@@ -14,6 +13,7 @@ from pbem.core.history import Sealed
 from pbem.core.log import escape_text, refused_character
 from pbem.core.rng import RngRecord
 from pbem.errors import EntropyPending, PbemError
+from pbem.hints import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:  # types only: a Protocol class costs import time (every `pbem verify`)
 

@@ -12,19 +12,22 @@ moves, playerView), Rally the Troops (named steps with prompts) and python-chess
 
 from __future__ import annotations
 
-import copy
 import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Protocol
 
 from pbem.core.canonical import JSON
 from pbem.errors import PbemError
+from pbem.hints import TYPE_CHECKING, Any, Protocol
+from pbem.lazy import lazy_module
 from pbem.record import Record
 
 if TYPE_CHECKING:
     import random  # (only named in a signature: not imported by a `pbem verify`)
+
+# (copy imports weakref: both run at the first copy, which a genesis alone never makes)
+copy = lazy_module("copy")
 
 State = dict[str, Any]
 

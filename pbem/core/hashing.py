@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import hashlib
 import struct
 
+from pbem import digests
 from pbem.errors import PbemError
 
 
@@ -29,7 +29,7 @@ def u64(n: int) -> bytes:
 
 
 def sha256(*parts: bytes) -> bytes:
-    return hashlib.sha256(b"".join(parts)).digest()  # one C call: parts are short
+    return digests.sha256(b"".join(parts)).digest()  # one C call: parts are short
 
 
 def hex_bytes(value: str, what: str, length: int = 32) -> bytes:

@@ -10,11 +10,11 @@ a `pbem verify` would otherwise import).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from pbem.core.canonical import JSON
 from pbem.core.engine import Event
 from pbem.core.rng import RngRecord
+from pbem.hints import Any
 from pbem.record import Record
 
 

@@ -7,16 +7,19 @@ log (game, seq, prev, reveal, turn order) is the adjudicator's job.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Callable
 from functools import cache
-from typing import Any, Generic, TypeVar, overload
 
+from pbem import digests
 from pbem.core.canonical import JSON, canonical_bytes, parse_canonical
 from pbem.core.hashing import is_lower_hex
 from pbem.errors import PbemError
+from pbem.hints import TYPE_CHECKING, Any, Generic, TypeVar
 from pbem.record import Record
+
+if TYPE_CHECKING:
+    from typing import overload
 
 VERSION = 1
 GENESIS, JOIN, MOVE, ACK = "genesis", "join", "move", "ack"
@@ -39,11 +42,13 @@ class _kept(Generic[T]):
         self._name = compute.__name__
         self.__doc__ = compute.__doc__
 
-    @overload
-    def __get__(self, instance: None, owner: type) -> _kept[T]: ...
+    if TYPE_CHECKING:  # (mypy's: no overload runs)
 
-    @overload
-    def __get__(self, instance: object, owner: type) -> T: ...
+        @overload
+        def __get__(self, instance: None, owner: type) -> _kept[T]: ...
+
+        @overload
+        def __get__(self, instance: object, owner: type) -> T: ...
 
     def __get__(self, instance: object | None, owner: type) -> _kept[T] | T:
         if instance is None:
@@ -157,7 +162,7 @@ def _check_text(entry: Entry) -> Entry:
 
 
 def entry_id(canonical: bytes) -> str:
-    return hashlib.sha256(canonical).hexdigest()
+    return digests.sha256(canonical).hexdigest()
 
 
 def _is_hex32(value: Any) -> bool:

@@ -18,12 +18,12 @@ role (Barbarossa's referee) supplies entropy and never resigns, offers or accept
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from pbem.core.canonical import JSON
 from pbem.core.engine import Outcome
 from pbem.core.log import Entry
 from pbem.errors import PbemError
+from pbem.hints import Any
 from pbem.record import Record
 
 NOTE_MAX = 500  # characters (code points): a note is a line to the opponent, not a letter

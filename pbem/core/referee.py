@@ -34,15 +34,14 @@ the engine, and no engine ever sees them.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
 
 from pbem.core.canonical import JSON
 from pbem.core.engine import Outcome
 from pbem.core.hashing import is_lower_hex
 from pbem.errors import PbemError
-from pbem.lazy import lazy_module
+from pbem.hints import TYPE_CHECKING
+from pbem.lazy import lazy_module, lazy_pattern
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -59,7 +58,7 @@ LEAGUE_OPTIONS = frozenset({DEADLINE, DOUBLE_BLIND})
 DEADLINE_MAX = 24 * 366  # hours: a year, far beyond any league's
 FORFEIT_FIELDS = frozenset({"forfeit", "waited_on", "since", "deadline", "seen", "note"})
 CREATED = "created"  # a genesis body field: when the game was made (a TIME)
-_TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z")
+_TIME = lazy_pattern(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z")
 TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 
 

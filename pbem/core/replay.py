@@ -9,13 +9,11 @@ are plain classes.
 
 from __future__ import annotations
 
-import copy
 import itertools
 import marshal
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from functools import cached_property
-from typing import Any, Self
 
 from pbem.core import blind
 from pbem.core import meta as meta_rules
@@ -28,7 +26,15 @@ from pbem.core.log import Entry
 from pbem.core.rng import RngRecord, Stream, private_seed
 from pbem.crypto.keyline import key_bytes  # (plain encoding: no cryptography here)
 from pbem.errors import PbemError
+from pbem.hints import TYPE_CHECKING, Any
+from pbem.lazy import lazy_module
 from pbem.record import MutableRecord
+
+if TYPE_CHECKING:
+    from typing import Self
+
+# (copy imports weakref: both run at the first copy, which a genesis alone never makes)
+copy = lazy_module("copy")
 
 # (OpenSSH public-key line, message, signature) -> None, raising on a bad signature.
 SignatureCheck = Callable[[str, bytes, bytes], None]

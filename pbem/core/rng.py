@@ -8,13 +8,12 @@ HMAC-SHA256 blocks; integers come from rejection sampling, never `% n` alone.
 
 from __future__ import annotations
 
-import hmac
 import struct
 from collections.abc import Callable, Sequence
-from typing import TypeVar
 
 from pbem.core.hashing import hex_bytes, sha256
 from pbem.errors import PbemError
+from pbem.hints import TypeVar
 from pbem.record import Record
 
 RNG_DOMAIN = b"pbem-rng/v1"
@@ -23,12 +22,25 @@ _TWO_64 = 1 << 64
 _U64 = struct.Struct(">Q").pack  # = hashing.u64, without a Python call per block
 
 
-# The one-shot C function hmac.digest calls, without hmac.digest's Python frame.
+# The one-shot C function hmac.digest calls, without hmac.digest's Python frame: bound at the
+# first draw, since loading it loads OpenSSL (pbem.digests), which a genesis never needs.
 _hmac_digest: Callable[[bytes, bytes, str], bytes]
-try:
-    from _hashlib import hmac_digest as _hmac_digest
-except ImportError:  # a Python built without OpenSSL
-    _hmac_digest = hmac.digest
+
+
+def _bind_hmac_digest(key: bytes, message: bytes, digest: str) -> bytes:
+    global _hmac_digest
+    found: Callable[[bytes, bytes, str], bytes]
+    try:
+        from _hashlib import hmac_digest as found
+    except ImportError:  # a Python built without OpenSSL
+        import hmac
+
+        found = hmac.digest
+    _hmac_digest = found
+    return found(key, message, digest)
+
+
+_hmac_digest = _bind_hmac_digest
 
 T = TypeVar("T")
 

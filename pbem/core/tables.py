@@ -7,13 +7,13 @@ hands each game its own copy, so no game can change another's tables.
 
 from __future__ import annotations
 
-import copy
 import marshal
 from collections.abc import Callable, Hashable, Mapping
-from typing import TYPE_CHECKING, Any, Protocol
 
 from pbem.core.engine import Engine
 from pbem.core.hashing import sha256
+from pbem.hints import TYPE_CHECKING, Any, Protocol
+from pbem.lazy import lazy_module
 
 if TYPE_CHECKING:  # types only: a Protocol class costs import time (every `pbem verify`)
 
@@ -25,6 +25,9 @@ if TYPE_CHECKING:  # types only: a Protocol class costs import time (every `pbem
 
         def put(self, engine: Engine, key: Hashable, snapshot: bytes) -> None: ...
 
+
+# (copy imports weakref: both run at the first copy, which a genesis alone never makes)
+copy = lazy_module("copy")
 
 # (engine, genesis data table name -> sha256 hex) -> file name -> bytes
 DataSource = Callable[[Engine, Mapping[str, str]], Mapping[str, bytes]]
@@ -55,19 +58,23 @@ def data_key(
     engine: Engine, files: Mapping[str, bytes]
 ) -> tuple[str, str, tuple[tuple[str, str], ...]]:
     """What parsed tables depend on: the engine, its version and the files' digests."""
-    digests = tuple(sorted((name, sha256(content).hex()) for name, content in files.items()))
+    digests = tuple(sorted((name, data_digest(content)) for name, content in files.items()))
     return engine.name, engine.version, digests
 
 
 def load_data_cached(
-    engine: Engine, files: Mapping[str, bytes], store: TableStore | None = None
+    engine: Engine, files: Mapping[str, bytes], store: TableStore | None = None, lazy: bool = False
 ) -> Any:
+    """The parsed tables of `files` (`lazy`: as Unloaded when they are a snapshot already,
+    from this process's cache or `store`)."""
     key = data_key(engine, files)
     found = _DATA_CACHE.get(key)
     if found is None:
         if len(_DATA_CACHE) >= _DATA_CACHE_SIZE:
             _DATA_CACHE.pop(next(iter(_DATA_CACHE)))
         kept = store.get(engine, key) if store is not None else None
+        if kept is not None and lazy:
+            return Unloaded(kept, lambda: load_data_cached(engine, files, store))
         if kept is not None:
             try:
                 tables = marshal.loads(kept)
@@ -87,9 +94,64 @@ def load_data_cached(
         found = _DATA_CACHE[key]
     tables, snapshot = found
     if snapshot is not None:
+        if lazy:
+            return Unloaded(snapshot, lambda: load_data_cached(engine, files, store))
         return marshal.loads(snapshot)
     return copy.deepcopy(tables)
 
 
+class Unloaded:
+    """A game's tables not unmarshalled yet: a genesis alone never reads them (its engine
+    sets up the game at the last join), and unmarshalling Gotterdammerung's, then freeing
+    them, is a tenth of its genesis's `pbem verify`. `load()` gives what load_data_cached
+    would have given (the snapshot unmarshalled, a game's own copy; a snapshot that does
+    not load: the files parsed, by `fallback`), the same object every time. Equal to the
+    tables it stands for, and shown as them, so that a Replay holding it compares and
+    shows as one holding them (pbem.core.adjudicator's `data` loads it on first read)."""
+
+    __slots__ = ("_snapshot", "_fallback", "_value")
+
+    def __init__(self, snapshot: bytes, fallback: Callable[[], Any]) -> None:
+        self._snapshot: bytes | None = snapshot
+        self._fallback: Callable[[], Any] | None = fallback
+        self._value: Any = None
+
+    def load(self) -> Any:
+        if self._snapshot is not None:
+            try:
+                self._value = marshal.loads(self._snapshot)
+            except (ValueError, EOFError, TypeError):  # not a snapshot after all: parse
+                assert self._fallback is not None
+                self._value = self._fallback()
+            self._snapshot = self._fallback = None
+        return self._value
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Unloaded):
+            other = other.load()
+        return bool(self.load() == other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return repr(self.load())
+
+
+# The digests of the last files hashed, by the very bytes object (kept here, so its id is
+# never another's): a genesis's data files are hashed to be checked against the genesis
+# (pbem.ledger.data_source) and again for their tables' key, the same objects both times.
+# Bytes never change, so a digest found here is the one hashing would give.
+_DIGESTS: dict[int, tuple[bytes, str]] = {}
+_DIGESTS_SIZE = 8
+
+
 def data_digest(content: bytes) -> str:
-    return sha256(content).hex()
+    found = _DIGESTS.get(id(content))
+    if found is not None and found[0] is content:
+        return found[1]
+    digest = sha256(content).hex()
+    if type(content) is bytes:  # (immutable: a bytearray could change)
+        if len(_DIGESTS) >= _DIGESTS_SIZE:
+            _DIGESTS.pop(next(iter(_DIGESTS)))
+        _DIGESTS[id(content)] = (content, digest)
+    return digest

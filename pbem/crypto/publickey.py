@@ -16,17 +16,20 @@ only the Ed25519 public key: private keys and their files (pbem.crypto.keys) bri
 from __future__ import annotations
 
 import base64
-import hashlib
 from functools import cached_property
-from typing import Protocol
 
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+from cryptography.hazmat.bindings._rust import openssl as _rust_openssl
 
+from pbem import digests
 from pbem.crypto.keyline import KEY_TYPE, parse_key_line, raw_from_blob
 from pbem.crypto.wire import string
 from pbem.errors import KeyError_
+from pbem.hints import TYPE_CHECKING, Protocol, cast
+from pbem.lazy import lazy_module
 from pbem.record import Record
+
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 __all__ = ["KEY_TYPE", "NEEDS_FILE", "PublicKey", "Signer"]
 
@@ -35,6 +38,16 @@ __all__ = ["KEY_TYPE", "NEEDS_FILE", "PublicKey", "Signer"]
 NEEDS_FILE = "needs the private key file: ssh-agent signs but cannot decrypt"
 
 # KEY_TYPE, "ssh-ed25519", comes from pbem.crypto.keyline.
+
+# cryptography's Ed25519PublicKey.from_public_bytes returns what this function of its Rust
+# binding returns (the same object: tests/crypto/test_publickey_binding.py); called
+# directly, it spares importing the public module and what it imports (cryptography.utils,
+# the serialization enums), about a twentieth of a genesis's `pbem verify`. A binding with
+# none (another backend or version): the public class, which says why it cannot.
+_BINDING = getattr(_rust_openssl, "ed25519", None)
+_ed25519 = lazy_module("cryptography.hazmat.primitives.asymmetric.ed25519")
+# (cryptography.exceptions imports typing: read only when a signature does not verify)
+_exceptions = lazy_module("cryptography.exceptions")
 
 
 class PublicKey(Record, fields=("raw", "comment"), uncompared=("comment",)):
@@ -77,7 +90,7 @@ class PublicKey(Record, fields=("raw", "comment"), uncompared=("comment",)):
         return f"{KEY_TYPE} {b64} {self.comment}" if self.comment else f"{KEY_TYPE} {b64}"
 
     def fingerprint(self) -> str:
-        digest = hashlib.sha256(self.blob()).digest()
+        digest = digests.sha256(self.blob()).digest()
         return "SHA256:" + base64.b64encode(digest).decode("ascii").rstrip("=")
 
     def fingerprint_line(self) -> str:
@@ -87,13 +100,15 @@ class PublicKey(Record, fields=("raw", "comment"), uncompared=("comment",)):
     @cached_property
     def _verifier(self) -> Ed25519PublicKey:
         # Cached because a log replay verifies thousands of entries by the same few keys.
-        return Ed25519PublicKey.from_public_bytes(self.raw)
+        if _BINDING is not None:
+            return cast("Ed25519PublicKey", _BINDING.from_public_bytes(self.raw))
+        return _ed25519.Ed25519PublicKey.from_public_bytes(self.raw)
 
     def verify_raw(self, signature: bytes, data: bytes) -> bool:
         """Whether `signature` is this key's plain Ed25519 signature of `data`."""
         try:
             self._verifier.verify(signature, data)
-        except InvalidSignature:
+        except _exceptions.InvalidSignature:
             return False
         return True
 

@@ -11,11 +11,9 @@ which a `pbem verify` does not need.
 from __future__ import annotations
 
 from functools import cache
-from typing import TYPE_CHECKING
-
-from cryptography.exceptions import InvalidTag
 
 from pbem.errors import PbemError
+from pbem.hints import TYPE_CHECKING
 from pbem.lazy import lazy_module
 
 if TYPE_CHECKING:
@@ -25,6 +23,7 @@ if TYPE_CHECKING:
 # a verification without one, a genesis's above all, does not pay for loading them.
 _x25519 = lazy_module("cryptography.hazmat.primitives.asymmetric.x25519")
 _aead = lazy_module("cryptography.hazmat.primitives.ciphers.aead")
+_exceptions = lazy_module("cryptography.exceptions")  # (it imports typing)
 
 KEY_BYTES = 32
 TAG_BYTES = 16
@@ -69,5 +68,5 @@ def open_with_key(key: bytes, sealed: bytes, context: bytes) -> bytes:
         raise EscrowError(NOT_FOR_US)
     try:
         return _aead.ChaCha20Poly1305(key).decrypt(NONCE, sealed[KEY_BYTES:], context)
-    except InvalidTag:
+    except _exceptions.InvalidTag:
         raise EscrowError(NOT_FOR_US) from None

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import base64
 import binascii
-import hashlib
 
+from pbem import digests
 from pbem.crypto.publickey import KEY_TYPE, PublicKey, Signer
 from pbem.crypto.wire import Reader, WireError, string, u32
 from pbem.errors import KeyError_, SignatureError
@@ -39,7 +39,7 @@ def _signed_data(message: bytes, namespace: str) -> bytes:
         + string(namespace)
         + string(b"")
         + string(HASH_ALG)
-        + string(hashlib.sha512(message).digest())
+        + string(digests.sha512(message).digest())
     )
 
 
@@ -132,7 +132,7 @@ def verify(public: PublicKey, message: bytes, blob: bytes, namespace: str = NAME
     # check. Any other blob is refused, after the parse below has found what to say.
     head, signed = _layout(public, namespace)
     if len(blob) == len(head) + 64 and blob.startswith(head):
-        if not public.verify_raw(blob[-64:], signed + hashlib.sha512(message).digest()):
+        if not public.verify_raw(blob[-64:], signed + digests.sha512(message).digest()):
             raise SignatureError(
                 f"bad signature by {public.fingerprint()}: data or signature altered"
             )

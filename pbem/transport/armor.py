@@ -18,6 +18,7 @@ import struct
 from collections.abc import Iterator
 
 from pbem.errors import ArmorError
+from pbem.lazy import lazy_pattern
 
 BEGIN = "-----BEGIN PBEM ENTRY-----"
 END = "-----END PBEM ENTRY-----"
@@ -33,18 +34,18 @@ _DASHES = "[-\u2013\u2014]++"  # also typographic "smart dashes" from forum soft
 # long (deeply quoted) marker line at a space, the rest of it on the next line, with or
 # without the quote markers put back.
 _GAP = rf"{_H}*+(?:\n(?:{_H}|>)*+)?"
-_MARKER = re.compile(
+_MARKER = lazy_pattern(
     rf"^(?:{_H}|>|{_TAG}|`)*+{_DASHES}{_GAP}(BEGIN|END){_GAP}PBEM{_GAP}ENTRY{_H}*+{_DASHES}"
     rf"(?:{_H}|{_TAG}|`)*+$",
     re.IGNORECASE | re.MULTILINE,
 )
 # A marker's first half left on its line by such a re-wrap ("-----BEGIN PBEM"): a reader
 # going line by line sees it and gives the text to the whole-text reader.
-_MARKER_HALF = re.compile(rf"{_DASHES}{_H}*+(?:BEGIN|END)\b", re.IGNORECASE)
+_MARKER_HALF = lazy_pattern(rf"{_DASHES}{_H}*+(?:BEGIN|END)\b", re.IGNORECASE)
 # Leading quote markers of a line, any depth, with spaces; crossing into the next
 # lines is fine, since what it crosses there is leading too.
-_QUOTE_PREFIX = re.compile(r"\n[\s>]+")
-_NOT_BASE32 = re.compile(r"[^A-Za-z2-7]")
+_QUOTE_PREFIX = lazy_pattern(r"\n[\s>]+")
+_NOT_BASE32 = lazy_pattern(r"[^A-Za-z2-7]")
 _B32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
 _DIGITS = "0123456789abcdefghijklmnopqrstuv"
 # Base32 symbol -> digit of Python's int(..., 32): decoding becomes one C-level int parse,

@@ -13,9 +13,12 @@ the whole text.
 from __future__ import annotations
 
 import re
-from typing import BinaryIO
 
+from pbem.hints import TYPE_CHECKING
 from pbem.transport.armor import END
+
+if TYPE_CHECKING:
+    from typing import BinaryIO
 
 _BLOCK = 1 << 16
 # The END line as pbem writes it, at the start of a line (the "\n" before it included).

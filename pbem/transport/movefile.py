@@ -15,10 +15,10 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Callable, Iterator
-from typing import BinaryIO
 
 from pbem.errors import PbemError
-from pbem.lazy import lazy_module
+from pbem.hints import TYPE_CHECKING
+from pbem.lazy import lazy_module, lazy_pattern
 from pbem.transport.armor import (
     BEGIN,
     END,
@@ -30,8 +30,11 @@ from pbem.transport.armor import (
 )
 from pbem.transport.blocklines import BlockLines
 
+if TYPE_CHECKING:
+    from typing import BinaryIO
+
 # A header line ("Name: value"); the field name is printable ASCII without a colon or space.
-_HEADER = re.compile(r"^[!-9;-~]+:")
+_HEADER = lazy_pattern(r"^[!-9;-~]+:")
 _HEADER_SCAN = 256 * 1024
 _MAIL_HEADERS = {
     "from",
@@ -98,11 +101,11 @@ def _mail_text(data: bytes | str) -> str:
 
 
 # An mbox separator: a "From " line at the start of the file or after a blank line.
-_MBOX_FROM = re.compile(r"(?:\A|(?<=\n\n)|(?<=\n\r\n))From [^\n]*\n")
+_MBOX_FROM = lazy_pattern(r"(?:\A|(?<=\n\n)|(?<=\n\r\n))From [^\n]*\n")
 # Unquote mboxrd ">From " lines (one level of ">" is added by the mbox writer).
-_MBOX_QUOTED_FROM = re.compile(r"^>(>*From )", re.MULTILINE)
+_MBOX_QUOTED_FROM = lazy_pattern(r"^>(>*From )", re.MULTILINE)
 # An HTML document or fragment: a doctype, or markup a page or a forum post starts with.
-_HTML_START = re.compile(
+_HTML_START = lazy_pattern(
     r"\A\s*(?:<!doctype\s+html|<html[\s>]|<head[\s>]|<body[\s>]|<!--|<(?:div|p|pre|table|article"
     r"|section|blockquote|code|span|meta|link)[\s>/])",
     re.IGNORECASE,

@@ -7,7 +7,6 @@ header's facts and refuses a save whose RNG log differs from the recomputed one.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator
@@ -16,9 +15,13 @@ from functools import cache
 from pbem.core.adjudicator import Adjudicator
 from pbem.core.log import GENESIS, JOIN, Entry, escape_text
 from pbem.errors import PbemError
+from pbem.lazy import lazy_module, lazy_pattern
 from pbem.record import MutableRecord
 from pbem.transport.armor import BEGIN, END, armor, marker_kind
 from pbem.transport.blocklines import BlockLines
+
+# (hashlib loads OpenSSL: only once a running digest of RNG records is made)
+hashlib = lazy_module("hashlib")
 
 SAVE_MAGIC = "PBEM SAVE v1"
 RNG_HEADER = "RNG LOG"
@@ -92,10 +95,10 @@ class RngLogError(PbemError):
 # Decoration at either end of a line of a pasted save: quote markers, BBCode tags a forum
 # wraps a post in, Markdown fences.
 _TAGS = r"\[/?(?:code|quote|pre|tt|spoiler)(?:=[^\]\n]*)?\]"
-_DECOR_START = re.compile(rf"^(?:[>\s]|{_TAGS}|`{{3,}})*+", re.IGNORECASE)
-_DECOR_END = re.compile(rf"(?:\s|{_TAGS}|`{{3,}})*+$", re.IGNORECASE)
-_RECORD = re.compile(r"rng\s+[0-9]", re.IGNORECASE)
-_HEADER = re.compile(r"RNG\s+LOG", re.IGNORECASE)
+_DECOR_START = lazy_pattern(rf"^(?:[>\s]|{_TAGS}|`{{3,}})*+", re.IGNORECASE)
+_DECOR_END = lazy_pattern(rf"(?:\s|{_TAGS}|`{{3,}})*+$", re.IGNORECASE)
+_RECORD = lazy_pattern(r"rng\s+[0-9]", re.IGNORECASE)
+_HEADER = lazy_pattern(r"RNG\s+LOG", re.IGNORECASE)
 
 # One printed RNG record: the tokens of each printed line it spans (a mail client that
 # re-wraps a long line spreads one record over several lines).
@@ -185,7 +188,7 @@ def _matches(record: Record, expected: list[str], last: bool) -> bool:
 # Records as save_text prints them: "rng <digit>...", no line break of str.splitlines()
 # inside, ending in a character that is neither whitespace nor "]" or "`" (what `_clean`
 # would strip), each ended by "\n".
-_PLAIN_RECORDS = re.compile(r"(?:rng [0-9][^\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]*[^\s\]`]\n)*")
+_PLAIN_RECORDS = lazy_pattern(r"(?:rng [0-9][^\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]*[^\s\]`]\n)*")
 
 
 def _plain_log_matches(text: str, computed: list[str]) -> bool:
@@ -244,10 +247,10 @@ def check_rng_log(text: str, computed: list[str]) -> int:
 # --- save sections: where a save's own entries are, and what its header says ----------------
 
 # The magic line as pbem writes it, or all in lower or upper case (a forum's doing).
-_MAGIC = re.compile(r"PBEM\s+SAVE\s+v1|pbem\s+save\s+v1|PBEM\s+SAVE\s+V1")
+_MAGIC = lazy_pattern(r"PBEM\s+SAVE\s+v1|pbem\s+save\s+v1|PBEM\s+SAVE\s+V1")
 _PAYLOAD_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz234567")
 HEADER_KEYS = ("title", "rules", "game", "roles", "result", "entries", "dice")
-_HEADER_FIELD = re.compile(rf"({'|'.join(HEADER_KEYS)})\s*:(.*)", re.IGNORECASE)
+_HEADER_FIELD = lazy_pattern(rf"({'|'.join(HEADER_KEYS)})\s*:(.*)", re.IGNORECASE)
 # What a marker line starts with once leading whitespace is stripped (see armor._MARKER).
 MARKER_START = tuple(">[`-\u2013\u2014")
 
@@ -389,7 +392,7 @@ class SaveSection(
 
 
 # "rng <digit>" anywhere in a line: the cheap test before `holds_record`.
-_RECORD_ANYWHERE = re.compile(r"rng\s+[0-9]", re.IGNORECASE)
+_RECORD_ANYWHERE = lazy_pattern(r"rng\s+[0-9]", re.IGNORECASE)
 
 
 def holds_record(raw: str) -> bool:
@@ -399,7 +402,7 @@ def holds_record(raw: str) -> bool:
 
 # A line break of str.splitlines() (and of many a reader) that is not a newline, nor the
 # CR of a CRLF: read at newlines, a line holding one is one line; read otherwise, several.
-FOREIGN_BREAK = re.compile("[\x0b\x0c\x1c-\x1e\x85\u2028\u2029]|\r(?!\n)")
+FOREIGN_BREAK = lazy_pattern("[\x0b\x0c\x1c-\x1e\x85\u2028\u2029]|\r(?!\n)")
 
 
 def breaks_line(raw: str) -> bool:

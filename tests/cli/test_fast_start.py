@@ -238,3 +238,90 @@ def test_verifying_a_genesis_runs_no_cipher_module(env: dict[str, str], tmp_path
     assert done.returncode == 0, done.stderr
     (line,) = [line for line in done.stderr.splitlines() if line.startswith("CIPHERS")]
     assert line.split()[1:] == []
+
+
+COMPILES_PROBE = """
+import atexit, builtins, re, sys
+compiled, patterns = [], set()
+atexit.register(lambda: print("COMPILES", len(compiled), file=sys.stderr))
+atexit.register(lambda: print("PATTERNS", *sorted(patterns), file=sys.stderr))
+compile_ = builtins.compile
+def counting(*args, **kwargs):
+    compiled.append(args[0])
+    return compile_(*args, **kwargs)
+builtins.compile = counting
+re_compile = re._compile
+def seen(pattern, flags):
+    caller = sys._getframe(1)
+    while caller.f_code.co_filename.endswith(("re/__init__.py", "pbem/lazy.py")):
+        caller = caller.f_back
+    name = caller.f_globals.get("__name__", "")
+    if name.startswith("pbem."):
+        patterns.add(name)
+    return re_compile(pattern, flags)
+re._compile = seen
+sys.argv = ["pbem", *sys.argv[1:]]
+from pbem.cli import main
+main()
+"""
+
+
+@pytest.mark.parametrize("title", TITLES)
+def test_verifying_a_genesis_compiles_little(
+    title: str, env: dict[str, str], tmp_path: Path
+) -> None:
+    """No source is compiled (typing.NamedTuple compiles each annotation, and a process's
+    first compile() sets up the whole syntax tree: pbem.record.NamedTuple), and of pbem's
+    regular expressions only those a plain move file is read with (pbem.lazy.lazy_pattern;
+    a save's RNG LOG header is looked for where the armored text holds "rng"): the text
+    escapes (pbem.escape) compile none for printable text."""
+    save = ROOT / "saves" / f"{title}-demo.pbem"
+    genesis = tmp_path / "genesis.txt"
+    genesis.write_text(move_file(parse_entries(save.read_bytes())[:1]))
+    done = subprocess.run(
+        [sys.executable, "-c", COMPILES_PROBE, "verify", str(genesis)],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stderr.splitlines()
+    assert "COMPILES 0" in lines
+    (line,) = [line for line in lines if line.startswith("PATTERNS")]
+    reading = {"pbem.transport.armor", "pbem.transport.movefile", "pbem.transport.savefile"}
+    assert set(line.split()[1:]) <= reading
+
+
+STDLIB_PROBE = """
+import atexit, sys
+def ran():
+    names = ("typing", "copy", "weakref", "hashlib", "_hashlib", "cryptography.exceptions")
+    print("RAN", *sorted(name for name in names if name in sys.modules
+        and type(sys.modules[name]).__name__ != "_LazyModule"), file=sys.stderr)
+atexit.register(ran)
+sys.argv = ["pbem", *sys.argv[1:]]
+from pbem.cli import main
+main()
+"""
+
+
+@pytest.mark.parametrize("title", TITLES)
+def test_verifying_a_genesis_runs_no_typing_copy_nor_openssl_hashing(
+    title: str, env: dict[str, str], tmp_path: Path
+) -> None:
+    """typing (pbem.hints), copy and weakref (lazy in core), hashlib and its OpenSSL
+    (pbem.digests) and cryptography's exceptions (lazy in crypto) stay unrun by a
+    genesis's `pbem verify`: with the cache empty, warm and off."""
+    save = ROOT / "saves" / f"{title}-demo.pbem"
+    genesis = tmp_path / "genesis.txt"
+    genesis.write_text(move_file(parse_entries(save.read_bytes())[:1]))
+    for environ in (env, env, {**env, "PBEM_CACHE": ""}):
+        done = subprocess.run(
+            [sys.executable, "-c", STDLIB_PROBE, "verify", str(genesis)],
+            capture_output=True,
+            text=True,
+            env=environ,
+        )
+        assert done.returncode == 0, done.stderr
+        (line,) = [line for line in done.stderr.splitlines() if line.startswith("RAN")]
+        assert line.split()[1:] == []

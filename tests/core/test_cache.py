@@ -158,3 +158,46 @@ def test_a_kept_replay_is_used_only_for_the_same_bytes() -> None:
     damaged[5] = {"canonical": rows[5]["canonical"], "signature": rows[5]["signature"][:-1]}
     assert _REPLAYS.longest_prefix(game_id, damaged) is None
     assert _REPLAYS.longest_prefix(game_id, rows[:19]) is None  # shorter than any kept
+
+
+@pytest.mark.parametrize("title", TITLES)
+def test_a_game_s_tables_unmarshal_at_first_read(
+    cache_dir: Path, title: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Adjudicator.start keeps a snapshot's tables unmarshalled (tables.Unloaded) until
+    its `data` is read: a genesis alone never reads it. Read, it is the parsed tables; a
+    game holding it compares and shows as one holding them."""
+    from pbem.core.adjudicator import Adjudicator
+    from pbem.verify import parse_entries
+
+    save = Path(__file__).resolve().parents[2] / "saves" / f"{title}-demo.pbem"
+    genesis = parse_entries(save.read_bytes())[0]
+    engine = ledger.engine_by_name(title)
+    parsed = engine.load_data(engine.default_data())
+
+    def start(lazy: bool) -> Adjudicator:
+        monkeypatch.setattr(tables, "_DATA_CACHE", {})
+        if not lazy:  # (the tables parsed from the files, as the first run of all)
+            monkeypatch.setattr(ledger.DISK_TABLES, "get", lambda *_args: None)
+        game = Adjudicator.start(
+            genesis,
+            ledger.engine_by_name,
+            ledger.data_source(),
+            ledger.check_signature,
+            tables=ledger.DISK_TABLES,
+        )
+        monkeypatch.undo()
+        return game
+
+    eager = start(lazy=False)
+    assert type(eager.__dict__["data"]) is not tables.Unloaded
+    load_data_cached(engine, engine.default_data(), ledger.DISK_TABLES)  # (kept on disk)
+    lazy = start(lazy=True)
+    assert type(lazy.__dict__["data"]) is tables.Unloaded
+    twin = lazy.fork()
+    assert lazy == eager and repr(lazy) == repr(eager)
+    assert lazy.data == parsed and type(lazy.__dict__["data"]) is not tables.Unloaded
+    assert twin.data == parsed
+
+    broken = tables.Unloaded(b"not marshal", lambda: parsed)
+    assert broken.load() is parsed and broken == parsed

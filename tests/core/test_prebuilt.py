@@ -3,7 +3,6 @@ it gives, and a shipped entry whose sources changed is never used."""
 
 from __future__ import annotations
 
-import hashlib
 import marshal
 import subprocess
 import sys
@@ -30,7 +29,7 @@ def shipped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     folder.mkdir()
     monkeypatch.setattr(cache, "_PREBUILT", str(folder))
     sources = tuple(
-        ("shippedtest", name, hashlib.sha256((package / name).read_bytes()).hexdigest())
+        ("shippedtest", name, cache.source_digest((package / name).read_bytes()))
         for name in ("__init__.py", "rules.py")
     )
     (folder / "test-one.marshal").write_bytes(cache.prebuild(("key", 1), sources, [1, 2]))
