@@ -6,26 +6,37 @@ page nor the map (issue 29: a cold `show` pays for what it prints, nothing more)
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pbem
 from pbem.errors import PbemError
+from pbem.record import Record
 
 if TYPE_CHECKING:
     from pbem.core.adjudicator import Adjudicator
     from pbem.core.canonical import JSON
 
 
-@dataclass(frozen=True)
-class Asked:
-    """What a role of this store is asked now, as `pbem show` and the page list it."""
+class Asked(Record, fields=("role", "notes", "choices", "hint")):
+    """What a role of this store is asked now, as `pbem show` and the page list it.
+
+    A frozen record (pbem.record): a @dataclass costs a `pbem show` the compiling of its
+    methods."""
 
     role: str
-    notes: tuple[str, ...] = ()  # "your next entry rolls the waiting dice"
-    choices: tuple[str, ...] = ()  # numbered from 1, as `pbem move GAME N` takes them
-    hint: str = ""  # how to answer
+    notes: tuple[str, ...]  # "your next entry rolls the waiting dice"
+    choices: tuple[str, ...]  # numbered from 1, as `pbem move GAME N` takes them
+    hint: str  # how to answer
+
+    def __init__(
+        self, role: str, notes: tuple[str, ...] = (), choices: tuple[str, ...] = (), hint: str = ""
+    ) -> None:
+        fields = self.__dict__
+        fields["role"] = role
+        fields["notes"] = notes
+        fields["choices"] = choices
+        fields["hint"] = hint
 
 
 def role_view(game: Adjudicator, role: str | None, known: Mapping[str, JSON] | None) -> Any:
