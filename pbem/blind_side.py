@@ -191,11 +191,11 @@ class BlindSide(KeyRing):
         """(seq, what is wrong) when the referee's latest deal to `role` does not open with
         `role`'s key or does not match the referee's commitments: the player cannot act on
         it, and answers it by publishing its key (`unseal`); else None."""
-        from pbem.crypto.escrow import EscrowError, open_sealed
-
         deal = next((item for item in game.deals if item.by == role), None)
         if deal is None or not game.double_blind or role not in self.my_roles(game):
             return None
+        from pbem.crypto.escrow import EscrowError, open_sealed  # (only once there is a deal)
+
         where = blind.deal_context(game.id, deal.seq, role)
         try:
             text = open_sealed(

@@ -13,7 +13,6 @@ import json
 import secrets
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
@@ -30,6 +29,7 @@ from pbem.core.meta import check_note
 from pbem.errors import EquivocationError, PbemError, StoreError
 from pbem.keyring import Passphrase, no_key_for
 from pbem.ledger import DISK_TABLES, data_source, engine_by_name, find_equivocation
+from pbem.record import Record
 from pbem.store import Store
 from pbem.store.journal import slot_of
 from pbem.store.store import GAME_CHANGED
@@ -106,12 +106,16 @@ def _chain_elements(seed_hex: str, length: int) -> tuple[bytes, ...]:
     return tuple(reversed(values))
 
 
-@dataclass(frozen=True)
-class Applied:
+class Applied(Record, fields=("entry", "status")):
     """What happened to one entry found in a move file."""
 
     entry: Entry
     status: str  # "applied", "already had", NOISE
+
+    def __init__(self, entry: Entry, status: str) -> None:
+        fields = self.__dict__
+        fields["entry"] = entry
+        fields["status"] = status
 
 
 class NotStreamed(PbemError):
@@ -120,8 +124,7 @@ class NotStreamed(PbemError):
     them the in-memory way (`apply_entries`), which says exactly what is wrong."""
 
 
-@dataclass(frozen=True)
-class MovePlan:
+class MovePlan(Record, fields=("game", "role", "fields", "sealed", "private")):
     """A move made ready to sign (`Client.plan_move`), or checked without signing
     (`Client.dry_run_move`): `game` is the game it applies to (after `dry_run_move`, a
     fork that holds the unsigned entry)."""
@@ -131,6 +134,21 @@ class MovePlan:
     fields: dict[str, JSON]
     sealed: list[tuple[str, str, JSON]]
     private: str | None  # the owner's own decision text when sealing hid part of it
+
+    def __init__(
+        self,
+        game: Adjudicator,
+        role: str,
+        fields: dict[str, JSON],
+        sealed: list[tuple[str, str, JSON]],
+        private: str | None,
+    ) -> None:
+        values = self.__dict__
+        values["game"] = game
+        values["role"] = role
+        values["fields"] = fields
+        values["sealed"] = sealed
+        values["private"] = private
 
     @property
     def line(self) -> str:

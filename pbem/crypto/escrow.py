@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import hashlib
 
-from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
@@ -87,9 +87,9 @@ def _seed(key: Signer | Ed25519PrivateKey) -> bytes:
         # A key that ssh-agent holds (pbem.crypto.agent) signs, but no agent operation
         # gives the seed or decrypts: opening needs the key file.
         raise KeyError_(f"opening what was sealed to {key.public.fingerprint()} {NEEDS_FILE}")
-    return key.private_bytes(
-        serialization.Encoding.Raw, serialization.PrivateFormat.Raw, serialization.NoEncryption()
-    )
+    # (The raw forms need no `cryptography` serialization module, with its bcrypt and
+    # dataclasses: a fifth of a cold `pbem show`, which imports this module.)
+    return key.private_bytes_raw()
 
 
 def _raw(key: bytes | PublicKey) -> bytes:
@@ -137,7 +137,7 @@ def x25519_public(ed25519_public_raw: bytes | PublicKey) -> X25519PublicKey:
 
 
 def _public_bytes(key: X25519PublicKey) -> bytes:
-    return key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+    return key.public_bytes_raw()
 
 
 def _key(shared: bytes, ephemeral: bytes, recipient: bytes, context: bytes) -> bytes:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from pbem.crypto import openssh
@@ -42,10 +41,9 @@ class PrivateKey:
     def __init__(self, key: Ed25519PrivateKey, comment: str = "") -> None:
         self._key = key
         self.comment = comment
-        raw = key.public_key().public_bytes(
-            serialization.Encoding.Raw, serialization.PublicFormat.Raw
-        )
-        self.public = PublicKey(raw, comment)
+        # The raw forms need no `cryptography` serialization module (a fifth of a `pbem
+        # show` that opens a vault, when it was imported for them).
+        self.public = PublicKey(key.public_key().public_bytes_raw(), comment)
 
     @classmethod
     def generate(cls, comment: str = "") -> PrivateKey:
@@ -59,11 +57,7 @@ class PrivateKey:
         return self._key.sign(data)
 
     def _seed(self) -> bytes:
-        return self._key.private_bytes(
-            serialization.Encoding.Raw,
-            serialization.PrivateFormat.Raw,
-            serialization.NoEncryption(),
-        )
+        return self._key.private_bytes_raw()
 
     def to_openssh(self, passphrase: bytes | None = None) -> bytes:
         """The OpenSSH private-key file, comment included; encrypted when a passphrase is given.
@@ -106,6 +100,8 @@ def load_private_key(data: bytes, passphrase: bytes | None = None) -> PrivateKey
 
 def _load_pem(data: bytes, passphrase: bytes | None) -> PrivateKey:
     # PKCS#8 files carry no comment; cryptography reads them (and tells the key type).
+    from cryptography.hazmat.primitives import serialization  # (PEM keys only: see PrivateKey)
+
     encrypted = b"ENCRYPTED" in data
     if encrypted and not passphrase:
         raise PassphraseNeeded("private key is encrypted: a passphrase is needed")

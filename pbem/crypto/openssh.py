@@ -13,15 +13,12 @@ from __future__ import annotations
 import base64
 import binascii
 import os
-from dataclasses import dataclass
 
-import bcrypt
 from cryptography.exceptions import InvalidTag
-from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
-from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from pbem.crypto.wire import Reader, WireError, string, u32
 from pbem.errors import KeyError_
+from pbem.record import Record
 
 BEGIN = "-----BEGIN OPENSSH PRIVATE KEY-----"
 END = "-----END OPENSSH PRIVATE KEY-----"
@@ -33,12 +30,19 @@ DEFAULT_ROUNDS = 16
 _WRAP = 70  # ssh-keygen wraps the base64 body at 70 columns
 
 
-@dataclass(frozen=True)
-class _CipherSpec:
+class _CipherSpec(Record, fields=("key_len", "iv_len", "block", "mode")):
+    # A frozen record (pbem.record): a @dataclass costs the compiling of its methods.
     key_len: int
     iv_len: int
     block: int
     mode: str  # "ctr", "cbc" or "gcm"
+
+    def __init__(self, key_len: int, iv_len: int, block: int, mode: str) -> None:
+        fields = self.__dict__
+        fields["key_len"] = key_len
+        fields["iv_len"] = iv_len
+        fields["block"] = block
+        fields["mode"] = mode
 
 
 _CIPHERS = {
@@ -58,27 +62,46 @@ class PassphraseNeeded(KeyError_):
     """The private key is encrypted and no passphrase was given: ask the user for one."""
 
 
-@dataclass(frozen=True)
-class Ed25519Secret:
-    """What an OpenSSH Ed25519 key file holds: the 32-byte seed, the public key and the comment."""
+class Ed25519Secret(Record, fields=("seed", "public", "comment")):
+    """What an OpenSSH Ed25519 key file holds: the 32-byte seed, the public key and the comment.
+
+    A frozen record (pbem.record)."""
 
     seed: bytes
     public: bytes
     comment: str
+
+    def __init__(self, seed: bytes, public: bytes, comment: str) -> None:
+        fields = self.__dict__
+        fields["seed"] = seed
+        fields["public"] = public
+        fields["comment"] = comment
 
 
 def public_blob(public: bytes) -> bytes:
     return string(KEY_TYPE) + string(public)
 
 
+# bcrypt and the ciphers are imported only for a passphrase-protected key: reading an
+# unencrypted one (a `pbem show` of a double-blind game opens its vault) does not load them.
+# (Imported in the functions, not with pbem.lazy: cryptography's serialization, imported
+# later, imports the same cipher modules, which a lazy module's loading refuses.)
+
+
 def _bcrypt_kdf(passphrase: bytes, salt: bytes, rounds: int, length: int) -> bytes:
+    import bcrypt
+
     return bcrypt.kdf(passphrase, salt, length, rounds, ignore_few_rounds=True)
 
 
 def _crypt(spec: _CipherSpec, key: bytes, iv: bytes, data: bytes, encrypt: bool) -> bytes:
     if spec.mode == "gcm":
+        from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
         aead = AESGCM(key)
         return aead.encrypt(iv, data, None) if encrypt else aead.decrypt(iv, data, None)
+    from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+
     mode = modes.CTR(iv) if spec.mode == "ctr" else modes.CBC(iv)
     ctx = Cipher(algorithms.AES(key), mode)
     op = ctx.encryptor() if encrypt else ctx.decryptor()

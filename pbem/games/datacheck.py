@@ -17,9 +17,8 @@ from __future__ import annotations
 
 import os
 import re
-import tomllib
+import sys
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
-from importlib import resources
 from typing import Any, NamedTuple
 
 from pbem.errors import DataError
@@ -67,8 +66,31 @@ def read_data_file(path: str | os.PathLike[str]) -> bytes:
 
 def shipped_files(package: str, names: Sequence[str]) -> dict[str, bytes]:
     """A game's shipped data files by name (bytes exactly as shipped), from `package`/data."""
-    folder = resources.files(package) / "data"
-    return {name: (folder / name).read_bytes() for name in names}
+    folder = _plain_data_folder(package)
+    if folder is not None:
+        result: dict[str, bytes] = {}
+        for name in names:
+            with open(os.path.join(folder, name), "rb") as stream:
+                result[name] = stream.read()
+        return result
+    # A package not in a plain folder (a zip file): importlib.resources reads it. Imported
+    # here: with its readers (zipfile) it is a tenth of a `pbem show`, which reads the files
+    # of a game's package, always a folder.
+    from importlib import resources
+
+    data = resources.files(package) / "data"
+    return {name: (data / name).read_bytes() for name in names}
+
+
+def _plain_data_folder(package: str) -> str | None:
+    """The `data` folder of an imported `package` that lives in one plain folder, else None
+    (not imported yet, a namespace package, a zip file): importlib.resources finds it."""
+    module = sys.modules.get(package)
+    paths = list(getattr(module, "__path__", ()))
+    if len(paths) != 1:
+        return None
+    folder = os.path.join(paths[0], "data")
+    return folder if os.path.isdir(folder) else None
 
 
 def shipped_file(package: str, name: str) -> bytes:
@@ -107,6 +129,10 @@ def parse_toml(raw: bytes, file_name: str) -> dict[str, Any]:
     """TOML bytes as plain dicts, or one DataError naming the file."""
     if not isinstance(raw, bytes | bytearray):
         raise DataError(f"{file_name}: expected bytes, found {type(raw).__name__}")
+    # Imported here: tomllib is twice a `python -c pass`, and a `pbem show` parses no TOML
+    # (it reads a game's parsed facts from pbem.cache).
+    import tomllib
+
     try:
         doc = tomllib.loads(bytes(raw).decode("utf-8"))
     except UnicodeDecodeError as exc:

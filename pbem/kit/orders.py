@@ -15,22 +15,29 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from pbem.core.engine import State
 from pbem.errors import InvalidOrderError
+from pbem.record import Record
 
 NUMBER = "N"  # a form's placeholder for a whole number
 _WORD = re.compile(r"^[a-z0-9-]+$")
 
 
-@dataclass(frozen=True)
-class Form:
-    """One way to write an order's argument (`keep at N`) and what it does."""
+class Form(Record, fields=("words", "meaning")):
+    """One way to write an order's argument (`keep at N`) and what it does.
+
+    A frozen record (pbem.record): a @dataclass costs a `pbem show` the compiling of its
+    methods."""
 
     words: str
     meaning: str
+
+    def __init__(self, words: str, meaning: str) -> None:
+        fields = self.__dict__
+        fields["words"] = words
+        fields["meaning"] = meaning
 
     def matches(self, argument: str) -> bool:
         pattern, given = self.words.split(), argument.split()
@@ -40,19 +47,33 @@ class Form:
         )
 
 
-@dataclass(frozen=True)
-class StandingOrder:
+class StandingOrder(Record, fields=("name", "steps", "question", "forms", "decide")):
     """A question a game lets a player answer in advance.
 
     `steps` are the step names it answers; `decide(state, role, argument)` is the
     decision it gives on the role's own (`with_secrets`) state, or None when it does not
-    apply there (then a person decides)."""
+    apply there (then a person decides). A frozen record (pbem.record)."""
 
     name: str
     steps: tuple[str, ...]
     question: str  # what it answers, for `pbem orders`: "the defence's support (4.2.1.2)"
     forms: tuple[Form, ...]
     decide: Callable[[State, str, str], Any | None]
+
+    def __init__(
+        self,
+        name: str,
+        steps: tuple[str, ...],
+        question: str,
+        forms: tuple[Form, ...],
+        decide: Callable[[State, str, str], Any | None],
+    ) -> None:
+        fields = self.__dict__
+        fields["name"] = name
+        fields["steps"] = steps
+        fields["question"] = question
+        fields["forms"] = forms
+        fields["decide"] = decide
 
     def read(self, argument: str) -> str:
         """The argument in normal form (lower case, single spaces), or a refusal that

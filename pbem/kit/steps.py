@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Collection, Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from pbem.core.canonical import JSON, copy_json
@@ -39,6 +38,7 @@ from pbem.errors import IllegalOrderError
 from pbem.kit import orders as kit_orders
 from pbem.kit import pieces as kit_pieces
 from pbem.kit.defaults import GameDefaults
+from pbem.record import Record
 
 # What a handler (or a continuation) says comes next: None when the state holds the next
 # step (the handler set it, or the step goes on), else the name of a continuation in the
@@ -48,38 +48,88 @@ Handler = Callable[[State, str, Any, Context], Next]
 Continuation = Callable[[State, Context], Next]
 
 
-@dataclass(frozen=True)
-class Openings:
+class Openings(Record, fields=("required", "optional", "rule")):
     """What a decision opens: labels it must open, and labels it may open (the handler
     then decides what they mean, e.g. the hand slot that holds the card played); `rule`,
-    if given, is what a refusal of the entry's openings cites (else the step's rule)."""
+    if given, is what a refusal of the entry's openings cites (else the step's rule).
 
-    required: tuple[str, ...] = ()
-    optional: frozenset[str] = frozenset()
-    rule: str = ""
+    A frozen record (pbem.record), as Step: a @dataclass costs a `pbem show` the
+    compiling of its methods."""
+
+    required: tuple[str, ...]
+    optional: frozenset[str]
+    rule: str
+
+    def __init__(
+        self, required: tuple[str, ...] = (), optional: frozenset[str] = frozenset(), rule: str = ""
+    ) -> None:
+        fields = self.__dict__
+        fields["required"] = required
+        fields["optional"] = optional
+        fields["rule"] = rule
 
 
 NO_OPENINGS = Openings()
 
 
-@dataclass(frozen=True)
-class Step:
-    """One named step: who is asked, what, which decisions, and what they may carry."""
+class Step(
+    Record,
+    fields=(
+        "asks",
+        "prompt",
+        "handlers",
+        "choices",
+        "sample",
+        "opens",
+        "commits",
+        "parse",
+        "rule",
+        "exhaustive",
+    ),
+):
+    """One named step: who is asked, what, which decisions, and what they may carry.
+
+    A frozen record (pbem.record), with what @dataclass(frozen=True) gave it."""
 
     asks: Callable[[State], str | None]
     prompt: Callable[[State, str], str]
     handlers: Mapping[type, Handler]
     choices: Callable[[State, str], list[Any]]
-    sample: Callable[[State, str, random.Random], Any] | None = None
-    opens: Callable[[State, str, Any], Openings] | None = None
-    commits: Callable[[State, str, Any], Collection[str]] | None = None
-    parse: Callable[[str, State, str], Any] | None = None
-    rule: str = ""  # the rule cited when a decision is not possible in this step
+    sample: Callable[[State, str, random.Random], Any] | None
+    opens: Callable[[State, str, Any], Openings] | None
+    commits: Callable[[State, str, Any], Collection[str]] | None
+    parse: Callable[[str, State, str], Any] | None
+    rule: str  # the rule cited when a decision is not possible in this step
     # Whether `choices` lists every legal decision (the handler refuses all others), so
     # that a single listed choice is the only one and its owner's client may sign it
     # without asking (pbem.answers). A callable decides per state. Off by default: a step
     # that lists "a sensible subset" must never be answered for its player.
-    exhaustive: bool | Callable[[State], bool] = False
+    exhaustive: bool | Callable[[State], bool]
+
+    def __init__(
+        self,
+        asks: Callable[[State], str | None],
+        prompt: Callable[[State, str], str],
+        handlers: Mapping[type, Handler],
+        choices: Callable[[State, str], list[Any]],
+        sample: Callable[[State, str, random.Random], Any] | None = None,
+        opens: Callable[[State, str, Any], Openings] | None = None,
+        commits: Callable[[State, str, Any], Collection[str]] | None = None,
+        parse: Callable[[str, State, str], Any] | None = None,
+        rule: str = "",
+        exhaustive: bool | Callable[[State], bool] = False,
+    ) -> None:
+        fields = self.__dict__
+        fields["asks"] = asks
+        fields["prompt"] = prompt
+        fields["handlers"] = handlers
+        fields["choices"] = choices
+        fields["sample"] = sample
+        fields["opens"] = opens
+        fields["commits"] = commits
+        fields["parse"] = parse
+        fields["rule"] = rule
+        fields["exhaustive"] = exhaustive
 
     @property
     def decisions(self) -> tuple[type, ...]:

@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 
 from pbem.core.adjudicator import Adjudicator
+from pbem.crypto.keys import PrivateKey
 from pbem.ledger import replay
 from pbem.render import board
+from pbem.store.vault import Vault
 from pbem.verify import parse_entries
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -103,3 +105,60 @@ def test_a_changed_template_is_not_trusted(
     calls = _counting(monkeypatch)
     board.kept_state_text(game, view, role, None)
     assert calls == [role]  # rendered again
+
+
+def _vault(comment: str = "a") -> Vault:
+    return Vault(PrivateKey.generate(comment), "g" * 64, "soviet")
+
+
+def _secret_view(game: Adjudicator, role: str, card: str) -> dict[str, object]:
+    return {**board.role_view(game, role, None), "hand": [card]}
+
+
+def test_a_view_with_the_roles_secrets_is_kept_sealed_under_its_vault(
+    cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = game_at(61)
+    role = next(iter(game.roles))
+    vault = _vault()
+    secret = _secret_view(game, role, "a sealed card")
+    expected = board.state_text(game, secret, role)
+    calls = _counting(monkeypatch)
+    assert board.kept_state_text(game, secret, role, {"x": 1}, vault) == expected
+    assert board.kept_state_text(game, secret, role, {"x": 1}, vault) == expected
+    assert calls == [role]  # the second opened the kept text
+    (kept,) = cache_dir.glob("board-*")
+    raw = kept.read_bytes()
+    assert b"a sealed card" not in raw  # sealed: nothing of the view nor the text in clear
+    assert all(line.encode() not in raw for line in expected.splitlines() if len(line) > 12)
+
+
+def test_a_sealed_board_is_used_only_for_its_view_and_its_key(
+    cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = game_at(61)
+    role = next(iter(game.roles))
+    vault = _vault()
+    board.kept_state_text(game, _secret_view(game, role, "card one"), role, {"x": 1}, vault)
+    # The role's values changed at the same head: drawn again, for the new view.
+    other = _secret_view(game, role, "card two")
+    calls = _counting(monkeypatch)
+    text = board.kept_state_text(game, other, role, {"x": 2}, vault)
+    assert text == board.state_text(game, other, role) and calls[:1] == [role]
+    # Another key cannot open it: drawn again (and kept under that key instead).
+    calls.clear()
+    assert board.kept_state_text(game, other, role, {"x": 2}, _vault("b")) == text
+    assert calls[:1] == [role]
+    # A damaged kept text: drawn again.
+    from pbem import cache as pbem_cache
+
+    key = (game.id, game.head.id, role, board.SEALED_BOARD)
+    pbem_cache.put("board", key, pbem_cache.deps_of([__file__]), "vault1:AAAA")
+    calls.clear()
+    assert board.kept_state_text(game, other, role, {"x": 2}, vault) == text
+    assert calls[:1] == [role]
+    # Without a vault nothing is read nor written.
+    for kept in cache_dir.glob("board-*"):
+        kept.unlink()
+    assert board.kept_state_text(game, other, role, {"x": 2}) == text
+    assert not list(cache_dir.glob("board-*"))
