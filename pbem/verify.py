@@ -64,6 +64,8 @@ from pbem.verdicts import Verdict
 if TYPE_CHECKING:
     from typing import BinaryIO
 
+    from pbem.core.replay import RngSink
+
 
 class Report(
     MutableRecord,
@@ -682,21 +684,9 @@ def _stream_entries(
             if game is None:
                 if entry.seq != 0:
                     raise _Bail
-                game = Adjudicator.start(
-                    entry,
-                    engines,
-                    data_source(files),
-                    check_signature,
-                    lean=True,
-                    rng_sink=sink,
-                    tables=DISK_TABLES,
-                )
+                game = _lean_game(entry, engines, files, sink)
                 continue
-            if pending is not None:
-                game.apply(pending, entry)
-            if entry.seq != game.head.seq + 1:
-                raise _Bail
-            pending = entry
+            pending = _applied_behind(game, pending, entry)
             continue
         if header.done and (raw == b"\n" or _plain_human_line(raw)):
             continue  # (what the general reading below finds of it: nothing)
@@ -758,20 +748,9 @@ def _verify_moves_stream(
             if game is None:
                 if entry.kind != GENESIS:
                     return None
-                game = Adjudicator.start(
-                    entry,
-                    engines,
-                    data_source(files),
-                    check_signature,
-                    lean=True,
-                    tables=DISK_TABLES,
-                )
+                game = _lean_game(entry, engines, files)
                 continue
-            if pending is not None:
-                game.apply(pending, entry)
-            if entry.seq != game.head.seq + 1:
-                return None
-            pending = entry
+            pending = _applied_behind(game, pending, entry)
         if game is None:
             return None
         if pending is not None:
@@ -780,6 +759,35 @@ def _verify_moves_stream(
         return None
     with game.outcome_pinned():
         return _streamed_report(game)
+
+
+def _lean_game(
+    genesis: Entry,
+    engines: Callable[[str], Engine],
+    files: Mapping[str, bytes],
+    sink: RngSink | None = None,
+) -> Adjudicator:
+    """The lean game a streamed path replays a file's entries into, from its genesis."""
+    return Adjudicator.start(
+        genesis,
+        engines,
+        data_source(files),
+        check_signature,
+        lean=True,
+        rng_sink=sink,
+        tables=DISK_TABLES,
+    )
+
+
+def _applied_behind(game: Adjudicator, pending: Entry | None, entry: Entry) -> Entry:
+    """`entry` read: the one before it applied with it (as `ledger.replay` does: a
+    decision's dice roll with the next reveal in one pass), and `entry` pending in its
+    turn. _Bail when `entry` is not the next seq: the whole reading then judges the file."""
+    if pending is not None:
+        game.apply(pending, entry)
+    if entry.seq != game.head.seq + 1:
+        raise _Bail
+    return entry
 
 
 def _only(geneses: list[Entry]) -> Entry | None:
