@@ -414,6 +414,11 @@ class KeyRing:
                 entries.setdefault(entry.id, entry)
         return game_id, sorted(entries.values(), key=lambda e: e.seq)
 
+    def open_vault(self, game_id: str, role: str) -> Vault | None:
+        """The role's vault in this game if this client has already opened it, else None
+        (never opened here: opening one may ask for a passphrase)."""
+        return self._vaults.get((game_id, role))
+
     def _vault(self, game: Adjudicator, role: str) -> Vault:
         """The role's secrets in this game: derived from its private key, or sealed under it.
 

@@ -157,7 +157,7 @@ def show_text(
     view = role_view(game, viewer, known)
     # The role's vault, when reading `known` opened it (none is opened for this alone: that
     # could ask for a passphrase): it keeps a board that shows the role's secrets sealed.
-    vault = client._vaults.get((game.id, viewer)) if known and viewer is not None else None
+    vault = client.open_vault(game.id, viewer) if known and viewer is not None else None
     board = kept_state_text(game, view, viewer, known, vault)
     if board:
         lines += ["", board]
