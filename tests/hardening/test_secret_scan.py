@@ -119,8 +119,8 @@ Index = tuple[dict[str, list[Secret]], list[tuple[str, Secret]]]
 @dataclass
 class Secrets:
     found: dict[str, Secret] = field(default_factory=dict)
-    # The last index(), until a secret is added (building it for each scan was a tenth of
-    # this file's time: the planted-secrets test scans a dozen times with the same secrets).
+    # The last index(), until a secret is added (the planted-secrets test scans a dozen
+    # times with the same secrets, and built the index anew for each scan).
     indexed: Index | None = field(default=None, repr=False)
 
     def add(self, secret: Secret) -> None:

@@ -96,7 +96,8 @@ def rebuild(game: Game, blocks: list[Block]) -> str:
 def armored(canonical: bytes, signature: bytes) -> str:
     """`armor(canonical, signature)`, a pure function of its bytes, once per block: every
     mutated save is rebuilt from hundreds of blocks, all but one or two unchanged (armoring
-    them again was a seventh of this file's time). A changed block is new bytes, armored anew."""
+    them again was a few percent of this file's CPU). A changed block is new bytes, armored
+    anew."""
     return armor(canonical, signature)
 
 
