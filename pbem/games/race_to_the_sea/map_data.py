@@ -81,7 +81,7 @@ SECTIONS = (
     "behind_enemy_lines",
     "edges",
 )
-HEX_TEXT = re.compile(r"^[0-9]{4}\Z")
+HEX_TEXT = r"^[0-9]{4}\Z"  # (compiled by `re` when first used: only the data check)
 
 
 # --- Loading -------------------------------------------------------------------------------------
@@ -179,7 +179,7 @@ class _Reader:
     # --- small pieces
 
     def hex(self, value: Any, where: str) -> int | None:
-        if not isinstance(value, str) or not HEX_TEXT.match(value):
+        if not isinstance(value, str) or not re.match(HEX_TEXT, value):
             self.check.add(where, f'expected a hex such as "0906", found {value!r}')
             return None
         h = int(value)
@@ -558,7 +558,7 @@ def _info(data: Mapping[str, Any], hex_: int) -> dict[str, Any]:
     cached = _INFOS.get(id(data))
     if cached is None or cached[0] is not data:
         hexes = data["hexes"]
-        index = {int(k): v for k, v in hexes.items() if k.isdigit() and label(int(k)) == k}
+        index = {int(k): v for k, v in hexes.items() if _is_label(k)}
         if len(_INFOS) >= _GRIDS_KEPT:
             _INFOS.clear()
         cached = _INFOS[id(data)] = (data, index)
@@ -566,6 +566,15 @@ def _info(data: Mapping[str, Any], hex_: int) -> dict[str, Any]:
     if info is None:
         raise KeyError(f"hex {hex_} is not on the map")
     return info
+
+
+def _is_label(key: str) -> bool:
+    """`key.isdigit() and label(int(key)) == key`, without formatting a label for each of
+    the map's hexes (a tenth of the outcome of a cold `pbem show`): ASCII digits, four
+    (zero-padded), or more without a leading zero (tests/games/race_to_the_sea)."""
+    if not (key.isascii() and key.isdigit()):
+        return False
+    return len(key) == 4 or (len(key) > 4 and key[0] != "0")
 
 
 def _neighbours(data: Mapping[str, Any], a: int, b: int) -> HexGrid:
@@ -814,6 +823,47 @@ def edge_hexes(data: Mapping[str, Any], side: str) -> list[int]:
     board = grid(data)
     edge = GRID_EDGE[data["edges"][side]]
     return [h for h in board.edge_hexes(edge) if terrain(data, h) not in PROHIBITED]
+
+
+def own_edge_hexes(data: Mapping[str, Any], side: str) -> tuple[int, ...]:
+    """`edge_hexes`, made once per map (as `_GRIDS`) and side: the outcome of a game asks
+    them, and finding a grid's edges looks at each of its hexes."""
+    cached = _EDGES.get(id(data))
+    if cached is None or cached[0] is not data:
+        if len(_EDGES) >= _GRIDS_KEPT:
+            _EDGES.clear()
+        cached = _EDGES[id(data)] = (data, {})
+    found = cached[1].get(side)
+    if found is None:
+        found = cached[1][side] = _edge_hexes(data, side)
+    return found
+
+
+def _edge_hexes(data: Mapping[str, Any], side: str) -> tuple[int, ...]:
+    """`edge_hexes`, each hex's column and row read once, not the four edges of each hex
+    (`HexGrid.edges`) for each side (tests/games/race_to_the_sea/test_rts_fast_paths.py)."""
+    if side not in SIDES:
+        raise ValueError(f"unknown side {side!r} (expected allies or germans)")
+    board = grid(data)
+    edge = GRID_EDGE[data["edges"][side]]
+    limit = 10**board.digits
+    where = {
+        "first-column": (0, board.columns[0]),
+        "last-column": (0, board.columns[-1]),
+        "first-row": (1, board.rows[0]),
+        "last-row": (1, board.rows[-1]),
+    }
+    if edge not in where:
+        return tuple(edge_hexes(data, side))  # (refused there as HexGrid refuses it)
+    axis, line = where[edge]
+    return tuple(
+        h
+        for h in board.hexes
+        if divmod(h, limit)[axis] == line and terrain(data, h) not in PROHIBITED
+    )
+
+
+_EDGES: dict[int, tuple[Mapping[str, Any], dict[str, tuple[int, ...]]]] = {}
 
 
 def allied_start_area(data: Mapping[str, Any]) -> list[int]:
