@@ -549,12 +549,28 @@ def grid(data: Mapping[str, Any]) -> HexGrid:
     return built
 
 
+def neighbour_table(data: Mapping[str, Any]) -> Mapping[int, tuple[int, ...]]:
+    """Each hex's neighbours, `grid(data).neighbours(h)` for every hex of the map, by map
+    as `_GRIDS` (a bot's search of the hexes a counter may reach asks them hex by hex)."""
+    cached = _NEIGHBOURS.get(id(data))
+    if cached is None or cached[0] is not data:
+        if len(_NEIGHBOURS) >= _GRIDS_KEPT:
+            _NEIGHBOURS.clear()
+        board = grid(data)
+        cached = _NEIGHBOURS[id(data)] = (data, {h: board.neighbours(h) for h in board})
+    return cached[1]
+
+
+_NEIGHBOURS: dict[int, tuple[Mapping[str, Any], dict[int, tuple[int, ...]]]] = {}
+
+
 # The hexes of the maps in use by int id, as `_GRIDS` (self-play looks a hex up some 600,000
 # times a game: formatting its label each time was a tenth of the time, bench/selfplay.py).
 _INFOS: dict[int, tuple[Mapping[str, Any], dict[int, dict[str, Any]]]] = {}
 
 
-def _info(data: Mapping[str, Any], hex_: int) -> dict[str, Any]:
+def _index(data: Mapping[str, Any]) -> dict[int, dict[str, Any]]:
+    """The map's hexes by int id (those whose key is the printed label)."""
     cached = _INFOS.get(id(data))
     if cached is None or cached[0] is not data:
         hexes = data["hexes"]
@@ -562,7 +578,11 @@ def _info(data: Mapping[str, Any], hex_: int) -> dict[str, Any]:
         if len(_INFOS) >= _GRIDS_KEPT:
             _INFOS.clear()
         cached = _INFOS[id(data)] = (data, index)
-    info = cached[1].get(hex_) if isinstance(hex_, int) and hex_ >= 0 else None
+    return cached[1]
+
+
+def _info(data: Mapping[str, Any], hex_: int) -> dict[str, Any]:
+    info = _index(data).get(hex_) if isinstance(hex_, int) and hex_ >= 0 else None
     if info is None:
         raise KeyError(f"hex {hex_} is not on the map")
     return info
@@ -602,8 +622,25 @@ def name_of(data: Mapping[str, Any], hex_: int) -> str | None:
 
 
 def terrain(data: Mapping[str, Any], hex_: int) -> str:
-    """The hex's terrain (2.1): clear, forest, town, city, major city, water, entrenchment."""
-    return str(_info(data, hex_)["terrain"])
+    """The hex's terrain (2.1): clear, forest, town, city, major city, water, entrenchment.
+    Read from a table of the map's terrains (a bot's turn asks some 40,000 hexes' terrain),
+    else from `_info`, which refuses a hex off the map."""
+    found = _terrains(data).get(hex_) if type(hex_) is int else None
+    return found if found is not None else str(_info(data, hex_)["terrain"])
+
+
+def _terrains(data: Mapping[str, Any]) -> dict[int, str]:
+    """Each hex's terrain (`_info`'s), by map as `_INFOS`."""
+    cached = _TERRAINS.get(id(data))
+    if cached is None or cached[0] is not data:
+        if len(_TERRAINS) >= _GRIDS_KEPT:
+            _TERRAINS.clear()
+        table = {h: str(info["terrain"]) for h, info in _index(data).items()}
+        cached = _TERRAINS[id(data)] = (data, table)
+    return cached[1]
+
+
+_TERRAINS: dict[int, tuple[Mapping[str, Any], dict[int, str]]] = {}
 
 
 def cover(data: Mapping[str, Any], hex_: int) -> str:

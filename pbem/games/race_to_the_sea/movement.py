@@ -358,12 +358,13 @@ def reachable(
     came: dict[int, int] = {}
     todo: list[int] = [start]
     costs = rm.move_costs(board)  # (`move_cost`'s memo, read here without a call a step)
+    around = rm.neighbour_table(board)  # (`g.neighbours`, without its check of the hex)
     while todo:
         todo.sort(key=best.__getitem__)
         here = todo.pop(0)
         if here != start and here in nml:
             continue  # 10.1.1 B: entering NML ends the move
-        for there in g.neighbours(here):
+        for there in around.get(here) or g.neighbours(here):
             # `_step_problem`, for a neighbour on the map: no cost is a prohibited or
             # flooded hex (10.3.2, 9.8 B); an enemy-occupied hex is never entered (10.2 D)
             step = costs.get((here, there), _ASK)
@@ -394,9 +395,13 @@ def reachable(
         for p in pieces:
             if p["side"] == side and p["id"] != piece_id:
                 crowded.setdefault(p["hex"], []).append(p)
+    # (a hex with no other friendly piece: `stacking_check` of the piece alone, once)
+    alone = (_size(piece) or 0) <= STACK_LIMIT
     out: dict[int, list[int]] = {}
     for h in sorted(best):
-        if h == start or not stacking_check(crowded.get(h, ()), piece, h).ok:
+        if h == start:
+            continue
+        if not (alone if h not in crowded else stacking_check(crowded[h], piece, h).ok):
             continue
         path = [h]
         while path[-1] != start:

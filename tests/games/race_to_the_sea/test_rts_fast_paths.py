@@ -385,3 +385,28 @@ def test_the_edge_hexes_kept_are_those_of_the_grid() -> None:
             other = {**board, "edges": {**board["edges"], side: edge}}
             if edge in rm.GRID_EDGE:
                 assert rm._edge_hexes(other, side) == tuple(rm.edge_hexes(other, side))
+
+
+def test_the_map_tables_are_what_the_map_says() -> None:
+    from pbem.games.race_to_the_sea import map_data as rm
+
+    board = DATA["map"]
+    g = rm.grid(board)
+    table = rm.neighbour_table(board)
+    assert list(table) == list(g) and all(table[h] == g.neighbours(h) for h in g)
+    for h in g:
+        assert rm.terrain(board, h) == str(rm._info(board, h)["terrain"])
+    for off in (0, -101, 9999, True, "0101", 101.0):
+        with pytest.raises((KeyError, TypeError)):
+            rm.terrain(board, off)  # type: ignore[arg-type]
+
+
+def test_a_piece_alone_in_a_hex_stacks_as_stacking_check_says() -> None:
+    from pbem.games.race_to_the_sea import movement as mv
+
+    for kind, sz in [("infantry", None), ("infantry", 3), ("infantry", 7), ("false", None)]:
+        for sz_value in (sz, 0, 6):
+            piece = {"id": "c01", "side": "allies", "hex": 101, "kind": kind, "sz": sz_value}
+            alone = (mv._size(piece) or 0) <= mv.STACK_LIMIT
+            assert mv.stacking_check((), piece, 714).ok == alone
+            assert mv.stacking_check({}, piece, 714).ok == alone
