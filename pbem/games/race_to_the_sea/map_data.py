@@ -549,19 +549,63 @@ def grid(data: Mapping[str, Any]) -> HexGrid:
     return built
 
 
+def map_hexes(data: Mapping[str, Any]) -> tuple[int, ...]:
+    """`grid(data).hexes` (every column and row: the map has no absent hexes), in map
+    order, without building the grid (the outcome of a `pbem show` needs no more)."""
+    return tuple(_light(data)[0])
+
+
 def neighbour_table(data: Mapping[str, Any]) -> Mapping[int, tuple[int, ...]]:
-    """Each hex's neighbours, `grid(data).neighbours(h)` for every hex of the map, by map
-    as `_GRIDS` (a bot's search of the hexes a counter may reach asks them hex by hex)."""
+    """Each hex's neighbours, `grid(data).neighbours(h)` for every hex of the map, worked
+    out as HexGrid does without building one (its checks and features are a twentieth of
+    a cold `pbem show`), by map as `_GRIDS`; tests/games/race_to_the_sea holds the two
+    equal for every offset convention."""
+    return _light(data)[1]
+
+
+def _light(data: Mapping[str, Any]) -> tuple[dict[int, None], dict[int, tuple[int, ...]]]:
     cached = _NEIGHBOURS.get(id(data))
     if cached is None or cached[0] is not data:
         if len(_NEIGHBOURS) >= _GRIDS_KEPT:
             _NEIGHBOURS.clear()
-        board = grid(data)
-        cached = _NEIGHBOURS[id(data)] = (data, {h: board.neighbours(h) for h in board})
+        cached = _NEIGHBOURS[id(data)] = (
+            data,
+            grid_neighbours(data["columns"], data["rows"], data["offset"]),
+        )
     return cached[1]
 
 
-_NEIGHBOURS: dict[int, tuple[Mapping[str, Any], dict[int, tuple[int, ...]]]] = {}
+def grid_neighbours(
+    columns: int, rows: int, offset: str
+) -> tuple[dict[int, None], dict[int, tuple[int, ...]]]:
+    """(the hexes, each hex's neighbours) of `HexGrid(range(1, columns + 1), range(1, rows
+    + 1), offset=offset)` (two digits each), by its arithmetic, inlined: `axial`, then
+    `_offset` and `hex_id` of each step of `_AXIAL`, kept when on the grid."""
+    flat, shift = offset.endswith("-q"), offset.startswith("odd")
+
+    def half(n: int) -> int:
+        return (n - (n & 1)) // 2 if shift else (n + (n & 1)) // 2
+
+    hexes = dict.fromkeys(c * 100 + r for c in range(1, columns + 1) for r in range(1, rows + 1))
+    table: dict[int, tuple[int, ...]] = {}
+    for h in hexes:
+        col, row = divmod(h, 100)
+        q, r = (col, row - half(col)) if flat else (col - half(row), row)
+        out = []
+        for dq, dr in _AXIAL_STEPS:
+            nq, nr = q + dq, r + dr
+            c, w = (nq, nr + half(nq)) if flat else (nq + half(nr), nr)
+            if 0 <= c < 100 and 0 <= w < 100 and c * 100 + w in hexes:
+                out.append(c * 100 + w)
+        table[h] = tuple(out)
+    return hexes, table
+
+
+# HexGrid's axial steps (pbem.maps.hexes._AXIAL), in its order: neighbours come clockwise.
+_AXIAL_STEPS = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
+_NEIGHBOURS: dict[
+    int, tuple[Mapping[str, Any], tuple[dict[int, None], dict[int, tuple[int, ...]]]]
+] = {}
 
 
 # The hexes of the maps in use by int id, as `_GRIDS` (self-play looks a hex up some 600,000
@@ -881,22 +925,20 @@ def _edge_hexes(data: Mapping[str, Any], side: str) -> tuple[int, ...]:
     (`HexGrid.edges`) for each side (tests/games/race_to_the_sea/test_rts_fast_paths.py)."""
     if side not in SIDES:
         raise ValueError(f"unknown side {side!r} (expected allies or germans)")
-    board = grid(data)
     edge = GRID_EDGE[data["edges"][side]]
-    limit = 10**board.digits
     where = {
-        "first-column": (0, board.columns[0]),
-        "last-column": (0, board.columns[-1]),
-        "first-row": (1, board.rows[0]),
-        "last-row": (1, board.rows[-1]),
+        "first-column": (0, 1),
+        "last-column": (0, data["columns"]),
+        "first-row": (1, 1),
+        "last-row": (1, data["rows"]),
     }
     if edge not in where:
         return tuple(edge_hexes(data, side))  # (refused there as HexGrid refuses it)
     axis, line = where[edge]
     return tuple(
         h
-        for h in board.hexes
-        if divmod(h, limit)[axis] == line and terrain(data, h) not in PROHIBITED
+        for h in map_hexes(data)
+        if divmod(h, 100)[axis] == line and terrain(data, h) not in PROHIBITED
     )
 
 

@@ -32,6 +32,7 @@ from pbem.games.race_to_the_sea.movement import (
     strategic_loc_hexes,
 )
 from pbem.games.race_to_the_sea.records import frozen_record
+from pbem.maps.regions import spread
 
 KEY_HEXES = {"germans": ("Dunkirk", "Calais"), "allies": ("Ghent", "Maubeuge")}  # 14.2, 14.3
 KEY_VP, BEHIND_VP, HEX_VP = 3, 2, 1
@@ -55,8 +56,8 @@ def victory_hexes(
     search, and the map's fixed facts of each hex read from a table made once per map (the
     outcome of a finished game was a twentieth of a cold `pbem show` of it).
     tests/games/race_to_the_sea/test_rts_fast_paths.py holds the two equal."""
-    g = rm.grid(board)
     table = _hex_table(board)
+    around = rm.neighbour_table(board)  # (`grid.region`'s search, without the grid)
     owner = {
         h: (None if start is None or h in flooded else _changed(control, h) or start)
         for h, (start, _, _) in table.items()
@@ -65,7 +66,12 @@ def victory_hexes(
     for side in SIDES:
         keys = {rm.hex_of(board, name) for name in KEY_HEXES[side]}
         friendly = {h for h, held in owner.items() if held == side}
-        with_loc = g.region(rm.own_edge_hexes(board, side), friendly)
+        with_loc = spread(
+            {h for h in rm.own_edge_hexes(board, side) if h in friendly},
+            around,
+            friendly.__contains__,
+            None,
+        )
         opponent = OPPONENT_SIDE[side]
         scored: dict[int, int] = {}
         for h, (_, trench, behind) in table.items():
@@ -98,7 +104,7 @@ def _hex_table(board: Board) -> dict[int, tuple[str | None, str | None, frozense
                 rm.side_of_trench_line(board, h),
                 frozenset(side for side in SIDES if h in behind[side]),
             )
-            for h in rm.grid(board)
+            for h in rm.map_hexes(board)
         }
         found = _TABLES[id(board)] = (board, table)
     return found[1]

@@ -410,3 +410,17 @@ def test_a_piece_alone_in_a_hex_stacks_as_stacking_check_says() -> None:
             alone = (mv._size(piece) or 0) <= mv.STACK_LIMIT
             assert mv.stacking_check((), piece, 714).ok == alone
             assert mv.stacking_check({}, piece, 714).ok == alone
+
+
+def test_the_light_geometry_is_the_grids_for_every_offset() -> None:
+    from pbem.games.race_to_the_sea import map_data as rm
+    from pbem.maps.hexes import OFFSETS, HexGrid
+
+    for offset in OFFSETS:
+        for columns, rows in [(1, 1), (3, 2), (7, 9), (27, 22)]:
+            g = HexGrid(range(1, columns + 1), range(1, rows + 1), offset=offset)
+            hexes, table = rm.grid_neighbours(columns, rows, offset)
+            assert tuple(hexes) == g.hexes
+            assert table == {h: g.neighbours(h) for h in g}
+    board = DATA["map"]
+    assert rm.map_hexes(board) == rm.grid(board).hexes
