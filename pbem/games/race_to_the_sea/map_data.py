@@ -568,10 +568,13 @@ def _light(data: Mapping[str, Any]) -> tuple[dict[int, None], dict[int, tuple[in
     if cached is None or cached[0] is not data:
         if len(_NEIGHBOURS) >= _GRIDS_KEPT:
             _NEIGHBOURS.clear()
-        cached = _NEIGHBOURS[id(data)] = (
-            data,
-            grid_neighbours(data["columns"], data["rows"], data["offset"]),
-        )
+        built = _GRIDS.get(id(data))
+        if built is not None and built[0] is data:  # (a grid already built: read from it)
+            board = built[1]
+            made = dict.fromkeys(board.hexes), {h: board.neighbours(h) for h in board}
+        else:
+            made = grid_neighbours(data["columns"], data["rows"], data["offset"])
+        cached = _NEIGHBOURS[id(data)] = (data, made)
     return cached[1]
 
 

@@ -424,3 +424,14 @@ def test_the_light_geometry_is_the_grids_for_every_offset() -> None:
             assert table == {h: g.neighbours(h) for h in g}
     board = DATA["map"]
     assert rm.map_hexes(board) == rm.grid(board).hexes
+
+
+def test_the_neighbour_table_is_the_same_with_a_grid_built_or_not() -> None:
+    from pbem.games.race_to_the_sea import map_data as rm
+
+    board = copy_json(DATA["map"])  # a map of its own: no grid built for it yet
+    light = dict(rm.neighbour_table(board))
+    assert id(board) not in rm._GRIDS
+    rm._NEIGHBOURS.pop(id(board))
+    rm.grid(board)
+    assert dict(rm.neighbour_table(board)) == light and rm.map_hexes(board) == tuple(light)
