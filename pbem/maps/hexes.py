@@ -36,10 +36,10 @@ import heapq
 import math
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
 from types import MappingProxyType
 
 from pbem.maps.regions import spread
+from pbem.record import Record
 
 HexId = int
 Side = frozenset[int]  # a hexside: the unordered pair of hexes it separates
@@ -89,12 +89,19 @@ def _as_test(where: Callable[[HexId], bool] | AbstractSet[HexId] | None) -> Call
     return where.__contains__
 
 
-@dataclass(frozen=True)
-class Route:
-    """A path found by `HexGrid.cheapest`: its hexes from start to goal, and its cost."""
+class Route(Record, fields=("cost", "hexes")):
+    """A path found by `HexGrid.cheapest`: its hexes from start to goal, and its cost.
+
+    A frozen record (pbem.record), not a @dataclass: importing dataclasses was a tenth of
+    a cold `pbem show` of a game on this grid (issue 29)."""
 
     cost: float
     hexes: tuple[HexId, ...]
+
+    def __init__(self, cost: float, hexes: tuple[HexId, ...]) -> None:
+        fields = self.__dict__
+        fields["cost"] = cost
+        fields["hexes"] = hexes
 
 
 class HexGrid:
@@ -500,8 +507,19 @@ def zone_of_control(
     return found
 
 
-@dataclass(frozen=True)
-class SupplyRule:
+class SupplyRule(
+    Record,
+    fields=(
+        "length",
+        "enemy_units",
+        "enemy_zoc",
+        "strong_zoc",
+        "friendly_units",
+        "friendly_negates_zoc",
+        "inside",
+        "cost",
+    ),
+):
     """What a supply line (line of communications) may pass through, and how long it may be.
 
     A hex is closed to the line when it holds an enemy unit, is outside `inside`, or is
@@ -537,6 +555,28 @@ class SupplyRule:
     friendly_negates_zoc: bool = True
     inside: Callable[[HexId], bool] | None = None
     cost: Callable[[HexId, HexId], Cost] | None = None
+
+    def __init__(
+        self,
+        length: float | None = None,
+        enemy_units: AbstractSet[HexId] = frozenset(),
+        enemy_zoc: AbstractSet[HexId] = frozenset(),
+        strong_zoc: AbstractSet[HexId] = frozenset(),
+        friendly_units: AbstractSet[HexId] = frozenset(),
+        friendly_negates_zoc: bool = True,
+        inside: Callable[[HexId], bool] | None = None,
+        cost: Callable[[HexId, HexId], Cost] | None = None,
+    ) -> None:
+        """(A frozen record, pbem.record, as `Route`.)"""
+        fields = self.__dict__
+        fields["length"] = length
+        fields["enemy_units"] = enemy_units
+        fields["enemy_zoc"] = enemy_zoc
+        fields["strong_zoc"] = strong_zoc
+        fields["friendly_units"] = friendly_units
+        fields["friendly_negates_zoc"] = friendly_negates_zoc
+        fields["inside"] = inside
+        fields["cost"] = cost
 
     def closed(self, hex_: HexId, friendly_here: bool = False) -> bool:
         """Whether a supply line may not pass through `hex_`."""

@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from pbem.cli import main
@@ -40,11 +41,15 @@ def ok(home: Path, *args: str) -> str:
     return result.stdout + result.stderr
 
 
-def test_show_loads_only_what_it_uses(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "title, first, second",
+    [("race-to-berlin", "soviet", "west"), ("race-to-the-sea", "allies", "germans")],
+)
+def test_show_loads_only_what_it_uses(tmp_path: Path, title: str, first: str, second: str) -> None:
     home = tmp_path / "home"
     ok(home, "key", "new", "a")
     ok(home, "key", "new", "b")
-    made = ok(home, "new", "race-to-berlin", "--key", "soviet=a", "--key", "west=b")
+    made = ok(home, "new", title, "--key", f"{first}=a", "--key", f"{second}=b")
     found = re.search(r"game ([0-9a-f]{64})", made)
     assert found is not None
     env = {

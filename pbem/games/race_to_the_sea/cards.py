@@ -108,32 +108,35 @@ class CardTextError(ValueError):
     """A card line this grammar cannot read; the message quotes it."""
 
 
-LINE = re.compile(r"(?:(?P<n>-?[1-9]) )?(?P<word>Hits?)(?: if (?P<conds>.+))?\Z")
-RATING = re.compile(r"(?P<enemy>enemy )?(?P<rating>RF|MG|ART|SZ) (?P<values>\d(?:/\d)*)\Z")
-MET = re.compile(r"(?P<enemy>enemy )?MET (?P<values>[A-D](?:/[A-D])*)\Z")
-SPECIAL = re.compile(r"(?P<enemy>enemy )?(?P<value>SQ|HA)\Z")
-COVER = re.compile(r"(?P<value>No|Light|Medium|Heavy) Cover\Z")
+# The patterns, compiled by `re` when a card text is first read (its own cache): only the
+# check of the data files reads them, and compiling five at import was a hundredth of a
+# cold `pbem show` of the game (its tables come parsed from the cache).
+LINE = r"(?:(?P<n>-?[1-9]) )?(?P<word>Hits?)(?: if (?P<conds>.+))?\Z"
+RATING = r"(?P<enemy>enemy )?(?P<rating>RF|MG|ART|SZ) (?P<values>\d(?:/\d)*)\Z"
+MET = r"(?P<enemy>enemy )?MET (?P<values>[A-D](?:/[A-D])*)\Z"
+SPECIAL = r"(?P<enemy>enemy )?(?P<value>SQ|HA)\Z"
+COVER = r"(?P<value>No|Light|Medium|Heavy) Cover\Z"
 NO_EFFECT = "No effect"
 
 
 def _condition(text: str) -> dict[str, Any]:
-    if m := RATING.match(text):
+    if m := re.match(RATING, text):
         rating = m["rating"].lower()
         values = [int(v) for v in m["values"].split("/")]
         low = 0 if rating == "sz" else 1
         if any(not low <= v <= 4 for v in values):
             raise CardTextError(f"{text!r}: a {m['rating']} value is not in {low}..4")
         return {"test": "rating", "whose": _whose(m), "rating": rating, "values": values}
-    if m := MET.match(text):
+    if m := re.match(MET, text):
         return {
             "test": "rating",
             "whose": _whose(m),
             "rating": "met",
             "values": m["values"].split("/"),
         }
-    if m := SPECIAL.match(text):
+    if m := re.match(SPECIAL, text):
         return {"test": "special", "whose": _whose(m), "value": m["value"]}
-    if m := COVER.match(text):
+    if m := re.match(COVER, text):
         return {"test": "cover", "value": "none" if m["value"] == "No" else m["value"].lower()}
     if text == "Higher Elevation":
         return {"test": "higher"}
@@ -148,7 +151,7 @@ def _whose(match: re.Match[str]) -> str:
 
 def parse_line(text: str) -> dict[str, Any]:
     """One printed line ("-1 Hit if MET A") as {"text", "hits", "if": [conditions]}."""
-    m = LINE.match(text)
+    m = re.match(LINE, text)
     if m is None:
         raise CardTextError(f"{text!r} is not '[N] Hit(s) [if CONDITION]'")
     hits = int(m["n"] or 1)

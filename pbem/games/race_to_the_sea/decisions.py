@@ -32,7 +32,6 @@ with a "not yet" line.
 
 from __future__ import annotations
 
-import re
 from typing import Any, TypeVar, dataclass_transform
 
 from pbem.core.engine import State
@@ -58,9 +57,35 @@ def decision(cls: type[T]) -> type[T]:
 
 NATIONALITY_WORDS = ("french", "british", "belgian", "german")
 FACES = ("scouting", "deployed")
-COUNTER = re.compile(r"c[0-9]{2,}\Z")
-HEX = re.compile(r"[0-9]{4}\Z")
-UNIT_ID = re.compile(r"[a-z]{2}-[a-z0-9-]+\Z")
+# The words a decision names, checked without `re`: compiling three patterns at import was
+# a fiftieth of a cold `pbem show` of the game, and these run for every entry verified.
+# tests/games/race_to_the_sea/test_rts_fast_paths.py holds each to the pattern it replaced.
+COUNTER = r"c[0-9]{2,}\Z"
+HEX = r"[0-9]{4}\Z"
+UNIT_ID = r"[a-z]{2}-[a-z0-9-]+\Z"
+_LOWER = frozenset("abcdefghijklmnopqrstuvwxyz")
+_ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
+
+
+def is_hex_word(word: str) -> bool:
+    """`word` matches HEX: four ASCII digits."""
+    return len(word) == 4 and word.isascii() and word.isdigit()
+
+
+def is_counter_word(word: str) -> bool:
+    """`word` matches COUNTER: "c" and two ASCII digits or more."""
+    return len(word) >= 3 and word[0] == "c" and word.isascii() and word[1:].isdigit()
+
+
+def is_unit_id(word: str) -> bool:
+    """`word` matches UNIT_ID: two lowercase letters, "-", lowercase letters, digits, "-"."""
+    return (
+        len(word) >= 4
+        and word[0] in _LOWER
+        and word[1] in _LOWER
+        and word[2] == "-"
+        and _ID_CHARS.issuperset(word[3:])
+    )
 
 
 @decision
@@ -335,13 +360,13 @@ SIMPLE: dict[str, Any] = {
 
 
 def _hex(word: str, text: str) -> int:
-    if not HEX.match(word):
+    if not is_hex_word(word):
         raise InvalidOrderError(f"{text!r}: {word!r} is not a hex (four digits, e.g. 0714)")
     return int(word)
 
 
 def _counter(word: str, text: str) -> str:
-    if not COUNTER.match(word):
+    if not is_counter_word(word):
         raise InvalidOrderError(f"{text!r}: {word!r} is not a counter label (e.g. c07)")
     return word
 
@@ -367,7 +392,7 @@ def parse_decision(text: str, state: State | None = None, role: str | None = Non
             raise InvalidOrderError(f"{text!r}: a cavalry unit is placed scouting or deployed")
         if who in NATIONALITY_WORDS and face is None:
             return Place(None, who, where)
-        if UNIT_ID.match(who):
+        if is_unit_id(who):
             return Place(who, None, where, face)
         raise InvalidOrderError(f"{text!r}: name a unit id (fr-iv) or a nationality (french)")
     if head == "bid" and len(words) == 2:
@@ -393,7 +418,7 @@ def parse_decision(text: str, state: State | None = None, role: str | None = Non
     if head == "regroup" and len(words) == 3:
         return Regroup(_counter(words[1], text), _hex(words[2], text))
     if head == "rebuild" and len(words) == 3:
-        if not UNIT_ID.match(words[1]):
+        if not is_unit_id(words[1]):
             raise InvalidOrderError(f"{text!r}: {words[1]!r} is not a unit id (e.g. fr-xiii)")
         return Rebuild(words[1], _hex(words[2], text))
     if words[:2] == ["fall", "back"] and len(words) == 3:

@@ -81,7 +81,7 @@ SECTIONS = (
     "behind_enemy_lines",
     "edges",
 )
-HEX_TEXT = re.compile(r"^[0-9]{4}\Z")
+HEX_TEXT = r"^[0-9]{4}\Z"  # (compiled by `re` when first used: only the data check)
 
 
 # --- Loading -------------------------------------------------------------------------------------
@@ -179,7 +179,7 @@ class _Reader:
     # --- small pieces
 
     def hex(self, value: Any, where: str) -> int | None:
-        if not isinstance(value, str) or not HEX_TEXT.match(value):
+        if not isinstance(value, str) or not re.match(HEX_TEXT, value):
             self.check.add(where, f'expected a hex such as "0906", found {value!r}')
             return None
         h = int(value)
@@ -549,23 +549,99 @@ def grid(data: Mapping[str, Any]) -> HexGrid:
     return built
 
 
+def map_hexes(data: Mapping[str, Any]) -> tuple[int, ...]:
+    """`grid(data).hexes` (every column and row: the map has no absent hexes), in map
+    order, without building the grid (the outcome of a `pbem show` needs no more)."""
+    return tuple(_light(data)[0])
+
+
+def neighbour_table(data: Mapping[str, Any]) -> Mapping[int, tuple[int, ...]]:
+    """Each hex's neighbours, `grid(data).neighbours(h)` for every hex of the map, worked
+    out as HexGrid does without building one (its checks and features are a twentieth of
+    a cold `pbem show`), by map as `_GRIDS`; tests/games/race_to_the_sea holds the two
+    equal for every offset convention."""
+    return _light(data)[1]
+
+
+def _light(data: Mapping[str, Any]) -> tuple[dict[int, None], dict[int, tuple[int, ...]]]:
+    cached = _NEIGHBOURS.get(id(data))
+    if cached is None or cached[0] is not data:
+        if len(_NEIGHBOURS) >= _GRIDS_KEPT:
+            _NEIGHBOURS.clear()
+        built = _GRIDS.get(id(data))
+        if built is not None and built[0] is data:  # (a grid already built: read from it)
+            board = built[1]
+            made = dict.fromkeys(board.hexes), {h: board.neighbours(h) for h in board}
+        else:
+            made = grid_neighbours(data["columns"], data["rows"], data["offset"])
+        cached = _NEIGHBOURS[id(data)] = (data, made)
+    return cached[1]
+
+
+def grid_neighbours(
+    columns: int, rows: int, offset: str
+) -> tuple[dict[int, None], dict[int, tuple[int, ...]]]:
+    """(the hexes, each hex's neighbours) of `HexGrid(range(1, columns + 1), range(1, rows
+    + 1), offset=offset)` (two digits each), by its arithmetic, inlined: `axial`, then
+    `_offset` and `hex_id` of each step of `_AXIAL`, kept when on the grid."""
+    flat, shift = offset.endswith("-q"), offset.startswith("odd")
+
+    def half(n: int) -> int:
+        return (n - (n & 1)) // 2 if shift else (n + (n & 1)) // 2
+
+    hexes = dict.fromkeys(c * 100 + r for c in range(1, columns + 1) for r in range(1, rows + 1))
+    table: dict[int, tuple[int, ...]] = {}
+    for h in hexes:
+        col, row = divmod(h, 100)
+        q, r = (col, row - half(col)) if flat else (col - half(row), row)
+        out = []
+        for dq, dr in _AXIAL_STEPS:
+            nq, nr = q + dq, r + dr
+            c, w = (nq, nr + half(nq)) if flat else (nq + half(nr), nr)
+            if 0 <= c < 100 and 0 <= w < 100 and c * 100 + w in hexes:
+                out.append(c * 100 + w)
+        table[h] = tuple(out)
+    return hexes, table
+
+
+# HexGrid's axial steps (pbem.maps.hexes._AXIAL), in its order: neighbours come clockwise.
+_AXIAL_STEPS = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
+_NEIGHBOURS: dict[
+    int, tuple[Mapping[str, Any], tuple[dict[int, None], dict[int, tuple[int, ...]]]]
+] = {}
+
+
 # The hexes of the maps in use by int id, as `_GRIDS` (self-play looks a hex up some 600,000
 # times a game: formatting its label each time was a tenth of the time, bench/selfplay.py).
 _INFOS: dict[int, tuple[Mapping[str, Any], dict[int, dict[str, Any]]]] = {}
 
 
-def _info(data: Mapping[str, Any], hex_: int) -> dict[str, Any]:
+def _index(data: Mapping[str, Any]) -> dict[int, dict[str, Any]]:
+    """The map's hexes by int id (those whose key is the printed label)."""
     cached = _INFOS.get(id(data))
     if cached is None or cached[0] is not data:
         hexes = data["hexes"]
-        index = {int(k): v for k, v in hexes.items() if k.isdigit() and label(int(k)) == k}
+        index = {int(k): v for k, v in hexes.items() if _is_label(k)}
         if len(_INFOS) >= _GRIDS_KEPT:
             _INFOS.clear()
         cached = _INFOS[id(data)] = (data, index)
-    info = cached[1].get(hex_) if isinstance(hex_, int) and hex_ >= 0 else None
+    return cached[1]
+
+
+def _info(data: Mapping[str, Any], hex_: int) -> dict[str, Any]:
+    info = _index(data).get(hex_) if isinstance(hex_, int) and hex_ >= 0 else None
     if info is None:
         raise KeyError(f"hex {hex_} is not on the map")
     return info
+
+
+def _is_label(key: str) -> bool:
+    """`key.isdigit() and label(int(key)) == key`, without formatting a label for each of
+    the map's hexes (a tenth of the outcome of a cold `pbem show`): ASCII digits, four
+    (zero-padded), or more without a leading zero (tests/games/race_to_the_sea)."""
+    if not (key.isascii() and key.isdigit()):
+        return False
+    return len(key) == 4 or (len(key) > 4 and key[0] != "0")
 
 
 def _neighbours(data: Mapping[str, Any], a: int, b: int) -> HexGrid:
@@ -593,8 +669,25 @@ def name_of(data: Mapping[str, Any], hex_: int) -> str | None:
 
 
 def terrain(data: Mapping[str, Any], hex_: int) -> str:
-    """The hex's terrain (2.1): clear, forest, town, city, major city, water, entrenchment."""
-    return str(_info(data, hex_)["terrain"])
+    """The hex's terrain (2.1): clear, forest, town, city, major city, water, entrenchment.
+    Read from a table of the map's terrains (a bot's turn asks some 40,000 hexes' terrain),
+    else from `_info`, which refuses a hex off the map."""
+    found = _terrains(data).get(hex_) if type(hex_) is int else None
+    return found if found is not None else str(_info(data, hex_)["terrain"])
+
+
+def _terrains(data: Mapping[str, Any]) -> dict[int, str]:
+    """Each hex's terrain (`_info`'s), by map as `_INFOS`."""
+    cached = _TERRAINS.get(id(data))
+    if cached is None or cached[0] is not data:
+        if len(_TERRAINS) >= _GRIDS_KEPT:
+            _TERRAINS.clear()
+        table = {h: str(info["terrain"]) for h, info in _index(data).items()}
+        cached = _TERRAINS[id(data)] = (data, table)
+    return cached[1]
+
+
+_TERRAINS: dict[int, tuple[Mapping[str, Any], dict[int, str]]] = {}
 
 
 def cover(data: Mapping[str, Any], hex_: int) -> str:
@@ -814,6 +907,45 @@ def edge_hexes(data: Mapping[str, Any], side: str) -> list[int]:
     board = grid(data)
     edge = GRID_EDGE[data["edges"][side]]
     return [h for h in board.edge_hexes(edge) if terrain(data, h) not in PROHIBITED]
+
+
+def own_edge_hexes(data: Mapping[str, Any], side: str) -> tuple[int, ...]:
+    """`edge_hexes`, made once per map (as `_GRIDS`) and side: the outcome of a game asks
+    them, and finding a grid's edges looks at each of its hexes."""
+    cached = _EDGES.get(id(data))
+    if cached is None or cached[0] is not data:
+        if len(_EDGES) >= _GRIDS_KEPT:
+            _EDGES.clear()
+        cached = _EDGES[id(data)] = (data, {})
+    found = cached[1].get(side)
+    if found is None:
+        found = cached[1][side] = _edge_hexes(data, side)
+    return found
+
+
+def _edge_hexes(data: Mapping[str, Any], side: str) -> tuple[int, ...]:
+    """`edge_hexes`, each hex's column and row read once, not the four edges of each hex
+    (`HexGrid.edges`) for each side (tests/games/race_to_the_sea/test_rts_fast_paths.py)."""
+    if side not in SIDES:
+        raise ValueError(f"unknown side {side!r} (expected allies or germans)")
+    edge = GRID_EDGE[data["edges"][side]]
+    where = {
+        "first-column": (0, 1),
+        "last-column": (0, data["columns"]),
+        "first-row": (1, 1),
+        "last-row": (1, data["rows"]),
+    }
+    if edge not in where:
+        return tuple(edge_hexes(data, side))  # (refused there as HexGrid refuses it)
+    axis, line = where[edge]
+    return tuple(
+        h
+        for h in map_hexes(data)
+        if divmod(h, 100)[axis] == line and terrain(data, h) not in PROHIBITED
+    )
+
+
+_EDGES: dict[int, tuple[Mapping[str, Any], dict[str, tuple[int, ...]]]] = {}
 
 
 def allied_start_area(data: Mapping[str, Any]) -> list[int]:

@@ -358,12 +358,15 @@ def reachable(
     came: dict[int, int] = {}
     todo: list[int] = [start]
     costs = rm.move_costs(board)  # (`move_cost`'s memo, read here without a call a step)
+    around = rm.neighbour_table(board)  # (`g.neighbours`, without its check of the hex)
     while todo:
         todo.sort(key=best.__getitem__)
         here = todo.pop(0)
-        if here != start and here in nml:
+        in_nml = here in nml
+        if in_nml and here != start:
             continue  # 10.1.1 B: entering NML ends the move
-        for there in g.neighbours(here):
+        so_far = best[here]
+        for there in around.get(here) or g.neighbours(here):
             # `_step_problem`, for a neighbour on the map: no cost is a prohibited or
             # flooded hex (10.3.2, 9.8 B); an enemy-occupied hex is never entered (10.2 D)
             step = costs.get((here, there), _ASK)
@@ -371,13 +374,13 @@ def reachable(
                 step = rm.move_cost(board, here, there, flooded)
             if step is None or there in enemies:
                 continue
-            if here in nml and there in nml:
+            if in_nml and there in nml:
                 screened = occupants(pieces, here, side, but=piece_id) and occupants(
                     pieces, there, side
                 )
                 if not screened:
                     continue
-            spent = best[here] + step
+            spent = so_far + step
             if spent > allowance or spent >= best.get(there, allowance + 1):
                 continue
             best[there], came[there] = spent, here
@@ -394,9 +397,13 @@ def reachable(
         for p in pieces:
             if p["side"] == side and p["id"] != piece_id:
                 crowded.setdefault(p["hex"], []).append(p)
+    # (a hex with no other friendly piece: `stacking_check` of the piece alone, once)
+    alone = (_size(piece) or 0) <= STACK_LIMIT
     out: dict[int, list[int]] = {}
     for h in sorted(best):
-        if h == start or not stacking_check(crowded.get(h, ()), piece, h).ok:
+        if h == start:
+            continue
+        if not (alone if h not in crowded else stacking_check(crowded[h], piece, h).ok):
             continue
         path = [h]
         while path[-1] != start:
@@ -569,9 +576,7 @@ def regroup_targets(
     Rebuild LOC to (9.5.1-9.5.4, 9.6), in map order."""
     side = "germans" if nationality == "german" else "allies"
     if nationality in ("german", "french"):
-        found = [
-            h for h in rm.grid(board) if rm.terrain(board, h) in ("city", "major city")
-        ]  # 9.5.1, 9.5.2
+        found = list(_cities(board))  # 9.5.1, 9.5.2
         if nationality == "french":
             found.append(rm.hex_of(board, rm.SOUTH_ENTRY))  # 9.5.2
     elif nationality == "british":
@@ -582,6 +587,21 @@ def regroup_targets(
         raise ValueError(f"unknown nationality {nationality!r}")
     friendly = _friendly(board, control, side, flooded)
     return sorted({h for h in found if friendly(h)})
+
+
+def _cities(board: Board) -> tuple[int, ...]:
+    """The map's city and major city hexes, in map order, by map (by identity: never changed
+    once loaded): a bot's every Regroup choice asks them, each a look at the whole map."""
+    cached = _CITIES.get(id(board))
+    if cached is None or cached[0] is not board:
+        if len(_CITIES) >= 8:
+            _CITIES.clear()
+        found = tuple(h for h in rm.grid(board) if rm.terrain(board, h) in ("city", "major city"))
+        cached = _CITIES[id(board)] = (board, found)
+    return cached[1]
+
+
+_CITIES: dict[int, tuple[Mapping[str, Any], tuple[int, ...]]] = {}
 
 
 def regroup_loc(

@@ -28,13 +28,16 @@ class FrozenRecord(Record):
     _required: ClassVar[int] = 0  # the fields before the first with a default
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        """The first record made of a class compiles the class's own __init__ (as
-        @dataclass does for every class it makes, here only for the classes that are
-        made: an import compiles none) and makes the record with it."""
+        """The first record made of a class is made here, field by field; the second
+        compiles the class's own __init__ (as @dataclass does for every class it makes,
+        here only for the classes made more than once: an import that makes one record of
+        a few classes, decisions.SIMPLE, compiles none) and makes the record with it."""
         cls = type(self)
-        if "__init__" not in cls.__dict__:
+        if "_made_one" in cls.__dict__ or not _bind(self, cls, args, kwargs):
             type.__setattr__(cls, "__init__", _compiled_init(cls))
-        cls.__init__(self, *args, **kwargs)
+            cls.__init__(self, *args, **kwargs)  # (a call it refuses raises as @dataclass's)
+        else:
+            type.__setattr__(cls, "_made_one", True)
 
     # Its fields are the whole of its __dict__, in order: compared and hashed as the
     # dataclass did (a tuple of the fields), without a tuple made field by field.
@@ -45,6 +48,26 @@ class FrozenRecord(Record):
 
     def __hash__(self) -> int:
         return hash(tuple(self.__dict__.values()))
+
+
+def _bind(record: FrozenRecord, cls: type[FrozenRecord], args: Any, kwargs: Any) -> bool:
+    """Store the fields of `record` from a call's arguments as the compiled __init__ does;
+    False, storing nothing, for a call it would refuse (too many arguments, an unknown,
+    repeated or missing one)."""
+    fields, defaults = cls._fields, cls._defaults
+    if len(args) > len(fields):
+        return False
+    values = dict(zip(fields, args, strict=False))  # (fewer args than fields: defaults)
+    for name, value in kwargs.items():
+        if name not in fields or name in values:
+            return False
+        values[name] = value
+    if any(name not in values and name not in defaults for name in fields):
+        return False
+    store = record.__dict__
+    for name in fields:
+        store[name] = values[name] if name in values else defaults[name]
+    return True
 
 
 def _compiled_init(cls: type[FrozenRecord]) -> Any:

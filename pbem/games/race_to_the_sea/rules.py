@@ -728,10 +728,11 @@ class RaceToTheSeaEngine(StepGame):
         (7.7.6.C): one the rules do not use could never open, and would leave the game
         unverifiable. (The referee's deals from the shared cup are no pieces: its disclose
         opens them at the end, pbem.core.blind.)"""
-        dealt = decision == Deal()
-        unused = [
-            label for label in ctx.committed_now() if label not in state["pieces"] and not dealt
-        ]
+        committed = ctx.committed_now()
+        if not committed:
+            return  # (most entries commit nothing)
+        dealt = decision.__class__ is Deal  # (== Deal(): a record without fields, no subclass)
+        unused = [label for label in committed if label not in state["pieces"] and not dealt]
         if unused:
             raise self.refuse(f"{', '.join(unused)} is committed but not used", "7.7.6.C")
 

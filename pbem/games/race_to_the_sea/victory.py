@@ -26,10 +26,13 @@ from pbem.games.race_to_the_sea.movement import (
     SIDES,
     Board,
     Control,
+    _changed,
     control_of,
+    initial_control,
     strategic_loc_hexes,
 )
 from pbem.games.race_to_the_sea.records import frozen_record
+from pbem.maps.regions import spread
 
 KEY_HEXES = {"germans": ("Dunkirk", "Calais"), "allies": ("Ghent", "Maubeuge")}  # 14.2, 14.3
 KEY_VP, BEHIND_VP, HEX_VP = 3, 2, 1
@@ -48,7 +51,72 @@ class Result:
 def victory_hexes(
     board: Board, control: Control, flooded: Collection[int] = ()
 ) -> dict[str, dict[int, int]]:
-    """Per side, the hexes that score and their VP (14.1-14.4, 9.8 C)."""
+    """Per side, the hexes that score and their VP (14.1-14.4, 9.8 C): `strict_victory_hexes`
+    with each hex's control found once, not once a side and again for each step of the LOC
+    search, and the map's fixed facts of each hex read from a table made once per map (the
+    outcome of a finished game was a twentieth of a cold `pbem show` of it).
+    tests/games/race_to_the_sea/test_rts_fast_paths.py holds the two equal."""
+    table = _hex_table(board)
+    around = rm.neighbour_table(board)  # (`grid.region`'s search, without the grid)
+    owner = {
+        h: (None if start is None or h in flooded else _changed(control, h) or start)
+        for h, (start, _, _) in table.items()
+    }
+    out: dict[str, dict[int, int]] = {}
+    for side in SIDES:
+        keys = {rm.hex_of(board, name) for name in KEY_HEXES[side]}
+        friendly = {h for h, held in owner.items() if held == side}
+        with_loc = spread(
+            {h for h in rm.own_edge_hexes(board, side) if h in friendly},
+            around,
+            friendly.__contains__,
+            None,
+        )
+        opponent = OPPONENT_SIDE[side]
+        scored: dict[int, int] = {}
+        for h, (_, trench, behind) in table.items():
+            if owner[h] != side or trench != opponent:
+                continue  # 9.8 C; 14.1 B; 14.1 A
+            if h in keys:
+                scored[h] = KEY_VP  # 14.2, 14.3: no LOC needed
+            elif h not in with_loc:
+                continue  # 14.1 C (and 14.4)
+            elif side in behind:
+                scored[h] = BEHIND_VP  # 14.4
+            else:
+                scored[h] = HEX_VP  # 14.1 A
+        out[side] = scored
+    return out
+
+
+def _hex_table(board: Board) -> dict[int, tuple[str | None, str | None, frozenset[str]]]:
+    """Each hex of the map, in map order: (its initial control, its side of the trench
+    line, the sides it is behind the enemy lines for), by map (by identity: a loaded map is
+    never changed, and kept with its table so that its id is not another's)."""
+    found = _TABLES.get(id(board))
+    if found is None or found[0] is not board:
+        if len(_TABLES) >= 8:
+            _TABLES.clear()
+        behind = {side: set(board["behind_enemy_lines"][side]) for side in SIDES}  # 14.4
+        table = {
+            h: (
+                initial_control(board, h),
+                rm.side_of_trench_line(board, h),
+                frozenset(side for side in SIDES if h in behind[side]),
+            )
+            for h in rm.map_hexes(board)
+        }
+        found = _TABLES[id(board)] = (board, table)
+    return found[1]
+
+
+_TABLES: dict[int, tuple[Board, dict[int, tuple[str | None, str | None, frozenset[str]]]]] = {}
+
+
+def strict_victory_hexes(
+    board: Board, control: Control, flooded: Collection[int] = ()
+) -> dict[str, dict[int, int]]:
+    """What `victory_hexes` must equal: the rules as they read (tests)."""
     out: dict[str, dict[int, int]] = {}
     for side in SIDES:
         keys = {rm.hex_of(board, name) for name in KEY_HEXES[side]}

@@ -293,3 +293,145 @@ def test_the_result_records_are_the_frozen_dataclasses_they_were() -> None:
         "germans",
         "allies",
     ]
+
+
+def test_the_first_record_of_a_class_is_the_one_its_compiled_init_makes() -> None:
+    from pbem.games.race_to_the_sea.records import frozen_record
+
+    def fresh() -> Any:
+        @frozen_record
+        class Sample:
+            a: Any
+            b: Any = 2
+            c: Any = 3
+
+        return Sample
+
+    kind = fresh()
+    first = kind(1, c=5)  # made field by field (`_bind`): nothing compiled yet
+    assert "__init__" not in kind.__dict__ and "_made_one" in kind.__dict__
+    second = kind(1, c=5)  # compiled
+    assert "__init__" in kind.__dict__
+    assert first == second and hash(first) == hash(second) and repr(first) == repr(second)
+    assert list(vars(first)) == list(vars(second)) == ["a", "b", "c"]
+    assert kind(c=5, a=1) == first and list(vars(kind(c=5, a=1))) == ["a", "b", "c"]
+    for bad_args, bad_kwargs in [((), {}), ((1, 2, 3, 4), {}), ((1,), {"a": 2}), ((1,), {"d": 4})]:
+        refused = fresh()  # the first call of a class refused as the compiled __init__ refuses
+        with pytest.raises(TypeError) as first_error:
+            refused(*bad_args, **bad_kwargs)
+        with pytest.raises(TypeError) as second_error:
+            refused(*bad_args, **bad_kwargs)
+        assert str(first_error.value) == str(second_error.value)
+
+
+def test_the_decision_words_are_checked_as_their_patterns_check_them() -> None:
+    import re
+
+    words = [
+        *("0714", "714", "07140", "071a", "٠٧١٤", "０７１４", "", "c", "c0", "c07", "c007"),
+        *("C07", "c0a", "c٠٧", "cc07", "fr-iv", "fr-", "f-iv", "fr-iv-cav", "Fr-iv", "fr_iv"),
+        *("fr-IV", "fr-ii-2", "gr--", "ge-1st", "frx-iv", "fr-iv ", "fr-é", "ab-c", "ab-c\n"),
+        *("0714\n", "c07\n"),
+    ]
+    checks = [(rd.HEX, rd.is_hex_word), (rd.COUNTER, rd.is_counter_word)]
+    checks.append((rd.UNIT_ID, rd.is_unit_id))
+    for pattern, check in checks:
+        for word in words:
+            assert check(word) == (re.match(pattern, word) is not None), (pattern, word)
+
+
+def test_a_hex_key_is_read_as_the_label_it_is() -> None:
+    from pbem.games.race_to_the_sea import map_data as rm
+    from pbem.maps.hexes import label
+
+    keys = ["0714", "714", "00714", "10714", "07140", "0000", "9999", "10000", "010000", "071a"]
+    keys += ["٠٧١٤", "", "-714", " 714", "+714", "0714 ", "12345678"]
+    for key in keys:
+        assert rm._is_label(key) == (key.isdigit() and label(int(key)) == key), key
+
+
+@pytest.mark.parametrize("seed", [5])
+def test_the_victory_hexes_are_those_the_rules_as_they_read_give(seed: int) -> None:
+    from pbem.games.race_to_the_sea import map_data as rm
+    from pbem.games.race_to_the_sea import victory
+
+    board = DATA["map"]
+    hexes = list(rm.grid(board))
+    rng = random.Random(seed)
+    cases: list[tuple[Any, list[int]]] = [
+        (s["control"], list(s.get("flooded", []))) for s in _positions_seen(seed)
+    ]
+    for _ in range(40):  # control changed anywhere (keys as the state writes them or not)
+        picked = rng.sample(hexes, rng.randrange(0, 120))
+        key = rng.choice([rm.label, int, str])
+        control = {key(h): rng.choice(["allies", "germans"]) for h in picked}
+        cases.append((control, rng.sample(hexes, rng.randrange(0, 4))))
+    for control, flooded in cases:
+        fast = victory.victory_hexes(board, control, flooded)
+        strict = victory.strict_victory_hexes(board, control, flooded)
+        assert fast == strict and [list(v) for v in fast.values()] == [
+            list(v) for v in strict.values()
+        ]
+
+
+def test_the_edge_hexes_kept_are_those_of_the_grid() -> None:
+    from pbem.games.race_to_the_sea import map_data as rm
+
+    board = DATA["map"]
+    for side in ("allies", "germans"):
+        assert rm._edge_hexes(board, side) == tuple(rm.edge_hexes(board, side))
+        assert rm.own_edge_hexes(board, side) == tuple(rm.edge_hexes(board, side))
+        for edge in ("west", "east", "north", "south"):  # every edge a side may be given
+            other = {**board, "edges": {**board["edges"], side: edge}}
+            if edge in rm.GRID_EDGE:
+                assert rm._edge_hexes(other, side) == tuple(rm.edge_hexes(other, side))
+
+
+def test_the_map_tables_are_what_the_map_says() -> None:
+    from pbem.games.race_to_the_sea import map_data as rm
+
+    board = DATA["map"]
+    g = rm.grid(board)
+    table = rm.neighbour_table(board)
+    assert list(table) == list(g) and all(table[h] == g.neighbours(h) for h in g)
+    for h in g:
+        assert rm.terrain(board, h) == str(rm._info(board, h)["terrain"])
+    for off in (0, -101, 9999, True, "0101", 101.0):
+        with pytest.raises((KeyError, TypeError)):
+            rm.terrain(board, off)  # type: ignore[arg-type]
+
+
+def test_a_piece_alone_in_a_hex_stacks_as_stacking_check_says() -> None:
+    from pbem.games.race_to_the_sea import movement as mv
+
+    for kind, sz in [("infantry", None), ("infantry", 3), ("infantry", 7), ("false", None)]:
+        for sz_value in (sz, 0, 6):
+            piece = {"id": "c01", "side": "allies", "hex": 101, "kind": kind, "sz": sz_value}
+            alone = (mv._size(piece) or 0) <= mv.STACK_LIMIT
+            assert mv.stacking_check((), piece, 714).ok == alone
+            assert mv.stacking_check({}, piece, 714).ok == alone
+
+
+def test_the_light_geometry_is_the_grids_for_every_offset() -> None:
+    from pbem.games.race_to_the_sea import map_data as rm
+    from pbem.maps.hexes import OFFSETS, HexGrid
+
+    for offset in OFFSETS:
+        for columns, rows in [(1, 1), (3, 2), (7, 9), (27, 22)]:
+            g = HexGrid(range(1, columns + 1), range(1, rows + 1), offset=offset)
+            hexes, table = rm.grid_neighbours(columns, rows, offset)
+            assert tuple(hexes) == g.hexes
+            assert table == {h: g.neighbours(h) for h in g}
+    board = DATA["map"]
+    assert rm.map_hexes(board) == rm.grid(board).hexes
+
+
+def test_the_neighbour_table_is_the_same_with_a_grid_built_or_not() -> None:
+    from pbem.games.race_to_the_sea import map_data as rm
+
+    board = copy_json(DATA["map"])  # a map of its own: no grid built for it yet
+    light = dict(rm.neighbour_table(board))
+    assert id(board) not in rm._GRIDS
+    rm._NEIGHBOURS.pop(id(board))
+    rm.grid(board)
+    assert dict(rm.neighbour_table(board)) == light and rm.map_hexes(board) == tuple(light)
