@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
 
@@ -15,6 +14,8 @@ def write_atomically(path: Path, data: bytes, mode: int) -> None:
     path never mix; the rename makes the file appear whole or not at all, and the
     folder is synced so that the rename itself survives a crash.
     """
+    import tempfile  # (here: a command that writes no file loads no tempfile, shutil, bz2...)
+
     try:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     except OSError as exc:

@@ -10,7 +10,6 @@ exactly as it was.
 from __future__ import annotations
 
 import json
-import secrets
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from datetime import datetime, timedelta
@@ -268,6 +267,8 @@ class SigningCore(BlindSide):
         for role in keys:
             if role not in engine.roles and role != league.REFEREE:
                 raise PbemError(f"{engine.name} has no role {role!r}")
+        import secrets  # (here: only a new game needs its nonce)
+
         body: dict[str, JSON] = {
             "rules": engine.name,
             "rules_version": engine.version,

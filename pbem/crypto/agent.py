@@ -20,11 +20,14 @@ used: a wrong or hostile agent cannot make pbem write a bad entry.
 from __future__ import annotations
 
 import os
-import socket
+from typing import TYPE_CHECKING
 
 from pbem.crypto.publickey import KEY_TYPE, NEEDS_FILE, PublicKey
 from pbem.crypto.wire import Reader, WireError, string, u32
 from pbem.errors import KeyError_
+
+if TYPE_CHECKING:
+    import socket
 
 # Message numbers of the agent protocol.
 SSH_AGENT_FAILURE = 5
@@ -52,6 +55,8 @@ def _request(message: bytes) -> bytes:
     path = socket_path()
     if path is None:
         raise AgentError("no ssh-agent: SSH_AUTH_SOCK is not set")
+    import socket  # (here: a show or verify that never asks the agent loads no socket module)
+
     try:
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
             conn.settimeout(TIMEOUT)

@@ -28,9 +28,8 @@ rules make simultaneously are a sealed round (`pbem.kit.sealed`).
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Collection, Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem.core.canonical import JSON, copy_json
 from pbem.core.engine import Context, Prompt, State
@@ -39,6 +38,9 @@ from pbem.kit import orders as kit_orders
 from pbem.kit import pieces as kit_pieces
 from pbem.kit.defaults import GameDefaults
 from pbem.record import Record
+
+if TYPE_CHECKING:
+    import random  # (the bots' generator, in annotations only: a replay loads no random)
 
 # What a handler (or a continuation) says comes next: None when the state holds the next
 # step (the handler set it, or the step goes on), else the name of a continuation in the

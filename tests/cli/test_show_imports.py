@@ -1,6 +1,7 @@
 """A `pbem show` of a game whose data is in the cache (pbem.cache) imports none of what it
 does not use: no TOML parser, no importlib.resources, no dataclasses, no `cryptography`
-serialization, no bcrypt (issue 29: each was a share of a cold `show`)."""
+serialization, no bcrypt, no `secrets` (only a new game's nonce needs it) (issue 29: each
+was a share of a cold `show`)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ NOT_USED = (
     "dataclasses",
     "cryptography.hazmat.primitives.serialization",
     "bcrypt",
+    "secrets",
 )
 PROBE = f"""
 import sys
