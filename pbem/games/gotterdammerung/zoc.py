@@ -177,15 +177,22 @@ def end_of_phase_problems(
     the problems (or raises its error)."""
     out = {}
     facts = _stack_facts(data)
+    alone = _alone(data)
     limits = _limits(board)
     for h, stack in by_hex(units).items():
         found = limits.get(h)
-        if found is not None:
+        if found is not None and len(stack) == 1:
+            # (most hexes: a unit alone breaks at most 4.0's limit, and within its most
+            # points, `_alone`, it cannot; a Volkssturm unit alone counts 0)
+            u = stack[0]
+            most = 0 if u.get("volkssturm") else alone.get(u["id"])
+            if most is not None and most <= found[0]:
+                continue
+        elif found is not None:
             limit, city = found
             points = 0
             volkssturm = 0
             nation = None
-            lone = len(stack) == 1
             for u in stack:
                 if u.get("volkssturm"):
                     volkssturm += 1
@@ -195,7 +202,7 @@ def end_of_phase_problems(
                         break
                     continue
                 fact = facts.get(u["id"])
-                if fact is None or (fact[4] and not lone):
+                if fact is None or fact[4]:
                     break  # not in the data (stack_problems says so), or 4.12's support unit
                 zero_german, rifle, stacking, nationality, _support = fact
                 side = u["side"]
@@ -243,6 +250,26 @@ def _stack_facts(data: Mapping[str, Any]) -> dict[str, tuple[bool, bool, int, st
 
 
 _FACTS: dict[int, tuple[Mapping[str, Any], dict[str, tuple[bool, bool, int, str, bool]]]] = {}
+
+
+def _alone(data: Mapping[str, Any]) -> dict[str, int]:
+    """unit id -> the most stacking points its unit counts alone on any hex: its counter's,
+    or 4.14's 2 for a Rifle Corps if more (`_stacking_value` gives 0, 2 or the counter's),
+    per counters data object (never changed by a game; the memo checks its identity)."""
+    cached = _ALONE.get(id(data))
+    if cached is not None and cached[0] is data:
+        return cached[1]
+    alone = {
+        uid: max(stacking, 2) if rifle else stacking
+        for uid, (_zero, rifle, stacking, _nation, _support) in _stack_facts(data).items()
+    }
+    if len(_ALONE) >= 8:
+        _ALONE.clear()
+    _ALONE[id(data)] = (data, alone)
+    return alone
+
+
+_ALONE: dict[int, tuple[Mapping[str, Any], dict[str, int]]] = {}
 
 
 def _limits(board: Mapping[str, Any]) -> dict[str, tuple[int, bool]]:
