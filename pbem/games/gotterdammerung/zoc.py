@@ -400,6 +400,32 @@ def _zone(
         and not u.get("disrupted")  # 4.27
         and (kind := WEAK if u.get("volkssturm") else kinds[u["id"]])
     ]
+    return _zone_of(board, side, sources)
+
+
+def zone_of_all(
+    board: Mapping[str, Any], data: Mapping[str, Any], units: Iterable[Unit], side: str
+) -> Mapping[str, str]:
+    """`_zone` of those of `units` on the maps (hex neither None nor "ngp": a state's whole
+    units mapping, without first listing those on the maps): the same sources, so the same
+    remembered map. Read only."""
+    kinds = _zoc_kinds(data)
+    sources = [
+        (h, kind)
+        for u in units
+        if u["side"] != side
+        and (h := u["hex"]) is not None
+        and h != "ngp"
+        and not u.get("disrupted")  # 4.27
+        and (kind := WEAK if u.get("volkssturm") else kinds[u["id"]])
+    ]
+    return _zone_of(board, side, sources)
+
+
+def _zone_of(
+    board: Mapping[str, Any], side: str, sources: list[tuple[str, str]]
+) -> Mapping[str, str]:
+    """The map of the enemy ZOC of `side` from its enemies' (hex, strength), remembered."""
     token = md._sides(board)
     key = (id(board), side, tuple(sources))
     cached = _ZONES.get(key)
