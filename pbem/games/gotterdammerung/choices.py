@@ -387,12 +387,18 @@ def _attacks(state: State) -> list[tuple[Attack, Any]]:
     in_hex: dict[str, list[dict[str, Any]]] = {}
     for f in fighting_units:
         in_hex.setdefault(f["hex"], []).append(f)
+    # attack_problems reads the units only for the target's defenders (cb.defenders): the
+    # units in the target hex, in the list's order, give the same answer as all of them
+    stacks: dict[str, list[dict[str, Any]]] = {}
+    for u in units:
+        stacks.setdefault(u["hex"], []).append(u)
     for target in targets:
         if state["phase"] == "siege-combat" and md.kind(board, target) == md.OPERATIONAL:
             continue
         around = set(md.neighbours(board, target))
         beside = sorted((u for h in around for u in own.get(h, ())), key=lambda u: order[id(u)])
-        near = [u for u in beside if not fighting.declaration_problems(state, units, [u], target)]
+        there = stacks.get(target, [])
+        near = [u for u in beside if not fighting.declaration_problems(state, there, [u], target)]
         if state["phase"] == "siege-combat":
             near = [u for u in near if md.kind(board, u["hex"]) != md.OPERATIONAL]
         nations = {data["units"].get(u["id"], {}).get("nationality") for u in near}

@@ -59,7 +59,7 @@ def zoc_rules(
 ) -> tuple[Callable[[str, str], int | None], Callable[[str], bool], Callable[[str, str], bool]]:
     """`zoc_cost`, `stops` and `no_road` for movement.check_path, from the enemy ZOC now."""
     board, data = state["board"], state["counters"]
-    zmap = zoc._zone(board, data, gs.on_map(state), unit["side"])  # (read only)
+    zmap = zoc.zone_of_all(board, data, state["units"].values(), unit["side"])  # (read only)
     german = unit["side"] == "german"
 
     def zoc_cost(a: str, b: str) -> int | None:

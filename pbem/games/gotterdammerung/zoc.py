@@ -167,59 +167,80 @@ def by_hex(units: Iterable[Unit]) -> dict[str, list[Unit]]:
 def end_of_phase_problems(
     board: Mapping[str, Any], data: Mapping[str, Any], units: Iterable[Unit]
 ) -> dict[str, list[str]]:
-    """Every hex breaking 4.1 at the end of a phase (4.16-4.18): hex -> problems."""
+    """Every hex breaking 4.1 at the end of a phase (4.16-4.18): hex -> problems.
+
+    Each hex's stacking points are added up from per-unit facts looked up once per counters
+    data (`_stack_facts`): a stack found legal that way is what stack_problems would pass,
+    exactly (the same sums as `_stacking_value` and 4.13's Volkssturm count, one nationality).
+    Any other stack (over the limit, mixed nationalities, a support unit among several, a unit
+    not in the data, a hex not on the map) goes through stack_problems itself, which words
+    the problems (or raises its error)."""
     out = {}
-    most = _most_points(data)
+    facts = _stack_facts(data)
+    alone = _alone(data)
     limits = _limits(board)
     for h, stack in by_hex(units).items():
-        if len(stack) == 1:
-            # a unit alone counts at most `most[id]` (`_stacking_value`): within the hex's
-            # limit it is legal, as stack_problems would find (else it is checked in full)
-            bound = 0 if stack[0].get("volkssturm") else most.get(stack[0]["id"])
-            limit = limits.get(h)
-            if bound is not None and limit is not None and bound <= limit:
+        found = limits.get(h)
+        if found is not None and len(stack) == 1:
+            # (most hexes: a unit alone breaks at most 4.0's limit, and within its most
+            # points, `_alone`, it cannot; a Volkssturm unit alone counts 0)
+            u = stack[0]
+            most = 0 if u.get("volkssturm") else alone.get(u["id"])
+            if most is not None and most <= found[0]:
                 continue
-        elif _surely_legal(data, stack, limits.get(h)):
-            continue
+        elif found is not None:
+            limit, city = found
+            points = 0
+            volkssturm = 0
+            nation = None
+            for u in stack:
+                if u.get("volkssturm"):
+                    volkssturm += 1
+                    if nation is None:
+                        nation = "german"
+                    elif nation != "german":
+                        break
+                    continue
+                fact = facts.get(u["id"])
+                if fact is None or fact[4]:
+                    break  # not in the data (stack_problems says so), or 4.12's support unit
+                zero_german, rifle, stacking, nationality, _support = fact
+                side = u["side"]
+                if side == "german" and zero_german:
+                    pass  # 4.11
+                elif rifle and city and side == "soviet":
+                    points += 2  # 4.14
+                else:
+                    points += stacking
+                if nation is None:
+                    nation = nationality
+                elif nation != nationality:
+                    break  # 4.17
+            else:
+                if points + max(0, volkssturm - 1) <= limit:
+                    continue
         problems = stack_problems(board, data, stack)
         if problems:
             out[h] = problems
     return out
 
 
-def _surely_legal(data: Mapping[str, Any], stack: Sequence[Unit], limit: int | None) -> bool:
-    """A stack of several units that stack_problems would pass, found without it: one
-    nationality (4.17), no support unit (4.12, 4.14) and at most the hex's limit even if
-    each unit counted its most (`_most_points`; 4.13's Volkssturm count as stack_points).
-    False means "check it in full", not "illegal"."""
-    if limit is None:
-        return False
-    facts = _stack_facts(data)
-    points = 0
-    volkssturm = 0
-    nations = set()
-    for u in stack:
-        if u.get("volkssturm"):
-            volkssturm += 1
-            nations.add("german")
-            continue
-        found = facts.get(u["id"])
-        if found is None or found[2]:
-            return False  # not in the data (stack_problems says so), or a support unit
-        points += found[0]
-        nations.add(found[1])
-    return len(nations) == 1 and points + max(0, volkssturm - 1) <= limit
-
-
-def _stack_facts(data: Mapping[str, Any]) -> dict[str, tuple[int, str, bool]]:
-    """unit id -> (its most points alone as `_most_points`, nationality, a support unit?),
-    per counters data object (never changed by a game; the memo checks its identity)."""
+def _stack_facts(data: Mapping[str, Any]) -> dict[str, tuple[bool, bool, int, str, bool]]:
+    """unit id -> what `_stacking_value` and stack_problems read of its counter: (a German
+    branch that counts 0, 4.11; a Rifle Corps, 4.14; its stacking points; its nationality;
+    a support unit, 4.12), per counters data object (never changed by a game; the memo
+    holds it and checks its identity)."""
     cached = _FACTS.get(id(data))
     if cached is not None and cached[0] is data:
         return cached[1]
-    most = _most_points(data)
     facts = {
-        uid: (most[uid], str(c["nationality"]), c.get("place", {}).get("pool") == "support")
+        uid: (
+            c["branch"] in ZERO_STACK_GERMAN,
+            c["size"] == "corps" and c["branch"] == "rifle",
+            int(c["stacking"]),
+            str(c["nationality"]),
+            c.get("place", {}).get("pool") == "support",
+        )
         for uid, c in data["units"].items()
     }
     if len(_FACTS) >= 8:
@@ -228,38 +249,44 @@ def _stack_facts(data: Mapping[str, Any]) -> dict[str, tuple[int, str, bool]]:
     return facts
 
 
-_FACTS: dict[int, tuple[Mapping[str, Any], dict[str, tuple[int, str, bool]]]] = {}
+_FACTS: dict[int, tuple[Mapping[str, Any], dict[str, tuple[bool, bool, int, str, bool]]]] = {}
 
 
-def _most_points(data: Mapping[str, Any]) -> dict[str, int]:
-    """unit id -> the most stacking points its unit can count alone: the counter's points,
-    or 4.14's 2 for a Rifle Corps in Berlin (`_stacking_value` gives 0 or one of these).
-    Remembered per counters data object (never changed by a game)."""
-    cached = _MOST.get(id(data))
+def _alone(data: Mapping[str, Any]) -> dict[str, int]:
+    """unit id -> the most stacking points its unit counts alone on any hex: its counter's,
+    or 4.14's 2 for a Rifle Corps if more (`_stacking_value` gives 0, 2 or the counter's),
+    per counters data object (never changed by a game; the memo checks its identity)."""
+    cached = _ALONE.get(id(data))
     if cached is not None and cached[0] is data:
         return cached[1]
-    most = {uid: max(2, int(c["stacking"])) for uid, c in data["units"].items()}
-    if len(_MOST) >= 8:
-        _MOST.clear()
-    _MOST[id(data)] = (data, most)
-    return most
+    alone = {
+        uid: max(stacking, 2) if rifle else stacking
+        for uid, (_zero, rifle, stacking, _nation, _support) in _stack_facts(data).items()
+    }
+    if len(_ALONE) >= 8:
+        _ALONE.clear()
+    _ALONE[id(data)] = (data, alone)
+    return alone
 
 
-def _limits(board: Mapping[str, Any]) -> dict[str, int]:
-    """hex -> `stack_limit`, per loaded map (valid while map_data's derived lookups are)."""
+_ALONE: dict[int, tuple[Mapping[str, Any], dict[str, int]]] = {}
+
+
+def _limits(board: Mapping[str, Any]) -> dict[str, tuple[int, bool]]:
+    """hex -> (`stack_limit`, a Berlin City Hex?), per loaded map (valid while map_data's
+    derived lookups are: `map_data.changed` makes a new token)."""
     token = md._sides(board)
     cached = _LIMITS.get(id(board))
     if cached is not None and cached[0] is token:
         return cached[1]
-    limits = {h: stack_limit(board, h) for h in board["hexes"]}
+    limits = {h: (stack_limit(board, h), md.kind(board, h) == md.CITY_HEX) for h in board["hexes"]}
     if len(_LIMITS) >= 8:
         _LIMITS.clear()
     _LIMITS[id(board)] = (token, limits)
     return limits
 
 
-_MOST: dict[int, tuple[Mapping[str, Any], dict[str, int]]] = {}
-_LIMITS: dict[int, tuple[object, dict[str, int]]] = {}
+_LIMITS: dict[int, tuple[object, dict[str, tuple[int, bool]]]] = {}
 
 
 def may_enter(
@@ -373,6 +400,32 @@ def _zone(
         and not u.get("disrupted")  # 4.27
         and (kind := WEAK if u.get("volkssturm") else kinds[u["id"]])
     ]
+    return _zone_of(board, side, sources)
+
+
+def zone_of_all(
+    board: Mapping[str, Any], data: Mapping[str, Any], units: Iterable[Unit], side: str
+) -> Mapping[str, str]:
+    """`_zone` of those of `units` on the maps (hex neither None nor "ngp": a state's whole
+    units mapping, without first listing those on the maps): the same sources, so the same
+    remembered map. Read only."""
+    kinds = _zoc_kinds(data)
+    sources = [
+        (h, kind)
+        for u in units
+        if u["side"] != side
+        and (h := u["hex"]) is not None
+        and h != "ngp"
+        and not u.get("disrupted")  # 4.27
+        and (kind := WEAK if u.get("volkssturm") else kinds[u["id"]])
+    ]
+    return _zone_of(board, side, sources)
+
+
+def _zone_of(
+    board: Mapping[str, Any], side: str, sources: list[tuple[str, str]]
+) -> Mapping[str, str]:
+    """The map of the enemy ZOC of `side` from its enemies' (hex, strength), remembered."""
     token = md._sides(board)
     key = (id(board), side, tuple(sources))
     cached = _ZONES.get(key)

@@ -3,6 +3,8 @@
 them (units moved at random, some disrupted: overstacks, lone units in Berlin, positions the
 bots would not reach); and what they remember is never used once the units have changed.
 
+- combat.attack_problems with the units of the target hex only (choices._attacks) vs all.
+- zoc.zone_of_all (units off the maps skipped as they come) vs _zone of those on the maps.
 - zoc._zone (remembered by the enemy units' hexes and strengths) vs 4.21-4.27 unit by unit;
   units changed in place, in the same list, are seen.
 - zoc.end_of_phase_problems: lone units within their hex's limit skipped, vs every hex
@@ -143,6 +145,65 @@ def test_zone_is_the_unit_by_unit_map_and_sees_units_changed_in_place(game: Any)
         assert zoc._zone(board, data, changed, "soviet") == plain_zone(
             board, data, changed, "soviet"
         )
+
+
+def test_zone_of_all_is_the_zone_of_the_units_on_the_maps(game: Any) -> None:
+    """zoc.zone_of_all (units off the maps among them, skipped) vs _zone of the units on the
+    maps, and vs the unit-by-unit map; an error as _zone's for a unit not in the data."""
+    board, data, found = game
+    rng = random.Random(11)
+    for units in found:
+        every = copy.deepcopy(units)
+        for u in rng.sample(every, min(5, len(every))):
+            every.insert(rng.randrange(len(every) + 1), dict(u, hex=rng.choice((None, gs.NGP))))
+        on_map = [u for u in every if u["hex"] not in (None, gs.NGP)]
+        for side in gs.SIDES:
+            got = zoc.zone_of_all(board, data, every, side)
+            assert got == zoc._zone(board, data, on_map, side)
+            assert got == plain_zone(board, data, on_map, side)
+    stranger = {"id": "nobody", "side": "german", "hex": found[0][0]["hex"]}
+    with pytest.raises(ValueError, match="nobody is not in the counters data"):
+        zoc.zone_of_all(board, data, [*found[0], stranger], "soviet")
+    off = {"id": "nobody", "side": "german", "hex": gs.NGP}  # (off the maps: not read)
+    assert zoc.zone_of_all(board, data, [*found[0], off], "soviet") == zoc._zone(
+        board, data, found[0], "soviet"
+    )
+
+
+def test_attack_problems_read_the_units_of_the_target_hex_only(game: Any) -> None:
+    """choices._attacks gives combat.attack_problems the units in the target hex instead of
+    every unit (it reads them only for cb.defenders): the same problems, for one attacker
+    and for several, against hexes held, empty and of either side."""
+    board, data, found = game
+    rng = random.Random(13)
+    compared = problems = 0
+    for units in found:
+        stacks = zoc.by_hex(units)
+        for attacker in rng.sample(units, min(8, len(units))):
+            near = (
+                md.neighbours(board, attacker["hex"]) if attacker["hex"] in board["hexes"] else []
+            )
+            for target in [*near, attacker["hex"]]:
+                team = [
+                    attacker,
+                    *(u for u in stacks.get(attacker["hex"], []) if u is not attacker),
+                ]
+                for chosen in ([attacker], team[:2]):
+                    # (as fighting.declaration_problems shows a face-down Volkssturm unit)
+                    attackers = [
+                        {**u, "attack": 1} if u.get("volkssturm") and "attack" not in u else u
+                        for u in chosen
+                    ]
+                    for turn in (1, 5):
+                        every = cb.attack_problems(board, data, units, attackers, target, turn=turn)
+                        there = stacks.get(target, [])
+                        assert (
+                            cb.attack_problems(board, data, there, attackers, target, turn=turn)
+                            == every
+                        )
+                        compared += 1
+                        problems += bool(every)
+    assert compared > 500 and 0 < problems < compared
 
 
 def test_zone_of_a_volkssturm_flag_and_of_other_counters_data(game: Any) -> None:
