@@ -146,15 +146,37 @@ def copy_state(state: State) -> State:
     new: State = dict(state)
     new["areas"] = dict(state["areas"])
     new["units"] = dict(state["units"])
+    # (loops, not comprehensions: a comprehension is a call of its own in Python 3.11)
     # a block's claims are replaced when one is added (kit pieces.claim): shared
-    new["blocks"] = [{**block} for block in state["blocks"]]
-    new["tokens"] = {role: list(tokens) for role, tokens in state["tokens"].items()}
-    new["cubes"] = {role: {**cubes} for role, cubes in state["cubes"].items()}
-    new["markers"] = {role: {**markers} for role, markers in state["markers"].items()}
+    blocks: list[dict[str, Any]] = []
+    for block in state["blocks"]:
+        blocks.append({**block})
+    new["blocks"] = blocks
+    tokens: dict[str, Any] = {}
+    for role, held in state["tokens"].items():
+        tokens[role] = list(held)
+    new["tokens"] = tokens
+    cubes: dict[str, Any] = {}
+    for role, counts in state["cubes"].items():
+        cubes[role] = {**counts}
+    new["cubes"] = cubes
+    markers: dict[str, Any] = {}
+    for role, counts in state["markers"].items():
+        markers[role] = {**counts}
+    new["markers"] = markers
     if state["strategic"] is not None:
-        new["strategic"] = {role: {**moves} for role, moves in state["strategic"].items()}
-    new["hands"] = {role: None if h is None else list(h) for role, h in state["hands"].items()}
-    new["bases"] = {role: list(areas) for role, areas in state["bases"].items()}
+        strategic: dict[str, Any] = {}
+        for role, moves in state["strategic"].items():
+            strategic[role] = {**moves}
+        new["strategic"] = strategic
+    hands: dict[str, Any] = {}
+    for role, hand in state["hands"].items():
+        hands[role] = None if hand is None else list(hand)
+    new["hands"] = hands
+    bases: dict[str, Any] = {}
+    for role, areas in state["bases"].items():
+        bases[role] = list(areas)
+    new["bases"] = bases
     for key in ("placed", "unplaced", "eagles", "vp"):
         new[key] = {**state[key]}
     new["stranded"] = list(state["stranded"])

@@ -17,7 +17,8 @@ German, emptied of German pieces (recorded as `stranded`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from operator import itemgetter
 from typing import Any
 
 from pbem.core.engine import Context
@@ -84,14 +85,27 @@ MEMO_LIMIT = 4096
 _MEMO: dict[str, Any] = {"map": None, "lines": {}}
 
 
+_CONTROL = itemgetter("control")
+
+
+def _records_getter(area_ids: list[str]) -> Callable[[Mapping[str, Any]], tuple[Any, ...]]:
+    """areas -> their records in `area_ids` order, as a tuple (itemgetter of one key would
+    give the record alone)."""
+    if len(area_ids) == 1:
+        (only,) = area_ids
+        return lambda areas: (areas[only],)
+    return itemgetter(*area_ids)
+
+
 def _lines(state: State) -> dict[str, tuple[frozenset[str], tuple[str, ...]]]:
     static = state["map"]
     if _MEMO["map"] is not static:
         _MEMO.clear()
         _MEMO["map"], _MEMO["lines"] = static, {}
+        # the area records in map order, in one call (`key` below: its loops run in C)
+        _MEMO["records"] = _records_getter(static["area_ids"])
     memo: dict[tuple[str, ...], Any] = _MEMO["lines"]
-    areas = state["areas"]
-    key = tuple([areas[a]["control"] for a in static["area_ids"]])
+    key = tuple(map(_CONTROL, _MEMO["records"](state["areas"])))
     lines = memo.get(key)
     if lines is None:
         if len(memo) >= MEMO_LIMIT:
@@ -126,9 +140,15 @@ def has_active_block(state: State, area: str, control_: str) -> bool:
 
 def germans_hold_on(state: State) -> bool:
     """Every Western and Soviet block exhausted while German blocks are still active."""
-    allied = any(is_active(b) and b["force"] in ALLIED for b in state["blocks"])
-    german = any(is_active(b) and b["force"] == GERMAN for b in state["blocks"])
-    return german and not allied
+    # (one pass, no call per block: asked after every action)
+    german = False
+    for b in state["blocks"]:
+        if b["area"] is not None and not b["exhausted"]:  # `is_active`
+            if b["force"] == GERMAN:
+                german = True
+            elif b["force"] in ALLIED:
+                return False
+    return german
 
 
 # --- annexation -------------------------------------------------------------------------------

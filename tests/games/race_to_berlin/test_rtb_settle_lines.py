@@ -98,3 +98,24 @@ def test_random_controls_settle_as_the_reference() -> None:
         cutter = rng.choice((None, *ALLIED))
         annexed += same_settle(state, cutter, rng.random() < 0.3)
     assert annexed > 20  # (the cases that matter: an annexation, then the lines again)
+
+
+def test_germans_hold_on_is_the_plain_reading_on_every_block_configuration() -> None:
+    """`germans_hold_on` (one pass over the blocks) against the rule as written: some German
+    block active and no Western or Soviet one."""
+    rng = random.Random(7)
+    game = new_game()
+    forces = [*ALLIED, GERMAN]
+    for _ in range(500):
+        blocks = [
+            {
+                "area": rng.choice([None, "1", "2"]),
+                "exhausted": rng.random() < 0.5,
+                "force": rng.choice(forces),
+            }
+            for _ in range(rng.randrange(0, 6))
+        ]
+        state = {**game.state, "blocks": blocks}
+        active = [b["force"] for b in blocks if b["area"] is not None and not b["exhausted"]]
+        expected = GERMAN in active and not any(f in ALLIED for f in active)
+        assert supply.germans_hold_on(state) is expected
