@@ -195,6 +195,11 @@ class Entry(
     def from_wire(canonical: bytes, signature: bytes) -> Entry:
         """Parse and shape-check an entry received from outside."""
         data = parse_canonical(canonical)
+        fields = _plain_turn_fields(canonical, data)
+        if fields is not None:  # (a move or an ack as pbem writes them: see there)
+            entry = Entry(canonical, signature, data, digests.sha256(canonical).hexdigest())
+            entry.__dict__.update(fields)
+            return entry
         _check_shape(data)
         return _check_text(_with_fields(Entry(canonical, signature, data, entry_id(canonical))))
 
@@ -259,6 +264,60 @@ def _with_fields(entry: Entry) -> Entry:
         body=data["body"],
     )
     return entry
+
+
+def _plain_turn_fields(canonical: bytes, data: JSON) -> dict[str, Any] | None:
+    """The fields `_with_fields` keeps, when `data` (parsed from `canonical`) is an entry that
+    `_check_shape` and `_check_text` accept, told in a few C-level tests; None when that is
+    not told so (the strict checks then judge it, and say what is wrong).
+
+    Told for an entry of every field (`_FIELDS`: a move or an ack, not a genesis nor a
+    join) of the types the JSON parser gives (exactly int, str, dict: never a bool), v 1,
+    a seq above 0, a kind, signer and body, game, prev and reveal 64 lower-case hex digits
+    each (the three in one round trip: each is 64 digits, so the pairs of the whole are
+    the pairs of each), and text that `_check_text` clears at its first test (ASCII,
+    no backslash, no DEL): what `_check_shape` asks of such an entry, in the same terms."""
+    if type(data) is not dict or len(data) != len(_FIELDS) or data.keys() != _FIELDS:
+        return None
+    kind, seq, by, body = data["kind"], data["seq"], data["by"], data["body"]
+    game, prev, reveal = data["game"], data["prev"], data["reveal"]
+    v = data["v"]
+    if not (
+        type(v) is int
+        and v == VERSION
+        and type(kind) is str
+        and kind
+        and kind != GENESIS
+        and kind != JOIN
+        and type(seq) is int
+        and seq > 0
+        and type(by) is str
+        and by
+        and type(body) is dict
+        and type(game) is str
+        and type(prev) is str
+        and type(reveal) is str
+        and len(game) == len(prev) == len(reveal) == 64
+        and b"\\" not in canonical
+        and canonical.isascii()
+        and b"\x7f" not in canonical
+    ):
+        return None
+    hexes = game + prev + reveal
+    try:
+        if bytes.fromhex(hexes).hex() != hexes:
+            return None
+    except ValueError:
+        return None
+    return {
+        "kind": kind,
+        "seq": seq,
+        "by": by,
+        "game": game,
+        "prev": prev,
+        "reveal": reveal,
+        "body": body,
+    }
 
 
 def _check_shape(data: JSON) -> None:

@@ -490,3 +490,61 @@ def test_dice_rolled_ahead_refuse_the_same_entries_with_the_same_words(cut: int)
         assert _outcome_of(lambda log=log: replay(log)) == _outcome_of(
             lambda log=log: _one_by_one(log)
         )
+
+
+# --- Entry.from_wire: a move or an ack told by its fast path, as the strict checks tell it --
+
+_HEX = "0123456789abcdef" * 4
+_TURN = {
+    "v": 1,
+    "kind": "move",
+    "game": _HEX,
+    "seq": 5,
+    "prev": _HEX[::-1],
+    "by": "german",
+    "reveal": "ab" * 32,
+    "body": {"decision": "pass"},
+}
+_ODD_VALUES = [
+    None, True, False, 0, 1, -1, 2, "", "move", "ack", "genesis", "join", "x\x7fy",
+    "a\u202eb", "é", [], {}, {"a": 1}, _HEX, _HEX.upper(), _HEX[:-2], _HEX + "00",
+    _HEX[:-1] + " ", _HEX[:-2] + "0g", " " + _HEX[1:], "ab" * 31 + "a\n",
+]  # fmt: skip
+
+
+def _strict_entry(raw: bytes, signature: bytes) -> Entry:
+    """Entry.from_wire as it was before its fast path: every check, in order."""
+    from pbem.core.log import _check_shape, _check_text, _with_fields, entry_id
+
+    data = canonical.parse_canonical(raw)
+    _check_shape(data)
+    return _check_text(_with_fields(Entry(raw, signature, data, entry_id(raw))))
+
+
+def _outcome(make: Callable[[], Entry]) -> tuple[str, Any]:
+    try:
+        entry = make()
+    except PbemError as exc:
+        return type(exc).__name__, str(exc)
+    return "ok", (entry, dict(vars(entry)))
+
+
+def _turn_variants() -> list[dict[str, Any]]:
+    variants: list[dict[str, Any]] = [dict(_TURN), {**_TURN, "kind": "ack", "body": {}}]
+    for name in _TURN:
+        variants.append({key: value for key, value in _TURN.items() if key != name})
+        for value in _ODD_VALUES:
+            variants.append({**_TURN, name: value})
+    variants.append({**_TURN, "extra": 1})
+    variants.append({**_TURN, "body": {"note": "line\nbreak"}})
+    variants.append({**_TURN, "body": {"note": 'quote " and \\ slash'}})
+    return variants
+
+
+@pytest.mark.parametrize("fields", _turn_variants())
+def test_from_wire_fast_path_judges_as_the_strict_checks(fields: dict[str, Any]) -> None:
+    data = json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    raw = data.encode("utf-8")
+    assert _outcome(lambda: Entry.from_wire(raw, b"sig")) == _outcome(
+        lambda: _strict_entry(raw, b"sig")
+    )
