@@ -548,3 +548,69 @@ def test_from_wire_fast_path_judges_as_the_strict_checks(fields: dict[str, Any])
     assert _outcome(lambda: Entry.from_wire(raw, b"sig")) == _outcome(
         lambda: _strict_entry(raw, b"sig")
     )
+
+
+# --- canonical JSON: an entry's text written field by field (canonical._entry_written) ------
+
+_ENTRY_KEYS = ("body", "by", "game", "kind", "prev", "reveal", "seq", "v")
+_short_text = st.text(alphabet=st.characters(max_codepoint=0x7F), max_size=6)
+_entry_values = st.fixed_dictionaries(
+    {
+        "body": st.one_of(
+            st.fixed_dictionaries({"decision": _short_text | st.integers() | st.none()}),
+            st.dictionaries(_short_text, json_values, max_size=3),
+            json_values,
+        ),
+        **{name: _short_text | json_values for name in ("by", "game", "kind", "prev", "reveal")},
+        "seq": st.integers() | st.booleans() | json_values,
+        "v": st.integers() | st.booleans() | json_values,
+    }
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_entry_values)
+def test_an_entry_written_field_by_field_is_its_encoding(value: dict[str, Any]) -> None:
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    if "\\" in text:
+        return  # (written field by field only for a text without a backslash)
+    parsed = json.loads(text)
+    assert canonical._entry_written(parsed) in (None, canonical._FAST_ENCODE(parsed))
+
+
+@settings(max_examples=500, deadline=None)
+@given(_entry_values, st.integers(min_value=0, max_value=10_000), st.binary(max_size=3))
+def test_damaged_entries_are_refused_with_the_same_message(
+    value: dict[str, Any], at: int, junk: bytes
+) -> None:
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    raw = text.encode("utf-8", "surrogatepass")
+    at %= len(raw) + 1
+    swapped = raw.replace(b'"by"', b'"bz"').replace(b'"kind"', b'"by"')
+    for data in (raw, raw[:at] + junk + raw[at:], raw[:at] + raw[at + 1 :], swapped):
+        assert _fast_outcome(data) == _strict_outcome(data)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        (b'"seq":5', b'"seq":-0'),
+        (b'"seq":5', b'"seq": 5'),
+        (b'"seq":5', b'"seq":true'),
+        (b'"v":1', b'"v":1,"v":1'),
+        (b'"by":"german",', b""),
+        (b'{"body"', b'{"by":"x","body"'),
+        (b'"decision":"pass"', b'"decision":"pass","decision":"pass"'),
+        (b'"decision":"pass"', b'"decision":"pa\\u0073s"'),
+        (b'"decision":"pass"', b'"decision":"pass",'),
+        (b'"decision":"pass"', b'"decision":1.5'),
+        (b"}", b"} "),
+    ],
+)
+def test_non_canonical_entries_are_refused_as_before(change: tuple[bytes, bytes]) -> None:
+    fields = {**_TURN, "body": {"decision": "pass"}}
+    raw = json.dumps(fields, sort_keys=True, separators=(",", ":")).encode()
+    assert _fast_outcome(raw) == _strict_outcome(raw) and _fast_outcome(raw)[0] == "ok"
+    damaged = raw.replace(*change, 1)
+    assert damaged != raw
+    assert _fast_outcome(damaged) == _strict_outcome(damaged)
