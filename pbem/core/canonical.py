@@ -10,9 +10,13 @@ from __future__ import annotations
 import json
 import marshal
 from collections.abc import Callable
+from functools import cache
 
 from pbem.errors import CanonicalError
-from pbem.hints import Any
+from pbem.hints import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import re
 
 JSON = Any  # int | str | bool | None | list[JSON] | dict[str, JSON]
 
@@ -131,6 +135,50 @@ def parse_canonical(data: bytes) -> JSON:
         except (ValueError, RecursionError, StopIteration):
             pass  # the strict path says what is wrong
     return _parse_strict(data)
+
+
+@cache
+def _plain_turn() -> re.Pattern[str]:
+    """The text of a move or an ack as canonical JSON writes it when each of its strings is
+    printable ASCII without a double quote, a backslash or DEL (nothing escaped, nothing an
+    entry's text refuses), its body a decision alone or nothing, its seq above 0 and its v
+    1 (compiled at its first use)."""
+    import re  # (loaded by then: only a verifier reading entries asks)
+
+    plain = r"[ !#-\[\]-~]"
+    hex64 = "([0-9a-f]{64})"
+    return re.compile(
+        rf'\{{"body":\{{(?:"decision":"({plain}*+)")?\}},"by":"({plain}++)","game":"{hex64}",'
+        rf'"kind":"({plain}++)","prev":"{hex64}","reveal":"{hex64}","seq":([1-9][0-9]{{0,17}}),'
+        r'"v":1\}'
+    )
+
+
+def parse_plain_turn(data: bytes) -> dict[str, JSON] | None:
+    """`parse_canonical(data)` when `data` is the text of a move or an ack in its plainest
+    form (`_plain_turn`), told by one match; None for any other text (which the caller
+    gives to parse_canonical).
+
+    The same value: such a text is JSON of one object whose keys, in this order, are
+    sorted, each once, with no space, no escape, an integer seq without leading zeros: the
+    text canonical JSON writes for the object the scanner reads from it, with its keys in
+    this order, strings as written and ints as read."""
+    if not data.isascii():
+        return None
+    found = _plain_turn().fullmatch(data.decode("ascii"))
+    if found is None:
+        return None
+    decision, by, game, kind, prev, reveal, seq = found.groups()
+    return {
+        "body": {} if decision is None else {"decision": decision},
+        "by": by,
+        "game": game,
+        "kind": kind,
+        "prev": prev,
+        "reveal": reveal,
+        "seq": int(seq),
+        "v": 1,
+    }
 
 
 def _entry_written(value: dict[str, JSON]) -> str | None:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from functools import cache
 
 from pbem import digests
-from pbem.core.canonical import JSON, canonical_bytes, parse_canonical
+from pbem.core.canonical import JSON, canonical_bytes, parse_canonical, parse_plain_turn
 from pbem.core.hashing import is_lower_hex
 from pbem.errors import PbemError
 from pbem.hints import TYPE_CHECKING, Any, Generic, TypeVar
@@ -194,6 +194,23 @@ class Entry(
     @staticmethod
     def from_wire(canonical: bytes, signature: bytes) -> Entry:
         """Parse and shape-check an entry received from outside."""
+        plain = parse_plain_turn(canonical)
+        if plain is not None and plain["kind"] != GENESIS and plain["kind"] != JOIN:
+            # A move or an ack in its plainest form: parsed as parse_canonical parses it,
+            # and of the shape and text `_plain_turn_fields` tells (every field, exact
+            # types, v 1, seq above 0, kind and signer, three hex fields, ASCII text with no
+            # backslash nor DEL), which `_check_shape` and `_check_text` accept.
+            entry = Entry(canonical, signature, plain, digests.sha256(canonical).hexdigest())
+            entry.__dict__.update(
+                kind=plain["kind"],
+                seq=plain["seq"],
+                by=plain["by"],
+                game=plain["game"],
+                prev=plain["prev"],
+                reveal=plain["reveal"],
+                body=plain["body"],
+            )
+            return entry
         data = parse_canonical(canonical)
         fields = _plain_turn_fields(canonical, data)
         if fields is not None:  # (a move or an ack as pbem writes them: see there)

@@ -588,7 +588,46 @@ def test_damaged_entries_are_refused_with_the_same_message(
     at %= len(raw) + 1
     swapped = raw.replace(b'"by"', b'"bz"').replace(b'"kind"', b'"by"')
     for data in (raw, raw[:at] + junk + raw[at:], raw[:at] + raw[at + 1 :], swapped):
-        assert _fast_outcome(data) == _strict_outcome(data)
+        strict = _strict_outcome(data)
+        assert _fast_outcome(data) == strict
+        _assert_plain_turn_agrees(data, strict)
+
+
+def _assert_plain_turn_agrees(data: bytes, strict: Any) -> None:
+    """parse_plain_turn gives nothing, or parse_canonical's value, keys in the same order."""
+    plain = canonical.parse_plain_turn(data)
+    if plain is not None:
+        assert strict == ("ok", plain) and list(strict[1]) == list(plain)
+        assert list(strict[1]["body"]) == list(plain["body"])
+
+
+_plain_text = st.text(alphabet=st.characters(min_codepoint=0x1F, max_codepoint=0x80), max_size=5)
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.fixed_dictionaries(
+        {
+            "body": st.sampled_from([{}, {"decision": ""}, {"decision": "a b"}, {"x": 1}])
+            | st.fixed_dictionaries({"decision": _plain_text}),
+            "by": _plain_text,
+            "game": st.sampled_from([_HEX, _HEX.upper(), _HEX[:-1], "0" * 64]),
+            "kind": _plain_text | st.sampled_from(["move", "ack", "join", "genesis"]),
+            "prev": st.just(_HEX),
+            "reveal": st.just("ab" * 32),
+            "seq": st.integers(min_value=-2, max_value=10**19) | st.booleans(),
+            "v": st.integers(min_value=-1, max_value=2) | st.booleans(),
+        }
+    )
+)
+def test_plain_turns_parse_as_canonical_json_does(fields: dict[str, Any]) -> None:
+    raw = json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+    strict = _strict_outcome(raw)
+    assert _fast_outcome(raw) == strict
+    _assert_plain_turn_agrees(raw, strict)
+    assert _outcome(lambda: Entry.from_wire(raw, b"s")) == _outcome(
+        lambda: _strict_entry(raw, b"s")
+    )
 
 
 @pytest.mark.parametrize(
@@ -614,3 +653,6 @@ def test_non_canonical_entries_are_refused_as_before(change: tuple[bytes, bytes]
     damaged = raw.replace(*change, 1)
     assert damaged != raw
     assert _fast_outcome(damaged) == _strict_outcome(damaged)
+    _assert_plain_turn_agrees(damaged, _strict_outcome(damaged))
+    _assert_plain_turn_agrees(raw, _strict_outcome(raw))
+    assert canonical.parse_plain_turn(raw) is not None  # (the path this test is about)
