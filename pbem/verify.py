@@ -20,7 +20,7 @@ import os
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 
-from pbem import verdicts
+from pbem import digests, verdicts
 from pbem.core.adjudicator import Adjudicator, EntryRefused, Sealed, data_digest
 from pbem.core.engine import Engine
 from pbem.core.log import GENESIS, Entry, UntrustedTextError
@@ -560,6 +560,7 @@ def _verify_stream(
         return None
     header = SaveHeader()
     digest = RngDigest()
+    digests.use_openssl()  # (the RNG digest has loaded OpenSSL: every entry's hashes use it)
     try:
         game = _stream_entries(it, header, digest, extra, engines)
         printed = printed_rng_digest_of(it)

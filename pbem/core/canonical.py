@@ -10,9 +10,13 @@ from __future__ import annotations
 import json
 import marshal
 from collections.abc import Callable
+from functools import cache
 
 from pbem.errors import CanonicalError
-from pbem.hints import Any
+from pbem.hints import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import re
 
 JSON = Any  # int | str | bool | None | list[JSON] | dict[str, JSON]
 
@@ -121,11 +125,99 @@ def parse_canonical(data: bytes) -> JSON:
         try:
             value, end = _SCAN(text, 0)
             # (str comparison: the text is ASCII, so equal strings are equal bytes)
-            if end == len(text) and _FAST_ENCODE(value) == text:
-                return value
+            if end == len(text):
+                if type(value) is dict and len(value) == 8 and "\\" not in text:
+                    written = _entry_written(value)
+                    if written is not None and written == text:
+                        return value
+                if _FAST_ENCODE(value) == text:
+                    return value
         except (ValueError, RecursionError, StopIteration):
             pass  # the strict path says what is wrong
     return _parse_strict(data)
+
+
+@cache
+def _plain_turn() -> re.Pattern[str]:
+    """The text of a move or an ack as canonical JSON writes it when each of its strings is
+    printable ASCII without a double quote, a backslash or DEL (nothing escaped, nothing an
+    entry's text refuses), its body a decision alone or nothing, its seq above 0 and its v
+    1 (compiled at its first use)."""
+    import re  # (loaded by then: only a verifier reading entries asks)
+
+    plain = r"[ !#-\[\]-~]"
+    hex64 = "([0-9a-f]{64})"
+    return re.compile(
+        rf'\{{"body":\{{(?:"decision":"({plain}*+)")?\}},"by":"({plain}++)","game":"{hex64}",'
+        rf'"kind":"({plain}++)","prev":"{hex64}","reveal":"{hex64}","seq":([1-9][0-9]{{0,17}}),'
+        r'"v":1\}'
+    )
+
+
+def parse_plain_turn(data: bytes) -> dict[str, JSON] | None:
+    """`parse_canonical(data)` when `data` is the text of a move or an ack in its plainest
+    form (`_plain_turn`), told by one match; None for any other text (which the caller
+    gives to parse_canonical).
+
+    The same value: such a text is JSON of one object whose keys, in this order, are
+    sorted, each once, with no space, no escape, an integer seq without leading zeros: the
+    text canonical JSON writes for the object the scanner reads from it, with its keys in
+    this order, strings as written and ints as read."""
+    if not data.isascii():
+        return None
+    found = _plain_turn().fullmatch(data.decode("ascii"))
+    if found is None:
+        return None
+    decision, by, game, kind, prev, reveal, seq = found.groups()
+    return {
+        "body": {} if decision is None else {"decision": decision},
+        "by": by,
+        "game": game,
+        "kind": kind,
+        "prev": prev,
+        "reveal": reveal,
+        "seq": int(seq),
+        "v": 1,
+    }
+
+
+def _entry_written(value: dict[str, JSON]) -> str | None:
+    """`_FAST_ENCODE(value)` for an entry of every field (protocol section 3: what a move or
+    an ack holds) parsed from a text without a backslash, written with only its body
+    encoded; None for any other value (the caller encodes it whole).
+
+    The same text: its keys are these eight, in sorted order; the encoder writes a string
+    between double quotes, escaping only a double quote, a backslash and a control
+    character, which a string read from a text without a backslash cannot hold (the
+    scanner refuses a raw control character and ends a string at a quote); an int (never
+    a bool, whose int is not written as such) as str() writes it; and the body as it
+    encodes it alone, its own separators and key order being the same inside the entry."""
+    try:
+        body, by, game, kind = value["body"], value["by"], value["game"], value["kind"]
+        prev, reveal, seq, v = value["prev"], value["reveal"], value["seq"], value["v"]
+    except KeyError:
+        return None
+    if not (
+        type(body) is dict
+        and type(by) is str
+        and type(game) is str
+        and type(kind) is str
+        and type(prev) is str
+        and type(reveal) is str
+        and type(seq) is int
+        and type(v) is int
+    ):
+        return None
+    # (the usual bodies, a decision alone or nothing, written as the encoder would too)
+    decision = body.get("decision") if len(body) == 1 else None
+    if type(decision) is str:
+        body_text = f'{{"decision":"{decision}"}}'
+    else:
+        body_text = "{}" if not body else _FAST_ENCODE(body)
+    return (
+        f'{{"body":{body_text},"by":"{by}","game":"{game}","kind":"{kind}",'
+        f'"prev":"{prev}","reveal":"{reveal}","seq":{seq},"v":{v}}}'
+    )
 
 
 def _parse_strict(data: bytes) -> JSON:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from functools import cache
 
 from pbem import digests
-from pbem.core.canonical import JSON, canonical_bytes, parse_canonical
+from pbem.core.canonical import JSON, canonical_bytes, parse_canonical, parse_plain_turn
 from pbem.core.hashing import is_lower_hex
 from pbem.errors import PbemError
 from pbem.hints import TYPE_CHECKING, Any, Generic, TypeVar
@@ -194,7 +194,31 @@ class Entry(
     @staticmethod
     def from_wire(canonical: bytes, signature: bytes) -> Entry:
         """Parse and shape-check an entry received from outside."""
+        # (only an entry with a reveal may be one: a genesis or a join, of a move file that
+        # holds nothing else, is read without compiling the plain form's pattern)
+        plain = parse_plain_turn(canonical) if b'"reveal":"' in canonical else None
+        if plain is not None and plain["kind"] != GENESIS and plain["kind"] != JOIN:
+            # A move or an ack in its plainest form: parsed as parse_canonical parses it,
+            # and of the shape and text `_plain_turn_fields` tells (every field, exact
+            # types, v 1, seq above 0, kind and signer, three hex fields, ASCII text with no
+            # backslash nor DEL), which `_check_shape` and `_check_text` accept.
+            entry = Entry(canonical, signature, plain, digests.sha256(canonical).hexdigest())
+            entry.__dict__.update(
+                kind=plain["kind"],
+                seq=plain["seq"],
+                by=plain["by"],
+                game=plain["game"],
+                prev=plain["prev"],
+                reveal=plain["reveal"],
+                body=plain["body"],
+            )
+            return entry
         data = parse_canonical(canonical)
+        fields = _plain_turn_fields(canonical, data)
+        if fields is not None:  # (a move or an ack as pbem writes them: see there)
+            entry = Entry(canonical, signature, data, digests.sha256(canonical).hexdigest())
+            entry.__dict__.update(fields)
+            return entry
         _check_shape(data)
         return _check_text(_with_fields(Entry(canonical, signature, data, entry_id(canonical))))
 
@@ -259,6 +283,60 @@ def _with_fields(entry: Entry) -> Entry:
         body=data["body"],
     )
     return entry
+
+
+def _plain_turn_fields(canonical: bytes, data: JSON) -> dict[str, Any] | None:
+    """The fields `_with_fields` keeps, when `data` (parsed from `canonical`) is an entry that
+    `_check_shape` and `_check_text` accept, told in a few C-level tests; None when that is
+    not told so (the strict checks then judge it, and say what is wrong).
+
+    Told for an entry of every field (`_FIELDS`: a move or an ack, not a genesis nor a
+    join) of the types the JSON parser gives (exactly int, str, dict: never a bool), v 1,
+    a seq above 0, a kind, signer and body, game, prev and reveal 64 lower-case hex digits
+    each (the three in one round trip: each is 64 digits, so the pairs of the whole are
+    the pairs of each), and text that `_check_text` clears at its first test (ASCII,
+    no backslash, no DEL): what `_check_shape` asks of such an entry, in the same terms."""
+    if type(data) is not dict or len(data) != len(_FIELDS) or data.keys() != _FIELDS:
+        return None
+    kind, seq, by, body = data["kind"], data["seq"], data["by"], data["body"]
+    game, prev, reveal = data["game"], data["prev"], data["reveal"]
+    v = data["v"]
+    if not (
+        type(v) is int
+        and v == VERSION
+        and type(kind) is str
+        and kind
+        and kind != GENESIS
+        and kind != JOIN
+        and type(seq) is int
+        and seq > 0
+        and type(by) is str
+        and by
+        and type(body) is dict
+        and type(game) is str
+        and type(prev) is str
+        and type(reveal) is str
+        and len(game) == len(prev) == len(reveal) == 64
+        and b"\\" not in canonical
+        and canonical.isascii()
+        and b"\x7f" not in canonical
+    ):
+        return None
+    hexes = game + prev + reveal
+    try:
+        if bytes.fromhex(hexes).hex() != hexes:
+            return None
+    except ValueError:
+        return None
+    return {
+        "kind": kind,
+        "seq": seq,
+        "by": by,
+        "game": game,
+        "prev": prev,
+        "reveal": reveal,
+        "body": body,
+    }
 
 
 def _check_shape(data: JSON) -> None:

@@ -490,3 +490,169 @@ def test_dice_rolled_ahead_refuse_the_same_entries_with_the_same_words(cut: int)
         assert _outcome_of(lambda log=log: replay(log)) == _outcome_of(
             lambda log=log: _one_by_one(log)
         )
+
+
+# --- Entry.from_wire: a move or an ack told by its fast path, as the strict checks tell it --
+
+_HEX = "0123456789abcdef" * 4
+_TURN = {
+    "v": 1,
+    "kind": "move",
+    "game": _HEX,
+    "seq": 5,
+    "prev": _HEX[::-1],
+    "by": "german",
+    "reveal": "ab" * 32,
+    "body": {"decision": "pass"},
+}
+_ODD_VALUES = [
+    None, True, False, 0, 1, -1, 2, "", "move", "ack", "genesis", "join", "x\x7fy",
+    "a\u202eb", "é", [], {}, {"a": 1}, _HEX, _HEX.upper(), _HEX[:-2], _HEX + "00",
+    _HEX[:-1] + " ", _HEX[:-2] + "0g", " " + _HEX[1:], "ab" * 31 + "a\n",
+]  # fmt: skip
+
+
+def _strict_entry(raw: bytes, signature: bytes) -> Entry:
+    """Entry.from_wire as it was before its fast path: every check, in order."""
+    from pbem.core.log import _check_shape, _check_text, _with_fields, entry_id
+
+    data = canonical.parse_canonical(raw)
+    _check_shape(data)
+    return _check_text(_with_fields(Entry(raw, signature, data, entry_id(raw))))
+
+
+def _outcome(make: Callable[[], Entry]) -> tuple[str, Any]:
+    try:
+        entry = make()
+    except PbemError as exc:
+        return type(exc).__name__, str(exc)
+    return "ok", (entry, dict(vars(entry)))
+
+
+def _turn_variants() -> list[dict[str, Any]]:
+    variants: list[dict[str, Any]] = [dict(_TURN), {**_TURN, "kind": "ack", "body": {}}]
+    for name in _TURN:
+        variants.append({key: value for key, value in _TURN.items() if key != name})
+        for value in _ODD_VALUES:
+            variants.append({**_TURN, name: value})
+    variants.append({**_TURN, "extra": 1})
+    variants.append({**_TURN, "body": {"note": "line\nbreak"}})
+    variants.append({**_TURN, "body": {"note": 'quote " and \\ slash'}})
+    return variants
+
+
+@pytest.mark.parametrize("fields", _turn_variants())
+def test_from_wire_fast_path_judges_as_the_strict_checks(fields: dict[str, Any]) -> None:
+    data = json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    raw = data.encode("utf-8")
+    assert _outcome(lambda: Entry.from_wire(raw, b"sig")) == _outcome(
+        lambda: _strict_entry(raw, b"sig")
+    )
+
+
+# --- canonical JSON: an entry's text written field by field (canonical._entry_written) ------
+
+_ENTRY_KEYS = ("body", "by", "game", "kind", "prev", "reveal", "seq", "v")
+_short_text = st.text(alphabet=st.characters(max_codepoint=0x7F), max_size=6)
+_entry_values = st.fixed_dictionaries(
+    {
+        "body": st.one_of(
+            st.fixed_dictionaries({"decision": _short_text | st.integers() | st.none()}),
+            st.dictionaries(_short_text, json_values, max_size=3),
+            json_values,
+        ),
+        **{name: _short_text | json_values for name in ("by", "game", "kind", "prev", "reveal")},
+        "seq": st.integers() | st.booleans() | json_values,
+        "v": st.integers() | st.booleans() | json_values,
+    }
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_entry_values)
+def test_an_entry_written_field_by_field_is_its_encoding(value: dict[str, Any]) -> None:
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    if "\\" in text:
+        return  # (written field by field only for a text without a backslash)
+    parsed = json.loads(text)
+    assert canonical._entry_written(parsed) in (None, canonical._FAST_ENCODE(parsed))
+
+
+@settings(max_examples=500, deadline=None)
+@given(_entry_values, st.integers(min_value=0, max_value=10_000), st.binary(max_size=3))
+def test_damaged_entries_are_refused_with_the_same_message(
+    value: dict[str, Any], at: int, junk: bytes
+) -> None:
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    raw = text.encode("utf-8", "surrogatepass")
+    at %= len(raw) + 1
+    swapped = raw.replace(b'"by"', b'"bz"').replace(b'"kind"', b'"by"')
+    for data in (raw, raw[:at] + junk + raw[at:], raw[:at] + raw[at + 1 :], swapped):
+        strict = _strict_outcome(data)
+        assert _fast_outcome(data) == strict
+        _assert_plain_turn_agrees(data, strict)
+
+
+def _assert_plain_turn_agrees(data: bytes, strict: Any) -> None:
+    """parse_plain_turn gives nothing, or parse_canonical's value, keys in the same order."""
+    plain = canonical.parse_plain_turn(data)
+    if plain is not None:
+        assert strict == ("ok", plain) and list(strict[1]) == list(plain)
+        assert list(strict[1]["body"]) == list(plain["body"])
+
+
+_plain_text = st.text(alphabet=st.characters(min_codepoint=0x1F, max_codepoint=0x80), max_size=5)
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.fixed_dictionaries(
+        {
+            "body": st.sampled_from([{}, {"decision": ""}, {"decision": "a b"}, {"x": 1}])
+            | st.fixed_dictionaries({"decision": _plain_text}),
+            "by": _plain_text,
+            "game": st.sampled_from([_HEX, _HEX.upper(), _HEX[:-1], "0" * 64]),
+            "kind": _plain_text | st.sampled_from(["move", "ack", "join", "genesis"]),
+            "prev": st.just(_HEX),
+            "reveal": st.just("ab" * 32),
+            "seq": st.integers(min_value=-2, max_value=10**19) | st.booleans(),
+            "v": st.integers(min_value=-1, max_value=2) | st.booleans(),
+        }
+    )
+)
+def test_plain_turns_parse_as_canonical_json_does(fields: dict[str, Any]) -> None:
+    raw = json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+    strict = _strict_outcome(raw)
+    assert _fast_outcome(raw) == strict
+    _assert_plain_turn_agrees(raw, strict)
+    assert _outcome(lambda: Entry.from_wire(raw, b"s")) == _outcome(
+        lambda: _strict_entry(raw, b"s")
+    )
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        (b'"seq":5', b'"seq":-0'),
+        (b'"seq":5', b'"seq": 5'),
+        (b'"seq":5', b'"seq":true'),
+        (b'"v":1', b'"v":1,"v":1'),
+        (b'"by":"german",', b""),
+        (b'{"body"', b'{"by":"x","body"'),
+        (b'"decision":"pass"', b'"decision":"pass","decision":"pass"'),
+        (b'"decision":"pass"', b'"decision":"pa\\u0073s"'),
+        (b'"decision":"pass"', b'"decision":"pass",'),
+        (b'"decision":"pass"', b'"decision":1.5'),
+        (b"}", b"} "),
+    ],
+)
+def test_non_canonical_entries_are_refused_as_before(change: tuple[bytes, bytes]) -> None:
+    fields = {**_TURN, "body": {"decision": "pass"}}
+    raw = json.dumps(fields, sort_keys=True, separators=(",", ":")).encode()
+    assert _fast_outcome(raw) == _strict_outcome(raw) and _fast_outcome(raw)[0] == "ok"
+    damaged = raw.replace(*change, 1)
+    assert damaged != raw
+    assert _fast_outcome(damaged) == _strict_outcome(damaged)
+    _assert_plain_turn_agrees(damaged, _strict_outcome(damaged))
+    _assert_plain_turn_agrees(raw, _strict_outcome(raw))
+    assert canonical.parse_plain_turn(raw) is not None  # (the path this test is about)
