@@ -31,7 +31,6 @@ for any reason is absent, never an error: the game is replayed instead.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import marshal
 import os
 import pickle
@@ -49,7 +48,8 @@ if TYPE_CHECKING:
     from pbem.core.log import Entry
 
 FORMAT = 1  # of the file and of what it pickles: change it when either changes
-_MAGIC = b"pbem-replay\n"
+# (2: the payload checked by BLAKE2b, not SHA-256; a snapshot of the first kind is not read)
+_MAGIC = b"pbem-replay2\n"
 _MAX_SIZE = 256 * 1024 * 1024  # a file bigger than this is not ours
 # Rebuilt on load, never pickled: code (the engine, the signature check, a sink) and the
 # data tables (derived from the data files, kept by pbem.core.tables).
@@ -99,7 +99,7 @@ def save(game: Adjudicator) -> None:
             _key(game.genesis),
             deps,
             (head.seq, head.canonical, head.signature),
-            hashlib.sha256(payload).digest(),
+            cache.content_digest(payload),
         )
     )
     data = _MAGIC + len(header).to_bytes(8, "big") + header + payload
@@ -139,7 +139,7 @@ def load(
             return None  # the code that made it changed
     if stored_at(seq) != (canonical, signature):
         return None  # the store's log is not (or no longer) the one it was taken of
-    if hashlib.sha256(payload).digest() != digest:
+    if cache.content_digest(payload) != digest:
         return None  # changed since it was written
     try:
         game = rebuild(genesis)

@@ -32,12 +32,12 @@ from the store is not lost: `pbem recover GAME` reads one game's entries from it
 from __future__ import annotations
 
 import fcntl
-import hashlib
 import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, NamedTuple
 
+from pbem import digests
 from pbem.core.log import Entry
 from pbem.errors import PbemError
 from pbem.transport.armor import armor
@@ -77,7 +77,7 @@ def default_state() -> Path:
 
 def journal_name(public: PublicKey) -> str:
     """The journal file's name: the key's fingerprint digest in hex."""
-    return hashlib.sha256(public.blob()).hexdigest() + SUFFIX
+    return digests.sha256(public.blob()).hexdigest() + SUFFIX
 
 
 def legacy_path(private_key_path: str | Path) -> Path:

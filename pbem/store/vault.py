@@ -19,14 +19,15 @@ alone predicts no roll and opens no commitment:
 from __future__ import annotations
 
 import base64
-import hashlib
-import hmac
 import os
 from typing import TYPE_CHECKING
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+from cryptography.hazmat.primitives.hashes import SHA256
+from cryptography.hazmat.primitives.hmac import HMAC
 
+from pbem import digests
 from pbem.errors import StoreError
 
 if TYPE_CHECKING:
@@ -43,7 +44,7 @@ class Vault:
         # `key` is the key file's PrivateKey or ssh-agent's AgentKey: the same deterministic
         # signature, so the same root, whichever holds the key (tests/crypto/test_agent.py).
         label = VAULT_DOMAIN + b" root\0" + game_id.encode("ascii") + b"\0" + role.encode()
-        self._root = hashlib.sha256(VAULT_DOMAIN + key.sign_raw(label)).digest()
+        self._root = digests.sha256(VAULT_DOMAIN + key.sign_raw(label)).digest()
         self._name = f"{game_id}/{role}"
         self._box: ChaCha20Poly1305 | None = None  # made at the first seal or open
 
@@ -55,7 +56,11 @@ class Vault:
 
     def _derive(self, purpose: str, label: str = "") -> bytes:
         message = purpose.encode() + b"\0" + label.encode("utf-8")
-        return hmac.new(self._root, message, hashlib.sha256).digest()
+        # HMAC-SHA256 by cryptography, loaded already for the cipher: the standard library's
+        # hmac would load a second OpenSSL (hashlib's), a share of a cold `pbem show`.
+        mac = HMAC(self._root, SHA256())
+        mac.update(message)
+        return mac.finalize()
 
     def chain_seed(self) -> bytes:
         """s_N of the role's hash chain in this game."""

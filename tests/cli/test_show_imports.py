@@ -1,7 +1,8 @@
 """A `pbem show` of a game whose data is in the cache (pbem.cache) imports none of what it
 does not use: no TOML parser, no importlib.resources, no dataclasses, no `cryptography`
-serialization, no bcrypt, no `secrets` (only a new game's nonce needs it) (issue 29: each
-was a share of a cold `show`)."""
+serialization, no bcrypt, no `secrets` (only a new game's nonce needs it), no `hmac` and no
+hashlib's OpenSSL (`_hashlib`: the vault's HMAC is cryptography's, a snapshot is checked by
+BLAKE2b) (issue 29: each was a share of a cold `show`)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ NOT_USED = (
     "cryptography.hazmat.primitives.serialization",
     "bcrypt",
     "secrets",
+    "hmac",
+    "_hashlib",
 )
 PROBE = f"""
 import sys
