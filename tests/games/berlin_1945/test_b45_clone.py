@@ -13,25 +13,9 @@ import pytest
 from pbem.games.berlin_1945.rules import ENGINE, Berlin1945Engine, generic_clone
 from pbem.verify import verify_path
 from tests.games.berlin_1945.b45_support import table
+from tests.support.sharing import same_sharing
 
 ROOT = Path(__file__).resolve().parents[3]
-
-
-def same_sharing(fast: Any, slow: Any, original: Any, where: str = "state") -> None:
-    """`fast` and `slow` equal, and each part of them shared with `original` in both or in
-    neither (a part shared that the rules change in place would change the original)."""
-    assert type(fast) is type(slow), where
-    assert (fast is original) == (slow is original), f"{where}: shared in one copy only"
-    if isinstance(original, dict):
-        assert fast.keys() == slow.keys() == original.keys(), where
-        for key in original:
-            same_sharing(fast[key], slow[key], original[key], f"{where}[{key!r}]")
-    elif isinstance(original, list):
-        assert len(fast) == len(slow) == len(original), where
-        for n, item in enumerate(original):
-            same_sharing(fast[n], slow[n], item, f"{where}[{n}]")
-    else:
-        assert fast == slow, where
 
 
 def demo_states(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -16,6 +15,7 @@ from pbem.games.race_to_berlin.rules import ENGINE, RaceToBerlinEngine
 from pbem.games.race_to_berlin.state import KNOWN, State, _copy_combat, copy_state
 from pbem.verify import verify_path
 from tests.games.race_to_berlin.rtb_support import new_game
+from tests.support.sharing import same_sharing
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -42,23 +42,6 @@ def reference_copy(state: State) -> State:
         for key in state.keys() - KNOWN:
             new[key] = copy_json(state[key])
     return new
-
-
-def same_sharing(fast: Any, slow: Any, original: Any, where: str = "state") -> None:
-    """`fast` and `slow` equal, in the same key order, and each part shared with
-    `original` in both copies or in neither."""
-    assert type(fast) is type(slow), where
-    assert (fast is original) == (slow is original), f"{where}: shared in one copy only"
-    if isinstance(original, dict):
-        assert list(fast) == list(slow) == list(original), where
-        for key in original:
-            same_sharing(fast[key], slow[key], original[key], f"{where}[{key!r}]")
-    elif isinstance(original, list):
-        assert len(fast) == len(slow) == len(original), where
-        for n, item in enumerate(original):
-            same_sharing(fast[n], slow[n], item, f"{where}[{n}]")
-    else:
-        assert fast == slow, where
 
 
 def test_copy_state_is_the_reference_copy_on_every_state_of_the_demo(
