@@ -162,6 +162,14 @@ main()
 TITLES = ("barbarossa", "race-to-berlin", "berlin-1945", "race-to-the-sea", "gotterdammerung")
 
 
+def genesis_file(title: str, tmp_path: Path) -> Path:
+    """A move file holding the genesis of `title`'s demo save: the first file a player gets."""
+    save = ROOT / "saves" / f"{title}-demo.pbem"
+    genesis = tmp_path / "genesis.txt"
+    genesis.write_text(move_file(parse_entries(save.read_bytes())[:1]))
+    return genesis
+
+
 def game_modules(env: dict[str, str], *args: str) -> list[str]:
     """The game modules (pbem.games.*) `pbem ARGS` imported, in a process of its own."""
     done = subprocess.run(
@@ -179,13 +187,12 @@ def test_verifying_a_genesis_imports_no_game_module(
     """A genesis needs the engine's facts (pbem.games registers them) and its parsed
     tables (shipped, then cached): no rules. With the cache as a first run finds it
     (empty), as the next run does, and with none."""
-    save = ROOT / "saves" / f"{title}-demo.pbem"
-    genesis = tmp_path / "genesis.txt"
-    genesis.write_text(move_file(parse_entries(save.read_bytes())[:1]))
+    genesis = genesis_file(title, tmp_path)
     for environ in (env, env, {**env, "PBEM_CACHE": ""}):
         assert game_modules(environ, "verify", str(genesis)) == []
     # (the probe sees a game's modules when they are imported: the whole save plays it)
     package = title.replace("-", "_")
+    save = ROOT / "saves" / f"{title}-demo.pbem"
     assert f"pbem.games.{package}.rules" in game_modules(env, "verify", str(save))
 
 
@@ -275,9 +282,7 @@ def test_verifying_a_genesis_compiles_little(
     regular expressions only those a plain move file is read with (pbem.lazy.lazy_pattern;
     a save's RNG LOG header is looked for where the armored text holds "rng"): the text
     escapes (pbem.escape) compile none for printable text."""
-    save = ROOT / "saves" / f"{title}-demo.pbem"
-    genesis = tmp_path / "genesis.txt"
-    genesis.write_text(move_file(parse_entries(save.read_bytes())[:1]))
+    genesis = genesis_file(title, tmp_path)
     done = subprocess.run(
         [sys.executable, "-c", COMPILES_PROBE, "verify", str(genesis)],
         capture_output=True,
@@ -312,9 +317,7 @@ def test_verifying_a_genesis_runs_no_typing_copy_nor_openssl_hashing(
     """typing (pbem.hints), copy and weakref (lazy in core), hashlib and its OpenSSL
     (pbem.digests) and cryptography's exceptions (lazy in crypto) stay unrun by a
     genesis's `pbem verify`: with the cache empty, warm and off."""
-    save = ROOT / "saves" / f"{title}-demo.pbem"
-    genesis = tmp_path / "genesis.txt"
-    genesis.write_text(move_file(parse_entries(save.read_bytes())[:1]))
+    genesis = genesis_file(title, tmp_path)
     for environ in (env, env, {**env, "PBEM_CACHE": ""}):
         done = subprocess.run(
             [sys.executable, "-c", STDLIB_PROBE, "verify", str(genesis)],
