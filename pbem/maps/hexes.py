@@ -50,7 +50,7 @@ OFFSETS = ("odd-q", "even-q", "odd-r", "even-r")
 EDGES = ("first-column", "last-column", "first-row", "last-row")
 
 # Axial direction vectors (dq, dr), and their names in the two natural orientations.
-_AXIAL = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
+AXIAL_STEPS = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
 _FLAT_NAMES = ("N", "NE", "SE", "S", "SW", "NW")  # q grids, flat-topped
 _POINTY_NAMES = ("NW", "NE", "E", "SE", "SW", "W")  # r grids, pointy-topped
 SQRT3 = math.sqrt(3)
@@ -198,7 +198,7 @@ class HexGrid:
     def _around(self, hex_: HexId) -> list[HexId]:
         q, r = self.axial(hex_)
         out = []
-        for dq, dr in _AXIAL:
+        for dq, dr in AXIAL_STEPS:
             cr = self._offset(q + dq, r + dr)
             if cr is not None:
                 out.append(hex_id(*cr, self.digits))
@@ -224,7 +224,7 @@ class HexGrid:
         if direction not in names:
             raise ValueError(f"unknown direction {direction!r} (expected {', '.join(names)})")
         q, r = self.axial(self._check(hex_))
-        dq, dr = _AXIAL[names.index(direction)]
+        dq, dr = AXIAL_STEPS[names.index(direction)]
         cr = self._offset(q + dq, r + dr)
         if cr is None:
             return None
@@ -236,7 +236,7 @@ class HexGrid:
         if not self.adjacent(a, b):
             raise ValueError(f"hexes {self.label(a)} and {self.label(b)} are not neighbours")
         (qa, ra), (qb, rb) = self.axial(a), self.axial(b)
-        return self.direction_names[_AXIAL.index((qb - qa, rb - ra))]
+        return self.direction_names[AXIAL_STEPS.index((qb - qa, rb - ra))]
 
     def edges(self, hex_: HexId) -> frozenset[str]:
         """Which sides of the grid's rectangle the hex lies on ("first-column", ...)."""

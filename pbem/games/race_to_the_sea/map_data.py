@@ -26,7 +26,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any
 
 from pbem.games.datacheck import DataChecker, read_toml, shipped_file
-from pbem.maps.hexes import HexGrid, hex_id, label, split
+from pbem.maps.hexes import AXIAL_STEPS, HexGrid, hex_id, label, split
 
 PACKAGE = "pbem.games.race_to_the_sea"
 MAP_FILE = "map.toml"
@@ -583,7 +583,7 @@ def grid_neighbours(
 ) -> tuple[dict[int, None], dict[int, tuple[int, ...]]]:
     """(the hexes, each hex's neighbours) of `HexGrid(range(1, columns + 1), range(1, rows
     + 1), offset=offset)` (two digits each), by its arithmetic, inlined: `axial`, then
-    `_offset` and `hex_id` of each step of `_AXIAL`, kept when on the grid."""
+    `_offset` and `hex_id` of each step of `AXIAL_STEPS`, kept when on the grid."""
     flat, shift = offset.endswith("-q"), offset.startswith("odd")
 
     def half(n: int) -> int:
@@ -595,7 +595,7 @@ def grid_neighbours(
         col, row = divmod(h, 100)
         q, r = (col, row - half(col)) if flat else (col - half(row), row)
         out = []
-        for dq, dr in _AXIAL_STEPS:
+        for dq, dr in AXIAL_STEPS:
             nq, nr = q + dq, r + dr
             c, w = (nq, nr + half(nq)) if flat else (nq + half(nr), nr)
             if 0 <= c < 100 and 0 <= w < 100 and c * 100 + w in hexes:
@@ -604,8 +604,6 @@ def grid_neighbours(
     return hexes, table
 
 
-# HexGrid's axial steps (pbem.maps.hexes._AXIAL), in its order: neighbours come clockwise.
-_AXIAL_STEPS = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
 _NEIGHBOURS: dict[
     int, tuple[Mapping[str, Any], tuple[dict[int, None], dict[int, tuple[int, ...]]]]
 ] = {}
