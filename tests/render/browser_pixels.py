@@ -2,7 +2,8 @@
 
 The browser decodes the PNGs (its own decoder, as it shows them) into a canvas and counts
 there: the pixels where two screenshots differ by more than a threshold in red, green or
-blue, and the colours of one screenshot. Undoing PNG's Paeth filter and walking millions
+blue, and the colours of one screenshot (in the session's one browser:
+tests/support/headless.py). Undoing PNG's Paeth filter and walking millions
 of pixels in Python took most of these tests' time (tests/render/png_pixels.py, tested
 against the PNG spec, stays for small images); here it is one more Chromium start.
 tests/render/test_browser_pixels.py plants known pixels for it to find.
@@ -17,7 +18,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from pbem.render.png import run_headless
+from tests.support.headless import open_page
 
 # The images are data: URLs, which leave the canvas readable (a file: image would taint
 # it). Everything runs in the load handler, which fires once every image is decoded and
@@ -94,7 +95,7 @@ def _measure(pngs: list[bytes], task: dict[str, object]) -> dict[str, list[objec
     with tempfile.TemporaryDirectory(prefix="pbem-pixels-") as folder:
         path = Path(folder) / "pixels.html"
         path.write_text(page, encoding="utf-8")
-        dom = run_headless(path, width=200, height=200, dump_dom=True)
+        _shot, dom = open_page(path, width=200, height=200, dump_dom=True)
     found = re.search(r'data-result="([^"]*)"', dom)
     assert found is not None, "the measurement did not run in Chromium"
     result: dict[str, list[object]] = json.loads(found.group(1).replace("&quot;", '"'))

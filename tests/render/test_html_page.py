@@ -2,8 +2,8 @@
 
 For each title's demo save (saves/*.pbem, replayed to the middle of the game, where the
 board is full and a turn is under way) each role's page is rendered and opened by a
-headless Chromium, one process per page, the pages of a title in parallel. The
-screenshot must not be blank (decoded with zlib and struct: many colours, most pixels
+headless Chromium (the session's one, a fresh context per page: tests/support/headless.py).
+The screenshot must not be blank (decoded with zlib and struct: many colours, most pixels
 not the background), the map must be laid out at its size (the SVG's own width and
 height, fitted to the page's width with its proportions kept: measured in the DOM after
 layout), and the page's text alternative of the map must list the same facts as the text
@@ -29,7 +29,6 @@ import shutil
 import stat
 import struct
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from html.parser import HTMLParser
 from pathlib import Path
@@ -47,13 +46,14 @@ from pbem.demo import DemoStep, run_demo
 from pbem.ledger import replay
 from pbem.render import maps
 from pbem.render.page import packed_save, page_map, render_page, render_svg
-from pbem.render.png import chromium, run_headless, svg_size
+from pbem.render.png import chromium, svg_size
 from pbem.render.summary import render_summary
 from pbem.render.verifier import csp_source, map_script, verifier_script
 from pbem.store import Store
 from pbem.transport.htmltext import embedded_save
 from pbem.verify import parse_entries
 from tests.render.browser_pixels import colours
+from tests.support.headless import open_page
 
 ROOT = Path(__file__).resolve().parents[2]
 TITLES = ("barbarossa", "race-to-berlin", "berlin-1945")
@@ -198,38 +198,26 @@ def probed(page: str) -> str:
     return loose.replace("</body>", PROBE + "</body>")
 
 
-def open_in_browser(found: str, folder: Path, name: str, page: str) -> tuple[bytes, str]:
+def open_in_browser(folder: Path, name: str, page: str) -> tuple[bytes, str]:
     path = folder / f"{name}.html"
     path.write_text(probed(page), encoding="utf-8")
-    shot = folder / f"{name}.png"
     # (idle: a packed map is drawn once its script has inflated it)
-    dom = run_headless(
-        path,
-        width=WINDOW[0],
-        height=WINDOW[1],
-        screenshot=shot,
-        dump_dom=True,
-        browser=found,
-        idle_ms=5000,
+    shot, dom = open_page(
+        path, width=WINDOW[0], height=WINDOW[1], screenshot=True, dump_dom=True, idle_ms=5000
     )
-    return shot.read_bytes(), dom
+    assert shot is not None
+    (folder / f"{name}.png").write_bytes(shot)
+    return shot, dom
 
 
 @pytest.mark.parametrize("rules", TITLES)
 def test_each_roles_page_draws_in_a_browser(rules: str, tmp_path: Path) -> None:
-    found = browser()
+    browser()
     game = demo_game(rules)
     assert maps.has_map(rules), f"{rules} draws no map"
     roles = list(game.roles)
     pages = {role: render_page(game, role) for role in roles}
-    with ThreadPoolExecutor(max_workers=len(roles)) as pool:
-        opened = dict(
-            zip(
-                roles,
-                pool.map(lambda r: open_in_browser(found, tmp_path, r, pages[r]), roles),
-                strict=True,
-            )
-        )
+    opened = {role: open_in_browser(tmp_path, role, pages[role]) for role in roles}
     SCREENS.mkdir(parents=True, exist_ok=True)
     census = colours([png for png, _dom in opened.values()], every=3)
     for (role, (_png, dom)), shot in zip(opened.items(), census, strict=True):

@@ -16,9 +16,10 @@ from pbem.core.adjudicator import Adjudicator
 from pbem.ledger import replay
 from pbem.maps.svg_compact import PRESENTATION, compact
 from pbem.render.page import PACK_MAP_OVER, page_map, render_page, render_svg
-from pbem.render.png import chromium, run_headless, svg_size
+from pbem.render.png import chromium, svg_size
 from pbem.verify import parse_entries
 from tests.render.browser_pixels import differing_pixels
+from tests.support.headless import open_page
 
 ROOT = Path(__file__).resolve().parents[2]
 TITLES = ("barbarossa", "berlin-1945", "gotterdammerung", "race-to-berlin", "race-to-the-sea")
@@ -177,9 +178,9 @@ def _shot(svg: str, folder: Path, name: str) -> bytes:
     width, height = svg_size(svg)
     page = folder / f"{name}.svg"
     page.write_text(svg, encoding="utf-8")
-    shot = folder / f"{name}.png"
-    run_headless(page, width=width, height=height, screenshot=shot)
-    return shot.read_bytes()
+    shot, _dom = open_page(page, width=width, height=height, screenshot=True)
+    assert shot is not None
+    return shot
 
 
 @pytest.mark.skipif(chromium() is None, reason="chromium is not installed")

@@ -1,12 +1,13 @@
 """The turn page's verifier (pbem/render/verifier.js, issue 18) run in headless Chromium,
-Debian's package, on many texts at once: one browser start for a whole batch.
+Debian's package, on many texts at once: one page load for a whole batch.
 
 `browser_verdicts({name: save text})` writes a page that holds the verifier and the texts,
-lets Chromium run it with a virtual-time budget (so it returns once the page is idle, all
-Web Crypto promises settled) and reads the verdicts back from the DOM it dumps.
+lets Chromium (the session's one: tests/support/headless.py) run it with a virtual-time
+budget (so it returns once the page is idle, all Web Crypto promises settled) and reads
+the verdicts back from the DOM it dumps.
 `page_verdicts({name: turn page})` opens whole turn pages, each in a frame of one page
 (`srcdoc`: each under its own Content-Security-Policy, as when opened alone), and reads
-back the verdict each page wrote: one browser start for them all.
+back the verdict each page wrote: one page load for them all.
 """
 
 from __future__ import annotations
@@ -19,8 +20,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from pbem.render.png import chromium, run_headless
+from pbem.render.png import chromium
 from pbem.render.verifier import verifier_script
+from tests.support.headless import open_page
 
 CHROMIUM = chromium()
 _OUT = re.compile(r'<pre id="out">(.*?)</pre>', re.S)
@@ -58,15 +60,10 @@ def run_page(page: str, budget_ms: int = 120_000, timeout: float = 300) -> str:
     with tempfile.TemporaryDirectory(prefix="pbem-browser-") as folder:
         path = Path(folder) / "page.html"
         path.write_text(page, encoding="utf-8")
-        return run_headless(
-            path,
-            width=1200,
-            height=900,
-            dump_dom=True,
-            browser=CHROMIUM,
-            idle_ms=budget_ms,
-            timeout=timeout,
+        _shot, dom = open_page(
+            path, width=1200, height=900, dump_dom=True, idle_ms=budget_ms, timeout=timeout
         )
+        return dom
 
 
 def browser_verdicts(texts: Mapping[str, str], prelude: str = "") -> dict[str, dict[str, Any]]:
