@@ -16,7 +16,7 @@ import pytest
 from pbem.core.canonical import canonical_bytes
 from pbem.games.gotterdammerung import state as gs
 from pbem.games.gotterdammerung.rules import ENGINE
-from pbem.testing import Table
+from tests.support.checked_table import CheckedTable
 
 _APPLY = type(ENGINE).apply
 
@@ -56,7 +56,7 @@ def _guarded_game(seed: int) -> tuple[int, tuple[bytes, ...]]:
         if seed == DEEP_COPIED:
             states = _game(seed)
         else:
-            Table(ENGINE, seed=seed).play()
+            CheckedTable(ENGINE, seed=seed).play()
             states = []
         return _Count.applied, tuple(states)
 
@@ -115,7 +115,7 @@ def _deep_copy(state: Any) -> Any:
 
 
 def _game(seed: int) -> list[bytes]:
-    table = Table(ENGINE, seed=seed)
+    table = CheckedTable(ENGINE, seed=seed)
     states = []
     while not table.over():
         table.step()

@@ -29,8 +29,8 @@ from pbem.games.gotterdammerung import map_data as md
 from pbem.games.gotterdammerung import state as gs
 from pbem.games.gotterdammerung import supply, victory, zoc
 from pbem.games.gotterdammerung.rules import ENGINE
-from pbem.testing import Table
 from tests.games.gotterdammerung.test_gd_speed import plain_enemy_zoc as plain_zone
+from tests.support.checked_table import CheckedTable
 
 Unit = Mapping[str, Any]
 
@@ -86,7 +86,7 @@ def positions() -> tuple[Any, Any, list[list[dict[str, Any]]]]:
     found: list[list[dict[str, Any]]] = []
     board = data = None
     for seed in (3, 4):
-        t = Table(ENGINE, seed=seed)
+        t = CheckedTable(ENGINE, seed=seed)
         count = 0
         while not t.over() and count < 3000:
             t.step()

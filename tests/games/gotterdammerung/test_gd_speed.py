@@ -17,7 +17,7 @@ from pbem.games.gotterdammerung import map_data as md
 from pbem.games.gotterdammerung import state as gs
 from pbem.games.gotterdammerung import supply, zoc
 from pbem.games.gotterdammerung.rules import ENGINE
-from pbem.testing import Table
+from tests.support.checked_table import CheckedTable
 
 
 def plain_enemy_zoc(board: Any, data: Any, units: Sequence[Any], side: str) -> dict[str, str]:
@@ -81,7 +81,7 @@ def plain_status(board: Any, data: Any, units: Sequence[Any], turn: int, occupie
 def positions() -> tuple[Any, Any, list[dict[str, Any]]]:
     """Every 60th position of a seeded bot game, and a shuffled copy of each (units
     moved to random hexes, some disrupted): positions the bots would not reach."""
-    t = Table(ENGINE, seed=2)
+    t = CheckedTable(ENGINE, seed=2)
     found = []
     count = 0
     while not t.over() and count < 5000:
@@ -276,7 +276,7 @@ def test_the_bots_attack_odds_are_those_of_the_whole_position() -> None:
     of every attack it lists are those combat_odds finds in the whole list of units."""
     from pbem.games.gotterdammerung import arrivals, choices, combat, fighting, phases
 
-    t = Table(ENGINE, seed=4)
+    t = CheckedTable(ENGINE, seed=4)
     tried = 0
     for _ in range(4000):
         if t.over() or tried >= 12:

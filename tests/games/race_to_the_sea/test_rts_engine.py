@@ -24,12 +24,13 @@ from pbem.games.race_to_the_sea.decisions import (
 from pbem.games.race_to_the_sea.rules import ENGINE
 from pbem.games.race_to_the_sea.state import positions, unit
 from pbem.testing import Table, leaks
+from tests.support.checked_table import CheckedTable
 
 DATA = ENGINE.load_data({})
 
 
 def table(seed: int) -> Table:
-    return Table(ENGINE, ENGINE.setup(DATA, {}), seed=seed)
+    return CheckedTable(ENGINE, ENGINE.setup(DATA, {}), seed=seed)
 
 
 def everything(t: Table) -> State:
