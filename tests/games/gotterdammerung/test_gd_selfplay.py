@@ -21,6 +21,7 @@ same option sets and turns).
 from __future__ import annotations
 
 import copy
+import functools
 import os
 import random
 from typing import Any
@@ -156,13 +157,24 @@ def _table(seed: int) -> Table:
     return Table(ENGINE, ENGINE.setup(DATA, options), seed=seed, check=False)
 
 
+@functools.cache
+def trunk(seed: int) -> tuple[list[str], dict[int, Table], Table]:
+    """A whole game from the set-up, checked after every decision, played once per process
+    (the chunk that owns the seed, and test_a_branch_plays_another_game_from_the_same_position
+    for seed 0, read the same game): its problems, its branch points and its finished
+    table. Neither is changed by a reader: `branch` copies a point before it plays on."""
+    points: dict[int, Table] = {}
+    t = _table(seed)
+    return play_checked(t, points), points, t
+
+
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 def test_seeded_bot_games_finish_with_the_invariants(chunk: int) -> None:
     problems: list[str] = []
     trunks: list[dict[int, Table]] = []
     for seed in range(chunk, min(GAMES, TRUNKS), CHUNKS):
-        points: dict[int, Table] = {}
-        problems += play_checked(_table(seed), points)
+        found, points, _played = trunk(seed)
+        problems += found
         trunks.append(points)
     for seed in range(TRUNKS + chunk, GAMES, CHUNKS):
         points = trunks[0]
@@ -172,15 +184,14 @@ def test_seeded_bot_games_finish_with_the_invariants(chunk: int) -> None:
 
 
 def test_a_branch_plays_another_game_from_the_same_position() -> None:
-    points: dict[int, Table] = {}
-    trunk = _table(0)
-    assert play_checked(trunk, points) == []
+    problems, points, played = trunk(0)
+    assert problems == []
     assert sorted(points) == list(range(2, 11))  # turn 1 starts at the Soviet Combat Phase
     start = points[6]
     other = branch(start, 77)
     assert play_checked(other) == []
-    assert other.history[: len(start.history)] == trunk.history[: len(start.history)]
-    assert other.history != trunk.history
+    assert other.history[: len(start.history)] == played.history[: len(start.history)]
+    assert other.history != played.history
 
 
 def test_the_watch_catches_a_broken_invariant() -> None:

@@ -23,6 +23,7 @@ workers; RTS_SELFPLAY_GAMES changes how many games are played (default 60).
 from __future__ import annotations
 
 import copy
+import functools
 import os
 import random
 
@@ -87,17 +88,26 @@ def play_checked(t: Table, keep: dict[int, Table] | None = None) -> list[str]:
     return [f"seed {t.seed}: {p}" for p in Watch.at_the_end(t.state, ENGINE.outcome(t.state))]
 
 
+@functools.cache
+def trunk(seed: int) -> tuple[list[str], dict[int, Table], Table]:
+    """A whole game from the set-up, checked after every decision, played once per process
+    (the chunk that owns the seed, and test_a_branch_plays_another_game_from_the_same_position
+    for seed 1, read the same game): its problems, its branch points and its finished
+    table. Neither is changed by a reader: `branch` copies a point before it plays on."""
+    # check=False: apply's "input unchanged" check costs as much as the game itself;
+    # the engine tests keep it on for their bot games.
+    points: dict[int, Table] = {}
+    t = Table(ENGINE, ENGINE.setup(DATA, {}), seed=seed, check=False)
+    return play_checked(t, points), points, t
+
+
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 def test_seeded_bot_games_finish_with_the_invariants(chunk: int) -> None:
     problems: list[str] = []
     trunks: list[dict[int, Table]] = []
     for seed in range(chunk, min(GAMES, TRUNKS), CHUNKS):
-        # check=False: apply's "input unchanged" check costs as much as the game itself;
-        # the engine tests keep it on for their bot games.
-        points: dict[int, Table] = {}
-        problems += play_checked(
-            Table(ENGINE, ENGINE.setup(DATA, {}), seed=seed, check=False), points
-        )
+        found, points, _played = trunk(seed)
+        problems += found
         trunks.append(points)
     for seed in range(TRUNKS + chunk, GAMES, CHUNKS):
         points = trunks[(seed // CHUNKS) % len(trunks)]
@@ -107,17 +117,16 @@ def test_seeded_bot_games_finish_with_the_invariants(chunk: int) -> None:
 
 
 def test_a_branch_plays_another_game_from_the_same_position() -> None:
-    points: dict[int, Table] = {}
-    trunk = Table(ENGINE, ENGINE.setup(DATA, {}), seed=1, check=False)
-    assert play_checked(trunk, points) == []
+    problems, points, played = trunk(1)
+    assert problems == []
     assert sorted(points) == list(range(1, 11))  # a branch point at each turn's start
     start = points[5]
-    assert start.state["turn"] == 5 and len(start.history) < len(trunk.history)
+    assert start.state["turn"] == 5 and len(start.history) < len(played.history)
     other = branch(start, 77)
     assert play_checked(other) == []
-    assert other.history[: len(start.history)] == trunk.history[: len(start.history)]
-    assert other.history != trunk.history
-    assert len(start.history) < min(len(trunk.history), len(other.history))
+    assert other.history[: len(start.history)] == played.history[: len(start.history)]
+    assert other.history != played.history
+    assert len(start.history) < min(len(played.history), len(other.history))
 
 
 def test_the_bot_answers_only_the_asked_role_with_a_listed_choice() -> None:
