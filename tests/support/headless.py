@@ -3,8 +3,10 @@
 The browser tests opened their pages with `pbem.render.png.run_headless`, one Chromium
 start per page: some forty starts, most of the browser tests' time (a start costs more
 CPU than drawing a page). Here one Chromium, started on first use, opens every page the
-tests ask for, each in a browser context of its own (a new profile in memory: no cache,
-storage, cookie or history shared with any page before it) and a new tab, closed after.
+tests ask for: each page that runs pbem's scripts in a browser context of its own (a new
+profile in memory: no cache, storage, cookie or history shared with any page before it)
+and a new tab, closed after; a drawing or a test's own measuring page in one tab kept for
+them (`Headless.open` says why that shares nothing a page reads).
 What a test reads is what `run_headless` gave it: the DOM after layout (`--dump-dom`
 reads the same `outerHTML`), a PNG screenshot of a window of the size asked (a viewport
 of that size, at scale 1), and for `idle_ms` the page's scripts run until it is idle or
@@ -21,6 +23,7 @@ and events on fd 4, each a JSON message ended by a NUL byte.
 from __future__ import annotations
 
 import base64
+import fcntl
 import json
 import os
 import select
@@ -31,6 +34,12 @@ from pathlib import Path
 from typing import Any
 
 from pbem.render.png import FLAGS, chromium
+
+
+def _above_9(fd: int) -> int:
+    moved = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 10)
+    os.close(fd)
+    return moved
 
 
 class BrowserGone(RuntimeError):
@@ -44,6 +53,11 @@ class Headless:
         self._profile = tempfile.TemporaryDirectory(prefix="pbem-chromium-")
         commands_read, self._commands = os.pipe()
         self._answers, answers_write = os.pipe()
+        # The child's ends above fd 9 (close-on-exec, as every descriptor Python makes):
+        # dup2 onto 3 and 4 then never meets one of them there (dup2 of a descriptor onto
+        # itself would keep it close-on-exec, and one moved first could overwrite the other).
+        commands_read = _above_9(commands_read)
+        answers_write = _above_9(answers_write)
 
         def as_fds_3_and_4() -> None:  # (in the child, before exec)
             os.dup2(commands_read, 3)
@@ -68,6 +82,7 @@ class Headless:
         self._buffer = b""
         self._next_id = 0
         self._events: list[dict[str, Any]] = []
+        self._plain: str | None = None  # the session of the tab for pages without scripts
 
     # --- the pipe -----------------------------------------------------------------------------
 
@@ -133,8 +148,17 @@ class Headless:
     ) -> tuple[bytes | None, str]:
         """(PNG screenshot or None, DOM or "") of the local file `page` in a window of
         `width` x `height`, once it has loaded (and with `idle_ms`, once its scripts are
-        idle or that much virtual time has passed)."""
+        idle or that much virtual time has passed).
+
+        A page with `idle_ms` (a turn page, a verifier's page: pbem's own scripts at work)
+        opens in a new tab of a new browser context, closed after. One without (a map
+        drawn, a test's own page measuring pixels: no storage, no timer, nothing a later
+        page reads) is loaded in place of the one before in one tab kept for them, whose
+        virtual time is never set: a new tab and its renderer cost twice the page."""
         deadline = time.monotonic() + timeout
+        if idle_ms is None:
+            session = self._plain_tab()
+            return self._load(page, session, width, height, screenshot, dump_dom, None, deadline)
         context = self.send("Target.createBrowserContext")["browserContextId"]
         target = self.send(
             "Target.createTarget", {"url": "about:blank", "browserContextId": context}
@@ -143,40 +167,66 @@ class Headless:
             session = self.send("Target.attachToTarget", {"targetId": target, "flatten": True})[
                 "sessionId"
             ]
-            self._events.clear()
             self.send("Page.enable", session=session)
-            self.send(
-                "Emulation.setDeviceMetricsOverride",
-                {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False},
-                session=session,
-            )
-            if idle_ms is not None:  # (virtual time starts with the navigation)
-                self.send("Emulation.setVirtualTimePolicy", {"policy": "pause"}, session=session)
-            self.send("Page.navigate", {"url": page.resolve().as_uri()}, session=session)
-            if idle_ms is not None:
-                self.send(
-                    "Emulation.setVirtualTimePolicy",
-                    {"policy": "pauseIfNetworkFetchesPending", "budget": idle_ms},
-                    session=session,
-                )
-                self._wait_for("Emulation.virtualTimeBudgetExpired", session, deadline)
-            self._wait_for("Page.loadEventFired", session, deadline)
-            shot = None
-            if screenshot:
-                data = self.send("Page.captureScreenshot", {"format": "png"}, session=session)
-                shot = base64.b64decode(data["data"])
-            dom = ""
-            if dump_dom:
-                found = self.send(
-                    "Runtime.evaluate",
-                    {"expression": "document.documentElement.outerHTML", "returnByValue": True},
-                    session=session,
-                )
-                dom = str(found["result"]["value"])
-            return shot, dom
+            return self._load(page, session, width, height, screenshot, dump_dom, idle_ms, deadline)
         finally:
             self.send("Target.closeTarget", {"targetId": target})
             self.send("Target.disposeBrowserContext", {"browserContextId": context})
+
+    def _plain_tab(self) -> str:
+        if self._plain is None:
+            context = self.send("Target.createBrowserContext")["browserContextId"]
+            target = self.send(
+                "Target.createTarget", {"url": "about:blank", "browserContextId": context}
+            )["targetId"]
+            session = self.send("Target.attachToTarget", {"targetId": target, "flatten": True})[
+                "sessionId"
+            ]
+            self.send("Page.enable", session=session)
+            self._plain = session
+        return self._plain
+
+    def _load(
+        self,
+        page: Path,
+        session: str,
+        width: int,
+        height: int,
+        screenshot: bool,
+        dump_dom: bool,
+        idle_ms: int | None,
+        deadline: float,
+    ) -> tuple[bytes | None, str]:
+        self._events.clear()
+        self.send(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False},
+            session=session,
+        )
+        if idle_ms is not None:  # (virtual time starts with the navigation)
+            self.send("Emulation.setVirtualTimePolicy", {"policy": "pause"}, session=session)
+        self.send("Page.navigate", {"url": page.resolve().as_uri()}, session=session)
+        if idle_ms is not None:
+            self.send(
+                "Emulation.setVirtualTimePolicy",
+                {"policy": "pauseIfNetworkFetchesPending", "budget": idle_ms},
+                session=session,
+            )
+            self._wait_for("Emulation.virtualTimeBudgetExpired", session, deadline)
+        self._wait_for("Page.loadEventFired", session, deadline)
+        shot = None
+        if screenshot:
+            data = self.send("Page.captureScreenshot", {"format": "png"}, session=session)
+            shot = base64.b64decode(data["data"])
+        dom = ""
+        if dump_dom:
+            found = self.send(
+                "Runtime.evaluate",
+                {"expression": "document.documentElement.outerHTML", "returnByValue": True},
+                session=session,
+            )
+            dom = str(found["result"]["value"])
+        return shot, dom
 
     def close(self) -> None:
         try:
