@@ -29,8 +29,8 @@ from pbem.games.gotterdammerung import map_data as md
 from pbem.games.gotterdammerung import state as gs
 from pbem.games.gotterdammerung import supply, victory, zoc
 from pbem.games.gotterdammerung.rules import ENGINE
+from tests.games.gotterdammerung import gd_games
 from tests.games.gotterdammerung.test_gd_speed import plain_enemy_zoc as plain_zone
-from tests.support.checked_table import CheckedTable
 
 Unit = Mapping[str, Any]
 
@@ -85,15 +85,11 @@ def positions() -> tuple[Any, Any, list[list[dict[str, Any]]]]:
     of each (30% of the units moved to random hexes, 10% disrupted toggled)."""
     found: list[list[dict[str, Any]]] = []
     board = data = None
-    for seed in (3, 4):
-        t = CheckedTable(ENGINE, seed=seed)
-        count = 0
-        while not t.over() and count < 3000:
-            t.step()
-            count += 1
-            if count % 50 == 0:
-                found.append(copy.deepcopy(gs.on_map(t.state)))
-        board, data = t.state["board"], t.state["counters"]
+    for seed in (3, 4):  # (each game played once per process: gd_games.py)
+        for count in range(50, min(3000, gd_games.length(seed) - 1) + 1, 50):
+            found.append(gs.on_map(gd_games.position(seed, count)))
+        first = gd_games.position(seed, 0)
+        board, data = first["board"], first["counters"]
     rng = random.Random(29)
     hexes = sorted(h for h in board["hexes"] if md.kind(board, h) != md.UNUSED)
     shuffled = []

@@ -17,7 +17,7 @@ from pbem.games.gotterdammerung import map_data as md
 from pbem.games.gotterdammerung import state as gs
 from pbem.games.gotterdammerung import supply, zoc
 from pbem.games.gotterdammerung.rules import ENGINE
-from tests.support.checked_table import CheckedTable
+from tests.games.gotterdammerung import gd_games
 
 
 def plain_enemy_zoc(board: Any, data: Any, units: Sequence[Any], side: str) -> dict[str, str]:
@@ -78,19 +78,20 @@ def plain_status(board: Any, data: Any, units: Sequence[Any], turn: int, occupie
     return out
 
 
+SEED = 3
+
+
 def positions() -> tuple[Any, Any, list[dict[str, Any]]]:
     """Every 60th position of a seeded bot game, and a shuffled copy of each (units
     moved to random hexes, some disrupted): positions the bots would not reach."""
-    t = CheckedTable(ENGINE, seed=2)
+    # (seed 3, whose game test_gd_fast_paths.py reads too: played once, gd_games.py)
     found = []
-    count = 0
-    while not t.over() and count < 5000:
-        t.step()
-        count += 1
-        if count % 60 == 0:
-            found.append(copy.deepcopy({k: t.state[k] for k in ("units", "turn", "occupied")}))
+    for count in range(60, min(5000, gd_games.length(SEED) - 1) + 1, 60):
+        state = gd_games.position(SEED, count)
+        found.append({k: state[k] for k in ("units", "turn", "occupied")})
+    final = gd_games.position(SEED, gd_games.length(SEED) - 1)
     rng = random.Random(16)
-    board = t.state["board"]
+    board = final["board"]
     hexes = sorted(h for h in board["hexes"] if md.kind(board, h) != md.UNUSED)
     shuffled = []
     for position in found:
@@ -103,7 +104,7 @@ def positions() -> tuple[Any, Any, list[dict[str, Any]]]:
                     u["disrupted"] = not u.get("disrupted")
             other["occupied"] = sorted(set(other["occupied"]) | set(rng.sample(hexes, 5)))
             shuffled.append(other)
-    return board, t.state["counters"], found + shuffled
+    return board, final["counters"], found + shuffled
 
 
 @pytest.fixture(scope="module")
@@ -276,12 +277,11 @@ def test_the_bots_attack_odds_are_those_of_the_whole_position() -> None:
     of every attack it lists are those combat_odds finds in the whole list of units."""
     from pbem.games.gotterdammerung import arrivals, choices, combat, fighting, phases
 
-    t = CheckedTable(ENGINE, seed=4)
     tried = 0
-    for _ in range(4000):
-        if t.over() or tried >= 12:
+    for n in range(min(4000, gd_games.length(4))):  # (seed 4: played once, gd_games.py)
+        if tried >= 12:
             break
-        state = t.state
+        state = gd_games.position(4, n)
         if state["step"] == "combat":
             side = phases.phase_side(state)
             units = gs.on_map(state)
@@ -306,5 +306,4 @@ def test_the_bots_attack_odds_are_those_of_the_whole_position() -> None:
                 )
                 assert odds == expected, decision
                 tried += 1
-        t.step()
     assert tried >= 12
