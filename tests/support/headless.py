@@ -22,6 +22,7 @@ and events on fd 4, each a JSON message ended by a NUL byte.
 
 from __future__ import annotations
 
+import atexit
 import base64
 import fcntl
 import json
@@ -261,6 +262,7 @@ def open_page(
         found = chromium()
         assert found is not None, "chromium is not installed (Debian package chromium)"
         _shared = Headless(found)
+        atexit.register(close_shared)  # (and tests/render/conftest.py, at the session's end)
     try:
         return _shared.open(
             page,
