@@ -27,6 +27,7 @@ from pbem.games.race_to_the_sea.state import (
     unit,
 )
 from pbem.testing import Table
+from tests.games.race_to_the_sea import rts_games
 
 DATA = ENGINE.load_data({})
 
@@ -132,17 +133,11 @@ def mismatches(state: State) -> list[str]:
 
 @pytest.mark.parametrize("seed", [3])
 def test_the_index_equals_a_rescan_at_every_placement_of_bot_games(seed: int) -> None:
-    t = Table(ENGINE, ENGINE.setup(DATA, {}), seed=seed, check=False)
-    rng = random.Random(seed)
     checked = 0
-    for _ in range(5000):
-        if t.over():
-            break
-        if t.state["step"] == "place" and t.state["batch"] is not None:
-            assert mismatches(t.state) == [], f"seed {seed}, turn {t.state['turn']}"
-            checked += 1
-        t.decide(t.asked(), t.choose(t.asked(), rng))  # type: ignore[arg-type]
-    assert t.over() and checked > 40
+    for state in rts_games.placements(seed):  # (the game test_rts_fast_paths.py reads too)
+        assert mismatches(state) == [], f"seed {seed}, turn {state['turn']}"
+        checked += 1
+    assert rts_games.finished(seed) and checked > 40
 
 
 def placing_table(seed: int = 5) -> Table:

@@ -27,6 +27,7 @@ from pbem.games.race_to_the_sea import state as rs
 from pbem.games.race_to_the_sea.rules import ENGINE, STATIC_KEYS
 from pbem.testing import Table
 from pbem.verify import verify_text
+from tests.games.race_to_the_sea import rts_games
 
 SAVE = Path(__file__).resolve().parents[3] / "saves" / "race-to-the-sea-demo.pbem"
 DATA = ENGINE.load_data({})
@@ -177,25 +178,9 @@ def _cost(board: Any, flooded: list[int], a: int, b: int) -> int:
 
 
 def _positions_seen(seed: int) -> list[dict[str, Any]]:
-    """States of a bot game, every tenth decision. The game is played once per process;
-    each call gets copies of its own (`copy_state`: a change to a copy's counter copies
-    that counter first, test_a_copy_changes_its_own_counter_never_the_sources), as the
-    game's own states were copied when each call played it again."""
-    return [rs.copy_state(state) for state in _positions_played(seed)]
-
-
-@functools.cache
-def _positions_played(seed: int) -> tuple[dict[str, Any], ...]:
-    t = Table(ENGINE, ENGINE.setup(DATA, {}), seed=seed, check=False)
-    rng = random.Random(seed)
-    seen = []
-    for turn in range(1500):
-        if t.over():
-            break
-        if turn % 10 == 0:
-            seen.append(rs.copy_state(t.state))
-        t.decide(t.asked(), t.choose(t.asked(), rng))  # type: ignore[arg-type]
-    return tuple(seen)
+    """States of a bot game, every tenth decision (of its first 1500), each a copy of its
+    own. The game is played once per process (rts_games.py)."""
+    return rts_games.states(seed, every=10, first=1500)
 
 
 @pytest.mark.parametrize("seed", [3, 11])
