@@ -14,6 +14,7 @@ thirds more time for the same checks).
 
 from __future__ import annotations
 
+import functools
 import random
 from collections import Counter
 from typing import Any
@@ -159,12 +160,32 @@ def play_game(seed: int, check: bool = True, full: bool = False) -> Table:
     return g
 
 
+GLOBAL_RANDOM = ("random", "randint", "choice", "shuffle", "randrange", "uniform", "sample")
+
+
+def _forbidden(*args: Any, **kwargs: Any) -> Any:
+    raise AssertionError("global random used")
+
+
+@functools.cache
+def engine_game(seed: int) -> Table:
+    """One of the ENGINE_GAMES, played once per process with every check on and the
+    module `random`'s functions forbidden (the bots and the engine use their own
+    generators): the chunk that owns the seed reads it, and so do the tests of
+    determinism (seed 7) and of global random (seed 3) instead of playing it again.
+    Its table is finished: no reader plays on."""
+    with pytest.MonkeyPatch.context() as patch:
+        for name in GLOBAL_RANDOM:
+            patch.setattr(random, name, _forbidden)
+        return play_game(seed, full=seed % (ENGINE_GAMES // FULL_CHECKS) == 0)
+
+
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 def test_seeded_bot_games_end_with_the_invariants_holding(chunk: int) -> None:
     levels: Counter[str] = Counter()
     games = ENGINE_GAMES // CHUNKS
     for seed in range(chunk * games, (chunk + 1) * games):
-        g = play_game(seed, full=seed % (ENGINE_GAMES // FULL_CHECKS) == 0)
+        g = engine_game(seed)
         outcome = ENGINE.outcome(g.state)
         assert outcome is not None and ENGINE.prompts(g.state) == []
         assert outcome.level in ("automatic victory", "cube loss", "points", "draw")
@@ -205,17 +226,15 @@ def test_bot_games_through_the_adjudicator_with_signed_entries(seed: int) -> Non
 
 
 def test_bot_games_are_deterministic() -> None:
-    a, b = play_game(7, check=False), play_game(7, check=False)
+    """The game of seed 7 played again (without the checks, which only read) is the same
+    as the engine games' seed 7."""
+    a, b = engine_game(7), play_game(7, check=False)
     assert a.state == b.state and a.history == b.history
 
 
-def test_bot_never_uses_global_random(monkeypatch: pytest.MonkeyPatch) -> None:
-    def forbidden(*args: Any, **kwargs: Any) -> Any:
-        raise AssertionError("global random used")
-
-    for name in ("random", "randint", "choice", "shuffle", "randrange", "uniform", "sample"):
-        monkeypatch.setattr(random, name, forbidden)
-    play_game(3, check=False)
+def test_bot_never_uses_global_random() -> None:
+    """engine_game plays with the module `random`'s functions forbidden."""
+    assert engine_game(3).over()
 
 
 def test_bot_refuses_a_role_with_nothing_to_decide(fresh: dict[str, Any]) -> None:
