@@ -65,8 +65,8 @@ class EntryIndex:
 
     def friendly_hexes(self) -> frozenset[int]:
         if self._friendly is None:
-            g = rm.grid(self.board)
-            self._friendly = frozenset(h for h in g.hexes if self.friendly(h))
+            hexes = rm.map_hexes(self.board)  # (`rm.grid(board).hexes`)
+            self._friendly = frozenset(h for h in hexes if self.friendly(h))
         return self._friendly
 
     # --- the hexes the tables list (15.5-15.6) ------------------------------------------
@@ -90,8 +90,8 @@ class EntryIndex:
         out = [mons]
         if not self.friendly(mons):
             return out  # enemy-controlled: 7.1.B's fallback decides
-        g = rm.grid(board)
-        nml = {n for h in self.enemy for n in g.neighbours(h)}  # mv.nml_hexes
+        around = rm.neighbour_table(board)  # (`grid(board).neighbours`)
+        nml = {n for h in self.enemy for n in around[h]}  # mv.nml_hexes
         for name in ("Cambrai", "Valenciennes"):
             h = rm.hex_of(board, name)
             if h in nml or h in self.grl_used or not self.friendly(h):
@@ -153,12 +153,10 @@ def static_hexes(board: Mapping[str, Any], location: str) -> tuple[int, ...]:
 def _static_hexes(board: Mapping[str, Any], location: str) -> list[int]:
     if location == ru.START_AREA:
         return list(rm.allied_start_area(board))
-    if location == ru.NEAR_ST_QUENTIN:
-        g = rm.grid(board)
+    if location == ru.NEAR_ST_QUENTIN:  # (`grid.within(St Quentin, 2)`, from the table)
+        away = _each(board, (rm.hex_of(board, "St Quentin"),))
         return sorted(
-            h
-            for h in g.within(rm.hex_of(board, "St Quentin"), 2)
-            if rm.terrain(board, h) not in rm.PROHIBITED
+            h for h, d in away.items() if d <= 2 and rm.terrain(board, h) not in rm.PROHIBITED
         )
     if location == "A":
         return list(board["antwerp"])
@@ -177,7 +175,7 @@ def distances_to(board: Mapping[str, Any], targets: tuple[int, ...]) -> Mapping[
         if len(_DISTANCES) >= 64:
             _DISTANCES.clear()
         # (a few targets: a distance each is quicker than the search)
-        away = _spread(board, targets) if len(targets) > 4 else strict_distances(board, targets)
+        away = _spread(board, targets) if len(targets) > 4 else _each(board, targets)
         found = _DISTANCES[key] = (board, away)
     return found[1]
 
@@ -194,9 +192,8 @@ def _spread(board: Mapping[str, Any], targets: tuple[int, ...]) -> dict[int, int
     `_STEPS`, and some shortest path between two hexes moves monotonically in q and in r,
     so it stays within the q and r ranges of the hexes and targets, which the search
     covers whole (map holes and prohibited hexes included, as `distance` ignores them)."""
-    g = rm.grid(board)
-    where = {h: g.axial(h) for h in g.hexes}
-    frontier = list(dict.fromkeys(g.axial(t) for t in targets))
+    where = rm.axial_table(board)
+    frontier = list(dict.fromkeys(where.get(t) or rm.grid(board).axial(t) for t in targets))
     cells = [*where.values(), *frontier]
     q_lo, q_hi = min(q for q, _ in cells), max(q for q, _ in cells)
     r_lo, r_hi = min(r for _, r in cells), max(r for _, r in cells)
@@ -213,6 +210,26 @@ def _spread(board: Mapping[str, Any], targets: tuple[int, ...]) -> dict[int, int
                     ahead.append(cell)
         frontier = ahead
     return {h: seen[cell] for h, cell in where.items()}
+
+
+def _each(board: Mapping[str, Any], targets: tuple[int, ...]) -> dict[int, int]:
+    """`strict_distances`, each hex's `Grid.distance` to each target worked out from a
+    table of the map's axial coordinates (no call per pair: 7.1.B asks it of a fresh
+    map in every verification)."""
+    if not targets:
+        return strict_distances(board, targets)  # (refused there: no target)
+    where = rm.axial_table(board)
+    ends = [where.get(t) or rm.grid(board).axial(t) for t in targets]
+    out = {}
+    for h, (q, r) in where.items():
+        best = None
+        for qt, rt in ends:
+            dq, dr = q - qt, r - rt
+            away = (abs(dq) + abs(dr) + abs(dq + dr)) // 2  # Grid.distance
+            if best is None or away < best:
+                best = away
+        out[h] = best
+    return out  # type: ignore[return-value]
 
 
 def strict_distances(board: Mapping[str, Any], targets: tuple[int, ...]) -> dict[int, int]:

@@ -328,7 +328,7 @@ def add_counter(
 
 def adjacent_to_enemy(state: State, counter: str) -> bool:
     here = state["counters"][counter]
-    g = rm.grid(state["board"])
+    g = rm.adjacency(state["board"])  # (`rm.grid`'s answers)
     near = set(g.neighbours(here["hex"]))
     return any(c["side"] != here["side"] and c["hex"] in near for c in state["counters"].values())
 

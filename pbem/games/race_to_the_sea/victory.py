@@ -28,7 +28,6 @@ from pbem.games.race_to_the_sea.movement import (
     Control,
     _changed,
     control_of,
-    initial_control,
     strategic_loc_hexes,
 )
 from pbem.games.race_to_the_sea.records import frozen_record
@@ -97,17 +96,30 @@ def _hex_table(board: Board) -> dict[int, tuple[str | None, str | None, frozense
     if found is None or found[0] is not board:
         if len(_TABLES) >= 8:
             _TABLES.clear()
-        behind = {side: set(board["behind_enemy_lines"][side]) for side in SIDES}  # 14.4
-        table = {
-            h: (
-                initial_control(board, h),
-                rm.side_of_trench_line(board, h),
-                frozenset(side for side in SIDES if h in behind[side]),
-            )
-            for h in rm.map_hexes(board)
-        }
-        found = _TABLES[id(board)] = (board, table)
+        found = _TABLES[id(board)] = (board, _made_table(board))
     return found[1]
+
+
+_START_CONTROL = {"west": "allies", "east": "germans"}  # movement._initial_control's
+
+
+def _made_table(board: Board) -> dict[int, tuple[str | None, str | None, frozenset[str]]]:
+    """`_hex_table`'s table, each hex's record of the map read once (`initial_control` and
+    `side_of_trench_line` of it, inlined: a cold `pbem show` makes this table for the
+    outcome, and a call each for 360 hexes was a fiftieth of it);
+    tests/games/race_to_the_sea/test_rts_fast_paths.py holds it to those functions."""
+    behind = {side: set(board["behind_enemy_lines"][side]) for side in SIDES}  # 14.4
+    index = rm.hex_records(board)
+    nowhere: frozenset[str] = frozenset()
+    table = {}
+    for h in rm.map_hexes(board):
+        info = index[h]  # (a KeyError for a hex without a record, as `_info` raises)
+        side = info.get("side")
+        trench = str(side) if side is not None else None
+        start = None if info["terrain"] in rm.PROHIBITED else _START_CONTROL.get(trench or "")
+        sides = [s for s in SIDES if h in behind[s]]
+        table[h] = (start, trench, frozenset(sides) if sides else nowhere)
+    return table
 
 
 _TABLES: dict[int, tuple[Board, dict[int, tuple[str | None, str | None, frozenset[str]]]]] = {}
