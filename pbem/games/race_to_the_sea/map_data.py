@@ -590,15 +590,38 @@ def grid_neighbours(
     def half(n: int) -> int:
         return (n - (n & 1)) // 2 if shift else (n + (n & 1)) // 2
 
-    hexes = dict.fromkeys(c * 100 + r for c in range(1, columns + 1) for r in range(1, rows + 1))
-    table: dict[int, tuple[int, ...]] = {}
-    for h in hexes:
-        col, row = divmod(h, 100)
+    # A step of AXIAL_STEPS moves the column and row by amounts that depend only on the
+    # parity of the column (flat) or row (pointy), since half(n + 2) == half(n) + 1: the
+    # six (column, row) steps of each parity, worked out once from a hex of that parity.
+    steps = {}
+    for parity in (0, 1):
+        col = row = 2 + parity
         q, r = (col, row - half(col)) if flat else (col - half(row), row)
-        out = []
+        moves = []
         for dq, dr in AXIAL_STEPS:
             nq, nr = q + dq, r + dr
             c, w = (nq, nr + half(nq)) if flat else (nq + half(nr), nr)
+            moves.append((c - col, w - row))
+        steps[parity] = moves
+    hexes = dict.fromkeys(c * 100 + r for c in range(1, columns + 1) for r in range(1, rows + 1))
+    table: dict[int, tuple[int, ...]] = {}
+    if columns < 99 and rows < 99:
+        # Each step as a change of id (column * 100 + row): a neighbour off the grid is
+        # then an id of no hex (row 0, column 0, or one past the last row or column, none
+        # of them on the grid nor another hex's id), so `in hexes` is the whole check.
+        shifts = {p: tuple(dc * 100 + dw for dc, dw in steps[p]) for p in (0, 1)}
+        if flat:
+            for h in hexes:
+                table[h] = tuple([n for d in shifts[(h // 100) & 1] if (n := h + d) in hexes])
+        else:
+            for h in hexes:
+                table[h] = tuple([n for d in shifts[h & 1] if (n := h + d) in hexes])
+        return hexes, table
+    for h in hexes:
+        col, row = divmod(h, 100)
+        out = []
+        for dc, dw in steps[(col if flat else row) & 1]:
+            c, w = col + dc, row + dw
             if 0 <= c < 100 and 0 <= w < 100 and c * 100 + w in hexes:
                 out.append(c * 100 + w)
         table[h] = tuple(out)
@@ -1050,6 +1073,14 @@ def _edge_hexes(data: Mapping[str, Any], side: str) -> tuple[int, ...]:
     if edge not in where:
         return tuple(edge_hexes(data, side))  # (refused there as HexGrid refuses it)
     axis, line = where[edge]
+    columns, rows = data["columns"], data["rows"]
+    if columns < 100 and rows < 100:  # (every column and row is on the map: their ids)
+        ids = (
+            [line * 100 + r for r in range(1, rows + 1)]
+            if axis == 0
+            else [c * 100 + line for c in range(1, columns + 1)]
+        )
+        return tuple(h for h in ids if terrain(data, h) not in PROHIBITED)
     return tuple(
         h
         for h in map_hexes(data)

@@ -124,3 +124,37 @@ def test_the_rail_tracks_and_distances_are_the_grids() -> None:
     for a in hexes[::17]:
         for b in [*hexes[::23], 9999, 0]:
             assert rm.distance(board, a, b) == g.distance(a, b)
+
+
+@pytest.mark.parametrize("offset", OFFSETS)
+def test_the_neighbour_ids_are_the_grids_up_to_the_last_two_digit_rows(offset: str) -> None:
+    from pbem.maps.hexes import HexGrid
+
+    for columns, rows in [(98, 3), (3, 98), (99, 2), (2, 99), (99, 99), (4, 5)]:
+        g = HexGrid(range(1, columns + 1), range(1, rows + 1), offset=offset)
+        hexes, table = rm.grid_neighbours(columns, rows, offset)
+        assert tuple(hexes) == g.hexes
+        assert table == {h: g.neighbours(h) for h in g}
+
+
+@pytest.mark.parametrize(
+    "control",
+    [
+        {},
+        {"0825": "germans", "1010": "allies"},
+        {825: "allies", "0825": "germans", "825": "allies"},
+        {"0825": "germans", "825": "allies", "00825": "allies", "0101": ""},
+        {"825": "germans", 1010: "allies", "1010": "germans"},
+        {"0825": "germans", 825.0: "allies"},
+        {"0825": "germans", "abc": "allies"},
+    ],
+)
+def test_the_control_changes_read_once_are_those_asked_hex_by_hex(control: dict) -> None:
+    board = _fresh_map()
+    changes = victory._changes(control)
+    if changes is None:
+        assert any(type(k) not in (int, str) or not str(k).isdigit() for k in control)
+    else:
+        for h in rm.map_hexes(board):
+            assert (changes.get(h) or None) == (mv._changed(control, h) or None)
+    assert victory.victory_hexes(board, control) == victory.strict_victory_hexes(board, control)
