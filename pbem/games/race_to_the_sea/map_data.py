@@ -675,7 +675,11 @@ def _index(data: Mapping[str, Any]) -> dict[int, dict[str, Any]]:
     cached = _INFOS.get(id(data))
     if cached is None or cached[0] is not data:
         hexes = data["hexes"]
-        index = {int(k): v for k, v in hexes.items() if _is_label(k)}
+        index = {  # (`_is_label(k)`, inlined: a cold show makes this for 360 hexes)
+            int(k): v
+            for k, v in hexes.items()
+            if k.isascii() and k.isdigit() and (len(k) == 4 or (len(k) > 4 and k[0] != "0"))
+        }
         if len(_INFOS) >= _GRIDS_KEPT:
             _INFOS.clear()
         cached = _INFOS[id(data)] = (data, index)

@@ -158,3 +158,11 @@ def test_the_control_changes_read_once_are_those_asked_hex_by_hex(control: dict)
         for h in rm.map_hexes(board):
             assert (changes.get(h) or None) == (mv._changed(control, h) or None)
     assert victory.victory_hexes(board, control) == victory.strict_victory_hexes(board, control)
+
+
+def test_the_hex_records_are_those_whose_key_is_a_label() -> None:
+    keys = ["0101", "101", "00101", "12345", "01234", "１２３４", "0x10", "", "9999", "10000"]
+    board = _fresh_map(hexes={k: {"n": i} for i, k in enumerate(keys)})
+    expected = {int(k): {"n": i} for i, k in enumerate(keys) if rm._is_label(k)}
+    assert dict(rm.hex_records(board)) == expected
+    assert list(rm.hex_records(board)) == list(expected)
