@@ -166,3 +166,31 @@ def test_the_hex_records_are_those_whose_key_is_a_label() -> None:
     expected = {int(k): {"n": i} for i, k in enumerate(keys) if rm._is_label(k)}
     assert dict(rm.hex_records(board)) == expected
     assert list(rm.hex_records(board)) == list(expected)
+
+
+def test_the_facts_a_placement_shares_give_what_a_fresh_index_gives() -> None:
+    """entry_index.PositionFacts: kept by the position without its batch, shared by the
+    indexes of successive placements; each answer equal to an index of its own facts."""
+    import random
+
+    from pbem.testing import Table
+
+    t = Table(ENGINE, ENGINE.setup(DATA, {}), seed=5, check=False)
+    rng = random.Random(5)
+    shared = checked = 0
+    for _ in range(3000):
+        if t.over():
+            break
+        state = t.state
+        if state["step"] == "place" and state["batch"] is not None:
+            for side in mv.SIDES:
+                index = ei.entry_index(state, side)
+                fresh = ei.build(state, side)
+                shared += sum(1 for i in ei._MEMO.values() if i.facts is index.facts) > 1
+                units = {*state["batch"]["units"], *state["units_data"]["sides"][side]}
+                for unit_id in sorted(units):
+                    assert index.entry_hexes(unit_id) == fresh.entry_hexes(unit_id), unit_id
+                    assert index.listed_hexes(unit_id) == fresh.listed_hexes(unit_id)
+                    checked += 1
+        t.decide(t.asked(), t.choose(t.asked(), rng))  # type: ignore[arg-type]
+    assert checked > 1000 and shared > 10
