@@ -194,3 +194,21 @@ def test_the_facts_a_placement_shares_give_what_a_fresh_index_gives() -> None:
                     checked += 1
         t.decide(t.asked(), t.choose(t.asked(), rng))  # type: ignore[arg-type]
     assert checked > 1000 and shared > 10
+
+
+def test_a_copy_shares_the_decks_until_a_card_is_flipped_on_it() -> None:
+    from pbem.core.context import ApplyContext
+    from pbem.core.rng import Stream
+    from pbem.games.race_to_the_sea import state as rs
+
+    source = ENGINE.setup(DATA, {})
+    before = copy_json(source["decks"])
+    copy = rs.copy_state(source)
+    assert copy["decks"] is source["decks"]
+    ctx = ApplyContext(Stream(b"\x01" * 32), 1, 2, {}, (), (), {})
+    card = rs.flip_card(copy, "germans", ctx, "a test")
+    assert source["decks"] == before  # the source's decks untouched
+    assert copy["decks"] is not source["decks"]
+    assert copy["decks"]["allies"] == before["allies"]
+    assert copy["decks"]["germans"]["discard"] == [*before["germans"]["discard"], card]
+    assert list(copy["decks"]) == list(before)  # (the sides in their order)
