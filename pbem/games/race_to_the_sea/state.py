@@ -127,11 +127,12 @@ def copy_state(state: State) -> State:
     claim and mark sealed pieces only), and most pieces of a long game are opened. The
     counters are shared the same way (an entry moves or marks one or two of fifty): the
     rules change one only through `writable_counter`. The Combat Results decks are shared
-    whole: `flip_card`, their only change, replaces them with a copy first."""
+    whole: `flip_card`, their only change, replaces them with a copy first; so is the
+    control record, which `take_control` only ever replaces with a new one."""
     new = dict(state)
     new["counters"] = share(state["counters"])  # every counter, until one changes (below)
     new["pieces"] = share(state["pieces"])  # every piece, until the rules change one (`own`)
-    new["control"] = dict(state["control"])
+    new["control"] = state["control"]  # shared: only ever replaced (`take_control`)
     new["decks"] = state["decks"]  # shared: only `flip_card` changes it, on a copy of its own
     new["played"] = {side: list(v) for side, v in state["played"].items()}
     new["discards"] = dict(state["discards"])

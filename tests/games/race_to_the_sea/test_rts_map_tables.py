@@ -212,3 +212,27 @@ def test_a_copy_shares_the_decks_until_a_card_is_flipped_on_it() -> None:
     assert copy["decks"]["allies"] == before["allies"]
     assert copy["decks"]["germans"]["discard"] == [*before["germans"]["discard"], card]
     assert list(copy["decks"]) == list(before)  # (the sides in their order)
+
+
+def test_a_copy_shares_the_control_record_until_control_changes_on_it() -> None:
+    from pbem.games.race_to_the_sea import state as rs
+
+    source = ENGINE.setup(DATA, {})
+    source["counters"]["c01"] = {
+        "side": "germans",
+        "nationality": "german",
+        "hex": 101,
+        "cavalry": False,
+        "scouting": False,
+        "unit": None,
+        "activated": False,
+    }
+    before = dict(source["control"])
+    copy = rs.copy_state(source)
+    assert copy["control"] is source["control"]
+    target = next(
+        h for h in rm.map_hexes(DATA["map"]) if mv.initial_control(DATA["map"], h) == "allies"
+    )
+    rs.take_control(copy, "c01", target)
+    assert source["control"] == before and copy["control"] is not source["control"]
+    assert copy["control"][mv.hex_label(target)] == "germans"
