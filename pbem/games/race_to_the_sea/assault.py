@@ -125,7 +125,7 @@ def check_announcement(
 ) -> str | None:
     """Why the assault may not be announced, as this state knows it (None: it may).
     `nml`: the enemy's No Man's Land hexes, when the caller has them already."""
-    g = rm.grid(state["board"])
+    g = rm.adjacency(state["board"])  # (`rm.grid`'s answers)
     seen = set()
     for label, at in d.units:
         c = state["counters"].get(label)
@@ -185,7 +185,7 @@ def start(
     state: State, role: str, units: dict[str, int], hex_: int, ctx: Context, big_push: bool
 ) -> None:
     """Move the attackers in (12.1.A) and oblige the defenders to flip (12.2.A)."""
-    g = rm.grid(state["board"])
+    g = rm.adjacency(state["board"])  # (`rm.grid`'s answers)
     froms = sorted(set(units.values()))
     flank = any(not g.adjacent(a, b) for a in froms for b in froms if a != b)  # 12.5.A
     for label in units:

@@ -160,7 +160,7 @@ def _counter_actions(
     if counter["cavalry"]:
         out.append(Flip(label))
         if counter["scouting"]:
-            g = rm.grid(state["board"])
+            g = rm.adjacency(state["board"])  # (`rm.grid`'s answers)
             near = set(g.neighbours(counter["hex"]))
             for other_label, c in sorted(state["counters"].items()):
                 if (
@@ -174,7 +174,7 @@ def _counter_actions(
     for path in mv.reachable(state["board"], pos, label, flooded(state), zones).values():
         out.append(Move(label, tuple(path)))  # `reachable` checked the stacking (10.2)
     out += combat_choices.fires(state, role, label)
-    out += combat_choices.assaults(state, role, label)
+    out += combat_choices.assaults(state, role, label, None if zones is None else zones[1])
     out += recovery.regroups(state, role, label)  # 9.5
     return out
 

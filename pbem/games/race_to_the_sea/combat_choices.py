@@ -45,12 +45,15 @@ def fires(state: State, role: str, label: str) -> list[Fire]:
     known = identity(state, label)
     if known is not None and unit(state, known)["kind"] == "false-report":
         return []  # 9.1.C
-    g = rm.grid(state["board"])
+    g = rm.adjacency(state["board"])  # (`rm.grid`'s answers)
+    near = g.neighbours(counter["hex"])
+    by_hex: dict[int, list[str]] = {}  # the enemy counters next to it, by hex: one look
+    for k, c in state["counters"].items():
+        if c["side"] != role and c["hex"] in near:
+            by_hex.setdefault(c["hex"], []).append(k)
     out = []
-    for hex_ in g.neighbours(counter["hex"]):
-        enemies = sorted(
-            k for k, c in state["counters"].items() if c["side"] != role and c["hex"] == hex_
-        )
+    for hex_ in near:
+        enemies = sorted(by_hex.get(hex_, ()))
         if len(enemies) == 1:
             out.append(Fire(label, counter["hex"], hex_))
         else:
@@ -112,17 +115,19 @@ def absorbs(state: State, role: str) -> list[Any]:
 MAX_MATCHES = 120  # matchup assignments listed (a few units a side: few enough)
 
 
-def assaults(state: State, role: str, label: str) -> list[Any]:
+def assaults(state: State, role: str, label: str, nml: set[int] | None = None) -> list[Any]:
     """9.3, 12.1: this counter alone into each adjacent enemy hex or empty enemy NML hex
     (12.9), and with one more ready neighbour of that hex when two actions in a row allow
-    it (12.1.B)."""
+    it (12.1.B). `nml`: `role`'s No Man's Land hexes of this state's positions
+    (`mv.nml_hexes`), when the caller has them already (a bot asks for every counter)."""
     counter = state["counters"][label]
     if counter["cavalry"] and counter["scouting"]:
         return []  # 12.1.C
-    g = rm.grid(state["board"])
+    g = rm.adjacency(state["board"])  # (`rm.grid`'s answers)
     out: list[Any] = []
     extra = assault.actions_in_a_row(state, role) >= 2
-    nml = mv.nml_hexes(state["board"], positions(state), role)
+    if nml is None:
+        nml = mv.nml_hexes(state["board"], positions(state), role)
     for hex_ in g.neighbours(counter["hex"]):
         single = Assault(((label, counter["hex"]),), hex_)
         if assault.check_announcement(state, role, single, nml) is not None:

@@ -92,9 +92,9 @@ def _stack_check(state: State, movers: list[str], target: int) -> mv.MoveCheck:
 
 
 def _enemy_distance(state: State, hex_: int) -> int | None:
-    g = rm.grid(state["board"])
+    board = state["board"]
     enemies = mv.enemy_hexes(positions(state), "allies")
-    return min((g.distance(hex_, e) for e in enemies), default=None)
+    return min((rm.distance(board, hex_, e) for e in enemies), default=None)
 
 
 def targets(state: State) -> list[int]:
@@ -108,7 +108,7 @@ def targets(state: State) -> list[int]:
     flooded = set(state["flooded"]) | {here}
     open_hexes = [
         h
-        for h in sorted(rm.grid(board).neighbours(here))
+        for h in sorted(rm.adjacency(board).neighbours(here))
         if h not in flooded
         and h not in enemies
         and rm.terrain(board, h) not in rm.PROHIBITED

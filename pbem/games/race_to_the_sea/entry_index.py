@@ -7,6 +7,11 @@ railroads from Mons on every call was a third of a verification. An `EntryIndex`
 everything the answer is derived from, copied out of the state, and memoises each unit's
 answer; `entry_index(state, side)` finds the one of a position.
 
+What does not depend on the batch being placed (the control of each hex, the friendly
+hexes, the answer for each location but "with the first units" and GRL's used slots) is
+kept apart (`PositionFacts`), by the position without its batch, and shared by the
+indexes of a placement's successive positions, which differ only in their batch.
+
 Nothing here is kept in the state, so nothing changes what the state serialises to or
 what a view shows. The memo is keyed by the whole content the answer depends on (the
 control record, the flooded hexes, the enemy counters' hexes, the batch's units and
@@ -27,6 +32,45 @@ from pbem.games.race_to_the_sea import units as ru
 Key = tuple[Any, ...]
 
 
+class PositionFacts:
+    """What the entry hexes of one position for one side derive from the position alone,
+    whatever the batch being placed: each hex's control, the friendly hexes, and the
+    answer for each location of the tables but "with the first units" (which reads the
+    batch) and GRL (which reads the used Cambrai and Valenciennes slots: kept by them).
+    Shared by the indexes of a placement's positions that differ only in their batch (a
+    placement takes a unit out of it; the map, the control and the enemy stay): made from
+    copies of the position (immutable), it never reads a state again."""
+
+    def __init__(
+        self,
+        board: Mapping[str, Any],
+        side: str,
+        control: Mapping[str, str],
+        flooded: tuple[int, ...],
+        enemy: frozenset[int],
+    ) -> None:
+        self.board, self.side = board, side
+        self.control, self.flooded, self.enemy = dict(control), flooded, enemy
+        self._controller: dict[int, str | None] = {}
+        self._friendly: frozenset[int] | None = None
+        self.by_location: dict[Any, tuple[int, ...]] = {}
+        self.grl: dict[tuple[int, ...], list[int]] = {}
+
+    def control_of(self, hex_: int) -> str | None:
+        found = self._controller.get(hex_, _UNKNOWN)
+        if found is _UNKNOWN:
+            found = self._controller[hex_] = mv.control_of(
+                self.board, self.control, hex_, self.flooded
+            )
+        return found  # type: ignore[return-value]
+
+    def friendly_hexes(self) -> frozenset[int]:
+        if self._friendly is None:
+            hexes = rm.map_hexes(self.board)  # (`rm.grid(board).hexes`)
+            self._friendly = frozenset(h for h in hexes if self.control_of(h) == self.side)
+        return self._friendly
+
+
 class EntryIndex:
     """The entry hexes of one position for one side. Built from copies of its inputs: it
     never reads the state it came from again (that state may change after)."""
@@ -41,33 +85,26 @@ class EntryIndex:
         enemy: frozenset[int],
         batch_units: tuple[str, ...],
         grl_used: tuple[int, ...],
+        facts: PositionFacts | None = None,
     ) -> None:
+        if facts is None:
+            facts = PositionFacts(board, side, control, flooded, enemy)
+        self.facts = facts
         self.board, self.units, self.side = board, units, side
-        self.control, self.flooded, self.enemy = dict(control), flooded, enemy
+        self.control, self.flooded, self.enemy = facts.control, flooded, enemy
         self.batch_units, self.grl_used = batch_units, grl_used
-        self._controller: dict[int, str | None] = {}
-        self._friendly: frozenset[int] | None = None
-        self._grl: list[int] | None = None
         self._entry: dict[str, tuple[int, ...]] = {}
 
-    # --- control (14.1 B, 15.3, 9.8.B) --------------------------------------------------
+    # --- control (14.1 B, 15.3) --------------------------------------------------------
 
     def control_of(self, hex_: int) -> str | None:
-        found = self._controller.get(hex_, _UNKNOWN)
-        if found is _UNKNOWN:
-            found = self._controller[hex_] = mv.control_of(
-                self.board, self.control, hex_, self.flooded
-            )
-        return found  # type: ignore[return-value]
+        return self.facts.control_of(hex_)
 
     def friendly(self, hex_: int) -> bool:
-        return self.control_of(hex_) == self.side
+        return self.facts.control_of(hex_) == self.side
 
     def friendly_hexes(self) -> frozenset[int]:
-        if self._friendly is None:
-            g = rm.grid(self.board)
-            self._friendly = frozenset(h for h in g.hexes if self.friendly(h))
-        return self._friendly
+        return self.facts.friendly_hexes()
 
     # --- the hexes the tables list (15.5-15.6) ------------------------------------------
 
@@ -80,9 +117,10 @@ class EntryIndex:
         """15.6.2.1: Mons for any number; Cambrai and Valenciennes one unit each, only if
         not NML and joined to a friendly-controlled Mons by friendly-controlled railroad
         hexes."""
-        if self._grl is None:
-            self._grl = self._grl_scan()
-        return list(self._grl)
+        found = self.facts.grl.get(self.grl_used)
+        if found is None:
+            found = self.facts.grl[self.grl_used] = self._grl_scan()
+        return list(found)
 
     def _grl_scan(self) -> list[int]:
         board = self.board
@@ -90,8 +128,8 @@ class EntryIndex:
         out = [mons]
         if not self.friendly(mons):
             return out  # enemy-controlled: 7.1.B's fallback decides
-        g = rm.grid(board)
-        nml = {n for h in self.enemy for n in g.neighbours(h)}  # mv.nml_hexes
+        around = rm.neighbour_table(board)  # (`grid(board).neighbours`)
+        nml = {n for h in self.enemy for n in around[h]}  # mv.nml_hexes
         for name in ("Cambrai", "Valenciennes"):
             h = rm.hex_of(board, name)
             if h in nml or h in self.grl_used or not self.friendly(h):
@@ -105,7 +143,19 @@ class EntryIndex:
     def entry_hexes(self, unit_id: str) -> tuple[int, ...]:
         found = self._entry.get(unit_id)
         if found is None:
-            found = self._entry[unit_id] = tuple(self._entry_scan(unit_id))
+            found = self._entry[unit_id] = self._entry_of(unit_id)
+        return found
+
+    def _entry_of(self, unit_id: str) -> tuple[int, ...]:
+        """`_entry_scan`, kept with the position's facts by the unit's location (and the
+        used GRL slots) when the batch does not matter to it."""
+        location = self.units[unit_id]["entry"]["location"]
+        if location == ru.WITH_FIRST_UNITS:
+            return tuple(self._entry_scan(unit_id))
+        key = (location, self.grl_used) if location == "GRL" else location
+        found = self.facts.by_location.get(key)
+        if found is None:
+            found = self.facts.by_location[key] = tuple(self._entry_scan(unit_id))
         return found
 
     def _entry_scan(self, unit_id: str) -> list[int]:
@@ -153,12 +203,10 @@ def static_hexes(board: Mapping[str, Any], location: str) -> tuple[int, ...]:
 def _static_hexes(board: Mapping[str, Any], location: str) -> list[int]:
     if location == ru.START_AREA:
         return list(rm.allied_start_area(board))
-    if location == ru.NEAR_ST_QUENTIN:
-        g = rm.grid(board)
+    if location == ru.NEAR_ST_QUENTIN:  # (`grid.within(St Quentin, 2)`, from the table)
+        away = _each(board, (rm.hex_of(board, "St Quentin"),))
         return sorted(
-            h
-            for h in g.within(rm.hex_of(board, "St Quentin"), 2)
-            if rm.terrain(board, h) not in rm.PROHIBITED
+            h for h, d in away.items() if d <= 2 and rm.terrain(board, h) not in rm.PROHIBITED
         )
     if location == "A":
         return list(board["antwerp"])
@@ -177,7 +225,7 @@ def distances_to(board: Mapping[str, Any], targets: tuple[int, ...]) -> Mapping[
         if len(_DISTANCES) >= 64:
             _DISTANCES.clear()
         # (a few targets: a distance each is quicker than the search)
-        away = _spread(board, targets) if len(targets) > 4 else strict_distances(board, targets)
+        away = _spread(board, targets) if len(targets) > 4 else _each(board, targets)
         found = _DISTANCES[key] = (board, away)
     return found[1]
 
@@ -194,9 +242,8 @@ def _spread(board: Mapping[str, Any], targets: tuple[int, ...]) -> dict[int, int
     `_STEPS`, and some shortest path between two hexes moves monotonically in q and in r,
     so it stays within the q and r ranges of the hexes and targets, which the search
     covers whole (map holes and prohibited hexes included, as `distance` ignores them)."""
-    g = rm.grid(board)
-    where = {h: g.axial(h) for h in g.hexes}
-    frontier = list(dict.fromkeys(g.axial(t) for t in targets))
+    where = rm.axial_table(board)
+    frontier = list(dict.fromkeys(where.get(t) or rm.grid(board).axial(t) for t in targets))
     cells = [*where.values(), *frontier]
     q_lo, q_hi = min(q for q, _ in cells), max(q for q, _ in cells)
     r_lo, r_hi = min(r for _, r in cells), max(r for _, r in cells)
@@ -213,6 +260,26 @@ def _spread(board: Mapping[str, Any], targets: tuple[int, ...]) -> dict[int, int
                     ahead.append(cell)
         frontier = ahead
     return {h: seen[cell] for h, cell in where.items()}
+
+
+def _each(board: Mapping[str, Any], targets: tuple[int, ...]) -> dict[int, int]:
+    """`strict_distances`, each hex's `Grid.distance` to each target worked out from a
+    table of the map's axial coordinates (no call per pair: 7.1.B asks it of a fresh
+    map in every verification)."""
+    if not targets:
+        return strict_distances(board, targets)  # (refused there: no target)
+    where = rm.axial_table(board)
+    ends = [where.get(t) or rm.grid(board).axial(t) for t in targets]
+    out = {}
+    for h, (q, r) in where.items():
+        best = None
+        for qt, rt in ends:
+            dq, dr = q - qt, r - rt
+            away = (abs(dq) + abs(dr) + abs(dq + dr)) // 2  # Grid.distance
+            if best is None or away < best:
+                best = away
+        out[h] = best
+    return out  # type: ignore[return-value]
 
 
 def strict_distances(board: Mapping[str, Any], targets: tuple[int, ...]) -> dict[int, int]:
@@ -254,12 +321,23 @@ def entry_index(state: Mapping[str, Any], side: str) -> EntryIndex:
         return found
     if len(_MEMO) >= _KEPT:
         _MEMO.clear()
-    found = _MEMO[key] = build(state, side, key)
+    facts = _FACTS.get(key[:6])
+    if facts is None or facts.board is not state["board"]:
+        if len(_FACTS) >= _KEPT:
+            _FACTS.clear()
+        facts = _FACTS[key[:6]] = PositionFacts(state["board"], side, dict(key[3]), key[4], key[5])
+    found = _MEMO[key] = build(state, side, key, facts)
     return found
 
 
-def build(state: Mapping[str, Any], side: str, key: Key | None = None) -> EntryIndex:
-    """A fresh index of the position (no memo): what `entry_index` must always equal."""
+def build(
+    state: Mapping[str, Any],
+    side: str,
+    key: Key | None = None,
+    facts: PositionFacts | None = None,
+) -> EntryIndex:
+    """A fresh index of the position (no memo, and facts of its own unless given, made of
+    the same position): what `entry_index` must always equal."""
     key = position_key(state, side) if key is None else key
     return EntryIndex(
         state["board"],
@@ -270,10 +348,14 @@ def build(state: Mapping[str, Any], side: str, key: Key | None = None) -> EntryI
         key[5],
         key[6],
         key[7],
+        facts,
     )
 
 
 # The last positions' indexes (a placement asks the same position a few times, the two
-# sides alternate); cleared when full, which costs only a rebuild.
+# sides alternate), and the facts of the last positions by everything but the batch (the
+# first six parts of `position_key`: a placement changes only the batch); cleared when
+# full, which costs only a rebuild.
 _MEMO: dict[Key, EntryIndex] = {}
+_FACTS: dict[Key, PositionFacts] = {}
 _KEPT = 32

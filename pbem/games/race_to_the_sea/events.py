@@ -91,7 +91,7 @@ def candidates(state: State) -> list[str]:
     """The enemy counters the pending Event may pick."""
     event = state["event"]
     side, kind = event["side"], event["kind"]
-    g = rm.grid(state["board"])
+    g = rm.adjacency(state["board"])  # (`rm.grid`'s answers)
     friendly = {c["hex"] for c in state["counters"].values() if c["side"] == side}
     near_combat = set(g.neighbours(event["hex"])) | {event["hex"]}
     out = []
@@ -227,7 +227,7 @@ def counter_units(state: State, side: str, combat: dict[str, Any]) -> list[str]:
     hex_ = combat.get("hex")
     if not hex_:
         return []
-    g = rm.grid(state["board"])
+    g = rm.adjacency(state["board"])  # (`rm.grid`'s answers)
     if not any(c["hex"] == hex_ and c["side"] != side for c in state["counters"].values()):
         return []
     out = []

@@ -111,7 +111,7 @@ def fire(state: State, role: str, d: Fire, ctx: Context) -> Next:
         raise illegal(f"{d.counter} is in hex {hex_text(counter['hex'])}", "9.2")
     if counter["cavalry"] and counter["scouting"]:
         raise illegal(f"{d.counter} is scouting cavalry: it may not fire", "11.1.B")
-    if not rm.grid(state["board"]).adjacent(d.at, d.target_hex):
+    if not rm.adjacency(state["board"]).adjacent(d.at, d.target_hex):
         raise illegal(f"hex {hex_text(d.target_hex)} is not adjacent to {d.counter}", "9.2")
     target = target_of(state, role, d)
     ctx.event(

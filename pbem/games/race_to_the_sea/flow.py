@@ -378,7 +378,7 @@ def recon(state: State, role: str, d: Recon, ctx: Context) -> Next:
     target = state["counters"].get(d.target)
     if target is None or target["side"] == role or target["hex"] != d.target_hex:
         raise illegal(f"no enemy counter {d.target} in hex {hex_text(d.target_hex)}", "9.7")
-    if not rm.grid(state["board"]).adjacent(d.at, d.target_hex):
+    if not rm.adjacency(state["board"]).adjacent(d.at, d.target_hex):
         raise illegal(f"hex {hex_text(d.target_hex)} is not adjacent to {d.counter}", "9.7")
     if target["cavalry"] or target["unit"] is not None:
         raise illegal(f"{d.target} is not a hidden unit", "9.7")

@@ -27,6 +27,7 @@ from typing import Any
 
 from pbem.games.datacheck import DataChecker, read_toml, shipped_file
 from pbem.maps.hexes import AXIAL_STEPS, HexGrid, hex_id, label, split
+from pbem.maps.regions import spread
 
 PACKAGE = "pbem.games.race_to_the_sea"
 MAP_FILE = "map.toml"
@@ -589,15 +590,38 @@ def grid_neighbours(
     def half(n: int) -> int:
         return (n - (n & 1)) // 2 if shift else (n + (n & 1)) // 2
 
-    hexes = dict.fromkeys(c * 100 + r for c in range(1, columns + 1) for r in range(1, rows + 1))
-    table: dict[int, tuple[int, ...]] = {}
-    for h in hexes:
-        col, row = divmod(h, 100)
+    # A step of AXIAL_STEPS moves the column and row by amounts that depend only on the
+    # parity of the column (flat) or row (pointy), since half(n + 2) == half(n) + 1: the
+    # six (column, row) steps of each parity, worked out once from a hex of that parity.
+    steps = {}
+    for parity in (0, 1):
+        col = row = 2 + parity
         q, r = (col, row - half(col)) if flat else (col - half(row), row)
-        out = []
+        moves = []
         for dq, dr in AXIAL_STEPS:
             nq, nr = q + dq, r + dr
             c, w = (nq, nr + half(nq)) if flat else (nq + half(nr), nr)
+            moves.append((c - col, w - row))
+        steps[parity] = moves
+    hexes = dict.fromkeys(c * 100 + r for c in range(1, columns + 1) for r in range(1, rows + 1))
+    table: dict[int, tuple[int, ...]] = {}
+    if columns < 99 and rows < 99:
+        # Each step as a change of id (column * 100 + row): a neighbour off the grid is
+        # then an id of no hex (row 0, column 0, or one past the last row or column, none
+        # of them on the grid nor another hex's id), so `in hexes` is the whole check.
+        shifts = {p: tuple(dc * 100 + dw for dc, dw in steps[p]) for p in (0, 1)}
+        if flat:
+            for h in hexes:
+                table[h] = tuple([n for d in shifts[(h // 100) & 1] if (n := h + d) in hexes])
+        else:
+            for h in hexes:
+                table[h] = tuple([n for d in shifts[h & 1] if (n := h + d) in hexes])
+        return hexes, table
+    for h in hexes:
+        col, row = divmod(h, 100)
+        out = []
+        for dc, dw in steps[(col if flat else row) & 1]:
+            c, w = col + dc, row + dw
             if 0 <= c < 100 and 0 <= w < 100 and c * 100 + w in hexes:
                 out.append(c * 100 + w)
         table[h] = tuple(out)
@@ -607,6 +631,38 @@ def grid_neighbours(
 _NEIGHBOURS: dict[
     int, tuple[Mapping[str, Any], tuple[dict[int, None], dict[int, tuple[int, ...]]]]
 ] = {}
+
+
+def axial_table(data: Mapping[str, Any]) -> Mapping[int, tuple[int, int]]:
+    """Each hex's axial coordinates, `grid(data).axial(h)` for every hex of the map, by
+    HexGrid's arithmetic (as `grid_neighbours`) without building a grid, by map as
+    `_GRIDS` (a distance is the cube distance of two of these: 7.1.B's closest hex, the
+    fog of war's closest enemy); tests/games/race_to_the_sea hold it to the grid's."""
+    cached = _AXIALS.get(id(data))
+    if cached is None or cached[0] is not data:
+        if len(_AXIALS) >= _GRIDS_KEPT:
+            _AXIALS.clear()
+        flat, shift = data["offset"].endswith("-q"), data["offset"].startswith("odd")
+        table = {}
+        for h in map_hexes(data):
+            col, row = divmod(h, 100)
+            n = col if flat else row
+            half = (n - (n & 1)) // 2 if shift else (n + (n & 1)) // 2
+            table[h] = (col, row - half) if flat else (col - half, row)
+        cached = _AXIALS[id(data)] = (data, table)
+    return cached[1]
+
+
+_AXIALS: dict[int, tuple[Mapping[str, Any], dict[int, tuple[int, int]]]] = {}
+
+
+def distance(data: Mapping[str, Any], a: int, b: int) -> int:
+    """`grid(data).distance(a, b)`, from `axial_table` (a hex off the map by the grid)."""
+    where = axial_table(data)
+    qa, ra = where.get(a) or grid(data).axial(a)
+    qb, rb = where.get(b) or grid(data).axial(b)
+    dq, dr = qa - qb, ra - rb
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
 
 
 # The hexes of the maps in use by int id, as `_GRIDS` (self-play looks a hex up some 600,000
@@ -619,11 +675,21 @@ def _index(data: Mapping[str, Any]) -> dict[int, dict[str, Any]]:
     cached = _INFOS.get(id(data))
     if cached is None or cached[0] is not data:
         hexes = data["hexes"]
-        index = {int(k): v for k, v in hexes.items() if _is_label(k)}
+        index = {  # (`_is_label(k)`, inlined: a cold show makes this for 360 hexes)
+            int(k): v
+            for k, v in hexes.items()
+            if k.isascii() and k.isdigit() and (len(k) == 4 or (len(k) > 4 and k[0] != "0"))
+        }
         if len(_INFOS) >= _GRIDS_KEPT:
             _INFOS.clear()
         cached = _INFOS[id(data)] = (data, index)
     return cached[1]
+
+
+def hex_records(data: Mapping[str, Any]) -> Mapping[int, Mapping[str, Any]]:
+    """The map's record of each hex by int id (`_info`'s, for a table made once per map
+    that reads every hex: never changed)."""
+    return _index(data)
 
 
 def _info(data: Mapping[str, Any], hex_: int) -> dict[str, Any]:
@@ -642,12 +708,85 @@ def _is_label(key: str) -> bool:
     return len(key) == 4 or (len(key) > 4 and key[0] != "0")
 
 
-def _neighbours(data: Mapping[str, Any], a: int, b: int) -> HexGrid:
-    board = grid(data)
+def _neighbours(data: Mapping[str, Any], a: int, b: int) -> Mapping[frozenset[int], frozenset[str]]:
+    """The features of the map's hexsides (`hexside_features`), once `a` and `b` are known
+    to be neighbouring hexes of the map (KeyError, ValueError): what `grid(data)` would
+    check and answer (`grid(data).has(a, b, feature)` is `feature in found.get(...)`)
+    without building a grid in every verification."""
     _info(data, a), _info(data, b)
-    if not board.adjacent(a, b):
+    if b not in neighbour_table(data)[a]:
         raise ValueError(f"hexes {label(a)} and {label(b)} are not adjacent")
-    return board
+    return hexside_features(data)
+
+
+_NOTHING: frozenset[str] = frozenset()
+
+
+class Adjacency:
+    """What movement asks of `grid(data)` (a hex on the map, its neighbours, two hexes
+    adjacent), the same answers and refusals, from the map's neighbour table (no grid
+    built for a verification); `adjacency(data)` gives the one of a map."""
+
+    def __init__(self, around: Mapping[int, tuple[int, ...]]) -> None:
+        self.around = around
+
+    def __contains__(self, hex_: object) -> bool:
+        return hex_ in self.around
+
+    def neighbours(self, hex_: int) -> tuple[int, ...]:
+        found = self.around.get(hex_)
+        if found is None:
+            raise KeyError(f"hex {hex_} is not on the map")  # (HexGrid's refusal)
+        return found
+
+    def adjacent(self, a: int, b: int) -> bool:
+        return b in self.neighbours(a)
+
+
+def adjacency(data: Mapping[str, Any]) -> Adjacency:
+    """The map's `Adjacency`, by map as `_GRIDS`."""
+    cached = _ADJACENCY.get(id(data))
+    if cached is None or cached[0] is not data:
+        if len(_ADJACENCY) >= _GRIDS_KEPT:
+            _ADJACENCY.clear()
+        cached = _ADJACENCY[id(data)] = (data, Adjacency(neighbour_table(data)))
+    return cached[1]
+
+
+_ADJACENCY: dict[int, tuple[Mapping[str, Any], Adjacency]] = {}
+
+
+def _has(data: Mapping[str, Any], a: int, b: int, feature: str) -> bool:
+    """`grid(data).has(a, b, feature)`, as `_neighbours` says."""
+    return feature in _neighbours(data, a, b).get(frozenset((a, b)), _NOTHING)
+
+
+def hexside_features(data: Mapping[str, Any]) -> Mapping[frozenset[int], frozenset[str]]:
+    """The features of each hexside that has any ("river", "trench-line", "railroad"), as
+    `grid` gives them to its HexGrid (which refuses a pair of hexes that are not
+    neighbours: a loaded map has been through it, its data check builds one), by map as
+    `_GRIDS`."""
+    cached = _FEATURES.get(id(data))
+    if cached is None or cached[0] is not data:
+        if len(_FEATURES) >= _GRIDS_KEPT:
+            _FEATURES.clear()
+        cached = _FEATURES[id(data)] = (data, _features(data))
+    return cached[1]
+
+
+def _features(data: Mapping[str, Any]) -> dict[frozenset[int], frozenset[str]]:
+    features: dict[frozenset[int], set[str]] = {}
+    for river in data["rivers"]:
+        for a, b in river["hexsides"]:
+            features.setdefault(frozenset((a, b)), set()).add(RIVER)
+    for a, b in data["trench_line"]:
+        features.setdefault(frozenset((a, b)), set()).add(TRENCH)
+    for a, b in data["rail_links"]:
+        features.setdefault(frozenset((a, b)), set()).add(RAIL)
+    return {pair: frozenset(names) for pair, names in features.items() if names}
+
+
+_FEATURES: dict[int, tuple[Mapping[str, Any], dict[frozenset[int], frozenset[str]]]] = {}
 
 
 def hex_of(data: Mapping[str, Any], name: str) -> int:
@@ -710,7 +849,7 @@ def is_river(data: Mapping[str, Any], a: int, b: int) -> bool:
     """Whether a river runs along the hexside between the neighbours `a` and `b` (2.1.4)."""
     rivers = _memo(_RIVERS, data)
     if (a, b) not in rivers:
-        rivers[(a, b)] = _neighbours(data, a, b).has(a, b, RIVER)  # raises if not neighbours
+        rivers[(a, b)] = _has(data, a, b, RIVER)  # raises if not neighbours
     return rivers[(a, b)]
 
 
@@ -757,10 +896,10 @@ def move_costs(data: Mapping[str, Any]) -> Mapping[tuple[int, int], int | None]:
 
 
 def _move_cost(data: Mapping[str, Any], a: int, b: int) -> int | None:
-    board = _neighbours(data, a, b)
+    sides = _neighbours(data, a, b)
     if terrain(data, b) in PROHIBITED:
         return None
-    if terrain(data, b) == "forest" or board.has(a, b, RIVER):
+    if terrain(data, b) == "forest" or RIVER in sides.get(frozenset((a, b)), _NOTHING):
         return 2
     return 1
 
@@ -812,7 +951,7 @@ def is_railroad(data: Mapping[str, Any], hex_: int) -> bool:
 def rail_linked(data: Mapping[str, Any], a: int, b: int) -> bool:
     """Whether a railroad joins the neighbours `a` and `b` directly: two railroad hexes side
     by side are connected only if the graphics connect (2.1.3 A)."""
-    return _neighbours(data, a, b).has(a, b, RAIL)
+    return _has(data, a, b, RAIL)
 
 
 def rail_reachable(
@@ -844,10 +983,12 @@ def _rail_tracks(data: Mapping[str, Any]) -> dict[int, tuple[int, ...]]:
     cached = _TRACKS.get(id(data))
     if cached is not None and cached[0] is data:
         return cached[1]
-    board = grid(data)
-    rails = {h for h in board if is_railroad(data, h)}
+    around, sides = neighbour_table(data), hexside_features(data)  # (`grid(data)`'s)
+    rails = {h for h in map_hexes(data) if is_railroad(data, h)}
     tracks = {
-        h: tuple(n for n in board.neighbours(h) if n in rails and board.has(h, n, RAIL))
+        h: tuple(
+            n for n in around[h] if n in rails and RAIL in sides.get(frozenset((h, n)), _NOTHING)
+        )
         for h in rails
     }
     if len(_TRACKS) >= _GRIDS_KEPT:
@@ -936,6 +1077,14 @@ def _edge_hexes(data: Mapping[str, Any], side: str) -> tuple[int, ...]:
     if edge not in where:
         return tuple(edge_hexes(data, side))  # (refused there as HexGrid refuses it)
     axis, line = where[edge]
+    columns, rows = data["columns"], data["rows"]
+    if columns < 100 and rows < 100:  # (every column and row is on the map: their ids)
+        ids = (
+            [line * 100 + r for r in range(1, rows + 1)]
+            if axis == 0
+            else [c * 100 + line for c in range(1, columns + 1)]
+        )
+        return tuple(h for h in ids if terrain(data, h) not in PROHIBITED)
     return tuple(
         h
         for h in map_hexes(data)
@@ -963,6 +1112,26 @@ _START_AREAS: dict[int, tuple[Mapping[str, Any], list[int]]] = {}
 
 
 def _allied_start_area(data: Mapping[str, Any]) -> list[int]:
+    """`strict_allied_start_area`, searched over the map's neighbour table (a verification
+    asks it of a fresh map, and a grid is built to be searched in; tests hold the two equal)."""
+    somme = {frozenset(p) for r in data["rivers"] if r["name"] == SOMME for p in r["hexsides"]}
+    records = _index(data)
+
+    def inside(h: int) -> bool:
+        info = records[h]  # (`side_of_trench_line` and `terrain`, read from the record)
+        return info.get("side") == "west" and info["terrain"] not in PROHIBITED
+
+    hexes = map_hexes(data)
+    rows = data["rows"]  # (the grid's last row: `edge_hexes("last-row")`)
+    south = {h for h in hexes if h % 100 == rows and inside(h)}
+    found = spread(
+        south, neighbour_table(data), inside, lambda a, b: frozenset((a, b)) not in somme
+    )
+    return [h for h in hexes if h in found]
+
+
+def strict_allied_start_area(data: Mapping[str, Any]) -> list[int]:
+    """What `allied_start_area` must equal: a region of the grid, as 15.5.1 reads."""
     board = grid(data)
     somme = {frozenset(p) for r in data["rivers"] if r["name"] == SOMME for p in r["hexsides"]}
 

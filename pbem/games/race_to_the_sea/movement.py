@@ -158,7 +158,7 @@ def nml_hexes(board: Board, pieces: Pieces, side: str) -> set[int]:
     """The No Man's Land hexes for `side`'s movement: the hexes adjacent to an enemy unit
     (10.1.1 A), every enemy piece counting (a hidden False Report acts as infantry,
     3.1.3 B; scouting cavalry is a unit too)."""
-    g = rm.grid(board)
+    g = rm.adjacency(board)  # (`rm.grid(board)`'s answers)
     return {n for h in enemy_hexes(pieces, side) for n in g.neighbours(h)}
 
 
@@ -236,7 +236,7 @@ def _step_problem(
     enemies: set[int],
 ) -> str | None:
     """What forbids stepping from `a` into `b` whatever the cost."""
-    g = rm.grid(board)
+    g = rm.adjacency(board)  # (`rm.grid(board)`'s answers)
     if b not in g:
         return f"hex {b} is not on the map"
     if not g.adjacent(a, b):
@@ -283,7 +283,7 @@ def _path_problem(
         enemies, nml = near
     else:  # only the path's hexes are asked: `nml_hexes` of them, not of the whole map
         enemies = enemy_hexes(pieces, side)
-        nml = _NearEnemies(rm.grid(board), enemies)
+        nml = _NearEnemies(rm.adjacency(board), enemies)
     spent = 0
     for i, (a, b) in enumerate(zip(hexes, hexes[1:], strict=False), start=1):
         problem = _step_problem(board, a, b, flooded, enemies)
@@ -351,7 +351,7 @@ def reachable(
     `nml_hexes`) of the piece's side, computed once by a caller that asks for many pieces."""
     piece = find(pieces, piece_id)
     side, start = piece["side"], piece["hex"]
-    g = rm.grid(board)
+    g = rm.adjacency(board)  # (`rm.grid(board)`'s answers)
     enemies, nml = near or (enemy_hexes(pieces, side), nml_hexes(board, pieces, side))
     allowance = movement_allowance(piece)
     best: dict[int, int] = {start: 0}
@@ -438,7 +438,7 @@ def forced_march_check(
         rule = "7.7.3.1" if german else "7.7.3.2"
         return MoveCheck(f"{rule}: a forced march moves at most {limit} hex(es)")
     if len(hexes) == 3:
-        g = rm.grid(board)
+        g = rm.adjacency(board)  # (`rm.grid(board)`'s answers)
         for a, b in zip(hexes, hexes[1:], strict=False):
             if a not in g or b not in g or not g.adjacent(a, b):
                 break  # reported by _path_problem
@@ -549,7 +549,7 @@ def loc(
     goals = {t for t in targets if friendly(t)}
     if not friendly(start) or not goals:
         return None
-    g = rm.grid(board)
+    g = rm.adjacency(board)  # (`rm.grid(board)`'s answers)
     came: dict[int, int | None] = {start: None}
     queue = deque([start])
     while queue:
@@ -596,7 +596,9 @@ def _cities(board: Board) -> tuple[int, ...]:
     if cached is None or cached[0] is not board:
         if len(_CITIES) >= 8:
             _CITIES.clear()
-        found = tuple(h for h in rm.grid(board) if rm.terrain(board, h) in ("city", "major city"))
+        found = tuple(
+            h for h in rm.map_hexes(board) if rm.terrain(board, h) in ("city", "major city")
+        )  # (`rm.grid(board)`'s hexes, in its order)
         cached = _CITIES[id(board)] = (board, found)
     return cached[1]
 
@@ -661,7 +663,7 @@ def rail_move_problem(
         return MoveCheck(f"{problem} (the rail move starts there)")
     if isinstance(path_or_destination, int):
         end = path_or_destination
-        if end not in rm.grid(board):
+        if end not in rm.adjacency(board):  # (`rm.grid(board)`'s hexes)
             return MoveCheck(f"hex {end} is not on the map")
         if end == start:
             return MoveCheck("a rail move ends in another hex")
@@ -679,7 +681,7 @@ def rail_move_problem(
             return MoveCheck(
                 f"a rail path starts in {piece_id}'s hex {label(start)} and enters another"
             )
-        g = rm.grid(board)
+        g = rm.adjacency(board)  # (`rm.grid(board)`'s answers)
         for a, b in zip(hexes, hexes[1:], strict=False):
             if b not in g or not g.adjacent(a, b) or not rm.rail_linked(board, a, b):
                 return MoveCheck(f"7.3 C: no railroad joins hex {label(a)} to hex {b:04d}")
@@ -790,7 +792,7 @@ def retreat_options(
     stays and takes a hit (12.7 F)."""
     piece = find(pieces, piece_id)
     side, start = piece["side"], piece["hex"]
-    g = rm.grid(board)
+    g = rm.adjacency(board)  # (`rm.grid(board)`'s answers)
     enemies = enemy_hexes(pieces, side)
     nml = nml_hexes(board, pieces, side)
 

@@ -90,7 +90,7 @@ def plan_problem(state: State, role: str, d: Plan) -> str | None:
         return f"{NAMES[role]} have no Planned Operations marker on the map"
     if plan["hex"] != d.at:
         return f"the marker is in hex {hex_text(plan['hex'])}"
-    if not rm.grid(state["board"]).adjacent(d.at, d.other):
+    if not rm.adjacency(state["board"]).adjacent(d.at, d.other):
         return f"hex {hex_text(d.other)} is not adjacent to {hex_text(d.at)}"
     if state.get("plan_units") is not None:
         return "a Planned Operations action is going on"

@@ -177,7 +177,7 @@ def _check_rebuild(state: State, role: str, d: Rebuild) -> dict[str, Any]:
     if d.unit not in state["eliminated"][role]:
         raise illegal(f"{d.unit} is not an eliminated unit of {NAMES[role]}", "9.6")
     data = unit(state, d.unit)
-    if d.hex not in set(rm.grid(state["board"])):
+    if d.hex not in rm.adjacency(state["board"]):  # (`rm.grid`'s hexes)
         raise illegal(f"hex {hex_text(d.hex)} is not on the map", "9.6")
     if any(c["side"] != role and c["hex"] == d.hex for c in state["counters"].values()):
         raise illegal(f"hex {hex_text(d.hex)} holds an enemy unit", "9.6")

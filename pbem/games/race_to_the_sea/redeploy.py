@@ -27,6 +27,7 @@ everything opens (7.7.6.C, `check_at_end`).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
 from pbem.core.engine import Context, State
@@ -239,12 +240,11 @@ def _closest(board: Any, enemy: frozenset[int], hex_: int) -> int | None:
     from a table of the map instead of worked out from its id for each pair."""
     if not enemy:
         return None
-    g = rm.grid(board)
     where = _axial(board)
-    qa, ra = where.get(hex_) or g.axial(hex_)
+    qa, ra = where.get(hex_) or rm.grid(board).axial(hex_)
     best = None
     for h in enemy:
-        qb, rb = where.get(h) or g.axial(h)
+        qb, rb = where.get(h) or rm.grid(board).axial(h)
         dq, dr = qa - qb, ra - rb
         away = (abs(dq) + abs(dr) + abs(dq + dr)) // 2  # Grid.distance
         if best is None or away < best:
@@ -252,18 +252,9 @@ def _closest(board: Any, enemy: frozenset[int], hex_: int) -> int | None:
     return best
 
 
-def _axial(board: Any) -> dict[int, tuple[int, int]]:
-    """Each hex's axial coordinates (`Grid.axial`), by map (by identity: never changed)."""
-    found = _AXIAL.get(id(board))
-    if found is None or found[0] is not board:
-        if len(_AXIAL) >= 8:
-            _AXIAL.clear()
-        g = rm.grid(board)
-        found = _AXIAL[id(board)] = (board, {h: g.axial(h) for h in g.hexes})
-    return found[1]
-
-
-_AXIAL: dict[int, tuple[Any, dict[int, tuple[int, int]]]] = {}
+def _axial(board: Any) -> Mapping[int, tuple[int, int]]:
+    """Each hex's axial coordinates (`Grid.axial`), by map (map_data.axial_table)."""
+    return rm.axial_table(board)
 
 
 # _enemy_distance by map (by identity: never changed once loaded), the enemy counters' hexes
@@ -288,7 +279,7 @@ def shift_problem(
     if c["hex"] != start:
         return f"{label} is in hex {hex_text(c['hex'])}"
     board = state["board"]
-    if not rm.grid(board).adjacent(start, to):
+    if not rm.adjacency(board).adjacent(start, to):
         return f"hex {hex_text(to)} is not adjacent to hex {hex_text(start)}"
     if rm.move_cost(board, start, to, flooded(state)) is None:
         return f"no unit may enter hex {hex_text(to)}"
@@ -309,7 +300,7 @@ def can_shift(state: State, side: str, hex_: int) -> bool:
     )
     if label is None:
         return False
-    near = rm.grid(state["board"]).neighbours(hex_)
+    near = rm.adjacency(state["board"]).neighbours(hex_)
     return any(shift_problem(state, side, label, hex_, h) is None for h in near)
 
 
@@ -430,7 +421,7 @@ def _stacking_claims(state: State, role: str, ctx: Context) -> None:
     units could have moved one hex without overstacking the hex it enters (the rulebook
     does not say what happens then: it stays). Decided now when every size is public,
     else claimed and checked when the counters open (`check_at_end`)."""
-    g = rm.grid(state["board"])
+    g = rm.adjacency(state["board"])  # (`rm.grid`'s answers)
     # (nothing below moves a counter: the counters by hex and the enemy's hexes, once)
     by_hex, enemy = _by_hex(state, role), _enemy_hexes(state, role)
     for hex_ in sorted(by_hex):
@@ -573,7 +564,7 @@ def sample(state: State, side: str, rng: Any) -> Hide:
         for k in movers:
             if total <= mv.STACK_LIMIT:
                 break
-            for to in rm.grid(state["board"]).neighbours(hex_):
+            for to in rm.adjacency(state["board"]).neighbours(hex_):
                 if shift_problem(state, side, k, hex_, to) is not None:
                     continue
                 there = sum(

@@ -126,14 +126,14 @@ def copy_state(state: State) -> State:
     `oblige`, `fill` and views touch only sealed ones, a label opens once, and the rules
     claim and mark sealed pieces only), and most pieces of a long game are opened. The
     counters are shared the same way (an entry moves or marks one or two of fifty): the
-    rules change one only through `writable_counter`."""
+    rules change one only through `writable_counter`. The Combat Results decks are shared
+    whole: `flip_card`, their only change, replaces them with a copy first; so is the
+    control record, which `take_control` only ever replaces with a new one."""
     new = dict(state)
     new["counters"] = share(state["counters"])  # every counter, until one changes (below)
     new["pieces"] = share(state["pieces"])  # every piece, until the rules change one (`own`)
-    new["control"] = dict(state["control"])
-    new["decks"] = {
-        side: {k: list(v) for k, v in deck.items()} for side, deck in state["decks"].items()
-    }
+    new["control"] = state["control"]  # shared: only ever replaced (`take_control`)
+    new["decks"] = state["decks"]  # shared: only `flip_card` changes it, on a copy of its own
     new["played"] = {side: list(v) for side, v in state["played"].items()}
     new["discards"] = dict(state["discards"])
     new["order"] = list(state["order"])
@@ -328,7 +328,7 @@ def add_counter(
 
 def adjacent_to_enemy(state: State, counter: str) -> bool:
     here = state["counters"][counter]
-    g = rm.grid(state["board"])
+    g = rm.adjacency(state["board"])  # (`rm.grid`'s answers)
     near = set(g.neighbours(here["hex"]))
     return any(c["side"] != here["side"] and c["hex"] in near for c in state["counters"].values())
 
@@ -392,8 +392,12 @@ def stop_positions(state: State, label: str, hex_: int) -> dict[str, Any]:
 def flip_card(state: State, side: str, ctx: Context, purpose: str) -> int:
     """The top card of `side`'s Combat Results deck, flipped (a public draw) and put on
     its discard pile: its number."""
-    card = decks.draw(state["decks"][side], ctx, purpose)
-    decks.discard(state["decks"][side], card)
+    # The decks are shared by a state and its copies (`copy_state`): this, their one
+    # change, draws from a copy of the side's deck made here, never from the shared one.
+    deck = {k: list(v) for k, v in state["decks"][side].items()}
+    state["decks"] = {**state["decks"], side: deck}
+    card = decks.draw(deck, ctx, purpose)
+    decks.discard(deck, card)
     return int(card)
 
 

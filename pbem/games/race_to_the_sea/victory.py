@@ -28,7 +28,7 @@ from pbem.games.race_to_the_sea.movement import (
     Control,
     _changed,
     control_of,
-    initial_control,
+    hex_label,
     strategic_loc_hexes,
 )
 from pbem.games.race_to_the_sea.records import frozen_record
@@ -58,10 +58,17 @@ def victory_hexes(
     tests/games/race_to_the_sea/test_rts_fast_paths.py holds the two equal."""
     table = _hex_table(board)
     around = rm.neighbour_table(board)  # (`grid.region`'s search, without the grid)
-    owner = {
-        h: (None if start is None or h in flooded else _changed(control, h) or start)
-        for h, (start, _, _) in table.items()
-    }
+    changes = _changes(control)
+    if changes is None:  # (keys `_changes` does not read: each hex asked as the rules ask)
+        owner = {
+            h: (None if start is None or h in flooded else _changed(control, h) or start)
+            for h, (start, _, _) in table.items()
+        }
+    else:
+        owner = {
+            h: (None if start is None or h in flooded else changes.get(h) or start)
+            for h, (start, _, _) in table.items()
+        }
     out: dict[str, dict[int, int]] = {}
     for side in SIDES:
         keys = {rm.hex_of(board, name) for name in KEY_HEXES[side]}
@@ -89,6 +96,28 @@ def victory_hexes(
     return out
 
 
+def _changes(control: Control) -> dict[int, str] | None:
+    """`{h: movement._changed(control, h)}` for every hex the record names, read from the
+    record once instead of three lookups for each hex of the map: a key is the hex's int,
+    else its label ("0825"), else its `str` ("825"), in that order of precedence; None
+    when a key is none of these kinds (a float, a bool...: `_changed` decides then).
+    tests/games/race_to_the_sea/test_rts_map_tables.py holds it to `_changed`."""
+    found: dict[int, tuple[int, str]] = {}
+    for key, side in control.items():
+        if type(key) is int:
+            h, rank = key, 0
+        elif type(key) is str and key.isascii() and key.isdigit():
+            h = int(key)
+            rank = 1 if key == hex_label(h) else 2 if key == str(h) else -1
+            if rank < 0:
+                continue  # (a spelling `_changed` never asks for: "00825")
+        else:
+            return None
+        if h not in found or rank < found[h][0]:
+            found[h] = (rank, side)
+    return {h: side for h, (_, side) in found.items()}
+
+
 def _hex_table(board: Board) -> dict[int, tuple[str | None, str | None, frozenset[str]]]:
     """Each hex of the map, in map order: (its initial control, its side of the trench
     line, the sides it is behind the enemy lines for), by map (by identity: a loaded map is
@@ -97,17 +126,30 @@ def _hex_table(board: Board) -> dict[int, tuple[str | None, str | None, frozense
     if found is None or found[0] is not board:
         if len(_TABLES) >= 8:
             _TABLES.clear()
-        behind = {side: set(board["behind_enemy_lines"][side]) for side in SIDES}  # 14.4
-        table = {
-            h: (
-                initial_control(board, h),
-                rm.side_of_trench_line(board, h),
-                frozenset(side for side in SIDES if h in behind[side]),
-            )
-            for h in rm.map_hexes(board)
-        }
-        found = _TABLES[id(board)] = (board, table)
+        found = _TABLES[id(board)] = (board, _made_table(board))
     return found[1]
+
+
+_START_CONTROL = {"west": "allies", "east": "germans"}  # movement._initial_control's
+
+
+def _made_table(board: Board) -> dict[int, tuple[str | None, str | None, frozenset[str]]]:
+    """`_hex_table`'s table, each hex's record of the map read once (`initial_control` and
+    `side_of_trench_line` of it, inlined: a cold `pbem show` makes this table for the
+    outcome, and a call each for 360 hexes was a fiftieth of it);
+    tests/games/race_to_the_sea/test_rts_fast_paths.py holds it to those functions."""
+    lines = board["behind_enemy_lines"]  # 14.4: the few hexes behind a side's lines
+    behind = {h: frozenset(s for s in SIDES if h in lines[s]) for s in SIDES for h in lines[s]}
+    index = rm.hex_records(board)
+    nowhere: frozenset[str] = frozenset()
+    table = {}
+    for h in rm.map_hexes(board):
+        info = index[h]  # (a KeyError for a hex without a record, as `_info` raises)
+        side = info.get("side")
+        trench = str(side) if side is not None else None
+        start = None if info["terrain"] in rm.PROHIBITED else _START_CONTROL.get(trench or "")
+        table[h] = (start, trench, behind.get(h, nowhere))
+    return table
 
 
 _TABLES: dict[int, tuple[Board, dict[int, tuple[str | None, str | None, frozenset[str]]]]] = {}
