@@ -460,3 +460,45 @@ def test_every_game_of_the_matrix_verifies_unchanged(title: str, tmp_path: Path)
         report = both(game.text, tmp_path)
         assert report.ok, report.failure
         assert report.game is not None and report.game.outcome() is not None  # complete
+
+
+# --- the search for a damaged signature -------------------------------------------------------
+
+
+def test_the_damage_search_skips_only_the_entries_the_replay_accepted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """After a replay refuses an entry, verify looks for a damaged signature from that entry
+    on (the replay checked the ones before it: pbem.verify._accepted). Every answer is the
+    full search's, and damage after the refused entry (an entry whose seq was changed sorts
+    later, and makes the next one look out of place) is still found and named."""
+    from pbem import verify
+
+    search = verify._bad_signature_entry
+    skipped: list[int] = []
+
+    def both_ways(
+        entries: list[Entry],
+        genesis: Entry | None,
+        numbers: dict[tuple[str, bytes], int],
+        accepted: int = 0,
+    ) -> tuple[Entry, str] | None:
+        found = search(entries, genesis, numbers, accepted)
+        assert found == search(entries, genesis, numbers, 0)
+        skipped.append(accepted)
+        return found
+
+    monkeypatch.setattr(verify, "_bad_signature_entry", both_ways)
+    # Entries read from mail (no save layout to refuse them before the replay does).
+    entries = list(games("berlin-1945")[0].entries)
+    moved = entries[5]
+    assert moved.canonical.count(b'"seq":5,') == 1
+    entries[5] = Entry.from_wire(
+        moved.canonical.replace(b'"seq":5,', b'"seq":500,'), moved.signature
+    )
+    failure = refused(verify.verify_entries(entries))
+    assert "signature does not verify" in failure and names(failure, seq=500, role=moved.by)
+    assert skipped == [5]  # entries 0-4 replayed, entry 6 refused: "no entry 5"
+    del entries[5]  # no damage left, entry 5 missing
+    failure = refused(verify.verify_entries(entries))
+    assert "expected seq 5" in failure and skipped == [5, 5]
