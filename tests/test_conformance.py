@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import random
+from collections.abc import Iterator
 
 import pytest
 
@@ -35,6 +36,7 @@ from pbem.testing import leaks, other_secrets, page_leaks
 from tests.support.drawn_once import drawn_once
 from tests.support.players import Table
 from tests.support.rendered_once import rendered_once
+from tests.support.signatures_once import accepted_once
 
 GAMES = registered()
 SEEDS = range(12)
@@ -60,6 +62,15 @@ PAGE_SEEDS = range(4)
 # the leaks, with pages in the first four as for every title.
 FEWER_SEEDS = {"race-to-the-sea": 3, "gotterdammerung": 2, "race-to-berlin": 8, "berlin-1945": 8}
 RENDER_EVERY_FOR = {"race-to-the-sea": 120, "gotterdammerung": 120}  # long pages, summaries
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _signatures_checked_once() -> Iterator[None]:
+    """Each game's entries are checked as they are played, then replayed: the replay's
+    check of a signature the table's game accepted is answered from memory; refusals and
+    any other bytes are checked every time (tests/support/signatures_once.py)."""
+    with accepted_once():
+        yield
 
 
 @pytest.mark.parametrize(
