@@ -284,7 +284,7 @@ def _verify_found(
         # Damage first: a damaged entry can make a later, intact one look out of place
         # (a changed seq or author), and the reader must learn that the text is damaged.
         if "signature" not in failure:
-            damaged = _damage(report, ordered, genesis, found)
+            damaged = _damage(report, ordered, genesis, found, _accepted(ordered, exc))
             if damaged is not None:
                 return damaged
         bad = _refused_entry(exc)
@@ -965,18 +965,36 @@ def _numbers(found: list[Entry]) -> dict[tuple[str, bytes], int]:
 
 
 def _damage(
-    report: Report, entries: list[Entry], genesis: Entry | None, found: list[Entry]
+    report: Report,
+    entries: list[Entry],
+    genesis: Entry | None,
+    found: list[Entry],
+    accepted: int = 0,
 ) -> Report | None:
     """The report failed on the first damaged entry of `entries` (`_bad_signature_entry`,
     numbered by their places in `found`), or None when no signature is damaged."""
-    damage = _bad_signature_entry(entries, genesis, _numbers(found))
+    damage = _bad_signature_entry(entries, genesis, _numbers(found), accepted)
     if damage is None:
         return None
     return report.fail(damage[1], damage[0], "signature")
 
 
+def _accepted(ordered: list[Entry], exc: PbemError) -> int:
+    """How many entries of `ordered`, from the first, the replay of them that raised `exc`
+    accepted: those before the entry it refused. ledger.replay checks the entries in
+    order, each one's signature first (under its author's key in `ordered[0]`, the
+    genesis, as `_bad_signature_entry` does), and raises on the first bad one; an entry it
+    refuses while applying the one before (the next entry, which rolls its dice) comes
+    after that one's signature was checked. 0 when `exc` names no entry of `ordered`."""
+    refused = _refused_entry(exc)
+    return next((number for number, entry in enumerate(ordered) if entry is refused), 0)
+
+
 def _bad_signature_entry(
-    entries: list[Entry], genesis: Entry | None, numbers: Mapping[tuple[str, bytes], int]
+    entries: list[Entry],
+    genesis: Entry | None,
+    numbers: Mapping[tuple[str, bytes], int],
+    accepted: int = 0,
 ) -> tuple[Entry, str] | None:
     """The first entry whose signature verifies with no key it could be signed with, and
     the failure that names it.
@@ -984,13 +1002,17 @@ def _bad_signature_entry(
     A genesis is checked against the roles it names, every other entry against the
     game's roles (its author's key, or any role's when its author is not a role, as a
     damaged `by` is not). Run only after a failure, so intact games pay nothing for it.
+    `accepted`: how many of `entries`, from the first, a replay with `genesis` accepted
+    before it refused one (`_accepted`): their signatures verified under these same keys,
+    so they are not checked again (the answer is the same; an entry damaged after the
+    refused one, which can be what made it look out of place, is still found).
     """
     game_roles = _roles(genesis)
     # A key line not in canonical form, in a genesis whose own signature holds, is the
     # genesis's fault (protocol section 8), not damage to the entries signed by that role:
     # they are not judged by it, and the replay names the genesis.
     judged = _canonical_keys(game_roles)
-    for entry in entries:
+    for entry in entries[accepted:]:
         if entry.kind != GENESIS and not judged:
             continue
         roles = _roles(entry) if entry.kind == GENESIS else game_roles

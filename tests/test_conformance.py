@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import random
+from collections.abc import Iterator
 
 import pytest
 
@@ -34,6 +35,8 @@ from pbem.render.summary import render_summary
 from pbem.testing import leaks, other_secrets, page_leaks
 from tests.support.drawn_once import drawn_once
 from tests.support.players import Table
+from tests.support.rendered_once import rendered_once
+from tests.support.signatures_once import accepted_once
 
 GAMES = registered()
 SEEDS = range(12)
@@ -59,6 +62,15 @@ PAGE_SEEDS = range(4)
 # the leaks, with pages in the first four as for every title.
 FEWER_SEEDS = {"race-to-the-sea": 3, "gotterdammerung": 2, "race-to-berlin": 8, "berlin-1945": 8}
 RENDER_EVERY_FOR = {"race-to-the-sea": 120, "gotterdammerung": 120}  # long pages, summaries
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _signatures_checked_once() -> Iterator[None]:
+    """Each game's entries are checked as they are played, then replayed: the replay's
+    check of a signature the table's game accepted is answered from memory; refusals and
+    any other bytes are checked every time (tests/support/signatures_once.py)."""
+    with accepted_once():
+        yield
 
 
 @pytest.mark.parametrize(
@@ -99,9 +111,15 @@ def test_random_play_reaches_an_outcome_and_replays_identically(rules: str, seed
     assert [r.line() for r in again.rng_log] == [r.line() for r in game.rng_log]
     assert again.actions == game.actions
     assert again.outcome() == game.outcome()
+    if set(engine.roles) == set(engine.required_roles):  # (the next test's other titles)
+        assert game.self_witnessed == (len(engine.required_roles) == 1)
 
 
-@pytest.mark.parametrize("rules", GAMES)
+# A title whose roles are all required is played with only its required roles above, and
+# self-witnessed is checked there at the end of each of its games: here only the others.
+@pytest.mark.parametrize(
+    "rules", [r for r in GAMES if set(get_engine(r).required_roles) != set(get_engine(r).roles)]
+)
 def test_a_game_with_only_the_required_roles_is_self_witnessed(rules: str) -> None:
     engine = get_engine(rules)
     table = Table(rules, engine.required_roles, nonce="99")
@@ -120,7 +138,14 @@ def _check_leaks(table: Table, render: bool, pages: bool = False) -> None:
     # per owner: the public's page (and a third role's) is drawn from the same view in
     # every owner's check when nothing leaks, so it is drawn once here; a view that
     # differs is a different key, drawn anew, and the pages compared are the same bytes.
-    with drawn_once() if pages else contextlib.nullcontext():
+    # Likewise each summary and page template is rendered once per distinct context
+    # (tests/support/rendered_once.py): what is rendered is computed anew every time, and
+    # a context that differs (a leak) is rendered anew.
+    with contextlib.ExitStack() as memos:
+        if render:
+            memos.enter_context(rendered_once())
+        if pages:
+            memos.enter_context(drawn_once())
         _check_owners(table, viewers, render, pages)
 
 

@@ -25,7 +25,7 @@ import contextlib
 import random
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -41,6 +41,7 @@ from pbem.transport.armor import BEGIN, END, armor, decode_payload, marker_kind
 from pbem.transport.savefile import human_line, save_text
 from pbem.verify import Report, parse_entries, verify_path, verify_text
 from tests.support.players import Table
+from tests.support.signatures_once import accepted_once
 
 SAVES = Path(__file__).resolve().parents[2] / "saves"
 TITLES = ("barbarossa", "race-to-berlin", "berlin-1945")
@@ -56,6 +57,15 @@ def examples(count: int) -> settings:
         derandomize=False,
         suppress_health_check=list(HealthCheck),
     )
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _signatures_checked_once() -> Iterator[None]:
+    """The same games are verified again and again, all but one or two entries the same
+    bytes each time: each accepted signature is checked by Ed25519 once for the module;
+    refusals and any other bytes are checked every time (tests/support/signatures_once.py)."""
+    with accepted_once():
+        yield
 
 
 # --- games ------------------------------------------------------------------------------------
@@ -460,3 +470,45 @@ def test_every_game_of_the_matrix_verifies_unchanged(title: str, tmp_path: Path)
         report = both(game.text, tmp_path)
         assert report.ok, report.failure
         assert report.game is not None and report.game.outcome() is not None  # complete
+
+
+# --- the search for a damaged signature -------------------------------------------------------
+
+
+def test_the_damage_search_skips_only_the_entries_the_replay_accepted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """After a replay refuses an entry, verify looks for a damaged signature from that entry
+    on (the replay checked the ones before it: pbem.verify._accepted). Every answer is the
+    full search's, and damage after the refused entry (an entry whose seq was changed sorts
+    later, and makes the next one look out of place) is still found and named."""
+    from pbem import verify
+
+    search = verify._bad_signature_entry
+    skipped: list[int] = []
+
+    def both_ways(
+        entries: list[Entry],
+        genesis: Entry | None,
+        numbers: dict[tuple[str, bytes], int],
+        accepted: int = 0,
+    ) -> tuple[Entry, str] | None:
+        found = search(entries, genesis, numbers, accepted)
+        assert found == search(entries, genesis, numbers, 0)
+        skipped.append(accepted)
+        return found
+
+    monkeypatch.setattr(verify, "_bad_signature_entry", both_ways)
+    # Entries read from mail (no save layout to refuse them before the replay does).
+    entries = list(games("berlin-1945")[0].entries)
+    moved = entries[5]
+    assert moved.canonical.count(b'"seq":5,') == 1
+    entries[5] = Entry.from_wire(
+        moved.canonical.replace(b'"seq":5,', b'"seq":500,'), moved.signature
+    )
+    failure = refused(verify.verify_entries(entries))
+    assert "signature does not verify" in failure and names(failure, seq=500, role=moved.by)
+    assert skipped == [5]  # entries 0-4 replayed, entry 6 refused: "no entry 5"
+    del entries[5]  # no damage left, entry 5 missing
+    failure = refused(verify.verify_entries(entries))
+    assert "expected seq 5" in failure and skipped == [5, 5]

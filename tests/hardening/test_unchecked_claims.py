@@ -13,6 +13,7 @@ player stopped answering. What must be listed is computed from the entries thems
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,16 @@ from pbem.core.log import Entry
 from pbem.demo import run_demo
 from pbem.transport.savefile import move_file
 from pbem.verify import parse_entries, verify_text
+from tests.support.signatures_once import accepted_once
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _signatures_checked_once() -> Iterator[None]:
+    """The same logs are verified cut after cut (every prefix verifies all the entries
+    before it again): each accepted signature is checked by Ed25519 once for the module;
+    refusals and any other bytes are checked every time (tests/support/signatures_once.py)."""
+    with accepted_once():
+        yield
 
 
 @pytest.fixture(scope="module")
