@@ -165,7 +165,9 @@ class Adjudicator(Replay, fields=FIELDS, hidden=MEMOS, uncompared=MEMOS):
             raise EntryRefused(entry, str(exc)) from None
 
     def _apply(self, entry: Entry, then: Entry | None = None) -> None:
-        self._asked_memo = None
+        # (`_asked_memo` is kept from the entry before: it names the very state object it
+        # asked about, and a state is never changed once made, only replaced; most often
+        # it is the state this entry plays on, asked about when the entry before made it)
         self._opened_memo = None
         self._outcome_pin = None
         roles = self._role_keys
@@ -470,8 +472,9 @@ class Adjudicator(Replay, fields=FIELDS, hidden=MEMOS, uncompared=MEMOS):
     def _check_one_signer(self, state: State) -> None:
         """Refuse a state in which the engine asks two roles at once (protocol section 8)."""
         asked = self.engine.asked_roles(state)
-        # An entry that rolls waiting dice and then decides asks this again of the same
-        # state object, in the same `_apply`; nothing can change it in between.
+        # The entry that plays on this state asks this again of the same state object (in
+        # the same `_apply` when it rolls waiting dice and then decides, else in the next
+        # one); nothing changes a state once made (engines return new ones).
         self._asked_memo = (state, asked)
         if len(asked) > 1:
             raise PbemError(
