@@ -4,11 +4,13 @@ Each saving stands for plainer code, kept here as the reference: the kit's `curr
 `asked_roles` reading the step in line (not through `step_name`), its `_openings` skipped
 when a step opens nothing and nothing is owed, `pieces.due` as a loop; the adjudicator's
 memo of the roles a state asks, kept from one entry to the next (a memo of another state
-object is never used). Every state the demos' verifications copy is asked both ways.
+object is never used); Race to Berlin's B1 check in one scan and its parser's compiled
+patterns. Every state the demos' verifications copy is asked both ways.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -17,8 +19,11 @@ import pytest
 from pbem.core.adjudicator import Adjudicator
 from pbem.core.engine import State
 from pbem.games.berlin_1945.rules import Berlin1945Engine
+from pbem.games.race_to_berlin import decisions as rtb_decisions
+from pbem.games.race_to_berlin import victory
 from pbem.games.race_to_berlin.rules import ENGINE as RTB
 from pbem.games.race_to_berlin.rules import RaceToBerlinEngine
+from pbem.games.race_to_berlin.state import ROLES, force_units_in
 from pbem.kit import pieces as kit_pieces
 from pbem.kit.steps import NO_OPENINGS, StepGame
 from pbem.ledger import replay
@@ -98,6 +103,43 @@ def test_the_openings_skipped_are_no_openings() -> None:
     for step in RTB.steps.values():
         if step.opens is None:
             assert StepGame._openings(step, {}, "west", None, ()) is NO_OPENINGS
+
+
+def test_check_b1_is_one_scan_of_force_units_in(monkeypatch: pytest.MonkeyPatch) -> None:
+    def reference(state: State) -> str | None:
+        for role in ROLES:
+            if force_units_in(state, "B1", role):
+                return role
+        return None
+
+    class Ctx:
+        def event(self, text: str, **data: Any) -> None:
+            pass
+
+    states = _states(monkeypatch, RaceToBerlinEngine, "race-to-berlin")
+    germans = 0
+    for state in states:
+        germans += bool(force_units_in(state, "B1", "german"))
+        for mover in (None, *ROLES):
+            probe = {**state, "units": dict(state["units"]), "result": None}
+            if mover is not None:  # a unit of `mover`'s moved into B1
+                unit = next(u for u, r in probe["units"].items() if r["force"] == mover)
+                probe["units"][unit] = {**probe["units"][unit], "area": "B1"}
+            expected = reference(probe)
+            assert victory.check_b1(probe, Ctx()) is (expected is not None)
+            assert (probe["result"] or {}).get("winner") == expected
+    assert germans  # (B1 is held by Germans: the scan finds units there)
+
+
+def test_the_parsers_compiled_patterns_match_as_re_does() -> None:
+    texts = ["attack 5 from 4 cubes 2", "place block in 7", "move 11 -> 12 with us-1", "x"]
+    patterns = [p for p in vars(rtb_decisions).values() if isinstance(p, str) and "(?P<" in p]
+    assert patterns
+    for pattern in patterns:
+        for text in texts:
+            mine = rtb_decisions._compiled(pattern).match(text)
+            theirs = re.match(pattern, text)
+            assert (mine and mine.groupdict()) == (theirs and theirs.groupdict())
 
 
 def test_an_asked_memo_of_another_state_object_is_never_used() -> None:
