@@ -4,8 +4,9 @@ Each saving stands for plainer code, kept here as the reference: the kit's `curr
 `asked_roles` reading the step in line (not through `step_name`), its `_openings` skipped
 when a step opens nothing and nothing is owed, `pieces.due` as a loop; the adjudicator's
 memo of the roles a state asks, kept from one entry to the next (a memo of another state
-object is never used); Race to Berlin's B1 check in one scan and its parser's compiled
-patterns. Every state the demos' verifications copy is asked both ways.
+object is never used); `meta.after` making its state at once; Race to Berlin's B1 check
+in one scan and its parser's compiled patterns. Every state the demos' verifications
+copy is asked both ways.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from pbem.core import meta as meta_rules
 from pbem.core.adjudicator import Adjudicator
 from pbem.core.engine import State
 from pbem.games.berlin_1945.rules import Berlin1945Engine
@@ -161,3 +163,40 @@ def test_an_asked_memo_of_another_state_object_is_never_used() -> None:
 class _FakeEntry:
     def __init__(self, by: str) -> None:
         self.by = by
+
+
+def test_meta_after_is_the_reference_on_every_kind_of_entry() -> None:
+    """`meta.after` asks `reversible` and `recorded` in line and makes the state at once:
+    what Record.replace with them gave, for reversible entries and others, with and
+    without a run of undoable entries before."""
+
+    def reference(meta: meta_rules.MetaState, entry: Any, drew: bool, waits: bool) -> Any:
+        can_undo = meta_rules.reversible(entry.kind, entry.body, drew, waits)
+        if can_undo or meta.undo:
+            meta = meta.replace(undo=meta_rules.recorded(meta, entry.seq, entry.by, "S", can_undo))
+        return meta
+
+    class Entry:
+        def __init__(self, kind: str, body: dict[str, Any], seq: int = 9) -> None:
+            self.kind, self.body, self.seq, self.by = kind, body, seq, "west"
+
+    bodies = [
+        {},
+        {"decision": "x"},
+        {"decision": "x", "note": "hi"},
+        {"decision": "x", "commit": {}},
+    ]
+    runs = [(), tuple((n, "west", f"S{n}") for n in range(meta_rules.UNDO_MAX))]
+    for kind in ("move", "ack"):
+        for body in bodies:
+            for undo in runs:
+                for drew in (False, True):
+                    for waits in (False, True):
+                        meta = meta_rules.MetaState(undo=undo)
+                        entry = Entry(kind, body)
+                        got, said, answered, back = meta_rules.after(
+                            meta, entry, False, ("west", "soviet"), "S", drew, waits
+                        )  # type: ignore[arg-type]
+                        assert (said, answered, back) == ("", "", None)
+                        assert got == reference(meta, entry, drew, waits)
+                        assert got.undo == reference(meta, entry, drew, waits).undo
