@@ -687,7 +687,12 @@ def _stream_entries(
                     raise _Bail
                 game = _lean_game(entry, engines, files, sink)
                 continue
-            pending = _applied_behind(game, pending, entry)
+            # (`_applied_behind` in line: a call saved on every entry)
+            if pending is not None:
+                game.apply(pending, entry)
+            if entry.seq != game.head.seq + 1:
+                raise _Bail
+            pending = entry
             continue
         if header.done and (raw == b"\n" or _plain_human_line(raw)):
             continue  # (what the general reading below finds of it: nothing)

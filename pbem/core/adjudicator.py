@@ -157,28 +157,28 @@ class Adjudicator(Replay, fields=FIELDS, hidden=MEMOS, uncompared=MEMOS):
         once instead of applying the decision twice (without entropy now, with it when
         `then` arrives). Only a speed-up: whatever `then` turns out to be, every result,
         refusal and message is the same as without it (see `_play`)."""
+        # (the checks in line, not in a method of their own: a call saved on every entry)
+        # (`_asked_memo` is kept from the entry before: it names the very state object it
+        # asked about, and a state is never changed once made, only replaced; most often
+        # it is the state this entry plays on, asked about when the entry before made it)
+        self._opened_memo = None
+        self._outcome_pin = None
         try:
-            self._apply(entry, then)
+            roles = self._role_keys
+            if entry.by not in roles:
+                raise PbemError(f"{entry.by!r} is not a role of this game")
+            # The signature first: damage to signed bytes must read as damage, not as a
+            # wrong game or a broken chain.
+            self.check_signature(roles[entry.by], entry.canonical, entry.signature)
+            self._check_position(entry)
+            handler = _KINDS.get(entry.kind)
+            if handler is None:
+                raise PbemError(f"unknown entry kind {entry.kind!r}")
+            handler(self, entry, then)
         except EntryRefused:
             raise
         except PbemError as exc:
             raise EntryRefused(entry, str(exc)) from None
-
-    def _apply(self, entry: Entry, then: Entry | None = None) -> None:
-        self._asked_memo = None
-        self._opened_memo = None
-        self._outcome_pin = None
-        roles = self._role_keys
-        if entry.by not in roles:
-            raise PbemError(f"{entry.by!r} is not a role of this game")
-        # The signature first: damage to signed bytes must read as damage, not as a
-        # wrong game or a broken chain.
-        self.check_signature(roles[entry.by], entry.canonical, entry.signature)
-        self._check_position(entry)
-        handler = _KINDS.get(entry.kind)
-        if handler is None:
-            raise PbemError(f"unknown entry kind {entry.kind!r}")
-        handler(self, entry, then)
 
     def _commit(self, entry: Entry, link: ChainState, actions: Iterable[Action] = ()) -> None:
         """What every entry kind commits last, once everything is checked: its signer's
@@ -470,8 +470,9 @@ class Adjudicator(Replay, fields=FIELDS, hidden=MEMOS, uncompared=MEMOS):
     def _check_one_signer(self, state: State) -> None:
         """Refuse a state in which the engine asks two roles at once (protocol section 8)."""
         asked = self.engine.asked_roles(state)
-        # An entry that rolls waiting dice and then decides asks this again of the same
-        # state object, in the same `_apply`; nothing can change it in between.
+        # The entry that plays on this state asks this again of the same state object (in
+        # the same `_apply` when it rolls waiting dice and then decides, else in the next
+        # one); nothing changes a state once made (engines return new ones).
         self._asked_memo = (state, asked)
         if len(asked) > 1:
             raise PbemError(

@@ -180,9 +180,23 @@ def after(
         meta, back, answered = answer(meta, seq, by, takeback)
         return meta, said, answered, back
     if len(game_sides) == 2:  # (a take-back needs the other side's agreement)
-        can_undo = reversible(entry.kind, body, drew, waits)
-        if can_undo or meta.undo:
-            meta = meta.replace(undo=recorded(meta, seq, by, state_before, can_undo))
+        # `reversible` and `recorded` in line, and the state made at once rather than by
+        # Record.replace: three calls saved on every entry of a two-sided game.
+        if (
+            entry.kind == "move"
+            and "decision" in body
+            and not drew
+            and not waits
+            and _REVERSIBLE_FIELDS.issuperset(body)
+        ):
+            undo = (*meta.undo, (seq, by, state_before))[-UNDO_MAX:]
+        elif meta.undo:
+            undo = ()
+        else:
+            return meta, said, "", None
+        meta = MetaState(
+            meta.offer_by, meta.offer_seq, meta.ended, undo, meta.takeback, meta.takeback_state
+        )
     return meta, said, "", None
 
 
@@ -249,6 +263,10 @@ def step(
 
 
 # --- take-back: a signed pair, the proposal and its answer --------------------------------------
+
+
+# What a body that may be taken back holds (`reversible`; `after` asks it in line).
+_REVERSIBLE_FIELDS = frozenset({"decision", "note"})
 
 
 def reversible(kind: str, body: Mapping[str, JSON], drew: bool, waits: bool) -> bool:

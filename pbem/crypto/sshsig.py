@@ -130,7 +130,8 @@ def verify(public: PublicKey, message: bytes, blob: bytes, namespace: str = NAME
     # (an empty reserved field, sha512, an Ed25519 signature of 64 bytes) is the only one
     # accepted (one encoding, see the module doc): only the signature itself is left to
     # check. Any other blob is refused, after the parse below has found what to say.
-    head, signed = _layout(public, namespace)
+    found = _LAYOUTS.get((public.raw, namespace))  # (`_layout`, its call saved when kept)
+    head, signed = _layout(public, namespace) if found is None else found
     if len(blob) == len(head) + 64 and blob.startswith(head):
         if not public.verify_raw(blob[-64:], signed + digests.sha512(message).digest()):
             raise SignatureError(

@@ -182,13 +182,15 @@ class StepGame(GameDefaults):
     # --- the current step -------------------------------------------------------------------
 
     def step_name(self, state: State) -> str:
+        # (`current` and `asked_roles` read the same key in line: asked several times for
+        # every entry of every log, a call saved each time)
         return str(state["step"])
 
     def is_over(self, state: State) -> bool:
         return self.step_name(state) == self.over_step
 
     def current(self, state: State) -> Step | None:
-        name = self.step_name(state)
+        name = str(state["step"])  # (`step_name`)
         return None if name == self.over_step else self.steps[name]
 
     def asked_role(self, state: State) -> str | None:
@@ -196,9 +198,11 @@ class StepGame(GameDefaults):
         return None if step is None else step.asks(state)
 
     def asked_roles(self, state: State) -> list[str]:
-        # (asked for every entry of every log: one call less than through asked_role)
-        step = self.current(state)
-        role = None if step is None else step.asks(state)
+        # (asked for every entry of every log: `current` in line, no call through asked_role)
+        name = str(state["step"])  # (`step_name`)
+        if name == self.over_step:
+            return []
+        role = self.steps[name].asks(state)
         return [] if role is None else [role]
 
     def name_of(self, role: str | None) -> str:
@@ -266,7 +270,8 @@ class StepGame(GameDefaults):
         return self._openings(self.current(state), state, role, decision, self._owed(state, role))
 
     def _owed(self, state: State, role: str) -> tuple[str, ...]:
-        return tuple(p["label"] for p in self.due_pieces(state, role))
+        due = self.due_pieces(state, role)
+        return tuple(p["label"] for p in due) if due else ()  # (most often none is due)
 
     def due_pieces(self, state: State, role: str) -> list[kit_pieces.Piece]:
         """`role`'s pieces that its next entry must open (`pieces.due` of every piece),
@@ -421,9 +426,12 @@ class StepGame(GameDefaults):
                 step.rule or self.turn_rule,
             )
         owed = self._owed(state, role)
-        self._check_openings(
-            state, role, self._openings(step, state, role, decision, owed), step, ctx
+        spec = (  # (`_openings`, its call saved when the step opens nothing and none is owed)
+            NO_OPENINGS
+            if step.opens is None and not owed
+            else self._openings(step, state, role, decision, owed)
         )
+        self._check_openings(state, role, spec, step, ctx)
         self._check_commits(state, role, decision, step, ctx)
         new = self.clone(state)
         if owed:  # the pieces the signer was obliged to open: open them before the rules run

@@ -425,9 +425,22 @@ def _int(digits: str, text: str) -> int:
         ) from None
 
 
+# A verb's pattern -> compiled: `re.match(pattern, norm)`, without re's two calls to find
+# it again in its own cache (every entry of a game is parsed).
+_COMPILED: dict[str, re.Pattern[str]] = {}
+
+
+def _compiled(pattern: str) -> re.Pattern[str]:
+    found = _COMPILED.get(pattern)
+    if found is None:
+        found = _COMPILED[pattern] = re.compile(pattern)
+    return found
+
+
 def _matched(pattern: str, norm: str, text: str, expected: str) -> re.Match[str]:
     """The match of a verb's pattern, or the refusal that says what the verb expects."""
-    m = re.match(pattern, norm)
+    found = _COMPILED.get(pattern)
+    m = (_compiled(pattern) if found is None else found).match(norm)
     if not m:
         raise InvalidOrderError(f"cannot read {text!r}: {expected}")
     return m
@@ -460,7 +473,7 @@ _MOVE_PIECES_FIRST = r"^move (?P<pieces>.+?) (?:from )?(?P<frm>\S+) -> (?P<to>\S
 
 
 def _parse_move(norm: str, text: str, lex: Lexicon) -> Move:
-    m = re.match(_MOVE_AREAS_FIRST, norm) or re.match(_MOVE_PIECES_FIRST, norm)
+    m = _compiled(_MOVE_AREAS_FIRST).match(norm) or _compiled(_MOVE_PIECES_FIRST).match(norm)
     if not m:
         raise InvalidOrderError(
             f"cannot read {text!r}: expected 'move <from> to <to> with <units> [+ block]' "

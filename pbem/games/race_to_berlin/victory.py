@@ -8,7 +8,8 @@ blocks off the board and starts the last openings (`flow.finish`).
 from __future__ import annotations
 
 from pbem.core.engine import Context
-from pbem.games.race_to_berlin.state import NAMES, ROLES, State, force_units_in, other
+from pbem.games.race_to_berlin.data import FORCE_CONTROL
+from pbem.games.race_to_berlin.state import NAMES, ROLES, State, other
 
 
 def declare_result(state: State, winner: str | None, level: str, reason: str) -> None:
@@ -44,8 +45,14 @@ def lose_cubes(state: State, role: str, n: int, ctx: Context, why: str) -> bool:
 
 def check_b1(state: State, ctx: Context) -> bool:
     """Rulebook 5: a Western or Soviet unit in B1 wins at once."""
+    # (asked after every action: one scan of the units for both players, which is
+    # `force_units_in(state, "B1", role)` being non-empty for each)
+    held: set[str] = set()
+    for rec in state["units"].values():
+        if rec["area"] == "B1":
+            held.add(FORCE_CONTROL[rec["force"]])
     for role in ROLES:
-        if force_units_in(state, "B1", role):
+        if role in held:
             ctx.event(f"{NAMES[role]} occupies B1: automatic victory (rulebook 5)", role=role)
             declare_result(state, role, "automatic victory", f"{NAMES[role]} occupies B1")
             return True
