@@ -403,6 +403,43 @@ def _zone(
     return _zone_of(board, side, sources)
 
 
+def zones_of_both(
+    board: Mapping[str, Any], data: Mapping[str, Any], units: Sequence[Unit], sides: Sequence[str]
+) -> dict[str, Mapping[str, str]]:
+    """`{side: _zone(board, data, units, side) for side in sides}` for two sides, with the
+    units read in one pass, not one a side (each phase start asks both; each side's sources
+    are those _zone lists, in the same order, so the same remembered maps; a unit not in the
+    counters data raises counter()'s error unless disrupted or friendly to both sides, as
+    _zone's does): tests/games/gotterdammerung/test_gd_plain_copy.py. Read only."""
+    if len(sides) != 2:
+        return {side: _zone(board, data, units, side) for side in sides}
+    first, second = sides
+    kinds = _zoc_kinds(data)
+    of_first: list[tuple[str, str]] = []  # (the sources of the enemies of `first`)
+    of_second: list[tuple[str, str]] = []
+    for u in units:
+        side = u["side"]
+        if side == first:
+            if first != second and not u.get("disrupted"):  # 4.27
+                kind = WEAK if u.get("volkssturm") else kinds[u["id"]]
+                if kind:
+                    of_second.append((u["hex"], kind))
+        elif side == second:
+            if not u.get("disrupted"):
+                kind = WEAK if u.get("volkssturm") else kinds[u["id"]]
+                if kind:
+                    of_first.append((u["hex"], kind))
+        elif not u.get("disrupted"):  # (a third side: the enemy of both)
+            kind = WEAK if u.get("volkssturm") else kinds[u["id"]]
+            if kind:
+                of_first.append((u["hex"], kind))
+                of_second.append((u["hex"], kind))
+    return {
+        first: _zone_of(board, first, of_first),
+        second: _zone_of(board, second, of_second),
+    }
+
+
 def zone_of_all(
     board: Mapping[str, Any], data: Mapping[str, Any], units: Iterable[Unit], side: str
 ) -> Mapping[str, str]:
