@@ -179,15 +179,28 @@ def end_of_phase_problems(
     facts = _stack_facts(data)
     alone = _alone(data)
     limits = _limits(board)
-    for h, stack in by_hex(units).items():
+    # by_hex, without a list for each hex of one unit (most hexes): the first unit of each
+    # hex in the order the hexes first appear, and the stacks of several units
+    first: dict[str, Unit] = {}
+    several: dict[str, list[Unit]] = {}
+    for u in units:
+        h = u["hex"]
+        if h not in first:
+            first[h] = u
+        elif h in several:
+            several[h].append(u)
+        else:
+            several[h] = [first[h], u]
+    for h, u in first.items():
         found = limits.get(h)
-        if found is not None and len(stack) == 1:
+        stack = several.get(h) if several else None
+        if stack is None:
             # (most hexes: a unit alone breaks at most 4.0's limit, and within its most
             # points, `_alone`, it cannot; a Volkssturm unit alone counts 0)
-            u = stack[0]
             most = 0 if u.get("volkssturm") else alone.get(u["id"])
-            if most is not None and most <= found[0]:
+            if found is not None and most is not None and most <= found[0]:
                 continue
+            stack = [u]
         elif found is not None:
             limit, city = found
             points = 0

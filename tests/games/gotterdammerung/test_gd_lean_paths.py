@@ -4,6 +4,8 @@
   static data) by `_copy_plain`, not as a marshal round trip: along seeded bot games each
   copy is equal to copy_json's, type for type, and shares no dict or list with the state it
   copies (a change to either is never seen in the other).
+- zoc.end_of_phase_problems groups only the hexes of several units: lone units and stacks
+  on every kind of hex as every hex through stack_problems.
 - zoc.zones_of_both (one pass over the units) is `_zone` of each side, on bot games'
   positions and shuffled ones (units moved, disrupted), with Volkssturm units and a unit of
   a third side.
@@ -12,6 +14,7 @@
 from __future__ import annotations
 
 import marshal
+import random
 from typing import Any
 
 import pytest
@@ -108,3 +111,32 @@ def test_zones_of_both_are_each_sides_zone() -> None:
         zoc.zones_of_both(
             board, data, [{"id": "nobody", "side": "german", "hex": "op:2419"}], gs.SIDES
         )
+
+
+def test_lone_units_and_stacks_on_every_kind_of_hex_as_every_hex_checked() -> None:
+    """end_of_phase_problems groups only the hexes of several units (no list for a lone
+    unit): every counter alone and in stacks on every kind of hex, Volkssturm units, a hex
+    not on the maps; the same problems, hexes in the same order."""
+    from pbem.games.gotterdammerung import map_data as md
+    from tests.games.gotterdammerung.test_gd_fast_paths import plain_overstacks
+
+    state = ENGINE.setup(None, {})
+    board, data = state["board"], state["counters"]
+    kinds: dict[str, list[str]] = {}
+    for h in sorted(board["hexes"]):
+        kinds.setdefault(md.kind(board, h), []).append(h)
+    rng = random.Random(2929)
+    ids = sorted(data["units"])
+    for kind, hexes in sorted(kinds.items()):
+        units: list[dict[str, Any]] = []
+        for n, uid in enumerate(ids):  # (one a hex, or several where the hexes are few)
+            side = "german" if data["units"][uid]["side"] == "german" else "soviet"
+            units.append({"id": uid, "side": side, "hex": hexes[n % len(hexes)]})
+        units.append({"id": "vs-x", "side": "german", "hex": rng.choice(hexes), "volkssturm": 1})
+        rng.shuffle(units)
+        got = zoc.end_of_phase_problems(board, data, units)
+        assert list(got.items()) == list(plain_overstacks(board, data, units).items()), kind
+    lone = [{"id": ids[0], "side": "soviet", "hex": "op:9999"}]
+    with pytest.raises(ValueError, match="not a hex of the maps"):
+        zoc.end_of_phase_problems(board, data, lone)
+    assert zoc.end_of_phase_problems(board, data, iter([])) == {}
