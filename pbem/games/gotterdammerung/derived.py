@@ -10,8 +10,9 @@ are plain data, so pbem/prebuilt and the table cache ship them with the parsed t
 one (12.35/12.51 change the fronts: a map of its own, built lazily as before).
 
 The tables are those the lazy builders make, made by the builders themselves; never
-changed once made (the lazy ones are not either). Nothing here is in a state, a view or an
-entry: a state's JSON and its views are unchanged. tests/games/gotterdammerung/
+changed once made (the lazy ones are not either). Sets are kept as sorted tuples (a set's
+order, and so the data's repr, would depend on how it was made). Nothing here is in a
+state, a view or an entry: a state's JSON and its views are unchanged. tests/games/gotterdammerung/
 test_gd_derived.py: the seeded tables equal the lazily built ones, and a game played with
 them is the game played without.
 """
@@ -52,9 +53,14 @@ def derive(board: Mapping[str, Any], map_bytes: bytes) -> dict[str, Any]:
     for what, side, on in PER_MAP:
         build = supply._steps if what == "steps" else supply._back_steps
         per_map[_per_map_key(what, side, on)] = build(board, side, on)
-    per_map["closed"] = supply._closed(board)
-    per_map["rail"] = supply._rail_links(board)
-    per_map["exit hexes"] = victory._exits(board)
+    unused, closed, op_hexes = supply._closed(board)
+    per_map["closed"] = (
+        tuple(sorted(unused)),
+        {h: tuple(sorted(near)) for h, near in closed.items()},
+        tuple(sorted(op_hexes)),
+    )
+    per_map["rail"] = {h: tuple(sorted(near)) for h, near in supply._rail_links(board).items()}
+    per_map["exit hexes"] = tuple(sorted(victory._exits(board)))
     made = {"sides": md._sides(board), "per_map": per_map, "limits": zoc._limits(board)}
     if len(_MADE) >= 4:
         _MADE.clear()
@@ -72,6 +78,22 @@ def seed(board: Mapping[str, Any], made: Mapping[str, Any]) -> None:
         return  # (derived already: its tables stand)
     md.seed_sides(board, made["sides"])
     token = md._sides(board)
-    for what, table in made["per_map"].items():
+    for what, table in _as_built(made["per_map"]).items():
         supply._PER_MAP[(id(board), what)] = (token, table)
     zoc._LIMITS[id(board)] = (token, made["limits"])
+
+
+def _as_built(per_map: Mapping[str, Any]) -> dict[str, Any]:
+    """`derive`'s per-map tables as the builders make them: the sets that `derive` keeps as
+    sorted tuples (so that the loaded data shows alike however it was made: a set's order
+    is its history's) made sets again."""
+    out = dict(per_map)
+    unused, closed, op_hexes = per_map["closed"]
+    out["closed"] = (
+        frozenset(unused),
+        {h: frozenset(near) for h, near in closed.items()},
+        frozenset(op_hexes),
+    )
+    out["rail"] = {h: set(near) for h, near in per_map["rail"].items()}
+    out["exit hexes"] = frozenset(per_map["exit hexes"])
+    return out

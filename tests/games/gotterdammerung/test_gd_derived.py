@@ -6,6 +6,7 @@ builds them; a map with other fronts (12.35) is not given them; and once a map i
 from __future__ import annotations
 
 import copy
+import marshal
 from typing import Any
 
 import pytest
@@ -29,6 +30,17 @@ def _lazy(board: Any) -> dict[str, Any]:
     return {"sides": md._sides(board), "per_map": per_map, "limits": zoc._limits(board)}
 
 
+def _sets(value: Any) -> bool:
+    """Does `value` hold a set or frozenset anywhere?"""
+    if isinstance(value, (set, frozenset)):
+        return True
+    if isinstance(value, dict):
+        return any(_sets(k) or _sets(v) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return any(_sets(v) for v in value)
+    return False
+
+
 def test_the_loaded_tables_are_those_built_lazily() -> None:
     data = ENGINE.load_data({})
     made = data["derived"]
@@ -38,13 +50,20 @@ def test_the_loaded_tables_are_those_built_lazily() -> None:
         "exit hexes",
     }
     fresh = copy.deepcopy(data["map"])  # (another map object: its own lazy tables)
-    assert made == _lazy(fresh)
+    lazy = _lazy(fresh)
+    assert {**made, "per_map": derived._as_built(made["per_map"])} == lazy
+    # the data shows alike however it was made: no set in it (a set's order is its history's)
+    assert repr(made) == repr(marshal.loads(marshal.dumps(made)))
+    assert not _sets(made)
     # seeded: the builders answer with the loaded tables themselves
     state = ENGINE.setup(data, {})
     board = state["board"]
     assert board is data["map"]
     assert md._sides(board) is made["sides"]
     assert supply._steps(board, "soviet", md.OP) is made["per_map"]["steps soviet op"]
+    assert supply._closed(board) == lazy["per_map"]["closed"]
+    assert supply._rail_links(board) == lazy["per_map"]["rail"]
+    assert victory._exits(board) == lazy["per_map"]["exit hexes"]
     assert zoc._limits(board) is made["limits"]
 
 
