@@ -814,6 +814,19 @@ def _build_sides(board: Mapping[str, Any]) -> dict[tuple[str, str], tuple[str, .
     return sides
 
 
+def seed_sides(board: Mapping[str, Any], sides: dict[tuple[str, str], tuple[str, ...]]) -> None:
+    """Take `sides` (`_build_sides` of a map of the same content, made with the loaded data:
+    derived.py) as this map's derived hexsides, instead of building them on first use."""
+    global _LAST
+    fronts = {key: name for name, keys in board["fronts"].items() for key in keys}
+    built = {"sides": sides, "fronts": fronts, "refs": {}}
+    if len(_DERIVED) >= _GRIDS_KEPT:
+        _DERIVED.clear()
+    _DERIVED[id(board)] = (board, built)
+    if _LAST[0] is board:
+        _LAST = (board, built, sides)
+
+
 def changed(board: Mapping[str, Any]) -> None:
     """Forget what was derived from `board`: its hexes or hexsides were edited."""
     global _LAST

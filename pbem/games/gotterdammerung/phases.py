@@ -110,7 +110,7 @@ def start_phase(state: State, phase: str, ctx: Context) -> None:
     units = gs.on_map(state)
     board, data = state["board"], state["counters"]
     # who was in enemy ZOC when the phase began (5.53, 5.16, 5.63, 4.27)
-    zones = {side: zoc._zone(board, data, units, side) for side in gs.SIDES}  # (read only)
+    zones = zoc.zones_of_both(board, data, units, gs.SIDES)  # (read only)
     state["phase_data"] = {
         "start_zoc": sorted(u["id"] for u in units if u["hex"] in zones[u["side"]]),
         "groups": [],

@@ -30,6 +30,7 @@ from pbem.core.engine import Context, Outcome, State
 from pbem.errors import DataError
 from pbem.games.gotterdammerung import (
     choices,
+    derived,
     fighting,
     moving,
     phases,
@@ -252,10 +253,12 @@ class GotterdammerungEngine(StepGame):
     role_names = gs.NAMES
 
     def read_data(self, raw: Mapping[str, bytes]) -> dict[str, Any]:
+        board = md.load_map(raw[md.MAP_FILE])
         return {
-            "map": md.load_map(raw[md.MAP_FILE]),
+            "map": board,
             "tables": tb.load_tables(raw[tb.TABLES_FILE]),
             "counters": gc.load_counters(raw[gc.COUNTERS_FILE]),
+            "derived": derived.derive(board, raw[md.MAP_FILE]),  # (the map's lookup tables)
         }
 
     def setup(self, data: Any, options: Mapping[str, JSON]) -> State:
@@ -263,7 +266,10 @@ class GotterdammerungEngine(StepGame):
             chosen = gs.read_options(options)
         except ValueError as error:
             raise DataError(str(error)) from None
-        state = gs.initial_state(self.data_or_shipped(data), chosen)
+        data = self.data_or_shipped(data)
+        state = gs.initial_state(data, chosen)
+        if state["board"] is data["map"] and data.get("derived") is not None:
+            derived.seed(state["board"], data["derived"])  # (found ready, not built in play)
         setup.start(state)
         return state
 

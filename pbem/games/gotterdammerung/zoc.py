@@ -179,15 +179,28 @@ def end_of_phase_problems(
     facts = _stack_facts(data)
     alone = _alone(data)
     limits = _limits(board)
-    for h, stack in by_hex(units).items():
+    # by_hex, without a list for each hex of one unit (most hexes): the first unit of each
+    # hex in the order the hexes first appear, and the stacks of several units
+    first: dict[str, Unit] = {}
+    several: dict[str, list[Unit]] = {}
+    for u in units:
+        h = u["hex"]
+        if h not in first:
+            first[h] = u
+        elif h in several:
+            several[h].append(u)
+        else:
+            several[h] = [first[h], u]
+    for h, u in first.items():
         found = limits.get(h)
-        if found is not None and len(stack) == 1:
+        stack = several.get(h) if several else None
+        if stack is None:
             # (most hexes: a unit alone breaks at most 4.0's limit, and within its most
             # points, `_alone`, it cannot; a Volkssturm unit alone counts 0)
-            u = stack[0]
             most = 0 if u.get("volkssturm") else alone.get(u["id"])
-            if most is not None and most <= found[0]:
+            if found is not None and most is not None and most <= found[0]:
                 continue
+            stack = [u]
         elif found is not None:
             limit, city = found
             points = 0
@@ -401,6 +414,43 @@ def _zone(
         and (kind := WEAK if u.get("volkssturm") else kinds[u["id"]])
     ]
     return _zone_of(board, side, sources)
+
+
+def zones_of_both(
+    board: Mapping[str, Any], data: Mapping[str, Any], units: Sequence[Unit], sides: Sequence[str]
+) -> dict[str, Mapping[str, str]]:
+    """`{side: _zone(board, data, units, side) for side in sides}` for two sides, with the
+    units read in one pass, not one a side (each phase start asks both; each side's sources
+    are those _zone lists, in the same order, so the same remembered maps; a unit not in the
+    counters data raises counter()'s error unless disrupted or friendly to both sides, as
+    _zone's does): tests/games/gotterdammerung/test_gd_plain_copy.py. Read only."""
+    if len(sides) != 2:
+        return {side: _zone(board, data, units, side) for side in sides}
+    first, second = sides
+    kinds = _zoc_kinds(data)
+    of_first: list[tuple[str, str]] = []  # (the sources of the enemies of `first`)
+    of_second: list[tuple[str, str]] = []
+    for u in units:
+        side = u["side"]
+        if side == first:
+            if first != second and not u.get("disrupted"):  # 4.27
+                kind = WEAK if u.get("volkssturm") else kinds[u["id"]]
+                if kind:
+                    of_second.append((u["hex"], kind))
+        elif side == second:
+            if not u.get("disrupted"):
+                kind = WEAK if u.get("volkssturm") else kinds[u["id"]]
+                if kind:
+                    of_first.append((u["hex"], kind))
+        elif not u.get("disrupted"):  # (a third side: the enemy of both)
+            kind = WEAK if u.get("volkssturm") else kinds[u["id"]]
+            if kind:
+                of_first.append((u["hex"], kind))
+                of_second.append((u["hex"], kind))
+    return {
+        first: _zone_of(board, first, of_first),
+        second: _zone_of(board, second, of_second),
+    }
 
 
 def zone_of_all(

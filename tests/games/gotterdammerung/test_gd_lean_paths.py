@@ -1,0 +1,142 @@
+"""Götterdämmerung: the leaner paths of issue 29's fifth session give what the plain ones do.
+
+- state.copy_state copies the state's other parts (not the units, the waiting list or the
+  static data) by `_copy_plain`, not as a marshal round trip: along seeded bot games each
+  copy is equal to copy_json's, type for type, and shares no dict or list with the state it
+  copies (a change to either is never seen in the other).
+- zoc.end_of_phase_problems groups only the hexes of several units: lone units and stacks
+  on every kind of hex as every hex through stack_problems.
+- zoc.zones_of_both (one pass over the units) is `_zone` of each side, on bot games'
+  positions and shuffled ones (units moved, disrupted), with Volkssturm units and a unit of
+  a third side.
+"""
+
+from __future__ import annotations
+
+import marshal
+import random
+from typing import Any
+
+import pytest
+
+from pbem.core.canonical import copy_json
+from pbem.games.gotterdammerung import state as gs
+from pbem.games.gotterdammerung import zoc
+from pbem.games.gotterdammerung.rules import ENGINE
+from pbem.testing import Table
+from tests.games.gotterdammerung.test_gd_fast_paths import positions
+from tests.games.gotterdammerung.test_gd_speed import plain_enemy_zoc
+
+
+def _containers(value: Any, out: set[int]) -> None:
+    """The ids of every dict and list in `value` (a plain JSON value)."""
+    if isinstance(value, dict):
+        out.add(id(value))
+        for v in value.values():
+            _containers(v, out)
+    elif isinstance(value, list):
+        out.add(id(value))
+        for v in value:
+            _containers(v, out)
+
+
+def _others(state: Any) -> dict[str, Any]:
+    return {k: v for k, v in state.items() if k not in gs._SHARED_KEYS}
+
+
+def _check(state: Any) -> None:
+    copied = gs.copy_state(state)
+    mine, theirs = _others(copied), _others(state)
+    # equal as copy_json gives it, type for type (marshal writes bool, int, float, str apart)
+    assert marshal.dumps(mine, 2) == marshal.dumps(copy_json(theirs), 2)  # (2: no refs)
+    a: set[int] = set()
+    b: set[int] = set()
+    _containers(mine, a)
+    _containers(theirs, b)
+    assert not a & b, "a copy shares a dict or list with its original"
+
+
+@pytest.mark.parametrize("seed", [1, 5])
+def test_copies_are_copy_json_and_share_nothing_mutable(seed: int) -> None:
+    table = Table(ENGINE, seed=seed)
+    seen = 0
+    while not table.over() and seen < 400:
+        table.step()
+        seen += 1
+        if seen % 7 == 0:
+            _check(table.state)
+    assert seen > 100
+
+
+def test_odd_values_are_copied_as_copy_json_does() -> None:
+    state = ENGINE.setup(None, {})
+    state["phase_data"] = {"pair": (1, [2, 3]), "set": {"x"}, "nested": [[{"a": [1.5]}]]}
+    copied = gs.copy_state(state)
+    assert copied["phase_data"] == copy_json(state["phase_data"])
+    assert copied["phase_data"]["pair"][1] is not state["phase_data"]["pair"][1]
+    assert copied["phase_data"]["set"] is not state["phase_data"]["set"]
+    copied["phase_data"]["nested"][0][0]["a"].append(2)
+    assert state["phase_data"]["nested"] == [[{"a": [1.5]}]]
+
+
+def test_zones_of_both_are_each_sides_zone() -> None:
+    board, data, found = positions()
+    for units in found[::3]:
+        extra = [
+            *units,
+            {"id": "vs-a", "side": "german", "hex": "city:1320", "volkssturm": True},
+            {
+                "id": "vs-b",
+                "side": "german",
+                "hex": "city:1321",
+                "volkssturm": True,
+                "disrupted": True,
+            },
+        ]
+        third = {**units[0], "side": "polish-exile"}
+        for case in (units, extra, [*units, third]):
+            both = zoc.zones_of_both(board, data, case, gs.SIDES)
+            assert list(both) == list(gs.SIDES)
+            for side in gs.SIDES:
+                alone = zoc._zone(board, data, case, side)
+                assert list(both[side].items()) == list(alone.items())
+                assert dict(both[side]) == plain_enemy_zoc(board, data, case, side)
+    # one side twice (no enemies among its own units), and three sides (each on its own)
+    units = found[0]
+    same = zoc.zones_of_both(board, data, units, ("german", "german"))
+    assert same == {"german": zoc._zone(board, data, units, "german")}
+    three = zoc.zones_of_both(board, data, units, ("german", "soviet", "x"))
+    assert three == {s: zoc._zone(board, data, units, s) for s in ("german", "soviet", "x")}
+    with pytest.raises(ValueError, match="nobody is not in the counters data"):
+        zoc.zones_of_both(
+            board, data, [{"id": "nobody", "side": "german", "hex": "op:2419"}], gs.SIDES
+        )
+
+
+def test_lone_units_and_stacks_on_every_kind_of_hex_as_every_hex_checked() -> None:
+    """end_of_phase_problems groups only the hexes of several units (no list for a lone
+    unit): every counter alone and in stacks on every kind of hex, Volkssturm units, a hex
+    not on the maps; the same problems, hexes in the same order."""
+    from pbem.games.gotterdammerung import map_data as md
+    from tests.games.gotterdammerung.test_gd_fast_paths import plain_overstacks
+
+    state = ENGINE.setup(None, {})
+    board, data = state["board"], state["counters"]
+    kinds: dict[str, list[str]] = {}
+    for h in sorted(board["hexes"]):
+        kinds.setdefault(md.kind(board, h), []).append(h)
+    rng = random.Random(2929)
+    ids = sorted(data["units"])
+    for kind, hexes in sorted(kinds.items()):
+        units: list[dict[str, Any]] = []
+        for n, uid in enumerate(ids):  # (one a hex, or several where the hexes are few)
+            side = "german" if data["units"][uid]["side"] == "german" else "soviet"
+            units.append({"id": uid, "side": side, "hex": hexes[n % len(hexes)]})
+        units.append({"id": "vs-x", "side": "german", "hex": rng.choice(hexes), "volkssturm": 1})
+        rng.shuffle(units)
+        got = zoc.end_of_phase_problems(board, data, units)
+        assert list(got.items()) == list(plain_overstacks(board, data, units).items()), kind
+    lone = [{"id": ids[0], "side": "soviet", "hex": "op:9999"}]
+    with pytest.raises(ValueError, match="not a hex of the maps"):
+        zoc.end_of_phase_problems(board, data, lone)
+    assert zoc.end_of_phase_problems(board, data, iter([])) == {}
