@@ -29,8 +29,17 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
     from typing import Any
 
-# One entry: (format, key, deps, value), marshalled. deps: ((path, mtime_ns, size), ...)
-_FORMAT = 2
+# One entry: (format, (install, key), deps, value), marshalled. deps: ((path, mtime_ns,
+# size), ...)
+_FORMAT = 3
+# Which pbem wrote an entry: its package folder. Two installs (two checkouts, two virtual
+# environments) may share one user cache, and an entry's deps are the files of the
+# install that wrote it; without this, one install would read what another's code made
+# as long as the other's files stayed unchanged.
+_INSTALL = os.path.dirname(os.path.abspath(__file__))
+# A shipped entry (pbem.prebuilt): (format, key, sources, value), its sources checked by
+# content wherever pbem is installed, so it names no install.
+_PREBUILT_FORMAT = 2
 _MAX_SIZE = 8 * 1024 * 1024  # an entry bigger than this is not ours
 
 
@@ -87,7 +96,8 @@ def _path(kind: str, key: Any) -> str | None:
     # The key names the entry; the interpreter's version is part of it, since marshal's
     # format (and what a module means) may change between versions. repr, not marshal:
     # marshal's bytes for equal values differ with how the values are shared in memory.
-    name = repr((_FORMAT, sys.version, kind, key)).encode("utf-8", "backslashreplace")
+    # So is the install: each keeps its own entry, not one overwriting the other's.
+    name = repr((_FORMAT, sys.version, _INSTALL, kind, key)).encode("utf-8", "backslashreplace")
     return os.path.join(where, f"{kind}-{_fnv1a(name):016x}")
 
 
@@ -113,7 +123,7 @@ def get(kind: str, key: Any) -> Any:
         fmt, stored_key, deps, value = marshal.loads(data)
     except (ValueError, EOFError, TypeError):
         return None
-    if fmt != _FORMAT or stored_key != key:
+    if fmt != _FORMAT or stored_key != (_INSTALL, key):
         return None
     for dep in deps:
         if file_state(dep[0]) != tuple(dep):
@@ -130,7 +140,7 @@ def put(kind: str, key: Any, deps: tuple[tuple[str, int, int], ...] | None, valu
     if path is None or deps is None:
         return
     try:
-        data = marshal.dumps((_FORMAT, key, deps, value))
+        data = marshal.dumps((_FORMAT, (_INSTALL, key), deps, value))
     except ValueError:
         return
     write_private(path, data)
@@ -222,7 +232,7 @@ def prebuilt(kind: str, name: str, key: Any, cache_key: Any = None) -> Any:
         fmt, stored_key, sources, value = marshal.loads(data)
     except (OSError, ValueError, EOFError, TypeError):
         return None
-    if fmt != _FORMAT or stored_key != key:
+    if fmt != _PREBUILT_FORMAT or stored_key != key:
         return None
     roots: dict[str, str | None] = {}
     deps = []
@@ -296,4 +306,4 @@ def sources_of(packages: Iterable[str]) -> tuple[tuple[str, str, str], ...]:
 
 def prebuild(key: Any, sources: tuple[tuple[str, str, str], ...], value: Any) -> bytes:
     """The bytes of a shipped entry (what pbem.prebuilt writes)."""
-    return marshal.dumps((_FORMAT, key, sources, value))
+    return marshal.dumps((_PREBUILT_FORMAT, key, sources, value))

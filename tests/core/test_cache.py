@@ -42,6 +42,25 @@ def test_an_entry_is_used_only_while_its_files_are_unchanged(
     assert cache.deps_of([str(source)]) is None  # nothing is cached without its deps
 
 
+def test_an_entry_another_install_wrote_is_never_read(
+    cache_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two installs of pbem (two checkouts, two virtual environments) may share one user
+    cache. An entry depends on the files of the install that wrote it, so the other one,
+    whose code may differ, must make its own, and neither overwrites the other's."""
+    source = tmp_path / "source.txt"
+    source.write_text("one")
+    deps = cache.deps_of([str(source)])
+    monkeypatch.setattr(cache, "_INSTALL", str(tmp_path / "first" / "pbem"))
+    cache.put("test", "key", deps, "made by the first")
+    monkeypatch.setattr(cache, "_INSTALL", str(tmp_path / "second" / "pbem"))
+    assert cache.get("test", "key") is None  # the first's files are unchanged: still not used
+    cache.put("test", "key", deps, "made by the second")
+    assert cache.get("test", "key") == "made by the second"
+    monkeypatch.setattr(cache, "_INSTALL", str(tmp_path / "first" / "pbem"))
+    assert cache.get("test", "key") == "made by the first"
+
+
 def test_entries_are_private_and_others_are_never_read(cache_dir: Path, tmp_path: Path) -> None:
     source = tmp_path / "source.txt"
     source.write_text("x")
