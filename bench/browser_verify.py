@@ -27,10 +27,8 @@ Run: python bench/browser_verify.py [--runs N]
 from __future__ import annotations
 
 import argparse
-import html
 import json
 import os
-import re
 import statistics
 import subprocess
 import sys
@@ -43,22 +41,21 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from pbem.render.page import packed_save  # noqa: E402
-from pbem.render.png import chromium, run_headless  # noqa: E402
+from pbem.render.png import chromium  # noqa: E402
 from pbem.render.verifier import verifier_script  # noqa: E402
 from pbem.verify import parse_entries, verify_path  # noqa: E402
+from tests.support.headless import Headless  # noqa: E402
 
 SAVES = sorted((ROOT / "saves").glob("*.pbem"))
 CHROMIUM = chromium()
-OUT = re.compile(r'<pre id="out">(.*?)</pre>', re.S)
 
 # Every save `warm` times untimed, then `runs` times timed; the verdict of the last kept.
-# The results go into the DOM that Chromium dumps once the page is idle.
+# The results: the value of the promise window.benchDone.
 PAGE = """<!DOCTYPE html><html><head><meta charset="utf-8"></head><body>
-<pre id="out">running</pre>
 <script type="application/json" id="inputs">{inputs}</script>
 <script>{verifier}</script>
 <script>
-(async () => {{
+window.benchDone = (async () => {{
   const {{texts, warm, runs}} = JSON.parse(document.getElementById("inputs").textContent);
   const results = {{}};
   const names = Object.keys(texts);
@@ -77,7 +74,7 @@ PAGE = """<!DOCTYPE html><html><head><meta charset="utf-8"></head><body>
       results[name].why = verdict.why || null;
     }}
   }}
-  document.getElementById("out").textContent = JSON.stringify(results);
+  return JSON.stringify(results);
 }})();
 </script></body></html>"""
 
@@ -88,7 +85,11 @@ def script_json(value: Any) -> str:
 
 
 def in_browser(texts: dict[str, Any], warm: int, runs: int) -> tuple[dict[str, Any], float]:
-    """Each save's results from one Chromium start, and that start's wall time (s)."""
+    """Each save's results from one Chromium start, and that start's wall time (s).
+
+    The page runs in real time, driven over DevTools (tests/support/headless.py): under
+    `--virtual-time-budget` (run_headless's `idle_ms`) performance.now() is virtual and
+    stands still while Web Crypto works, so every pass timed 0 ms."""
     if CHROMIUM is None:
         raise SystemExit("chromium is not installed (Debian package chromium)")
     page = PAGE.format(
@@ -96,25 +97,19 @@ def in_browser(texts: dict[str, Any], warm: int, runs: int) -> tuple[dict[str, A
         verifier=verifier_script(),
     )
     with tempfile.TemporaryDirectory(prefix="pbem-bench-browser-") as folder:
-        path = Path(folder) / "page.html"
+        path = Path(folder) / "verify.html"
         path.write_text(page, encoding="utf-8")
         started = time.perf_counter()
-        # returns once the page is idle (every Web Crypto promise settled);
-        # performance.now() inside the page stays real time
-        dom = run_headless(
-            path,
-            width=1200,
-            height=900,
-            dump_dom=True,
-            browser=CHROMIUM,
-            idle_ms=600_000,
-            timeout=900,
-        )
+        browser = Headless(CHROMIUM)
+        try:
+            browser.open(path, width=1200, height=900)
+            found = browser.evaluate("window.benchDone")
+        finally:
+            browser.close()
         wall = time.perf_counter() - started
-    found = OUT.search(dom)
-    if found is None or found.group(1) == "running":
+    if not isinstance(found, str):
         raise SystemExit("the browser wrote no results")
-    results: dict[str, Any] = json.loads(html.unescape(found.group(1)))
+    results: dict[str, Any] = json.loads(found)
     return results, wall
 
 

@@ -174,6 +174,20 @@ class Headless:
             self.send("Target.closeTarget", {"targetId": target})
             self.send("Target.disposeBrowserContext", {"browserContextId": context})
 
+    def evaluate(self, expression: str, timeout: float = 900) -> Any:
+        """The value of `expression` in the tab kept for plain pages (the page `open` last
+        loaded there), a promise awaited, in real time: for a bench that times a page's
+        scripts with performance.now(), which virtual time (`idle_ms`) would stop."""
+        found = self.send(
+            "Runtime.evaluate",
+            {"expression": expression, "awaitPromise": True, "returnByValue": True},
+            session=self._plain_tab(),
+            timeout=timeout,
+        )
+        if "exceptionDetails" in found:
+            raise RuntimeError(f"{expression}: {found['exceptionDetails']}")
+        return found["result"].get("value")
+
     def _plain_tab(self) -> str:
         if self._plain is None:
             context = self.send("Target.createBrowserContext")["browserContextId"]
