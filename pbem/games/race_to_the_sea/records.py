@@ -27,6 +27,18 @@ class FrozenRecord(Record):
     _defaults: ClassVar[dict[str, Any]] = {}
     _required: ClassVar[int] = 0  # the fields before the first with a default
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # The class is made once, as written (a decorator that made it again from its
+        # namespace made each of Race to the Sea's 43 records twice at import).
+        names = tuple(cls.__dict__.get("__annotations__", {}))
+        defaults = {name: cls.__dict__[name] for name in names if name in cls.__dict__}
+        required = next((i for i, name in enumerate(names) if name in defaults), len(names))
+        if any(name not in defaults for name in names[required:]):
+            raise TypeError(f"{cls.__name__}: a field without a default follows one with a default")
+        cls._defaults = defaults
+        cls._required = required
+        super().__init_subclass__(fields=names, **kwargs)
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         """The first record made of a class is made here, field by field; the second
         compiles the class's own __init__ (as @dataclass does for every class it makes,
@@ -86,14 +98,11 @@ def _compiled_init(cls: type[FrozenRecord]) -> Any:
 
 @dataclass_transform(frozen_default=True)
 def frozen_record(cls: type[T]) -> type[T]:
-    """`cls` as a frozen record (what @dataclass(frozen=True) makes of it)."""
-    names = tuple(cls.__dict__.get("__annotations__", {}))
+    """`cls` as a frozen record (what @dataclass(frozen=True) makes of it). A class
+    declared `class Name(FrozenRecord)` is one already (FrozenRecord.__init_subclass__),
+    as this game's are: made once. Another is made again, from its namespace."""
+    if issubclass(cls, FrozenRecord):
+        return cls
     namespace = {k: v for k, v in cls.__dict__.items() if k not in ("__dict__", "__weakref__")}
-    defaults = {name: namespace[name] for name in names if name in namespace}
-    required = next((i for i, name in enumerate(names) if name in defaults), len(names))
-    if any(name not in defaults for name in names[required:]):
-        raise TypeError(f"{cls.__name__}: a field without a default follows one with a default")
-    namespace["_defaults"] = defaults
-    namespace["_required"] = required
-    made: type[T] = type(cls.__name__, (FrozenRecord,), namespace, fields=names)
+    made: type[T] = type(cls.__name__, (FrozenRecord,), namespace)
     return made

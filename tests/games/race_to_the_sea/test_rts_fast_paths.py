@@ -24,6 +24,7 @@ from pbem.core.canonical import copy_json
 from pbem.games.race_to_the_sea import decisions as rd
 from pbem.games.race_to_the_sea import rules, shared_pieces
 from pbem.games.race_to_the_sea import state as rs
+from pbem.games.race_to_the_sea.records import FrozenRecord, frozen_record
 from pbem.games.race_to_the_sea.rules import ENGINE, STATIC_KEYS
 from pbem.testing import Table
 from pbem.verify import verify_text
@@ -435,3 +436,11 @@ def test_the_neighbour_table_is_the_same_with_a_grid_built_or_not() -> None:
     rm._NEIGHBOURS.pop(id(board))
     rm.grid(board)
     assert dict(rm.neighbour_table(board)) == light and rm.map_hexes(board) == tuple(light)
+
+
+def test_each_decision_type_is_made_once_as_declared() -> None:
+    """A `class Name(FrozenRecord)` is a record as written: the decorators give it back."""
+    for kind in rd.DECISION_TYPES:
+        assert kind.__bases__ == (FrozenRecord,)
+        assert frozen_record(kind) is kind
+        assert kind.__qualname__ == kind.__name__  # (the repr's name, as before)
