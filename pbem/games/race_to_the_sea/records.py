@@ -5,7 +5,7 @@ Race to the Sea declares 37 decision types and a few result types, which was a t
 a cold `pbem show` of the game. `frozen_record` gives a class what @dataclass(frozen=True)
 gave it (its annotated fields in order, the class's values as defaults, equality and hash
 by fields of the same class, the dataclass repr, assignment refused) as a pbem.record
-`Record`, and compiles a class's __init__ (the one @dataclass writes) only when the first
+`Record`, and compiles a class's __init__ (the one @dataclass writes) only when the third
 record of that class is made: an import compiles none, and a bot that makes thousands of
 moves' checks and decisions a game makes each as fast as a dataclass does.
 tests/games/race_to_the_sea/test_rts_fast_paths.py holds them to dataclasses.
@@ -18,6 +18,10 @@ from typing import Any, ClassVar, TypeVar, dataclass_transform
 from pbem.record import Record
 
 T = TypeVar("T")
+
+# How many records of a class are made field by field before its __init__ is compiled:
+# two, as decisions.SIMPLE makes two Absorb records at import.
+BOUND = 2
 
 
 class FrozenRecord(Record):
@@ -40,16 +44,19 @@ class FrozenRecord(Record):
         super().__init_subclass__(fields=names, **kwargs)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        """The first record made of a class is made here, field by field; the second
-        compiles the class's own __init__ (as @dataclass does for every class it makes,
-        here only for the classes made more than once: an import that makes one record of
-        a few classes, decisions.SIMPLE, compiles none) and makes the record with it."""
+        """The first BOUND records made of a class are made here, field by field; the
+        next compiles the class's own __init__ (as @dataclass does for every class it
+        makes, here only for the classes made more often: an import that makes a record
+        or two of a few classes, decisions.SIMPLE, compiles none, and the first compile()
+        of a process is dear: it sets up the compiler's syntax tree types) and makes the
+        record with it."""
         cls = type(self)
-        if "_made_one" in cls.__dict__ or not _bind(self, cls, args, kwargs):
+        made = cls.__dict__.get("_bound", 0)
+        if made >= BOUND or not _bind(self, cls, args, kwargs):
             type.__setattr__(cls, "__init__", _compiled_init(cls))
             cls.__init__(self, *args, **kwargs)  # (a call it refuses raises as @dataclass's)
         else:
-            type.__setattr__(cls, "_made_one", True)
+            type.__setattr__(cls, "_bound", made + 1)
 
     # Its fields are the whole of its __dict__, in order: compared and hashed as the
     # dataclass did (a tuple of the fields), without a tuple made field by field.
