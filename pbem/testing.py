@@ -496,6 +496,11 @@ class SignedTable:
         self.secrets: dict[str, tuple[str, JSON]] = {}  # label -> (salt, value)
         self.owners: dict[str, str] = {}  # label -> the role that sealed it
         self._draws: dict[str, tuple[int, dict[str, int]]] = {}  # secret -> its draws' values
+        # role -> the labels of `secrets` it knows (it sealed them, or they are dealt to it:
+        # `for/ROLE/...`), in the order of `secrets`: known() reads only these, instead of
+        # every secret of the game at every step. Kept by `_keep_secret`, the only writer of
+        # `secrets` and `owners`; rebuilt whole (`_index_secrets`) if a label changes owner.
+        self._known_labels: dict[str, dict[str, None]] = {}
         self._elements: dict[str, list[bytes]] = {}
         files = {**self.engine.default_data(), **(data or {})}
         body: dict[str, JSON] = {
@@ -707,8 +712,7 @@ class SignedTable:
                 if value == FRESH:
                     value = hex_of(b"fresh secret", label.encode(), self.game.id.encode())
                 salt = hex_of(b"salt", label.encode(), self.game.id.encode())
-                self.secrets[label] = (salt, value)
-                self.owners[label] = role
+                self._keep_secret(label, salt, value, role)
                 commits[label] = commitment(self.game.id, label, salt, value)
             body["commit"] = commits
         due = self.engine.due_openings(state, role, public)
@@ -726,14 +730,36 @@ class SignedTable:
             body.update(self._held())
         return self.apply(self.make(role, MOVE, body))
 
+    def _keep_secret(self, label: str, salt: str, value: JSON, role: str) -> None:
+        """Hold `label`'s opening, sealed by `role`, and index who knows it."""
+        before = self.owners.get(label)
+        self.secrets[label] = (salt, value)
+        self.owners[label] = role
+        if before is None:  # a new label: last in `secrets`, so last in each role's index
+            self._known_labels.setdefault(role, {})[label] = None
+            dealt = blind.dealt_to(label)
+            if dealt is not None and dealt != role:
+                self._known_labels.setdefault(dealt, {})[label] = None
+        elif before != role:
+            self._known_labels = self._index_secrets()
+
+    def _index_secrets(self) -> dict[str, dict[str, None]]:
+        """`_known_labels` made afresh from `secrets` and `owners`."""
+        index: dict[str, dict[str, None]] = {}
+        for label in self.secrets:
+            index.setdefault(self.owners[label], {})[label] = None
+            dealt = blind.dealt_to(label)
+            if dealt is not None:
+                index.setdefault(dealt, {})[label] = None
+        return index
+
     def known(self, role: str) -> dict[str, JSON]:
         """`role`'s own sealed values and private draws, as its client computes them."""
-        everything = role == "referee" and self.game.double_blind  # it holds every escrow
-        own = {
-            lb: v
-            for lb, (_salt, v) in self.secrets.items()
-            if self.owners[lb] == role or everything or blind.dealt_to(lb) == role
-        }
+        secrets = self.secrets
+        if role == "referee" and self.game.double_blind:  # it holds every escrow
+            own = {lb: v for lb, (_salt, v) in secrets.items()}
+        else:  # (tests/core/test_table_known.py: the same as a scan of every secret)
+            own = {lb: secrets[lb][1] for lb in self._known_labels.get(role, ())}
         # A secret's draws are all made by one entry: once computed for that many draws,
         # they never change (the bots ask for this at every step).
         counts: dict[str, int] = {}

@@ -19,9 +19,10 @@ import os
 import re
 import sys
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 from pbem.errors import DataError
+from pbem.record import NamedTuple
 
 # \Z, not $: "$" also matches before a final newline, and an id ending in one is no id.
 ID_PATTERN = re.compile(r"^[a-z][a-z0-9_-]*\Z")

@@ -35,11 +35,12 @@ import fcntl
 import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, NamedTuple
+from typing import IO, TYPE_CHECKING
 
 from pbem import digests
 from pbem.core.log import Entry
 from pbem.errors import PbemError
+from pbem.record import NamedTuple
 from pbem.transport.armor import armor
 from pbem.transport.movefile import read_entries
 

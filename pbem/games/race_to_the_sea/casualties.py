@@ -30,7 +30,7 @@ from typing import Any
 
 from pbem.errors import IllegalOrderError
 from pbem.games.datacheck import DataChecker, read_toml, shipped_file
-from pbem.games.race_to_the_sea.records import frozen_record
+from pbem.games.race_to_the_sea.records import FrozenRecord, frozen_record
 
 PACKAGE = "pbem.games.race_to_the_sea"
 MARKERS_FILE = "markers.toml"
@@ -245,7 +245,7 @@ def recover(stack: Sequence[Sequence[str]], hits: int) -> tuple[Stack, list[str]
 
 
 @frozen_record
-class Absorbed:
+class Absorbed(FrozenRecord):
     """What `hits` did to a unit: its new stack, whether it is eliminated, and the markers
     that go back to its side's cup."""
 

@@ -36,7 +36,7 @@ from typing import Any, TypeVar, dataclass_transform
 
 from pbem.core.engine import State
 from pbem.errors import InvalidOrderError
-from pbem.games.race_to_the_sea.records import frozen_record
+from pbem.games.race_to_the_sea.records import FrozenRecord, frozen_record
 from pbem.kit.decisions import spelled
 
 T = TypeVar("T")
@@ -89,7 +89,7 @@ def is_unit_id(word: str) -> bool:
 
 
 @decision
-class Place:
+class Place(FrozenRecord):
     unit: str | None  # the unit id: cavalry (public), or the owner's own form of a hidden one
     nationality: str | None  # the public form of a hidden placement
     hex: int
@@ -97,50 +97,50 @@ class Place:
 
 
 @decision
-class Done:
+class Done(FrozenRecord):
     pass
 
 
 @decision
-class Discard:
+class Discard(FrozenRecord):
     pass
 
 
 @decision
-class Rail:
+class Rail(FrozenRecord):
     counter: str
     start: int
     end: int
 
 
 @decision
-class EndRail:
+class EndRail(FrozenRecord):
     pass
 
 
 @decision
-class Bid:
+class Bid(FrozenRecord):
     value: int | None  # None in a sealed bid's public decision
 
 
 @decision
-class OpenBid:
+class OpenBid(FrozenRecord):
     pass
 
 
 @decision
-class Move:
+class Move(FrozenRecord):
     counter: str
     path: tuple[int, ...]
 
 
 @decision
-class Flip:
+class Flip(FrozenRecord):
     counter: str
 
 
 @decision
-class Recon:
+class Recon(FrozenRecord):
     counter: str
     at: int
     target_hex: int
@@ -148,28 +148,28 @@ class Recon:
 
 
 @decision
-class Pass:
+class Pass(FrozenRecord):
     pass
 
 
 @decision
-class Flood:
+class Flood(FrozenRecord):
     hex: int | None  # 9.8.B: where the Allied counters in Dixmude go (None: none there)
 
 
 @decision
-class First:
+class First(FrozenRecord):
     side: str
 
 
 @decision
-class March:
+class March(FrozenRecord):
     counter: str
     path: tuple[int, ...]
 
 
 @decision
-class Hide:
+class Hide(FrozenRecord):
     """7.7.4: `hide`, or with a False Report redeployment and the overstack cure (7.7.4.B,
     redeploy.py): `hide up c03 c07 put french 0714 shift c05 0714 0715` (each clause may
     repeat: `put NATIONALITY HEX`, `shift COUNTER FROM TO`)."""
@@ -180,12 +180,12 @@ class Hide:
 
 
 @decision
-class OpenAll:
+class OpenAll(FrozenRecord):
     pass
 
 
 @decision
-class Fire:
+class Fire(FrozenRecord):
     """9.2, 11: `fire c04 0807 to 0808` (the target's label added when the hex holds several)."""
 
     counter: str
@@ -195,7 +195,7 @@ class Fire:
 
 
 @decision
-class Regroup:
+class Regroup(FrozenRecord):
     """9.5: `regroup c04 0807`: the counter recovers hits (the count stays hidden)."""
 
     counter: str
@@ -203,7 +203,7 @@ class Regroup:
 
 
 @decision
-class Rebuild:
+class Rebuild(FrozenRecord):
     """9.6: `rebuild fr-xiii 1203`: an eliminated unit (public) returns at SZ 1."""
 
     unit: str
@@ -211,24 +211,24 @@ class Rebuild:
 
 
 @decision
-class Show:
+class Show(FrozenRecord):
     """Open what a modified rating needs (10.4.A, 11.2.I, 12.2.A): the owner's next entry."""
 
 
 @decision
-class Stand:
+class Stand(FrozenRecord):
     """11.3.B, 10.5.4.1: scouting cavalry under fire stays (the cards decide)."""
 
 
 @decision
-class FallBack:
+class FallBack(FrozenRecord):
     """11.3.B, 10.5.4.1: scouting cavalry under fire falls back before the cards flip."""
 
     to: int
 
 
 @decision
-class Reply:
+class Reply(FrozenRecord):
     """11.2.I-J, 11.3.A: the target of a Firepower Combat answers the flipped cards: whether
     it uses its MET rating (which reveals it), whether it falls back one hex instead of one
     hit, and (filled in by its owner's client) whether the hits eliminate it."""
@@ -239,14 +239,14 @@ class Reply:
 
 
 @decision
-class Pick:
+class Pick(FrozenRecord):
     """13.0: the enemy counters an Event picks (`pick c12 c14`)."""
 
     counters: tuple[str, ...]
 
 
 @decision
-class Absorb:
+class Absorb(FrozenRecord):
     """5.1.A, 13.0: the owner applies an Event's hits; its client adds `lost` when they
     eliminate the unit (which then opens, 5.2.6)."""
 
@@ -254,7 +254,7 @@ class Absorb:
 
 
 @decision
-class Assault:
+class Assault(FrozenRecord):
     """9.3, 12: `assault c09 0605 +c12 0706 to 0707`, each attacker with its hex."""
 
     units: tuple[tuple[str, int], ...]
@@ -262,21 +262,21 @@ class Assault:
 
 
 @decision
-class Match:
+class Match(FrozenRecord):
     """12.2.D-G: `match c09 c21 c12 c22`: each own unit, then the enemy unit it fights."""
 
     pairs: tuple[tuple[str, str], ...]
 
 
 @decision
-class Keep:
+class Keep(FrozenRecord):
     """9.4.B, 12.5.C: the Big Push card the attacker keeps (`keep 3`)."""
 
     card: int
 
 
 @decision
-class Retreat:
+class Retreat(FrozenRecord):
     """12.7: the loser's retreat hex, when it has a choice (`retreat c21 0808`)."""
 
     counter: str
@@ -284,7 +284,7 @@ class Retreat:
 
 
 @decision
-class Withdraw:
+class Withdraw(FrozenRecord):
     """12.4.B: a unit of the next matchup retreats instead (`withdraw c12 0706`)."""
 
     counter: str
@@ -292,26 +292,26 @@ class Withdraw:
 
 
 @decision
-class FightOn:
+class FightOn(FrozenRecord):
     """12.4.B: no withdrawal before the next matchup."""
 
 
 @decision
-class GoBack:
+class GoBack(FrozenRecord):
     """12.8.B: an attacker over the stacking limit goes back (`back c12`)."""
 
     counter: str
 
 
 @decision
-class CounterAttack:
+class CounterAttack(FrozenRecord):
     """13.0: the Counter-Attack Event: `counter c21`, or `no counter`."""
 
     counter: str | None
 
 
 @decision
-class Plan:
+class Plan(FrozenRecord):
     """9.4: `plan 0807 0808`: the marker's hex and one adjacent hex."""
 
     at: int
@@ -319,19 +319,19 @@ class Plan:
 
 
 @decision
-class Deploy:
+class Deploy(FrozenRecord):
     """7.7.5.A: `deploy 0807` (a friendly-controlled hex), or `keep marker`."""
 
     hex: int | None
 
 
 @decision
-class Restack:
+class Restack(FrozenRecord):
     """5.2: commit the Casualties markers just drawn under the hit units."""
 
 
 @decision
-class Deal:
+class Deal(FrozenRecord):
     """4.2, shared cup (a double-blind game): the referee commits the markers drawn from
     the one cup for the hit units, each sealed to their owner."""
 

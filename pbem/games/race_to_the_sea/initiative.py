@@ -11,7 +11,7 @@ first takes the difference (8.4, 7.5.1), then the sides alternate, the other sid
 
 from __future__ import annotations
 
-from pbem.games.race_to_the_sea.records import frozen_record
+from pbem.games.race_to_the_sea.records import FrozenRecord, frozen_record
 
 SIDES = ("germans", "allies")
 
@@ -21,7 +21,7 @@ def other(side: str) -> str:
 
 
 @frozen_record
-class Round:
+class Round(FrozenRecord):
     """The outcome of the bids of one Action Round."""
 
     initiative: str  # the Initiative Player (8.1)

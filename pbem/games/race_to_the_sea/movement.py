@@ -40,7 +40,7 @@ from functools import lru_cache
 from typing import Any
 
 from pbem.games.race_to_the_sea import map_data as rm
-from pbem.games.race_to_the_sea.records import frozen_record
+from pbem.games.race_to_the_sea.records import FrozenRecord, frozen_record
 from pbem.maps.hexes import label, split
 
 SIDES = ("allies", "germans")
@@ -59,7 +59,7 @@ Control = Mapping[Any, str]
 
 
 @frozen_record
-class MoveCheck:
+class MoveCheck(FrozenRecord):
     """The public verdict on a move: `problem` is one line naming the rule broken (None if
     the public facts allow it); `claims` are the lines that hidden facts must bear out."""
 
@@ -72,7 +72,7 @@ class MoveCheck:
 
 
 @frozen_record
-class Retreat:
+class Retreat(FrozenRecord):
     """One legal retreat: the hexes entered (one, or two through an overstacked friendly
     hex, 12.7 E) and the claims hidden sizes must bear out."""
 

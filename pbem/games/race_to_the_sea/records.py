@@ -5,7 +5,7 @@ Race to the Sea declares 37 decision types and a few result types, which was a t
 a cold `pbem show` of the game. `frozen_record` gives a class what @dataclass(frozen=True)
 gave it (its annotated fields in order, the class's values as defaults, equality and hash
 by fields of the same class, the dataclass repr, assignment refused) as a pbem.record
-`Record`, and compiles a class's __init__ (the one @dataclass writes) only when the first
+`Record`, and compiles a class's __init__ (the one @dataclass writes) only when the third
 record of that class is made: an import compiles none, and a bot that makes thousands of
 moves' checks and decisions a game makes each as fast as a dataclass does.
 tests/games/race_to_the_sea/test_rts_fast_paths.py holds them to dataclasses.
@@ -19,6 +19,10 @@ from pbem.record import Record
 
 T = TypeVar("T")
 
+# How many records of a class are made field by field before its __init__ is compiled:
+# two, as decisions.SIMPLE makes two Absorb records at import.
+BOUND = 2
+
 
 class FrozenRecord(Record):
     """The base of `frozen_record`'s classes: the fields are the class's annotations,
@@ -27,17 +31,32 @@ class FrozenRecord(Record):
     _defaults: ClassVar[dict[str, Any]] = {}
     _required: ClassVar[int] = 0  # the fields before the first with a default
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # The class is made once, as written (a decorator that made it again from its
+        # namespace made each of Race to the Sea's 43 records twice at import).
+        names = tuple(cls.__dict__.get("__annotations__", {}))
+        defaults = {name: cls.__dict__[name] for name in names if name in cls.__dict__}
+        required = next((i for i, name in enumerate(names) if name in defaults), len(names))
+        if any(name not in defaults for name in names[required:]):
+            raise TypeError(f"{cls.__name__}: a field without a default follows one with a default")
+        cls._defaults = defaults
+        cls._required = required
+        super().__init_subclass__(fields=names, **kwargs)
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        """The first record made of a class is made here, field by field; the second
-        compiles the class's own __init__ (as @dataclass does for every class it makes,
-        here only for the classes made more than once: an import that makes one record of
-        a few classes, decisions.SIMPLE, compiles none) and makes the record with it."""
+        """The first BOUND records made of a class are made here, field by field; the
+        next compiles the class's own __init__ (as @dataclass does for every class it
+        makes, here only for the classes made more often: an import that makes a record
+        or two of a few classes, decisions.SIMPLE, compiles none, and the first compile()
+        of a process is dear: it sets up the compiler's syntax tree types) and makes the
+        record with it."""
         cls = type(self)
-        if "_made_one" in cls.__dict__ or not _bind(self, cls, args, kwargs):
+        made = cls.__dict__.get("_bound", 0)
+        if made >= BOUND or not _bind(self, cls, args, kwargs):
             type.__setattr__(cls, "__init__", _compiled_init(cls))
             cls.__init__(self, *args, **kwargs)  # (a call it refuses raises as @dataclass's)
         else:
-            type.__setattr__(cls, "_made_one", True)
+            type.__setattr__(cls, "_bound", made + 1)
 
     # Its fields are the whole of its __dict__, in order: compared and hashed as the
     # dataclass did (a tuple of the fields), without a tuple made field by field.
@@ -86,14 +105,11 @@ def _compiled_init(cls: type[FrozenRecord]) -> Any:
 
 @dataclass_transform(frozen_default=True)
 def frozen_record(cls: type[T]) -> type[T]:
-    """`cls` as a frozen record (what @dataclass(frozen=True) makes of it)."""
-    names = tuple(cls.__dict__.get("__annotations__", {}))
+    """`cls` as a frozen record (what @dataclass(frozen=True) makes of it). A class
+    declared `class Name(FrozenRecord)` is one already (FrozenRecord.__init_subclass__),
+    as this game's are: made once. Another is made again, from its namespace."""
+    if issubclass(cls, FrozenRecord):
+        return cls
     namespace = {k: v for k, v in cls.__dict__.items() if k not in ("__dict__", "__weakref__")}
-    defaults = {name: namespace[name] for name in names if name in namespace}
-    required = next((i for i, name in enumerate(names) if name in defaults), len(names))
-    if any(name not in defaults for name in names[required:]):
-        raise TypeError(f"{cls.__name__}: a field without a default follows one with a default")
-    namespace["_defaults"] = defaults
-    namespace["_required"] = required
-    made: type[T] = type(cls.__name__, (FrozenRecord,), namespace, fields=names)
+    made: type[T] = type(cls.__name__, (FrozenRecord,), namespace)
     return made

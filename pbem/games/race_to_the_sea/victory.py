@@ -31,7 +31,7 @@ from pbem.games.race_to_the_sea.movement import (
     hex_label,
     strategic_loc_hexes,
 )
-from pbem.games.race_to_the_sea.records import frozen_record
+from pbem.games.race_to_the_sea.records import FrozenRecord, frozen_record
 from pbem.maps.regions import spread
 
 KEY_HEXES = {"germans": ("Dunkirk", "Calais"), "allies": ("Ghent", "Maubeuge")}  # 14.2, 14.3
@@ -40,7 +40,7 @@ OPPONENT_SIDE = {"germans": "west", "allies": "east"}  # 14.1 A
 
 
 @frozen_record
-class Result:
+class Result(FrozenRecord):
     """The end of the game (14.5): the points, the winner (None on a draw), the level."""
 
     points: dict[str, int]

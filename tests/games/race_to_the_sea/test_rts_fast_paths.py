@@ -14,6 +14,8 @@ from __future__ import annotations
 import dataclasses
 import functools
 import random
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,6 +26,7 @@ from pbem.core.canonical import copy_json
 from pbem.games.race_to_the_sea import decisions as rd
 from pbem.games.race_to_the_sea import rules, shared_pieces
 from pbem.games.race_to_the_sea import state as rs
+from pbem.games.race_to_the_sea.records import BOUND, FrozenRecord, frozen_record
 from pbem.games.race_to_the_sea.rules import ENGINE, STATIC_KEYS
 from pbem.testing import Table
 from pbem.verify import verify_text
@@ -295,7 +298,7 @@ def test_the_result_records_are_the_frozen_dataclasses_they_were() -> None:
     ]
 
 
-def test_the_first_record_of_a_class_is_the_one_its_compiled_init_makes() -> None:
+def test_the_first_records_of_a_class_are_the_ones_its_compiled_init_makes() -> None:
     from pbem.games.race_to_the_sea.records import frozen_record
 
     def fresh() -> Any:
@@ -309,7 +312,8 @@ def test_the_first_record_of_a_class_is_the_one_its_compiled_init_makes() -> Non
 
     kind = fresh()
     first = kind(1, c=5)  # made field by field (`_bind`): nothing compiled yet
-    assert "__init__" not in kind.__dict__ and "_made_one" in kind.__dict__
+    assert kind(1, c=5) == first  # the second too (records.BOUND)
+    assert "__init__" not in kind.__dict__ and kind.__dict__["_bound"] == BOUND == 2
     second = kind(1, c=5)  # compiled
     assert "__init__" in kind.__dict__
     assert first == second and hash(first) == hash(second) and repr(first) == repr(second)
@@ -322,6 +326,11 @@ def test_the_first_record_of_a_class_is_the_one_its_compiled_init_makes() -> Non
         with pytest.raises(TypeError) as second_error:
             refused(*bad_args, **bad_kwargs)
         assert str(first_error.value) == str(second_error.value)
+        bound_once = fresh()  # and a refused call after a record made field by field
+        bound_once(1)
+        with pytest.raises(TypeError) as third_error:
+            bound_once(*bad_args, **bad_kwargs)
+        assert str(first_error.value) == str(third_error.value)
 
 
 def test_the_decision_words_are_checked_as_their_patterns_check_them() -> None:
@@ -435,3 +444,24 @@ def test_the_neighbour_table_is_the_same_with_a_grid_built_or_not() -> None:
     rm._NEIGHBOURS.pop(id(board))
     rm.grid(board)
     assert dict(rm.neighbour_table(board)) == light and rm.map_hexes(board) == tuple(light)
+
+
+def test_each_decision_type_is_made_once_as_declared() -> None:
+    """A `class Name(FrozenRecord)` is a record as written: the decorators give it back."""
+    for kind in rd.DECISION_TYPES:
+        assert kind.__bases__ == (FrozenRecord,)
+        assert frozen_record(kind) is kind
+        assert kind.__qualname__ == kind.__name__  # (the repr's name, as before)
+
+
+def test_importing_the_decisions_compiles_nothing() -> None:
+    """No compile() at import (records.BOUND): the first of a process is dear."""
+    code = (
+        "import builtins\n"
+        "def refused(*args, **kwargs):\n"
+        "    raise AssertionError('compile() called at import')\n"
+        "builtins.compile = refused\n"
+        "from pbem.games.race_to_the_sea import decisions\n"
+        "assert not [k for k in decisions.DECISION_TYPES if '__init__' in k.__dict__]\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
