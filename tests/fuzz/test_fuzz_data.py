@@ -11,6 +11,7 @@ a DataError (a PbemError) whose message is one line, or a working initial state.
 
 from __future__ import annotations
 
+import copy
 import datetime
 import json
 import math
@@ -93,6 +94,14 @@ WRONG = st.sampled_from(
 )  # fmt: skip
 
 
+def _wrong(draw: st.DrawFn) -> Any:
+    """A wrong value of its own: WRONG's lists and tables are shared by every example, and
+    a later change of this one (a key added, an item deleted) must not alter them, or the
+    next example (a replay while shrinking) draws from other paths: Hypothesis's
+    FlakyStrategyDefinition."""
+    return copy.deepcopy(draw(WRONG))
+
+
 def _paths(doc: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     """Every path to a value in the document (keys and list indices)."""
     found: list[tuple[Any, ...]] = []
@@ -119,14 +128,14 @@ def changed_document(draw: st.DrawFn, doc: dict[str, Any]) -> dict[str, Any]:
         old = parent[last]
         change = draw(st.sampled_from(["wrong", "delete", "duplicate", "add", "nudge"]))
         if change == "wrong":
-            parent[last] = draw(WRONG)
+            parent[last] = _wrong(draw)
         elif change == "delete":
             del parent[last]
         elif change == "duplicate" and isinstance(parent, list):
             parent.insert(last, json.loads(json.dumps(old, default=str)))
         elif change == "add" and isinstance(parent, dict):
             parent[draw(st.sampled_from(["zz", "id", "name", "provenance", "a\nb", "value"]))] = (
-                draw(WRONG)
+                _wrong(draw)
             )
         elif change == "nudge" and isinstance(old, int) and not isinstance(old, bool):
             parent[last] = old + draw(st.sampled_from([-100, -2, -1, 1, 2, 100]))
