@@ -6,9 +6,6 @@ property: nothing but a PbemError, or a report (a failed one with a reason).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -20,16 +17,9 @@ from tests.fuzz.fuzzing import (
     save_names,
     target_verify,
 )
-from tests.support.signatures_once import accepted_once
+from tests.support.signatures_once import per_module
 
-
-@pytest.fixture(scope="module", autouse=True)
-def _signatures_checked_once() -> Iterator[None]:
-    """The same games are verified again and again, all but one or two entries the same
-    bytes each time: each accepted signature is checked by Ed25519 once for the module;
-    refusals and any other bytes are checked every time (tests/support/signatures_once.py)."""
-    with accepted_once():
-        yield
+_signatures_checked_once = per_module()  # (tests/support/signatures_once.py)
 
 
 def head_of(save: bytes, entries: int) -> bytes:

@@ -25,7 +25,7 @@ import contextlib
 import random
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -41,7 +41,7 @@ from pbem.transport.armor import BEGIN, END, armor, decode_payload, marker_kind
 from pbem.transport.savefile import human_line, save_text
 from pbem.verify import Report, parse_entries, verify_path, verify_text
 from tests.support.players import Table
-from tests.support.signatures_once import accepted_once
+from tests.support.signatures_once import per_module
 
 SAVES = Path(__file__).resolve().parents[2] / "saves"
 TITLES = ("barbarossa", "race-to-berlin", "berlin-1945")
@@ -59,13 +59,7 @@ def examples(count: int) -> settings:
     )
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _signatures_checked_once() -> Iterator[None]:
-    """The same games are verified again and again, all but one or two entries the same
-    bytes each time: each accepted signature is checked by Ed25519 once for the module;
-    refusals and any other bytes are checked every time (tests/support/signatures_once.py)."""
-    with accepted_once():
-        yield
+_signatures_checked_once = per_module()  # (tests/support/signatures_once.py)
 
 
 # --- games ------------------------------------------------------------------------------------

@@ -28,6 +28,9 @@ import contextlib
 import sys
 from collections.abc import Callable, Iterator
 from types import ModuleType
+from typing import Any
+
+import pytest
 
 import pbem.ledger
 
@@ -70,3 +73,18 @@ def accepted_once() -> Iterator[None]:
     finally:
         for module in _holders(check_signature):
             module.check_signature = real
+
+
+def per_module() -> Any:
+    """A module's autouse fixture: `accepted_once()` for the whole module. For modules that
+    verify the same games again and again, all but one or two entries the same bytes each
+    time: each accepted signature is checked by Ed25519 once for the module; refusals and
+    any other bytes are checked every time. Use: `_signatures_checked_once = per_module()`
+    (pytest finds a fixture by the module's name for it)."""
+
+    @pytest.fixture(scope="module", autouse=True)
+    def _signatures_checked_once() -> Iterator[None]:
+        with accepted_once():
+            yield
+
+    return _signatures_checked_once

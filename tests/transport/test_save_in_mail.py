@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import email.policy
 import html
-from collections.abc import Iterator
 from email.message import EmailMessage
 from functools import cache
 from pathlib import Path
@@ -21,19 +20,13 @@ import pytest
 from pbem.transport.armor import BEGIN, END
 from pbem.transport.savefile import RNG_HEADER, RngLogError, check_rng_log
 from pbem.verify import Report, verify_text
-from tests.support.signatures_once import accepted_once
+from tests.support.signatures_once import per_module
 
 SAVES = sorted((Path(__file__).resolve().parents[2] / "saves").glob("*.pbem"))
 NAMES = [p.name for p in SAVES]
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _signatures_checked_once() -> Iterator[None]:
-    """The same games are verified again and again, all but one or two entries the same
-    bytes each time: each accepted signature is checked by Ed25519 once for the module;
-    refusals and any other bytes are checked every time (tests/support/signatures_once.py)."""
-    with accepted_once():
-        yield
+_signatures_checked_once = per_module()  # (tests/support/signatures_once.py)
 
 
 @cache
