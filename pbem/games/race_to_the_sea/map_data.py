@@ -529,19 +529,11 @@ def grid(data: Mapping[str, Any]) -> HexGrid:
     cached = _GRIDS.get(id(data))
     if cached is not None and cached[0] is data:
         return cached[1]
-    features: dict[frozenset[int], set[str]] = {}
-    for river in data["rivers"]:
-        for a, b in river["hexsides"]:
-            features.setdefault(frozenset((a, b)), set()).add(RIVER)
-    for a, b in data["trench_line"]:
-        features.setdefault(frozenset((a, b)), set()).add(TRENCH)
-    for a, b in data["rail_links"]:
-        features.setdefault(frozenset((a, b)), set()).add(RAIL)
     built = HexGrid(
         range(1, data["columns"] + 1),
         range(1, data["rows"] + 1),
         offset=data["offset"],
-        hexsides=features,
+        hexsides=_features(data),
         terrain={info["hex"]: info["terrain"] for info in data["hexes"].values()},
     )
     if len(_GRIDS) >= _GRIDS_KEPT:
