@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Iterable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from pbem.games.datacheck import DataChecker, read_toml, shipped_file
 from pbem.maps.hexes import AXIAL_STEPS, HexGrid, hex_id, label, split
@@ -521,6 +521,20 @@ def _check_somme(check: DataChecker, data: dict[str, Any]) -> None:
 _GRIDS: dict[int, tuple[Mapping[str, Any], HexGrid]] = {}
 _GRIDS_KEPT = 8
 RIVER, TRENCH, RAIL = "river", "trench-line", "railroad"
+Kept = TypeVar("Kept")  # (what a per-map memo holds)
+
+
+def _kept(
+    memos: dict[int, tuple[Mapping[str, Any], Kept]], data: Mapping[str, Any], value: Kept
+) -> tuple[Mapping[str, Any], Kept]:
+    """(data, value), kept as what `memos` holds for the map `data` (by the identity of its
+    loaded data, kept with it to make sure an id is not reused), `memos` holding those of
+    `_GRIDS_KEPT` maps at the most. (Each memo's reader looks it up in line, a call saved
+    on every hit; only a miss comes here.)"""
+    if len(memos) >= _GRIDS_KEPT:
+        memos.clear()
+    kept = memos[id(data)] = (data, value)
+    return kept
 
 
 def grid(data: Mapping[str, Any]) -> HexGrid:
@@ -536,9 +550,7 @@ def grid(data: Mapping[str, Any]) -> HexGrid:
         hexsides=_features(data),
         terrain={info["hex"]: info["terrain"] for info in data["hexes"].values()},
     )
-    if len(_GRIDS) >= _GRIDS_KEPT:
-        _GRIDS.clear()
-    _GRIDS[id(data)] = (data, built)
+    _kept(_GRIDS, data, built)
     return built
 
 
@@ -559,15 +571,13 @@ def neighbour_table(data: Mapping[str, Any]) -> Mapping[int, tuple[int, ...]]:
 def _light(data: Mapping[str, Any]) -> tuple[dict[int, None], dict[int, tuple[int, ...]]]:
     cached = _NEIGHBOURS.get(id(data))
     if cached is None or cached[0] is not data:
-        if len(_NEIGHBOURS) >= _GRIDS_KEPT:
-            _NEIGHBOURS.clear()
         built = _GRIDS.get(id(data))
         if built is not None and built[0] is data:  # (a grid already built: read from it)
             board = built[1]
             made = dict.fromkeys(board.hexes), {h: board.neighbours(h) for h in board}
         else:
             made = grid_neighbours(data["columns"], data["rows"], data["offset"])
-        cached = _NEIGHBOURS[id(data)] = (data, made)
+        cached = _kept(_NEIGHBOURS, data, made)
     return cached[1]
 
 
@@ -632,8 +642,6 @@ def axial_table(data: Mapping[str, Any]) -> Mapping[int, tuple[int, int]]:
     fog of war's closest enemy); tests/games/race_to_the_sea hold it to the grid's."""
     cached = _AXIALS.get(id(data))
     if cached is None or cached[0] is not data:
-        if len(_AXIALS) >= _GRIDS_KEPT:
-            _AXIALS.clear()
         flat, shift = data["offset"].endswith("-q"), data["offset"].startswith("odd")
         table = {}
         for h in map_hexes(data):
@@ -641,7 +649,7 @@ def axial_table(data: Mapping[str, Any]) -> Mapping[int, tuple[int, int]]:
             n = col if flat else row
             half = (n - (n & 1)) // 2 if shift else (n + (n & 1)) // 2
             table[h] = (col, row - half) if flat else (col - half, row)
-        cached = _AXIALS[id(data)] = (data, table)
+        cached = _kept(_AXIALS, data, table)
     return cached[1]
 
 
@@ -672,9 +680,7 @@ def _index(data: Mapping[str, Any]) -> dict[int, dict[str, Any]]:
             for k, v in hexes.items()
             if k.isascii() and k.isdigit() and (len(k) == 4 or (len(k) > 4 and k[0] != "0"))
         }
-        if len(_INFOS) >= _GRIDS_KEPT:
-            _INFOS.clear()
-        cached = _INFOS[id(data)] = (data, index)
+        cached = _kept(_INFOS, data, index)
     return cached[1]
 
 
@@ -739,9 +745,7 @@ def adjacency(data: Mapping[str, Any]) -> Adjacency:
     """The map's `Adjacency`, by map as `_GRIDS`."""
     cached = _ADJACENCY.get(id(data))
     if cached is None or cached[0] is not data:
-        if len(_ADJACENCY) >= _GRIDS_KEPT:
-            _ADJACENCY.clear()
-        cached = _ADJACENCY[id(data)] = (data, Adjacency(neighbour_table(data)))
+        cached = _kept(_ADJACENCY, data, Adjacency(neighbour_table(data)))
     return cached[1]
 
 
@@ -760,9 +764,7 @@ def hexside_features(data: Mapping[str, Any]) -> Mapping[frozenset[int], frozens
     `_GRIDS`."""
     cached = _FEATURES.get(id(data))
     if cached is None or cached[0] is not data:
-        if len(_FEATURES) >= _GRIDS_KEPT:
-            _FEATURES.clear()
-        cached = _FEATURES[id(data)] = (data, _features(data))
+        cached = _kept(_FEATURES, data, _features(data))
     return cached[1]
 
 
@@ -809,10 +811,8 @@ def _terrains(data: Mapping[str, Any]) -> dict[int, str]:
     """Each hex's terrain (`_info`'s), by map as `_INFOS`."""
     cached = _TERRAINS.get(id(data))
     if cached is None or cached[0] is not data:
-        if len(_TERRAINS) >= _GRIDS_KEPT:
-            _TERRAINS.clear()
         table = {h: str(info["terrain"]) for h, info in _index(data).items()}
-        cached = _TERRAINS[id(data)] = (data, table)
+        cached = _kept(_TERRAINS, data, table)
     return cached[1]
 
 
@@ -831,9 +831,7 @@ def _memo(
     not reused) among `memos`, which keeps those of `_GRIDS_KEPT` maps at the most."""
     cached = memos.get(id(data))
     if cached is None or cached[0] is not data:
-        if len(memos) >= _GRIDS_KEPT:
-            memos.clear()
-        cached = memos[id(data)] = (data, {})
+        cached = _kept(memos, data, {})
     return cached[1]
 
 
@@ -983,9 +981,7 @@ def _rail_tracks(data: Mapping[str, Any]) -> dict[int, tuple[int, ...]]:
         )
         for h in rails
     }
-    if len(_TRACKS) >= _GRIDS_KEPT:
-        _TRACKS.clear()
-    _TRACKS[id(data)] = (data, tracks)
+    _kept(_TRACKS, data, tracks)
     return tracks
 
 
@@ -1045,9 +1041,7 @@ def own_edge_hexes(data: Mapping[str, Any], side: str) -> tuple[int, ...]:
     them, and finding a grid's edges looks at each of its hexes."""
     cached = _EDGES.get(id(data))
     if cached is None or cached[0] is not data:
-        if len(_EDGES) >= _GRIDS_KEPT:
-            _EDGES.clear()
-        cached = _EDGES[id(data)] = (data, {})
+        cached = _kept(_EDGES, data, {})
     found = cached[1].get(side)
     if found is None:
         found = cached[1][side] = _edge_hexes(data, side)
@@ -1093,9 +1087,7 @@ def allied_start_area(data: Mapping[str, Any]) -> list[int]:
     without crossing the Somme; prohibited hexes left out."""
     cached = _START_AREAS.get(id(data))
     if cached is None or cached[0] is not data:
-        if len(_START_AREAS) >= _GRIDS_KEPT:
-            _START_AREAS.clear()
-        cached = _START_AREAS[id(data)] = (data, _allied_start_area(data))
+        cached = _kept(_START_AREAS, data, _allied_start_area(data))
     return list(cached[1])
 
 
