@@ -163,12 +163,10 @@ def parse_plain_turn(data: bytes) -> dict[str, JSON] | None:
     sorted, each once, with no space, no escape, an integer seq without leading zeros: the
     text canonical JSON writes for the object the scanner reads from it, with its keys in
     this order, strings as written and ints as read."""
-    if not data.isascii():
-        return None
-    found = _plain_turn().fullmatch(data.decode("ascii"))
+    found = plain_turn_fields(data)
     if found is None:
         return None
-    decision, by, game, kind, prev, reveal, seq = found.groups()
+    decision, by, game, kind, prev, reveal, seq = found
     return {
         "body": {} if decision is None else {"decision": decision},
         "by": by,
@@ -179,6 +177,16 @@ def parse_plain_turn(data: bytes) -> dict[str, JSON] | None:
         "seq": int(seq),
         "v": 1,
     }
+
+
+def plain_turn_fields(data: bytes) -> tuple[Any, ...] | None:
+    """The groups of `_plain_turn` in `data` (decision or None, by, game, kind, prev,
+    reveal, seq as text), when `data` is ASCII that it matches whole; else None.
+    `parse_plain_turn` makes its value of them; `Entry.from_wire` reads them at once."""
+    if not data.isascii():
+        return None
+    found = _plain_turn().fullmatch(data.decode("ascii"))
+    return None if found is None else found.groups()
 
 
 def _entry_written(value: dict[str, JSON]) -> str | None:

@@ -65,6 +65,11 @@ class ApplyContext:
         # are read once each, not once per draw.
         self._secrets: set[str | None] = set()
         self._scanned = 0
+        # `opened_now`'s values, made at its first call: the rules ask it several times
+        # per entry (once per piece they open, in some titles), and an entry may open
+        # dozens. Nothing changes them while the context lives (`_sealed` and
+        # `_opened_now` are never changed in place), so the memo is never stale.
+        self._opened_values: dict[str, JSON] | None = None
 
     def _drawn_secrets(self) -> set[str | None]:
         """The secrets of every record so far (None for a public draw)."""
@@ -86,8 +91,15 @@ class ApplyContext:
         return list(self._committed_now)
 
     def opened_now(self) -> dict[str, JSON]:
-        """Label -> value for every commitment this entry opens (each checked already)."""
-        return {label: self._sealed[label].value for label in self._opened_now}
+        """Label -> value for every commitment this entry opens (each checked already): a
+        new dict at each call, which the caller may change."""
+        values = self._opened_values
+        if values is None:
+            sealed = self._sealed
+            values = self._opened_values = {
+                label: sealed[label].value for label in self._opened_now
+            }
+        return dict(values)
 
     def is_committed(self, label: str) -> bool:
         return label in self._sealed

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from functools import cache
 
 from pbem import digests
-from pbem.core.canonical import JSON, canonical_bytes, parse_canonical, parse_plain_turn
+from pbem.core.canonical import JSON, canonical_bytes, parse_canonical, plain_turn_fields
 from pbem.core.hashing import is_lower_hex
 from pbem.errors import PbemError
 from pbem.hints import TYPE_CHECKING, Any, Generic, TypeVar
@@ -196,23 +196,42 @@ class Entry(
         """Parse and shape-check an entry received from outside."""
         # (only an entry with a reveal may be one: a genesis or a join, of a move file that
         # holds nothing else, is read without compiling the plain form's pattern)
-        plain = parse_plain_turn(canonical) if b'"reveal":"' in canonical else None
-        if plain is not None and plain["kind"] != GENESIS and plain["kind"] != JOIN:
-            # A move or an ack in its plainest form: parsed as parse_canonical parses it,
-            # and of the shape and text `_plain_turn_fields` tells (every field, exact
-            # types, v 1, seq above 0, kind and signer, three hex fields, ASCII text with no
-            # backslash nor DEL), which `_check_shape` and `_check_text` accept.
-            entry = Entry(canonical, signature, plain, digests.sha256(canonical).hexdigest())
-            entry.__dict__.update(
-                kind=plain["kind"],
-                seq=plain["seq"],
-                by=plain["by"],
-                game=plain["game"],
-                prev=plain["prev"],
-                reveal=plain["reveal"],
-                body=plain["body"],
-            )
-            return entry
+        plain = plain_turn_fields(canonical) if b'"reveal":"' in canonical else None
+        if plain is not None:
+            decision, by, game, kind, prev, reveal, seq = plain
+            if kind != GENESIS and kind != JOIN:
+                # A move or an ack in its plainest form: parsed as parse_canonical parses
+                # it (parse_plain_turn's value, made here in line), and of the shape and
+                # text `_plain_turn_fields` tells (every field, exact types, v 1, seq above
+                # 0, kind and signer, three hex fields, ASCII text with no backslash nor
+                # DEL), which `_check_shape` and `_check_text` accept. Its fields are
+                # stored at once, as Entry() and `_with_fields` would store them.
+                body: dict[str, JSON] = {} if decision is None else {"decision": decision}
+                number = int(seq)
+                entry = _bare_entry(Entry)
+                entry.__dict__.update(
+                    canonical=canonical,
+                    signature=signature,
+                    data={
+                        "body": body,
+                        "by": by,
+                        "game": game,
+                        "kind": kind,
+                        "prev": prev,
+                        "reveal": reveal,
+                        "seq": number,
+                        "v": 1,
+                    },
+                    id=digests.sha256(canonical).hexdigest(),
+                    kind=kind,
+                    seq=number,
+                    by=by,
+                    game=game,
+                    prev=prev,
+                    reveal=reveal,
+                    body=body,
+                )
+                return entry
         data = parse_canonical(canonical)
         fields = _plain_turn_fields(canonical, data)
         if fields is not None:  # (a move or an ack as pbem writes them: see there)
@@ -267,6 +286,10 @@ class Entry(
     def describe(self) -> str:
         """Short reference used in every error: 'entry 7 by german'."""
         return f"entry {self.seq} by {self.by}"
+
+
+# An instance made without __init__ (whose fields the caller stores in its __dict__).
+_bare_entry = object.__new__
 
 
 def _with_fields(entry: Entry) -> Entry:

@@ -526,7 +526,8 @@ def _outcome(make: Callable[[], Entry]) -> tuple[str, Any]:
         entry = make()
     except PbemError as exc:
         return type(exc).__name__, str(exc)
-    return "ok", (entry, dict(vars(entry)))
+    # (its fields in the order they are stored, as the strict path stores them)
+    return "ok", (entry, list(vars(entry).items()))
 
 
 def _turn_variants() -> list[dict[str, Any]]:
@@ -656,3 +657,25 @@ def test_non_canonical_entries_are_refused_as_before(change: tuple[bytes, bytes]
     _assert_plain_turn_agrees(damaged, _strict_outcome(damaged))
     _assert_plain_turn_agrees(raw, _strict_outcome(raw))
     assert canonical.parse_plain_turn(raw) is not None  # (the path this test is about)
+
+
+# --- ApplyContext.opened_now: made once per context, a new dict at each call -------------
+
+
+def test_opened_now_is_the_openings_values_and_a_fresh_dict_each_call() -> None:
+    from pbem.core.context import ApplyContext
+    from pbem.core.history import Sealed
+
+    sealed = {
+        f"piece/{n}": Sealed(f"piece/{n}", "00" * 32, "a", 2, True, {"n": n}, 3) for n in range(5)
+    }
+    opened = ("piece/3", "piece/0", "piece/4")
+    ctx = ApplyContext(None, 3, None, sealed, (), opened)
+    first = ctx.opened_now()
+    assert list(first.items()) == [(label, sealed[label].value) for label in opened]
+    first["piece/3"] = "changed by a caller"
+    del first["piece/0"]
+    again = ctx.opened_now()
+    assert again is not first
+    assert list(again.items()) == [(label, sealed[label].value) for label in opened]
+    assert ApplyContext(None, 3, None, sealed, ()).opened_now() == {}
