@@ -126,7 +126,20 @@ def decode_lines(lines: bytes) -> tuple[bytes, bytes] | None:
         value = int(digits, 32)
     except ValueError:  # (a byte that is not a symbol; or no symbol at all)
         return None
-    return _unpack(_value_bytes(value, len(digits)))
+    # `_value_bytes` and `_unpack` in line for a payload they accept (a whole number of
+    # bytes, zero padding bits, both lengths within the data and nothing after): the same
+    # bytes, without four calls on every entry. Anything else goes through them, which
+    # raise what is wrong.
+    n = len(digits)
+    spare_bits = (5 * n) % 8
+    if spare_bits < 5 and not value & ((1 << spare_bits) - 1):
+        data = (value >> spare_bits).to_bytes(5 * n // 8, "big")
+        size = len(data)
+        if size >= 8:
+            s_at = 4 + _U32(data, 0)[0]
+            if s_at + 4 <= size and s_at + 4 + _U32(data, s_at)[0] == size:
+                return data[4:s_at], data[s_at + 4 :]
+    return _unpack(_value_bytes(value, n))
 
 
 def decode_payload(payload: str) -> tuple[bytes, bytes]:
@@ -137,6 +150,10 @@ def decode_payload(payload: str) -> tuple[bytes, bytes]:
         assert bad is not None  # a character that is not ASCII, or not a base32 symbol
         raise ArmorError(f"character {bad.group()!r} is not base32")
     return _unpack(_base32_decode(symbols))
+
+
+# struct.unpack_from of one big-endian u32, bound once.
+_U32 = struct.Struct(">I").unpack_from
 
 
 def _unpack(data: bytes) -> tuple[bytes, bytes]:

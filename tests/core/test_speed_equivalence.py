@@ -679,3 +679,43 @@ def test_opened_now_is_the_openings_values_and_a_fresh_dict_each_call() -> None:
     assert again is not first
     assert list(again.items()) == [(label, sealed[label].value) for label in opened]
     assert ApplyContext(None, 3, None, sealed, ()).opened_now() == {}
+
+
+# --- armor.decode_lines: its unpacking in line, as decode_payload's checks judge ----------
+
+
+def _lines_outcome(decode: Callable[[Any], Any], given: Any) -> Any:
+    try:
+        return "ok", decode(given)
+    except ArmorError as exc:
+        return "refused", str(exc)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.binary(max_size=40),
+    st.binary(max_size=40),
+    st.integers(min_value=-6, max_value=6),
+    st.integers(min_value=-6, max_value=6),
+    st.binary(max_size=3),
+    st.integers(min_value=0, max_value=3),
+)
+def test_decode_lines_gives_decode_payload_s_bytes_and_errors(
+    canonical_bytes: bytes, signature: bytes, c_off: int, s_off: int, tail: bytes, cut: int
+) -> None:
+    import base64
+    import struct
+
+    packed = (
+        struct.pack(">I", max(0, len(canonical_bytes) + c_off))
+        + canonical_bytes
+        + struct.pack(">I", max(0, len(signature) + s_off))
+        + signature
+        + tail
+    )[: None if cut == 0 else -cut]
+    symbols = base64.b32encode(packed).decode("ascii").rstrip("=")
+    for payload in {symbols, symbols[:-1], symbols[:-1] + "7", symbols + "A"} - {""}:
+        lines = "".join(payload[i : i + 64] + "\n" for i in range(0, len(payload), 64))
+        assert _lines_outcome(armor.decode_lines, lines.encode("ascii")) == (
+            _lines_outcome(armor.decode_payload, payload)
+        )
