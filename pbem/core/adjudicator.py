@@ -170,7 +170,9 @@ class Adjudicator(Replay, fields=FIELDS, hidden=MEMOS, uncompared=MEMOS):
             # The signature first: damage to signed bytes must read as damage, not as a
             # wrong game or a broken chain.
             self.check_signature(roles[entry.by], entry.canonical, entry.signature)
-            self._check_position(entry)
+            head = self.head
+            if entry.game != self.id or entry.seq != head.seq + 1 or entry.prev != head.id:
+                self._check_position(entry)  # (says what is wrong)
             handler = _KINDS.get(entry.kind)
             if handler is None:
                 raise PbemError(f"unknown entry kind {entry.kind!r}")
@@ -198,14 +200,31 @@ class Adjudicator(Replay, fields=FIELDS, hidden=MEMOS, uncompared=MEMOS):
         if self.meta.ended is not None or self.engine.outcome(self.state) is not None:
             raise PbemError("the game is over")  # (self.outcome(), one call less)
         body = entry.body
-        has_meta = meta_rules.check_entry(self.meta, entry.kind, body)
+        # (the common cases of `check_entry`, `_resolve_for`, `escrows_after` and
+        # `turn_kind` told in line: no meta field and no take-back proposal open, no dice
+        # waiting, no escrow field in a game that is not double-blind, a decision)
+        if self.meta.takeback is None and meta_rules.FIELDS.isdisjoint(body):
+            has_meta = False
+        else:
+            has_meta = meta_rules.check_entry(self.meta, entry.kind, body)
         link = self._checked_reveal(entry)
-        state, actions, records = self._resolve_for(entry, link.last)
-        escrows = blind.escrows_after(entry, self.double_blind, self.escrows, self.sides)
+        actions: list[Action]
+        records: list[RngRecord]
+        if self._pending is None:
+            state, actions, records = self.state, [], []
+        else:
+            state, actions, records = self._resolve_for(entry, link.last)
+        if self.double_blind or not _BLIND_FIELDS.isdisjoint(body):
+            escrows = blind.escrows_after(entry, self.double_blind, self.escrows, self.sides)
+        else:
+            escrows = self.escrows
         deals = (
             blind.deals_after(self.deals, entry, self.sides) if blind.DEAL in body else self.deals
         )
-        carried = _CARRIED[meta_rules.turn_kind(entry.kind, body)]
+        if "decision" in body:  # (then never META: see meta_rules.meta_only)
+            carried = _CARRIED[entry.kind]
+        else:
+            carried = _CARRIED[meta_rules.turn_kind(entry.kind, body)]
         state, pending, action, sealed = carried(self, state, entry, then, bool(actions))
         if action is not None:
             actions.append(action)
@@ -230,7 +249,8 @@ class Adjudicator(Replay, fields=FIELDS, hidden=MEMOS, uncompared=MEMOS):
         self.rng_log.extend(records)
         for draw in draws:
             self.private[draw.key] = draw
-        self._record_private_values(opened_values)
+        if opened_values or (self.lean and self.rng_log):  # (else it does nothing)
+            self._record_private_values(opened_values)
 
     def _acknowledge(
         self, state: State, entry: Entry, _then: Entry | None, rolled: bool
@@ -613,8 +633,13 @@ class Adjudicator(Replay, fields=FIELDS, hidden=MEMOS, uncompared=MEMOS):
             unknown = set(body) - _MOVE_FIELDS
             raise PbemError(f"unknown move body field(s): {', '.join(sorted(unknown))}")
         text = body["decision"]
-        self._check_asked(state, entry)
-        sealed, committed_now, opened_now = self._seal_and_open(entry)
+        memo = self._asked_memo  # (`_check_asked`'s memo: the usual case told in line)
+        if memo is None or memo[0] is not state or entry.by not in memo[1]:
+            self._check_asked(state, entry)
+        if "commit" in body or "open" in body:
+            sealed, committed_now, opened_now = self._seal_and_open(entry)
+        else:  # (what `_seal_and_open` gives for it)
+            sealed, committed_now, opened_now = self.sealed, (), ()
         decision = self.engine.parse(text, state, entry.by)
         canonical_text = self.engine.format(decision)
         if canonical_text != text:
@@ -766,6 +791,9 @@ _CARRIED: dict[
     ACK: Adjudicator._acknowledge,
     meta_rules.META: Adjudicator._meta_move,
 }
+
+# The body fields of double-blind games (`blind.escrows_after` refuses them in another).
+_BLIND_FIELDS = frozenset({blind.ESCROW, blind.HELD, blind.DEAL})
 
 # `note` and `draw` (an offer) may ride on any move: pbem.core.meta checks them.
 _MOVE_FIELDS = frozenset(
