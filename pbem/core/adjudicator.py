@@ -617,6 +617,8 @@ class Adjudicator(Replay, fields=FIELDS, hidden=MEMOS, uncompared=MEMOS):
         except PbemError:
             return None  # the two passes say which entry is refused, and why
         if not action.rng:  # no draw: not waiting for anything
+            if self.lean:  # (no action kept: see `_play`)
+                return state, None, None
             plain = Action(action.seq, action.by, action.text, action.events, turn=action.turn)
             return state, None, plain
         pending.rolled = (reveal, state, action)
@@ -672,6 +674,8 @@ class Adjudicator(Replay, fields=FIELDS, hidden=MEMOS, uncompared=MEMOS):
             pending = Pending(entry, decision, text, state, sealed, committed_now, opened_now)
             return state, pending, None, sealed
         self._check_one_signer(new_state)
+        if self.lean:  # (a lean game keeps no actions, `_commit`: none is made for it)
+            return new_state, None, None, sealed
         action = Action(entry.seq, entry.by, text, tuple(ctx.events), turn=_turn(new_state))
         return new_state, None, action, sealed
 
