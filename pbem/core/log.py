@@ -8,54 +8,18 @@ log (game, seq, prev, reveal, turn order) is the adjudicator's job.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from functools import cache
 
 from pbem import digests
 from pbem.core.canonical import JSON, canonical_bytes, parse_canonical, plain_turn_fields
 from pbem.core.hashing import is_lower_hex
 from pbem.errors import PbemError
-from pbem.hints import TYPE_CHECKING, Any, Generic, TypeVar
+from pbem.hints import Any
 from pbem.record import Record
-
-if TYPE_CHECKING:
-    from typing import overload
 
 VERSION = 1
 GENESIS, JOIN, MOVE, ACK = "genesis", "join", "move", "ack"
 _FIELDS = {"v", "kind", "game", "seq", "prev", "by", "reveal", "body"}
-
-
-T = TypeVar("T")
-
-
-class _kept(Generic[T]):
-    """A read-only property computed once and kept in the instance's __dict__.
-
-    Like functools.cached_property without its lock (Python 3.11 takes one on every first
-    read, which costs more than the field itself). Being a non-data descriptor, the kept
-    value in __dict__ is found before it on every later read, at plain attribute speed.
-    """
-
-    def __init__(self, compute: Callable[[Any], T]) -> None:
-        self._compute = compute
-        self._name = compute.__name__
-        self.__doc__ = compute.__doc__
-
-    if TYPE_CHECKING:  # (mypy's: no overload runs)
-
-        @overload
-        def __get__(self, instance: None, owner: type) -> _kept[T]: ...
-
-        @overload
-        def __get__(self, instance: object, owner: type) -> T: ...
-
-    def __get__(self, instance: object | None, owner: type) -> _kept[T] | T:
-        if instance is None:
-            return self
-        value = self._compute(instance)
-        instance.__dict__[self._name] = value
-        return value
 
 
 # Text from the log is untrusted (protocol section 8): no string of an entry, key or value,
@@ -177,12 +141,27 @@ class Entry(
 ):
     """One signed entry: canonical bytes, signature, and the parsed fields.
 
-    A frozen record (pbem.record): equal when the bytes and the signature are."""
+    A frozen record (pbem.record): equal when the bytes and the signature are.
+
+    The fields of `data` (kind, seq, by, game, prev, reveal, body) are read many times per
+    entry while a log is checked (`by` about ten times), so each is kept in the instance
+    from the start, as a plain attribute: no descriptor of the class bears their names,
+    which lets the interpreter read them at the speed of a specialised attribute load
+    (Python 3.11 leaves a name that a non-data descriptor, such as a cached property,
+    bears unspecialised). An entry's data never changes. Data without them (a value no
+    checked entry holds: only tests build such) leaves the missing ones unset."""
 
     canonical: bytes
     signature: bytes
     data: dict[str, JSON]
     id: str
+    kind: str
+    seq: int
+    by: str
+    game: str | None
+    prev: str | None
+    reveal: str | None
+    body: dict[str, JSON]
 
     def __init__(self, canonical: bytes, signature: bytes, data: dict[str, JSON], id: str) -> None:
         fields = self.__dict__
@@ -190,6 +169,16 @@ class Entry(
         fields["signature"] = signature
         fields["data"] = data
         fields["id"] = id
+        try:  # (in `_with_fields`' order and terms)
+            fields["kind"] = str(data["kind"])
+            fields["seq"] = int(data["seq"])
+            fields["by"] = str(data["by"])
+            fields["game"] = data.get("game")
+            fields["prev"] = data.get("prev")
+            fields["reveal"] = data.get("reveal")
+            fields["body"] = data["body"]
+        except (KeyError, TypeError, ValueError, AttributeError):
+            pass  # (see the class's doc)
 
     @staticmethod
     def from_wire(canonical: bytes, signature: bytes) -> Entry:
@@ -235,11 +224,17 @@ class Entry(
         data = parse_canonical(canonical)
         fields = _plain_turn_fields(canonical, data)
         if fields is not None:  # (a move or an ack as pbem writes them: see there)
-            entry = Entry(canonical, signature, data, digests.sha256(canonical).hexdigest())
-            entry.__dict__.update(fields)
+            entry = _bare_entry(Entry)
+            entry.__dict__.update(
+                canonical=canonical,
+                signature=signature,
+                data=data,
+                id=digests.sha256(canonical).hexdigest(),
+                **fields,
+            )
             return entry
         _check_shape(data)
-        return _check_text(_with_fields(Entry(canonical, signature, data, entry_id(canonical))))
+        return _check_text(Entry(canonical, signature, data, entry_id(canonical)))
 
     @staticmethod
     def build(fields: dict[str, JSON], signature: bytes = b"") -> Entry:
@@ -247,41 +242,10 @@ class Entry(
         _check_shape(fields)
         canonical = canonical_bytes(fields)
         entry = Entry(canonical, signature, parse_canonical(canonical), entry_id(canonical))
-        return _check_text(_with_fields(entry))
+        return _check_text(entry)
 
     def with_signature(self, signature: bytes) -> Entry:
         return Entry(self.canonical, signature, self.data, self.id)
-
-    # The fields are read many times per entry while a log is checked (`by` about ten
-    # times), so each is computed once and kept: an entry's data never changes.
-
-    @_kept
-    def kind(self) -> str:
-        return str(self.data["kind"])
-
-    @_kept
-    def seq(self) -> int:
-        return int(self.data["seq"])
-
-    @_kept
-    def by(self) -> str:
-        return str(self.data["by"])
-
-    @_kept
-    def game(self) -> str | None:
-        return self.data.get("game")
-
-    @_kept
-    def prev(self) -> str | None:
-        return self.data.get("prev")
-
-    @_kept
-    def reveal(self) -> str | None:
-        return self.data.get("reveal")
-
-    @_kept
-    def body(self) -> dict[str, JSON]:
-        return self.data["body"]
 
     def describe(self) -> str:
         """Short reference used in every error: 'entry 7 by german'."""
@@ -293,8 +257,9 @@ _bare_entry = object.__new__
 
 
 def _with_fields(entry: Entry) -> Entry:
-    """`entry` with its fields kept at once (one dict update, not seven first reads): only
-    for data that passed the shape check, so each field reads as its property would."""
+    """`entry` with its fields stored again from its data, as Entry() stores them (what the
+    strict reading did before Entry() stored them itself; tests compare with it): only
+    for data that passed the shape check."""
     data = entry.data
     entry.__dict__.update(
         kind=str(data["kind"]),
