@@ -38,16 +38,22 @@ verify_saves.raw_seconds_per_entry(parse_entries(Path({save!r}).read_bytes()), i
 """
 
 
-def instructions(argv: list[str]) -> int:
-    """The instructions cachegrind counts for one run of `argv`."""
+def _environment() -> dict[str, str]:
+    """The measured runs' environment: bytecode written (a warm-up that wrote no .pyc would
+    leave the measured run compiling every module) and hashes fixed."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["PYTHONHASHSEED"] = "0"
+    return env
+
+
+def instructions(argv: list[str]) -> int:
+    """The instructions cachegrind counts for one run of `argv`."""
     done = subprocess.run(
         ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"]
         + argv,
         capture_output=True,
         text=True,
-        env=env,
+        env=_environment(),
         cwd=ROOT,
     )
     found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
@@ -66,7 +72,12 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as folder:
             short, entries = verify_saves.short_save(save, Path(folder))
             for path in (save, short):  # caches and bytecode warm, as a user's second run
-                subprocess.run([python, "-m", "pbem", "verify", str(path)], capture_output=True)
+                subprocess.run(
+                    [python, "-m", "pbem", "verify", str(path)],
+                    capture_output=True,
+                    env=_environment(),
+                    cwd=ROOT,
+                )
             full = instructions([python, "-m", "pbem", "verify", str(save)])
             first = instructions([python, "-m", "pbem", "verify", str(short)])
         code = RAW.format(bench=str(ROOT / "bench"), root=str(ROOT), save=str(save))

@@ -228,6 +228,38 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
+# Net new containers between two passes of the youngest generation while a file streams
+# (Python's default is 700).
+_STREAM_YOUNG = 50_000
+
+
+@contextmanager
+def _collector_eased() -> Iterator[None]:
+    """Python's cycle collector eased while a file streams through verify_path, then
+    restored: left on, as a bound on memory should anything made on the way hold a cycle.
+
+    Each of its passes would walk the objects the process already holds (modules, a game's
+    prebuilt tables) though the verification makes none of them, and would come every 700
+    net new containers though an entry's applied state replaces the last one's: about 2%
+    of verifying Götterdämmerung's or Race to the Sea's demo save (bench/verify_instructions.py).
+    So the objects already held are frozen (gc.freeze: out of every pass, until unfrozen
+    here) and the youngest generation is collected every _STREAM_YOUNG containers. Done
+    only when nothing is frozen and the threshold is not already raised, so a nested or
+    concurrent verification, or a program that freezes objects itself, finds its own
+    settings untouched."""
+    threshold = gc.get_threshold()
+    if gc.get_freeze_count() or threshold[0] >= _STREAM_YOUNG:
+        yield
+        return
+    gc.freeze()
+    gc.set_threshold(_STREAM_YOUNG, *threshold[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*threshold)
+        gc.unfreeze()
+
+
 def _verify_text(
     data: bytes | str, extra_data: Mapping[str, bytes] | None, engines: Callable[[str], Engine]
 ) -> Report:
@@ -513,7 +545,7 @@ def verify_path(
     whole file, which reports exactly what is wrong.
     """
     try:
-        with open(path, "rb") as stream:
+        with open(path, "rb") as stream, _collector_eased():
             report = _verify_stream(BlockLines(stream), extra_data, engines)
             if report is None:
                 stream.seek(0)
