@@ -20,6 +20,7 @@ and the handlers of each phase (`turn`, `german`, `soviet`, `battle`, `reaction`
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping
+from operator import itemgetter
 from typing import Any
 
 from pbem.core.canonical import JSON, copy_json
@@ -55,6 +56,8 @@ from pbem.games.berlin_1945.view import view
 from pbem.kit import pieces
 from pbem.kit.pieces import Piece
 from pbem.kit.steps import StepGame
+
+_DUE = itemgetter("due")
 
 
 class Berlin1945Engine(StepGame):
@@ -124,36 +127,42 @@ class Berlin1945Engine(StepGame):
             or (plan is not None and type(plan) is not dict)
         ):
             return generic_clone(state)
-        # (loops, not comprehensions: a comprehension is a call of its own in Python 3.11)
-        new = dict(state)
+        # (loops, not comprehensions: a comprehension is a call of its own in Python 3.11;
+        # `.copy()` of each dict and list, not `dict(...)` or `list(...)`: the same copy,
+        # but a dict's `.copy()` clones its table at once where `dict(...)` inserts key by
+        # key)
+        new = state.copy()
         at = {}
         for side, zones in state["at"].items():
-            at[side] = dict(zones)
+            at[side] = zones.copy()
         new["at"] = at
-        new["control"] = dict(state["control"])
-        new["flags"] = dict(state["flags"])
-        new["todo"] = list(todo)
+        new["control"] = state["control"].copy()
+        new["flags"] = state["flags"].copy()
+        new["todo"] = todo.copy()
         played = {}
         for role, cards in state["played"].items():
-            played[role] = list(cards)
+            played[role] = cards.copy()
         new["played"] = played
         markers = {}
         for zone, placed in state["markers"].items():
-            markers[zone] = list(placed)
+            markers[zone] = placed.copy()
         new["markers"] = markers
         if move is not None:
             new["move"] = move_copy(move)
         hands = {}
         for role, hand in state["hands"].items():
             hands[role] = {
-                "slots": dict(hand["slots"]),
-                "pending": list(hand["pending"]),
-                "secrets": list(hand["secrets"]),
+                "slots": hand["slots"].copy(),
+                "pending": hand["pending"].copy(),
+                "secrets": hand["secrets"].copy(),
             }
         new["hands"] = hands
         decks = {}
         for role, deck in state["decks"].items():
-            decks[role] = dict(deck, discard=list(deck["discard"]), private=list(deck["private"]))
+            deck = deck.copy()
+            deck["discard"] = deck["discard"].copy()
+            deck["private"] = deck["private"].copy()
+            decks[role] = deck
         new["decks"] = decks
         if plan is not None:
             new["plan"] = plan_copy(plan)
@@ -186,6 +195,18 @@ class Berlin1945Engine(StepGame):
         if state["plan"] is not None:
             out.append(state["plan"])
         return out
+
+    def due_pieces(self, state: State, role: str) -> list[Piece]:
+        """The kit's answer (`pieces.due` of `pieces`), found at once when no slot and no
+        plan is due (most often: asked for every entry, one pass in C over each hand)."""
+        hands, plan = state["hands"], state["plan"]
+        if (
+            any(map(_DUE, hands["german"]["slots"].values()))
+            or any(map(_DUE, hands["soviet"]["slots"].values()))
+            or (plan is not None and plan["due"])
+        ):
+            return pieces.due(self.pieces(state), role)
+        return []
 
     def standing_commits(self, state: State, role: str) -> Collection[str]:
         """The cards drawn by `role`'s previous entry: committed by its next one."""
@@ -305,19 +326,23 @@ def decks_copy(decks: dict[str, Any]) -> dict[str, Any]:
 def move_copy(move: dict[str, Any]) -> dict[str, Any]:
     """A logged order or card never changes (what is undone is listed apart), so the logs
     are copied, not their entries; the card being played adds to its own, new entry."""
-    new = dict(move)
-    for key in ("moved", "log", "card_log", "undone", "cards_undone"):
-        new[key] = list(move[key])
+    new = move.copy()
+    new["moved"] = move["moved"].copy()
+    new["log"] = move["log"].copy()
+    new["card_log"] = move["card_log"].copy()
+    new["undone"] = move["undone"].copy()
+    new["cards_undone"] = move["cards_undone"].copy()
     if move["double"] is not None:
-        new["double"] = list(move["double"])
+        new["double"] = move["double"].copy()
     return new
 
 
 def plan_copy(plan: Piece) -> Piece:
     """The plan piece: its status is copied, its snapshot and opened orders are shared."""
-    new = dict(plan, claims=list(plan["claims"]))
+    new = plan.copy()
+    new["claims"] = plan["claims"].copy()
     if new.get("status") is not None:
-        new["status"] = dict(new["status"])
+        new["status"] = new["status"].copy()
     return new
 
 

@@ -133,53 +133,57 @@ KNOWN = SHARED | {
 def _copy_combat(combat: dict[str, Any]) -> dict[str, Any]:
     """The attack in progress: its `dice` and `rerolled` change in place (a re-roll); its
     support, tokens, strengths and totals are replaced whole, never changed in place."""
-    new = dict(combat)
-    new["defenders"] = list(combat["defenders"])
-    new["rerolled"] = dict(combat["rerolled"])
+    new = combat.copy()
+    new["defenders"] = combat["defenders"].copy()
+    new["rerolled"] = combat["rerolled"].copy()
     if combat["dice"] is not None:
-        new["dice"] = dict(combat["dice"])  # each side's pair of dice is replaced whole
+        new["dice"] = combat["dice"].copy()  # each side's pair of dice is replaced whole
     return new
 
 
 def copy_state(state: State) -> State:
     """A copy of the state to change (see the module docstring for what is shared)."""
-    new: State = dict(state)
-    new["areas"] = dict(state["areas"])
-    new["units"] = dict(state["units"])
-    # (loops, not comprehensions: a comprehension is a call of its own in Python 3.11)
+    # (`.copy()` of each dict and list, not `dict(...)`, `{**...}` or `list(...)`: the same
+    # copy, but a dict's `.copy()` clones its table at once where the others insert key by
+    # key; loops, not comprehensions: a comprehension is a call of its own in Python 3.11)
+    new: State = state.copy()
+    new["areas"] = state["areas"].copy()
+    new["units"] = state["units"].copy()
     # a block's claims are replaced when one is added (kit pieces.claim): shared
     blocks: list[dict[str, Any]] = []
     for block in state["blocks"]:
-        blocks.append({**block})
+        blocks.append(block.copy())
     new["blocks"] = blocks
     tokens: dict[str, Any] = {}
     for role, held in state["tokens"].items():
-        tokens[role] = list(held)
+        tokens[role] = held.copy()
     new["tokens"] = tokens
     cubes: dict[str, Any] = {}
     for role, counts in state["cubes"].items():
-        cubes[role] = {**counts}
+        cubes[role] = counts.copy()
     new["cubes"] = cubes
     markers: dict[str, Any] = {}
     for role, counts in state["markers"].items():
-        markers[role] = {**counts}
+        markers[role] = counts.copy()
     new["markers"] = markers
     if state["strategic"] is not None:
         strategic: dict[str, Any] = {}
         for role, moves in state["strategic"].items():
-            strategic[role] = {**moves}
+            strategic[role] = moves.copy()
         new["strategic"] = strategic
     hands: dict[str, Any] = {}
     for role, hand in state["hands"].items():
-        hands[role] = None if hand is None else list(hand)
+        hands[role] = None if hand is None else hand.copy()
     new["hands"] = hands
     bases: dict[str, Any] = {}
     for role, areas in state["bases"].items():
-        bases[role] = list(areas)
+        bases[role] = areas.copy()
     new["bases"] = bases
-    for key in ("placed", "unplaced", "eagles", "vp"):
-        new[key] = {**state[key]}
-    new["stranded"] = list(state["stranded"])
+    new["placed"] = state["placed"].copy()
+    new["unplaced"] = state["unplaced"].copy()
+    new["eagles"] = state["eagles"].copy()
+    new["vp"] = state["vp"].copy()
+    new["stranded"] = state["stranded"].copy()
     if state["combat"] is not None:
         new["combat"] = _copy_combat(state["combat"])
     if not KNOWN.issuperset(state):  # (a state of these rules has no other part)

@@ -80,9 +80,11 @@ def _neighbour_sets(state: State) -> dict[str, frozenset[str]]:
 # Supply depends only on who controls which area (the map never changes), and every
 # action asks for it again: each control configuration is traced once and kept, for the
 # map of the game at hand (a new map starts afresh, its neighbour sets too), up to
-# MEMO_LIMIT configurations.
+# MEMO_LIMIT configurations. A configuration not seen yet most often differs from the last
+# one by an area or two changing hands: the trace of a control whose areas are the same
+# (`_trace` reads nothing else but the map) is kept too, by its areas, and not made again.
 MEMO_LIMIT = 4096
-_MEMO: dict[str, Any] = {"map": None, "lines": {}}
+_MEMO: dict[str, Any] = {"map": None, "lines": {}, "traces": {}}
 
 
 _CONTROL = itemgetter("control")
@@ -101,7 +103,7 @@ def _lines(state: State) -> dict[str, tuple[frozenset[str], tuple[str, ...]]]:
     static = state["map"]
     if _MEMO["map"] is not static:
         _MEMO.clear()
-        _MEMO["map"], _MEMO["lines"] = static, {}
+        _MEMO["map"], _MEMO["lines"], _MEMO["traces"] = static, {}, {}
         # the area records in map order, in one call (`key` below: its loops run in C)
         _MEMO["records"] = _records_getter(static["area_ids"])
     memo: dict[tuple[str, ...], Any] = _MEMO["lines"]
@@ -110,12 +112,20 @@ def _lines(state: State) -> dict[str, tuple[frozenset[str], tuple[str, ...]]]:
     if lines is None:
         if len(memo) >= MEMO_LIMIT:
             memo.clear()
+        traces: dict[tuple[str, frozenset[str]], Any] = _MEMO["traces"]
+        if len(traces) >= MEMO_LIMIT:
+            traces.clear()
         held: dict[str, set[str]] = {}
         for area, control_ in zip(static["area_ids"], key, strict=True):
             held.setdefault(control_, set()).add(area)
-        lines = memo[key] = {
-            c: _trace(state, c, frozenset(held.get(c, ()))) for c in (*ALLIED, GERMAN)
-        }
+        lines = {}
+        for c in (*ALLIED, GERMAN):
+            areas = frozenset(held.get(c, ()))
+            traced = traces.get((c, areas))
+            if traced is None:
+                traced = traces[(c, areas)] = _trace(state, c, areas)
+            lines[c] = traced
+        memo[key] = lines
     return lines
 
 

@@ -74,3 +74,34 @@ def test_a_new_map_starts_a_new_memo() -> None:
         or (supply._MEMO["neighbours"] is not neighbours)
     )
     check(second)
+
+
+def test_a_controls_trace_is_kept_by_its_areas_and_never_answers_for_others() -> None:
+    """A new configuration traces again only the controls whose areas changed; the trace
+    kept for one control's areas is never given for another control or other areas."""
+    state = new_game().state
+    supply._lines(state)
+    traced: list[tuple[str, frozenset[str]]] = []
+    trace = supply._trace
+
+    def counted(s: dict[str, Any], control: str, held: frozenset[str]) -> Any:
+        traced.append((control, held))
+        return trace(s, control, held)
+
+    supply._trace = counted  # type: ignore[assignment]
+    try:
+        state = dict(state, areas=dict(state["areas"]))
+        german = next(a for a in AREAS if state["areas"][a]["control"] == GERMAN)
+        update_area(state, german, control="west")
+        check(state)
+        assert sorted(c for c, _h in traced) == ["german", "west"]  # the Soviets' kept
+        traced.clear()
+        update_area(state, german, control="soviet")  # the West's areas as at the start,
+        check(state)  # the Germans' as just before: only the Soviets' are new
+        assert [c for c, _h in traced] == ["soviet"]
+        traced.clear()
+        update_area(state, german, control=GERMAN)  # the start again: nothing traced
+        check(state)
+        assert traced == []
+    finally:
+        supply._trace = trace  # type: ignore[assignment]
