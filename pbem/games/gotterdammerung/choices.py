@@ -195,13 +195,17 @@ def _movable(state: State, side: str) -> list[dict[str, Any]]:
 
 
 def _some_movable(
-    state: State, side: str, rng: random.Random, most: int
+    state: State,
+    side: str,
+    rng: random.Random,
+    most: int,
+    units: list[dict[str, Any]] | None = None,
 ) -> Iterator[dict[str, Any]]:
     """Up to `most` units of `side` that may move now, in a random order: the units are
     shuffled (at the first `next`) and checked one by one as the caller asks for the next,
     so a caller that stops at the first unit that may go checks no more. The checks read
     the state only (no draw), so the units met are those a list made at once would hold."""
-    units = gs.on_map(state)
+    units = gs.on_map(state) if units is None else units  # (gs.on_map, if the caller has it)
     order = [u for u in units if u["side"] == side and not u.get("moved")]
     shuffle(rng, order)
     found = 0
@@ -318,27 +322,37 @@ def sample_move(state: State, role: str, rng: random.Random) -> Any:
                 return sample
     if _at_least(state, "moved", MOVES_PER_PHASE) or rng.random() < 0.1:
         return Done()
-    for unit in _some_movable(state, side, rng, 6):
+    units = gs.on_map(state)
+    german: set[str] | None = None  # (the hexes German units hold: found for an overrun)
+    for unit in _some_movable(state, side, rng, 6, units):
         if unit.get("delays") and state["phase"] == "soviet-move":
             return Move(unit["id"], ())
+        move = _preview(state, unit)  # (one preview for the overrun and the walk)
+        if move is None:
+            continue  # (both would give None)
         if side == "soviet" and state["phase"] in ("soviet-move", "breakthrough"):
-            sample = _sample_overrun(state, unit, rng)
+            if german is None:
+                german = {u["hex"] for u in units if u["side"] == "german"}
+            sample = _sample_overrun(state, unit, rng, move, units, german)
             if sample is not None:
                 return sample
-        sample = _sample_walk(state, unit, rng)
+        sample = _sample_walk(state, unit, rng, move)
         if sample is not None:
             return sample
     return Done()
 
 
-def _sample_walk(state: State, unit: dict[str, Any], rng: random.Random) -> Any:
+def _sample_walk(
+    state: State, unit: dict[str, Any], rng: random.Random, move: dict[str, Any] | None = None
+) -> Any:
     """A legal one- or two-hex step of the unit's move: candidate paths are drawn without
     checking (Soviet units try those ending nearer Berlin first), then checked one by one
-    with the handler's own check until one passes: a handful of checks, not every path."""
-    try:
-        move = moving.preview(state, unit)
-    except IllegalOrderError:
-        return None
+    with the handler's own check until one passes: a handful of checks, not every path.
+    `move`: the unit's moving.preview, if the caller has it."""
+    if move is None:
+        move = _preview(state, unit)
+        if move is None:
+            return None
     if move.get("stopped") or move["points"] < 1:
         return None
     board = state["board"]
@@ -349,7 +363,11 @@ def _sample_walk(state: State, unit: dict[str, Any], rng: random.Random) -> Any:
     candidates = [[n] for n in firsts]
     candidates += [[n, m] for n in firsts for m in usable[n] if m != start and m not in enemy]
     if unit["side"] == "soviet":
-        candidates.sort(key=lambda p: (_to_berlin(p[-1]), rng.random()))
+        # candidates.sort(key=lambda p: (_to_berlin(p[-1]), rng.random())): the keys made
+        # in the list's order (as sort makes them), then the same stable sort
+        known, draw = _TO_BERLIN, rng.random
+        keys = [(known[p[-1]] if p[-1] in known else _to_berlin(p[-1]), draw()) for p in candidates]
+        candidates = [candidates[i] for i in sorted(range(len(keys)), key=keys.__getitem__)]
         head = candidates[: max(3, len(candidates) // 3)]
         shuffle(rng, head)
         candidates = head + candidates[len(head) :]
@@ -360,7 +378,7 @@ def _sample_walk(state: State, unit: dict[str, Any], rng: random.Random) -> Any:
     facts = gs.mover(state, unit)  # (the same for every path tried)
     if _phase_bars(state, unit, facts):
         return None  # (a Siege Movement Phase's units off the City Map, most often)
-    callbacks = moving.zoc_rules(state, unit, move["zoc"] if move["fresh"] else False)
+    callbacks = None  # (moving.zoc_rules, found for the first path checked)
     stacks = None
     refused: set[str] = set()  # first hexes whose one-hex step check_walk refused
     for tried, path in enumerate(candidates[:24]):
@@ -373,6 +391,8 @@ def _sample_walk(state: State, unit: dict[str, Any], rng: random.Random) -> Any:
             stacks = zoc.by_hex(state["units"].values())
         if not _may_end(state, unit, path[-1], stacks):
             continue
+        if callbacks is None:
+            callbacks = moving.zoc_rules(state, unit, move["zoc"] if move["fresh"] else False)
         try:
             moving.check_walk(state, unit, move, path, callbacks, enemy=enemy, facts=facts)
         except IllegalOrderError:
@@ -381,6 +401,14 @@ def _sample_walk(state: State, unit: dict[str, Any], rng: random.Random) -> Any:
             continue
         return Move(unit["id"], tuple(_short(h) for h in path))
     return None
+
+
+def _preview(state: State, unit: dict[str, Any]) -> dict[str, Any] | None:
+    """moving.preview, None where it refuses (the unit may not move now)."""
+    try:
+        return moving.preview(state, unit)
+    except IllegalOrderError:
+        return None
 
 
 def _phase_bars(state: State, unit: dict[str, Any], facts: Mapping[str, Any]) -> bool:
@@ -434,14 +462,26 @@ def _rail_run(state: State, start: str, rng: random.Random, most: int = 3) -> li
     return path
 
 
-def _sample_overrun(state: State, unit: dict[str, Any], rng: random.Random) -> Any:
-    try:
-        move = moving.preview(state, unit)
-    except IllegalOrderError:
-        return None
+def _sample_overrun(
+    state: State,
+    unit: dict[str, Any],
+    rng: random.Random,
+    move: dict[str, Any] | None = None,
+    units: list[dict[str, Any]] | None = None,
+    german: set[str] | None = None,
+) -> Any:
+    """An overrun the unit may make now (7.1), taken at 7 in 10. `move`, `units` and
+    `german`: its moving.preview, gs.on_map and the hexes German units hold there, if the
+    caller has them."""
+    if move is None:
+        move = _preview(state, unit)
+        if move is None:
+            return None
     board = state["board"]
-    units = gs.on_map(state)
-    german = {u["hex"] for u in units if u["side"] == "german"}
+    if units is None:
+        units = gs.on_map(state)
+    if german is None:
+        german = {u["hex"] for u in units if u["side"] == "german"}
     for n in md.neighbours(board, unit["hex"]):
         if n not in german:
             continue

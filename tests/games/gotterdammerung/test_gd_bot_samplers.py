@@ -5,7 +5,9 @@ changed by hand, so that the bots play the same games as before.
 
 - sample_move: units checked lazily (`_some_movable` a generator), a unit the phase bars from
   moving skipped after the draws, a path not tried once its first hex was refused alone,
-  neighbours and distances from per-map tables, the flags counted in C, `choices.shuffle`.
+  neighbours and distances from per-map tables, the flags counted in C, `choices.shuffle`,
+  the Soviet candidates' keys made in one list, one preview shared by the overrun and the
+  walk, ZOC callbacks found only for a path that is checked.
 - _attacks: each target's answer remembered by what it reads (`_target_memo`); a changed
   unit, phase, turn or map is a new key, never the old answer.
 - choices.shuffle vs random.Random.shuffle.
