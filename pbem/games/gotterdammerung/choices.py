@@ -380,16 +380,21 @@ def _sample_walk(
         return None  # (a Siege Movement Phase's units off the City Map, most often)
     callbacks = None  # (moving.zoc_rules, found for the first path checked)
     stacks = None
+    ends: dict[str, bool] = {}  # _may_end by end hex (paths of one unit share their ends)
     refused: set[str] = set()  # first hexes whose one-hex step check_walk refused
-    for tried, path in enumerate(candidates[:24]):
+    for path in candidates[:24]:
         if path[0] in refused:
             # check_walk refuses a path whose first step it refuses alone: its tests of that
             # step come first and a step's points are never negative (5.23's one hex
             # whatever the cost is for a one-hex path only)
             continue
-        if tried == 1:  # (more than one end to check: the units by hex, found once)
-            stacks = zoc.by_hex(state["units"].values())
-        if not _may_end(state, unit, path[-1], stacks):
+        end = path[-1]
+        may_end = ends.get(end)
+        if may_end is None:
+            if ends and stacks is None:  # (a second end to test: the units by hex, once)
+                stacks = zoc.by_hex(state["units"].values())
+            may_end = ends[end] = _may_end(state, unit, end, stacks)
+        if not may_end:
             continue
         if callbacks is None:
             callbacks = moving.zoc_rules(state, unit, move["zoc"] if move["fresh"] else False)
