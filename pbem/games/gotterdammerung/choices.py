@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from itertools import repeat
 from typing import Any
 
 from pbem.core.engine import State
@@ -31,6 +32,7 @@ from pbem.games.gotterdammerung import (
 )
 from pbem.games.gotterdammerung import combat as cb
 from pbem.games.gotterdammerung import map_data as md
+from pbem.games.gotterdammerung import movement as mv
 from pbem.games.gotterdammerung import state as gs
 from pbem.games.gotterdammerung.decisions import (
     Advance,
@@ -55,6 +57,61 @@ MOVES_PER_PHASE = 6
 ATTACKS_PER_PHASE = 4
 
 
+def _usable_neighbours(board: Mapping[str, Any]) -> Mapping[str, tuple[str, ...]]:
+    """Each hex's neighbours that are not unused (2.1), in md.neighbours's order."""
+    return _per_board(board)[0]
+
+
+def _city_hexes(board: Mapping[str, Any]) -> tuple[str, ...]:
+    """The ids of the City Map's hexes ("city:..."), sorted."""
+    return _per_board(board)[1]
+
+
+def _neighbour_sets(board: Mapping[str, Any]) -> Mapping[str, frozenset[str]]:
+    """Each hex's neighbours (md.neighbours), as a set."""
+    return _per_board(board)[2]
+
+
+# the map's tables above, made once per map object: the map (a static part of the state) is
+# never changed, and it is held here, so its id names no other object while it is here
+_Tables = tuple[dict[str, tuple[str, ...]], tuple[str, ...], dict[str, frozenset[str]]]
+_BOARD: list[tuple[Mapping[str, Any], _Tables]] = []
+
+
+def _per_board(board: Mapping[str, Any]) -> _Tables:
+    for held, tables in _BOARD:
+        if held is board:
+            return tables
+    hexes = board["hexes"]
+    usable = {
+        h: tuple(n for n in md.neighbours(board, h) if md.kind(board, n) != md.UNUSED)
+        for h in hexes
+    }
+    city = tuple(sorted(k for k in hexes if k.startswith("city:")))
+    sets = {h: frozenset(md.neighbours(board, h)) for h in hexes}
+    tables = (usable, city, sets)
+    _BOARD[:] = [*_BOARD[-3:], (board, tables)]
+    return tables
+
+
+def shuffle(rng: random.Random, items: list[Any]) -> None:
+    """`rng.shuffle(items)`: the same draws and the same order, made in line for a plain
+    `random.Random` (CPython's shuffle and _randbelow_with_getrandbits: one getrandbits of
+    the bound's bit length, again while the value is not below it); any other generator
+    shuffles itself."""
+    if type(rng) is not random.Random:
+        rng.shuffle(items)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
+
+
 def _short(h: str) -> str:
     return h.replace("op:", "") if h.startswith("op:") else h
 
@@ -67,6 +124,18 @@ def _distance(state: State, a: str, b: str = BERLIN) -> int:
         return 0
     (ca, ra), (cb_, rb) = divmod(na, 100), divmod(nb, 100)
     return abs(ca - cb_) + abs(ra - rb)
+
+
+# `_distance` to BERLIN by hex id: a function of the id's text alone (no state read), so
+# kept for the process; a few hundred ids at most
+_TO_BERLIN: dict[str, int] = {}
+
+
+def _to_berlin(h: str) -> int:
+    found = _TO_BERLIN.get(h)
+    if found is None:
+        found = _TO_BERLIN[h] = _distance({}, h)
+    return found
 
 
 # --- set-up ---------------------------------------------------------------------------------------
@@ -125,23 +194,31 @@ def _movable(state: State, side: str) -> list[dict[str, Any]]:
     return found
 
 
-def _some_movable(state: State, side: str, rng: random.Random, most: int) -> list[dict[str, Any]]:
+def _some_movable(
+    state: State,
+    side: str,
+    rng: random.Random,
+    most: int,
+    units: list[dict[str, Any]] | None = None,
+) -> Iterator[dict[str, Any]]:
     """Up to `most` units of `side` that may move now, in a random order: the units are
-    shuffled and checked one by one until enough are found (not every unit every time)."""
-    units = gs.on_map(state)
+    shuffled (at the first `next`) and checked one by one as the caller asks for the next,
+    so a caller that stops at the first unit that may go checks no more. The checks read
+    the state only (no draw), so the units met are those a list made at once would hold."""
+    units = gs.on_map(state) if units is None else units  # (gs.on_map, if the caller has it)
     order = [u for u in units if u["side"] == side and not u.get("moved")]
-    rng.shuffle(order)
-    found: list[dict[str, Any]] = []
+    shuffle(rng, order)
+    found = 0
     for unit in order:
-        if len(found) == most:
-            break
+        if found == most:
+            return
         try:
             moving._eligible(state, unit, units)
         except IllegalOrderError:
             continue
         if gs.face(state, unit)["movement"] >= 1:
-            found.append(unit)
-    return found
+            found += 1
+            yield unit
 
 
 def _legal_paths(state: State, unit: dict[str, Any], depth: int = 2) -> list[list[str]]:
@@ -209,6 +286,11 @@ def moves(state: State, role: str) -> list[Any]:
     return listed
 
 
+def _at_least(state: State, flag: str, count: int) -> bool:
+    """Do `count` or more units bear `flag` (counted in C: one `dict.get` a unit)?"""
+    return sum(map(bool, map(dict.get, state["units"].values(), repeat(flag)))) >= count
+
+
 def _due(state: State, side: str) -> list[str]:
     return sorted(
         uid
@@ -238,66 +320,113 @@ def sample_move(state: State, role: str, rng: random.Random) -> Any:
             sample = _sample_walk(state, unit, rng)
             if sample is not None:
                 return sample
-    moved = sum(1 for u in state["units"].values() if u.get("moved"))
-    if moved >= MOVES_PER_PHASE or rng.random() < 0.1:
+    if _at_least(state, "moved", MOVES_PER_PHASE) or rng.random() < 0.1:
         return Done()
-    for unit in _some_movable(state, side, rng, 6):
+    units = gs.on_map(state)
+    german: set[str] | None = None  # (the hexes German units hold: found for an overrun)
+    for unit in _some_movable(state, side, rng, 6, units):
         if unit.get("delays") and state["phase"] == "soviet-move":
             return Move(unit["id"], ())
+        move = _preview(state, unit)  # (one preview for the overrun and the walk)
+        if move is None:
+            continue  # (both would give None)
         if side == "soviet" and state["phase"] in ("soviet-move", "breakthrough"):
-            sample = _sample_overrun(state, unit, rng)
+            if german is None:
+                german = {u["hex"] for u in units if u["side"] == "german"}
+            sample = _sample_overrun(state, unit, rng, move, units, german)
             if sample is not None:
                 return sample
-        sample = _sample_walk(state, unit, rng)
+        sample = _sample_walk(state, unit, rng, move)
         if sample is not None:
             return sample
     return Done()
 
 
-def _sample_walk(state: State, unit: dict[str, Any], rng: random.Random) -> Any:
+def _sample_walk(
+    state: State, unit: dict[str, Any], rng: random.Random, move: dict[str, Any] | None = None
+) -> Any:
     """A legal one- or two-hex step of the unit's move: candidate paths are drawn without
     checking (Soviet units try those ending nearer Berlin first), then checked one by one
-    with the handler's own check until one passes: a handful of checks, not every path."""
-    try:
-        move = moving.preview(state, unit)
-    except IllegalOrderError:
-        return None
+    with the handler's own check until one passes: a handful of checks, not every path.
+    `move`: the unit's moving.preview, if the caller has it."""
+    if move is None:
+        move = _preview(state, unit)
+        if move is None:
+            return None
     if move.get("stopped") or move["points"] < 1:
         return None
     board = state["board"]
     enemy = gs.enemy_hexes(state, unit["side"])
     start = unit["hex"]
-    firsts = [
-        n for n in md.neighbours(board, start) if n not in enemy and md.kind(board, n) != md.UNUSED
-    ]
+    usable = _usable_neighbours(board)
+    firsts = [n for n in usable[start] if n not in enemy]
     candidates = [[n] for n in firsts]
-    candidates += [
-        [n, m]
-        for n in firsts
-        for m in md.neighbours(board, n)
-        if m != start and m not in enemy and md.kind(board, m) != md.UNUSED
-    ]
+    candidates += [[n, m] for n in firsts for m in usable[n] if m != start and m not in enemy]
     if unit["side"] == "soviet":
-        candidates.sort(key=lambda p: (_distance(state, p[-1]), rng.random()))
+        # candidates.sort(key=lambda p: (_to_berlin(p[-1]), rng.random())): the keys made
+        # in the list's order (as sort makes them), then the same stable sort
+        known, draw = _TO_BERLIN, rng.random
+        keys = [(known[p[-1]] if p[-1] in known else _to_berlin(p[-1]), draw()) for p in candidates]
+        candidates = [candidates[i] for i in sorted(range(len(keys)), key=keys.__getitem__)]
         head = candidates[: max(3, len(candidates) // 3)]
-        rng.shuffle(head)
+        shuffle(rng, head)
         candidates = head + candidates[len(head) :]
     else:
-        rng.shuffle(candidates)
-    callbacks = moving.zoc_rules(state, unit, move["zoc"] if move["fresh"] else False)
+        shuffle(rng, candidates)
+    # (every draw is made above: what follows reads the state only, so stopping early
+    # leaves the generator where trying every candidate would)
     facts = gs.mover(state, unit)  # (the same for every path tried)
+    if _phase_bars(state, unit, facts):
+        return None  # (a Siege Movement Phase's units off the City Map, most often)
+    callbacks = None  # (moving.zoc_rules, found for the first path checked)
     stacks = None
-    for tried, path in enumerate(candidates[:24]):
-        if tried == 1:  # (more than one end to check: the units by hex, found once)
-            stacks = zoc.by_hex(state["units"].values())
-        if not _may_end(state, unit, path[-1], stacks):
+    ends: dict[str, bool] = {}  # _may_end by end hex (paths of one unit share their ends)
+    refused: set[str] = set()  # first hexes whose one-hex step check_walk refused
+    for path in candidates[:24]:
+        if path[0] in refused:
+            # check_walk refuses a path whose first step it refuses alone: its tests of that
+            # step come first and a step's points are never negative (5.23's one hex
+            # whatever the cost is for a one-hex path only)
             continue
+        end = path[-1]
+        may_end = ends.get(end)
+        if may_end is None:
+            if ends and stacks is None:  # (a second end to test: the units by hex, once)
+                stacks = zoc.by_hex(state["units"].values())
+            may_end = ends[end] = _may_end(state, unit, end, stacks)
+        if not may_end:
+            continue
+        if callbacks is None:
+            callbacks = moving.zoc_rules(state, unit, move["zoc"] if move["fresh"] else False)
         try:
             moving.check_walk(state, unit, move, path, callbacks, enemy=enemy, facts=facts)
         except IllegalOrderError:
+            if len(path) == 1:
+                refused.add(path[0])
             continue
         return Move(unit["id"], tuple(_short(h) for h in path))
     return None
+
+
+def _preview(state: State, unit: dict[str, Any]) -> dict[str, Any] | None:
+    """moving.preview, None where it refuses (the unit may not move now)."""
+    try:
+        return moving.preview(state, unit)
+    except IllegalOrderError:
+        return None
+
+
+def _phase_bars(state: State, unit: dict[str, Any], facts: Mapping[str, Any]) -> bool:
+    """Does the phase bar the unit from moving at all, whatever its path (5.16, 5.17, 5.46,
+    5.54): then check_walk refuses every path. movement's own test of the phase, on a path
+    that enters no hex but the unit's own: its one test of the hexes entered (5.46: no
+    Operational hex) reads only that hex, on the City Map when the unit's test passed."""
+    start = unit["hex"]
+    try:
+        mv._check_phase(state["board"], facts, [start, start], moving._phase(state), facts["name"])
+    except IllegalOrderError:
+        return True
+    return False
 
 
 def _sample_entry(state: State, uid: str, rng: random.Random, code: str | None = None) -> Any:
@@ -338,15 +467,28 @@ def _rail_run(state: State, start: str, rng: random.Random, most: int = 3) -> li
     return path
 
 
-def _sample_overrun(state: State, unit: dict[str, Any], rng: random.Random) -> Any:
-    try:
-        move = moving.preview(state, unit)
-    except IllegalOrderError:
-        return None
+def _sample_overrun(
+    state: State,
+    unit: dict[str, Any],
+    rng: random.Random,
+    move: dict[str, Any] | None = None,
+    units: list[dict[str, Any]] | None = None,
+    german: set[str] | None = None,
+) -> Any:
+    """An overrun the unit may make now (7.1), taken at 7 in 10. `move`, `units` and
+    `german`: its moving.preview, gs.on_map and the hexes German units hold there, if the
+    caller has them."""
+    if move is None:
+        move = _preview(state, unit)
+        if move is None:
+            return None
     board = state["board"]
-    units = gs.on_map(state)
+    if units is None:
+        units = gs.on_map(state)
+    if german is None:
+        german = {u["hex"] for u in units if u["side"] == "german"}
     for n in md.neighbours(board, unit["hex"]):
-        if not any(u["hex"] == n and u["side"] == "german" for u in units):
+        if n not in german:
             continue
         problems = overrun.overrun_problems(
             board,
@@ -370,61 +512,122 @@ def _sample_overrun(state: State, unit: dict[str, Any], rng: random.Random) -> A
 
 def _attacks(state: State) -> list[tuple[Attack, Any]]:
     side = phases.phase_side(state)
-    board, data = state["board"], state["counters"]
-    units = gs.on_map(state)
-    targets = sorted({u["hex"] for u in units if u["side"] != side and not u.get("defended")})
-    found = []
-    # the position indexed once for every target (nothing changes while they are tried):
-    # the side's units by hex, with their places in `units` (the order the list keeps)
-    order = {id(u): i for i, u in enumerate(units)}
-    own: dict[str, list[dict[str, Any]]] = {}
-    for u in units:
-        if u["side"] == side:
-            own.setdefault(u["hex"], []).append(u)
-    fighting_units = [_guessed(fighting.fighting_unit(u, u["side"] != side)) for u in units]
-    # combat_odds reads of the units only those in the target hex (cb.defenders): each
-    # target's, in the list's order, found once (the same odds as from the whole list)
-    in_hex: dict[str, list[dict[str, Any]]] = {}
-    for f in fighting_units:
-        in_hex.setdefault(f["hex"], []).append(f)
-    # attack_problems reads the units only for the target's defenders (cb.defenders): the
-    # units in the target hex, in the list's order, give the same answer as all of them
+    board = state["board"]
+    siege = state["phase"] == "siege-combat"
+    # the position indexed once for every target (nothing changes while they are tried), in
+    # one pass over the units: the side's units by hex, each with its place in the list of
+    # units (the order `near` keeps); every unit by hex (attack_problems and combat_odds
+    # read of the units only those in the target hex, cb.defenders: the units there, in
+    # the list's order, give the same answers as all of them); the hexes to attack
+    own: dict[str, list[tuple[int, dict[str, Any]]]] = {}
     stacks: dict[str, list[dict[str, Any]]] = {}
-    for u in units:
-        stacks.setdefault(u["hex"], []).append(u)
-    for target in targets:
-        if state["phase"] == "siege-combat" and md.kind(board, target) == md.OPERATIONAL:
+    open_targets = set()
+    for i, u in enumerate(gs.on_map(state)):
+        h = u["hex"]
+        here = stacks.get(h)
+        if here is None:
+            stacks[h] = [u]
+        else:
+            here.append(u)
+        if u["side"] == side:
+            mine = own.get(h)
+            if mine is None:
+                own[h] = [(i, u)]
+            else:
+                mine.append((i, u))
+        elif not u.get("defended"):
+            open_targets.add(h)
+    found = []
+    neighbours = _neighbour_sets(board)
+    memo = _target_memo(state)
+    fixed = (state["phase"], state["turn"], bool(state["options"]["sixth_ss"]), side)
+    for target in sorted(open_targets):
+        if siege and md.kind(board, target) == md.OPERATIONAL:
             continue
-        around = set(md.neighbours(board, target))
-        beside = sorted((u for h in around for u in own.get(h, ())), key=lambda u: order[id(u)])
+        placed = [p for h in neighbours[target] for p in own.get(h, ())]
+        if not placed:
+            continue  # (most targets: no unit of the side beside them)
+        placed.sort(key=_place)
+        beside = [u for _, u in placed]
         there = stacks.get(target, [])
-        near = [u for u in beside if not fighting.declaration_problems(state, there, [u], target)]
-        if state["phase"] == "siege-combat":
-            near = [u for u in near if md.kind(board, u["hex"]) != md.OPERATIONAL]
-        nations = {data["units"].get(u["id"], {}).get("nationality") for u in near}
-        if "american" in nations and len(nations) > 1:
-            near = [
-                u for u in near if data["units"].get(u["id"], {}).get("nationality") != "american"
-            ]
-        if not near:
-            continue
-        hexes = tuple(sorted({_short(u["hex"]) for u in near}))
-        decision = Attack(_short(target), hexes, tuple(sorted(u["id"] for u in near)))
+        key = (*fixed, target, _contents(there), _contents(beside))
         try:
-            odds = cb.combat_odds(
-                board,
-                state["tables"],
-                data,
-                in_hex.get(target, []),
-                near,
-                target,
-                turn=state["turn"],
-                crt="soviet" if side == "soviet" else arrivals.crt_for_attack(data, near),
-            )
-        except IllegalOrderError:
-            continue
-        found.append((decision, odds))
+            answer = memo[key]
+        except KeyError:
+            answer = memo[key] = _attack_on(state, side, target, there, beside)
+        if answer is not None:
+            found.append(answer)
     return found
+
+
+def _attack_on(
+    state: State,
+    side: str,
+    target: str,
+    there: list[dict[str, Any]],
+    beside: list[dict[str, Any]],
+) -> tuple[Attack, Any] | None:
+    """The attack on `target` by those of `beside` (the side's units next to it, in the
+    units' order) that may make it, with its odds; None if none may. It reads of the state
+    only its phase, turn, 6th SS option and static parts, and of the units only `there`
+    (the units in the target hex) and `beside`: what `_target_memo`'s keys hold."""
+    board, data = state["board"], state["counters"]
+    if state["phase"] == "siege-combat":  # (3.1: a filter of its own, made first)
+        beside = [u for u in beside if md.kind(board, u["hex"]) != md.OPERATIONAL]
+    near = [u for u in beside if not fighting.declaration_problems(state, there, [u], target)]
+    nations = {data["units"].get(u["id"], {}).get("nationality") for u in near}
+    if "american" in nations and len(nations) > 1:
+        near = [u for u in near if data["units"].get(u["id"], {}).get("nationality") != "american"]
+    if not near:
+        return None
+    hexes = tuple(sorted({_short(u["hex"]) for u in near}))
+    decision = Attack(_short(target), hexes, tuple(sorted(u["id"] for u in near)))
+    try:
+        odds = cb.combat_odds(
+            board,
+            state["tables"],
+            data,
+            [_guessed(fighting.fighting_unit(u, u["side"] != side)) for u in there],
+            near,
+            target,
+            turn=state["turn"],
+            crt="soviet" if side == "soviet" else arrivals.crt_for_attack(data, near),
+        )
+    except IllegalOrderError:
+        return None
+    return decision, odds
+
+
+def _contents(units: list[dict[str, Any]]) -> tuple[Any, ...]:
+    """The units' fields and their values' types (True and 1 are equal keys otherwise), in
+    order: equal for units that every rule reads alike."""
+    return tuple((tuple(u.items()), tuple(map(type, u.values()))) for u in units)
+
+
+# `_attack_on`'s answers by what it reads (the phase, turn, 6th SS option, side, target and
+# the contents of the units there and beside): a later call in the phase finds most targets
+# as they were. Kept for one set of static parts (map, tables, counters: never changed, and
+# held here, so their ids name no other objects), and at most _TARGETS_KEPT answers.
+_TARGETS: dict[str, Any] = {"static": None, "answers": {}}
+_TARGETS_KEPT = 4096
+
+
+def _target_memo(state: State) -> dict[tuple[Any, ...], Any]:
+    static = (state["board"], state["tables"], state["counters"])
+    held = _TARGETS["static"]
+    answers: dict[tuple[Any, ...], Any] = _TARGETS["answers"]
+    if (
+        held is None
+        or any(a is not b for a, b in zip(held, static, strict=True))
+        or len(answers) >= _TARGETS_KEPT
+    ):
+        answers = {}
+        _TARGETS.update(static=static, answers=answers)
+    return answers
+
+
+def _place(placed: tuple[int, dict[str, Any]]) -> int:
+    return placed[0]
 
 
 def _guessed(unit: dict[str, Any]) -> dict[str, Any]:
@@ -440,8 +643,7 @@ def attacks(state: State, role: str) -> list[Any]:
 
 
 def sample_attack(state: State, role: str, rng: random.Random) -> Any:
-    made = sum(1 for u in state["units"].values() if u.get("attacked"))
-    if made >= ATTACKS_PER_PHASE * 2:
+    if _at_least(state, "attacked", ATTACKS_PER_PHASE * 2):
         return Done()
     good = [a for a, odds in _attacks(state) if _ratio(odds.odds.column) >= 1.0]
     if not good or rng.random() < 0.15:
@@ -576,8 +778,8 @@ def _volkssturm_hexes(state: State, want: int, rng: random.Random) -> list[str]:
     a supply line, so the bot stops as soon as it has enough."""
     board, data = state["board"], state["counters"]
     units = gs.on_map(state)
-    candidates = sorted(k for k in board["hexes"] if k.startswith("city:"))
-    rng.shuffle(candidates)
+    candidates = list(_city_hexes(board))
+    shuffle(rng, candidates)
     good: list[str] = []
     for h in candidates:
         if len(good) == want:
