@@ -44,6 +44,11 @@ def _others(state: Any) -> dict[str, Any]:
     return {k: v for k, v in state.items() if k not in gs._SHARED_KEYS}
 
 
+def _copied(state: Any) -> dict[str, Any]:
+    """The parts copy_state copies (not those it shares: the rules only replace them)."""
+    return {k: v for k, v in _others(state).items() if k not in gs._REPLACED_ONLY}
+
+
 def _check(state: Any) -> None:
     copied = gs.copy_state(state)
     mine, theirs = _others(copied), _others(state)
@@ -51,9 +56,11 @@ def _check(state: Any) -> None:
     assert marshal.dumps(mine, 2) == marshal.dumps(copy_json(theirs), 2)  # (2: no refs)
     a: set[int] = set()
     b: set[int] = set()
-    _containers(mine, a)
-    _containers(theirs, b)
+    _containers(_copied(copied), a)
+    _containers(_copied(state), b)
     assert not a & b, "a copy shares a dict or list with its original"
+    for key in gs._REPLACED_ONLY:  # (shared: the rules set them whole, never change them)
+        assert copied.get(key) is state.get(key)
 
 
 @pytest.mark.parametrize("seed", [1, 5])
@@ -77,6 +84,30 @@ def test_odd_values_are_copied_as_copy_json_does() -> None:
     assert copied["phase_data"]["set"] is not state["phase_data"]["set"]
     copied["phase_data"]["nested"][0][0]["a"].append(2)
     assert state["phase_data"]["nested"] == [[{"a": [1.5]}]]
+
+
+def test_lists_of_strings_and_flat_dicts_are_copied_at_once_as_copy_json_does() -> None:
+    """_copy_plain copies a list of strings only, and a dict of plain values only, in one
+    call; a list or dict with anything else in it item by item: each as copy_json copies."""
+    for value in (
+        ["a", "b"],
+        [],
+        ["a", {"b": ["c"]}],
+        ["a", 1, True, None, 2.5],
+        ["a", ["b"]],
+        [("a", ["b"])],
+        {"a": 1, "b": "c", "d": None, "e": False},
+        {"a": 1, "b": ["c"]},
+        {"a": {"b": 1}},
+        {},
+    ):
+        copied = gs._copy_plain(value)
+        assert marshal.dumps(copied, 2) == marshal.dumps(copy_json(value), 2)
+        inner: set[int] = set()
+        _containers(value, inner)
+        mine: set[int] = set()
+        _containers(copied, mine)
+        assert not inner & mine, value
 
 
 def test_zones_of_both_are_each_sides_zone() -> None:
