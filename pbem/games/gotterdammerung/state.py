@@ -367,6 +367,22 @@ def set_field(state: State, uid: str, key: str, value: Any) -> None:
     own(state, uid)[key] = value
 
 
+def set_for_all(state: State, key: str, value: Any) -> None:
+    """`set_field(state, uid, key, value)` for every unit: those that already hold exactly
+    `value` are found in one pass and left as they are (most of them, at a phase's end)."""
+    kind = type(value)
+    changed = [
+        uid
+        for uid, unit in state["units"].items()
+        if (old := unit.get(key, _ABSENT)) is not value and not (type(old) is kind and old == value)
+    ]
+    for uid in changed:
+        own(state, uid)[key] = value
+
+
+_ABSENT = object()  # (set_for_all: a unit without the field holds no value yet)
+
+
 # --- reading the state -----------------------------------------------------------------------
 
 
@@ -490,12 +506,12 @@ def hex_text(h: str) -> str:
 
 
 def phase_flags_off(state: State) -> None:
-    units = state["units"]
-    for uid, unit in units.items():
-        if not _FLAG_SET.isdisjoint(unit):  # (most units carry none: one C call)
-            mine = own(state, uid)
-            for flag in _FLAG_SET.intersection(mine):
-                del mine[flag]
+    isdisjoint = _FLAG_SET.isdisjoint  # (most units carry none: one C call each)
+    flagged = [uid for uid, unit in state["units"].items() if not isdisjoint(unit)]
+    for uid in flagged:
+        mine = own(state, uid)
+        for flag in _FLAG_SET.intersection(mine):
+            del mine[flag]
 
 
 _FLAG_SET = frozenset(FLAGS)

@@ -137,7 +137,7 @@ def _per_map(board: Mapping[str, Any], what: Hashable, build: Callable[[], Any])
     token = md._sides(board)
     cached = _PER_MAP.get((id(board), what))
     if cached is None or cached[0] is not token:
-        if len(_PER_MAP) >= 32:
+        if len(_PER_MAP) >= 64:  # (a map has about 25: its steps, distances, searches)
             _PER_MAP.clear()
         cached = (token, build())
         _PER_MAP[(id(board), what)] = cached
@@ -332,37 +332,63 @@ def _toward(board: Mapping[str, Any], side: str, on: str | None, ends: frozenset
     8.43's ends: a few a game)."""
     side = "soviet" if side == "soviet" else "german"
     found: _Toward = _per_map(
-        board, ("toward", side, on, ends), lambda: _Toward(board, side, on, ends)
+        board,
+        ("toward", side, on, ends),
+        lambda: _Toward(_steps(board, side, on), _distances_to(board, side, on, ends)),
     )
     return found
 
 
-class _Toward(dict[str, list[str]]):
-    """hex -> the hexes a supply line may step into from it (`_steps`), the one farthest
-    from the ends first, so that a depth-first search (which takes the last one pushed)
-    tries the nearest next; distances along the steps with every hex open, ties in the
-    map's order. Filled as the search asks for each hex (a search passes a few dozen; the
-    distances, one search over the map, are found at once)."""
+def _distances_to(
+    board: Mapping[str, Any], side: str, on: str | None, ends: frozenset[str]
+) -> dict[str, int]:
+    """Each hex's number of steps (`_steps`) to the nearest of `ends`, every hex open (none
+    for a hex that reaches none). A whole edge's are made with the loaded data (derived.py:
+    a search over the whole map), other ends' once per map."""
+    edge = _edge_names(board).get(ends)
+    what = f"distances {side} {on} {edge}" if edge is not None else ("distances", side, on, ends)
+    found: dict[str, int] = _per_map(board, what, lambda: _build_distances(board, side, on, ends))
+    return found
 
-    def __init__(
-        self, board: Mapping[str, Any], side: str, on: str | None, ends: Collection[str]
-    ) -> None:
+
+def _edge_names(board: Mapping[str, Any]) -> dict[frozenset[str], str]:
+    """Each map edge's hexes (as a set) -> the edge's name."""
+    found: dict[frozenset[str], str] = _per_map(
+        board, "edge names", lambda: {frozenset(board["edges"][e]): e for e in md.EDGES}
+    )
+    return found
+
+
+def _build_distances(
+    board: Mapping[str, Any], side: str, on: str | None, ends: Collection[str]
+) -> dict[str, int]:
+    steps = _steps(board, side, on)
+    back = _back_steps(board, side, on)
+    dist = {t: 0 for t in sorted(ends) if t in steps}
+    level = list(dist)
+    d = 0
+    while level:
+        d += 1
+        following = []
+        for x in level:
+            for y in back.get(x, ()):
+                if y not in dist:
+                    dist[y] = d
+                    following.append(y)
+        level = following
+    return dist
+
+
+class _Toward(dict[str, list[str]]):
+    """hex -> the hexes a supply line may step into from it (`steps`), the one farthest
+    from the ends first (`dist`, `_distances_to`), so that a depth-first search (which takes
+    the last one pushed) tries the nearest next; ties in the map's order. Filled as the
+    search asks for each hex (a search passes a few dozen)."""
+
+    def __init__(self, steps: Mapping[str, list[str]], dist: Mapping[str, int]) -> None:
         super().__init__()
-        self.steps = _steps(board, side, on)
-        back = _back_steps(board, side, on)
-        dist = {t: 0 for t in sorted(ends) if t in self.steps}
-        level = list(dist)
-        d = 0
-        while level:
-            d += 1
-            following = []
-            for x in level:
-                for y in back.get(x, ()):
-                    if y not in dist:
-                        dist[y] = d
-                        following.append(y)
-            level = following
-        far = len(self.steps) + 1  # (a hex from which no end is reached at all: pushed first)
+        self.steps = steps
+        far = len(steps) + 1  # (a hex from which no end is reached at all: pushed first)
         get = dist.get
         self.distance: Callable[[str], int] = lambda n: get(n, far)
 

@@ -61,6 +61,7 @@ def test_toward_orders_each_hexes_steps_by_their_distance_to_the_ends() -> None:
         assert supply._toward(board, side, on, ends) is toward  # (one per map)
         steps = supply._steps(board, side, on)
         dist = plain_distances(board, side, on, ends)
+        assert supply._distances_to(board, side, on, ends) == dist
         far = len(steps) + 1
         for h in list(steps)[::5]:
             order = toward[h]
