@@ -171,3 +171,30 @@ def test_lone_units_and_stacks_on_every_kind_of_hex_as_every_hex_checked() -> No
     with pytest.raises(ValueError, match="not a hex of the maps"):
         zoc.end_of_phase_problems(board, data, lone)
     assert zoc.end_of_phase_problems(board, data, iter([])) == {}
+
+
+def test_set_for_all_is_set_field_for_each_unit() -> None:
+    """state.set_for_all (a phase's end: every unit's Delay markers, disruption) changes, and
+    copies, exactly the units that set_field would: not those holding the value already (of
+    its type too: 0 is not False), and a unit without the field gets it."""
+    for key, value in (("delays", 0), ("disrupted", False), ("out_of_supply", False)):
+        base = gs.copy_state(ENGINE.setup(None, {}))
+        units = list(base["units"])
+        for i, uid in enumerate(units[:12]):
+            unit = gs.own(base, uid)
+            if i % 4 == 0:
+                unit.pop(key, None)
+            elif i % 4 == 1:
+                unit[key] = 1
+            elif i % 4 == 2:
+                unit[key] = 0 if value is False else False
+        one, each = gs.copy_state(base), gs.copy_state(base)
+        gs.set_for_all(one, key, value)
+        for uid in each["units"]:
+            gs.set_field(each, uid, key, value)
+        assert marshal.dumps(one, 2) == marshal.dumps(each, 2)
+        for uid in units:
+            assert (one["units"][uid] is base["units"][uid]) == (
+                each["units"][uid] is base["units"][uid]
+            )
+        assert any(one["units"][uid] is not base["units"][uid] for uid in units)
