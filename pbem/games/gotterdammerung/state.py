@@ -493,8 +493,9 @@ def resolve_path(state: State, start: str | None, words: Sequence[str]) -> list[
 
 def entry_hexes(state: State, info: Mapping[str, Any], side: str) -> list[str]:
     """Where a waiting reinforcement may enter now: the free hexes of its entry code, or
-    its own entry hex if the schedule names one (9.1, 9.13)."""
-    units = on_map(state)
+    its own entry hex if the schedule names one (9.1, 9.13). Every unit is asked, not only
+    those on the maps: an entry hex is a map hex, never one of theirs (None, the box)."""
+    units = state["units"].values()
     if info.get("at") is None:
         h = info["hex"]
         return [] if any(u["hex"] == h and u["side"] != side for u in units) else [h]

@@ -198,3 +198,40 @@ def test_set_for_all_is_set_field_for_each_unit() -> None:
                 each["units"][uid] is base["units"][uid]
             )
         assert any(one["units"][uid] is not base["units"][uid] for uid in units)
+
+
+def test_entry_hexes_asked_of_every_unit_are_those_of_the_units_on_the_maps() -> None:
+    """state.entry_hexes reads every unit, not only those on the maps: entry hexes (and a
+    schedule's own hex, 9.21) are map hexes, which no unit off the maps has. The same hexes
+    as asking the units on the maps, on a bot game's positions with units moved onto them."""
+    from pbem.games.gotterdammerung import arrivals
+    from pbem.games.gotterdammerung import map_data as md
+    from tests.games.gotterdammerung import gd_games
+
+    board = ENGINE.setup(None, {})["board"]
+    for code, hexes in board["entry"].items():
+        assert all(h in board["hexes"] for h in hexes), code
+    rng = random.Random(29)
+    found: set[int] = set()
+    for n in range(0, gd_games.length(3), 97):
+        state = gd_games.position(3, n)
+        units = list(state["units"].values())
+        for u in rng.sample(units, min(8, len(units))):
+            code = rng.choice(sorted(board["entry"]))
+            u["hex"] = rng.choice([*board["entry"][code], None, gs.NGP])
+        for info in [*state["waiting"].values(), {"at": None, "hex": "op:3220"}]:
+            if info.get("at") is not None and info["at"] not in board["entry"]:
+                continue  # (the box's arrivals, 9.22: not entered at a hex)
+            assert info.get("at") is not None or info["hex"] in board["hexes"]
+            for side in gs.SIDES:
+                on = gs.on_map(state)
+                if info.get("at") is None:
+                    blocked = any(u["hex"] == info["hex"] and u["side"] != side for u in on)
+                    expected = [] if blocked else [info["hex"]]
+                else:
+                    expected = arrivals.entry_hexes(board, on, info["at"], side)
+                got = gs.entry_hexes(state, info, side)
+                assert got == expected
+                found.add(len(got))
+        assert md.kind(board, "op:3220") != md.UNUSED
+    assert len(found) > 1
