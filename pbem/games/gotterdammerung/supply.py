@@ -613,10 +613,13 @@ def supply_status(
     depots = supplied_depots(board, data, units, turn)
     depot_ids = {d["id"] for d in depots}
     lines = _Lines(board, "soviet", blocked)
-    # the ends of an Operational unit's 8-hex line, per front (what _supplied works out for
-    # each unit), and 8.18's eastern edge, found once
+    # the ends of an Operational unit's 8-hex line (what _supplied works out for each unit):
+    # the supply sources, and the depots of its front, found once; and 8.18's eastern edge.
+    # A line to either is a line to both together (a search from several ends gives each
+    # hex its distance to the nearest), so each is searched from once, the sources only if
+    # a unit reaches no depot of its own: not again for each front with the depots.
     sources = frozenset(source_hexes(board, turn))
-    ends_of: dict[str | None, frozenset[str]] = {}
+    depots_of: dict[str | None, frozenset[str]] = {}
     east = frozenset(md.edge_hexes(board, "east"))
     toward_east = _toward(board, "soviet", md.OP, east)
     out: dict[str, str] = {}
@@ -629,12 +632,13 @@ def supply_status(
             supplied = _supplied(board, data, u, turn, occupied, blocked, depots, lines)
         else:
             front = _front(data, u)
-            ends = ends_of.get(front)
-            if ends is None:
-                ends = ends_of[front] = sources | {
+            mine = depots_of.get(front)
+            if mine is None:
+                mine = depots_of[front] = frozenset(
                     d["hex"] for d in depots if front is None or _front(data, d) == front
-                }
-            supplied = lines.reaches(u["hex"], ends, SUPPLY_RANGE)
+                )
+            supplied = bool(mine) and lines.reaches(u["hex"], mine, SUPPLY_RANGE)
+            supplied = supplied or lines.reaches(u["hex"], sources, SUPPLY_RANGE)
         if supplied:
             out[u["id"]] = SUPPLIED
         elif md.east_of_start_line(board, u["hex"]) and md.kind(board, u["hex"]) != md.CITY_HEX:
