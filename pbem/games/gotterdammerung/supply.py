@@ -85,12 +85,14 @@ def stopped_hexes(
     enemy_here = {u["hex"] for u in units if u["side"] != side}
     friendly_here = {u["hex"] for u in units if u["side"] == side}
     zone = zoc._zone(board, data, units, side)
-    # the blocked hexes are a finite set, found once: a search asks for thousands of hexes
-    stopped = set(enemy_here)
-    for h, strength in zone.items():
-        # a friendly unit cancels a weak ZOC (4.28), a strong one only under 11.15
-        if not (h in friendly_here and (strength == zoc.WEAK or strong_cancelled)):
-            stopped.add(h)
+    # the blocked hexes are a finite set, found once: a search asks for thousands of hexes.
+    # Every hex of the zone, but where a friendly unit cancels a weak ZOC (4.28), or a
+    # strong one under 11.15 (and no enemy unit is: a hex of both sides stops anyway)
+    stopped = set(zone)
+    stopped.update(enemy_here)
+    for h in friendly_here.intersection(zone):
+        if (strong_cancelled or zone[h] == zoc.WEAK) and h not in enemy_here:
+            stopped.discard(h)
     return frozenset(stopped)
 
 

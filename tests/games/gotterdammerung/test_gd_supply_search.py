@@ -19,7 +19,7 @@ from collections import deque
 from typing import Any
 
 from pbem.games.gotterdammerung import map_data as md
-from pbem.games.gotterdammerung import supply
+from pbem.games.gotterdammerung import supply, zoc
 from tests.games.gotterdammerung.test_gd_speed import game, on_maps, plain_trace
 
 __all__ = ["game"]  # (the module's fixture, used here)
@@ -142,3 +142,30 @@ def test_reaches_unlimited_by_search_and_by_lines_answer_as_the_trace(game: Any)
             built = [v for v in supply._REACHED.values() if v[2] is not None]
             assert built, "the position's backward search was never made"
     assert answers == {True, False}
+
+
+def test_stopped_hexes_are_the_plain_ones(game: Any) -> None:
+    """supply.stopped_hexes (the zone as a set, less the hexes a friendly unit cancels) is
+    8.15/4.28 hex by hex: an enemy unit's hex, or an enemy ZOC not cancelled by a friendly
+    unit (a weak one; a strong one too under 11.15), on positions with both sides' units in
+    one hex (the shuffled ones)."""
+    board, data, found = game
+    cancelled = both = 0
+    for position in found:
+        units = on_maps(position)
+        for side in ("soviet", "german"):
+            zone = zoc.enemy_zoc(board, data, units, side)
+            enemy = {u["hex"] for u in units if u["side"] != side}
+            friendly = {u["hex"] for u in units if u["side"] == side}
+            both += len(enemy & friendly & set(zone))
+            for strong_cancelled in (False, True):
+                plain = set(enemy)
+                for h, strength in zone.items():
+                    if not (h in friendly and (strength == zoc.WEAK or strong_cancelled)):
+                        plain.add(h)
+                got = supply.stopped_hexes(
+                    board, data, units, side, strong_cancelled=strong_cancelled
+                )
+                assert got == plain
+                cancelled += len(set(zone) - plain)
+    assert cancelled and both
