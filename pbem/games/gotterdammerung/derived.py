@@ -38,6 +38,15 @@ PER_MAP = (
 )
 
 
+# the distances to a whole map edge (supply._distances_to) its searches head for (8.18's
+# eastern edge for the Soviet side; the western edge of 8.32/8.33 and 8.43)
+EDGE_DISTANCES = (
+    ("soviet", md.OP, "east"),
+    ("german", md.OP, "west"),
+    ("german", None, "west"),
+)
+
+
 def _per_map_key(what: str, side: str, on: str | None) -> str:
     return f"{what} {side} {on}"  # (supply._steps' and _back_steps' names)
 
@@ -53,6 +62,9 @@ def derive(board: Mapping[str, Any], map_bytes: bytes) -> dict[str, Any]:
     for what, side, on in PER_MAP:
         build = supply._steps if what == "steps" else supply._back_steps
         per_map[_per_map_key(what, side, on)] = build(board, side, on)
+    for side, on, edge in EDGE_DISTANCES:
+        ends = frozenset(board["edges"][edge])
+        per_map[f"distances {side} {on} {edge}"] = supply._distances_to(board, side, on, ends)
     unused, closed, op_hexes = supply._closed(board)
     per_map["closed"] = (
         tuple(sorted(unused)),

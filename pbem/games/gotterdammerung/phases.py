@@ -112,7 +112,7 @@ def start_phase(state: State, phase: str, ctx: Context) -> None:
     # who was in enemy ZOC when the phase began (5.53, 5.16, 5.63, 4.27)
     zones = zoc.zones_of_both(board, data, units, gs.SIDES)  # (read only)
     state["phase_data"] = {
-        "start_zoc": sorted(u["id"] for u in units if u["hex"] in zones[u["side"]]),
+        "start_zoc": sorted([u["id"] for u in units if u["hex"] in zones[u["side"]]]),
         "groups": [],
         "rail_load": 0,
         "arrived": [],
@@ -142,9 +142,8 @@ def end_phase(state: State, ctx: Context) -> None:
     steps, then the next phase (or the end of the turn)."""
     phase = state["phase"]
     if phase == "soviet-move":
-        returned = sum(u.get("delays", 0) for u in state["units"].values())
-        for uid in state["units"]:
-            gs.set_field(state, uid, "delays", 0)  # 6.85: markers on units not moved go back
+        returned = sum([u.get("delays", 0) for u in state["units"].values()])
+        gs.set_for_all(state, "delays", 0)  # 6.85: markers on units not moved go back
         if returned:
             ctx.event(f"{returned} Delay marker(s) on units that did not move return (6.85)")
     if phase == "soviet-combat" and state["turn"] == 1:
@@ -194,8 +193,7 @@ def supply_phase_start(state: State, ctx: Context) -> None:
 def end_turn(state: State, ctx: Context) -> None:
     """6.66: every disrupted unit recovers; 11.17: the Meeting at the Elbe; then the next
     turn, or the end of the game after turn 10 (11.0)."""
-    for uid in state["units"]:
-        gs.set_field(state, uid, "disrupted", False)
+    gs.set_for_all(state, "disrupted", False)
     turn = state["turn"]
     if state["elbe"] is None and turn >= 6:
         units = gs.on_map(state)

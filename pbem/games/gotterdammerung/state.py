@@ -252,9 +252,10 @@ def initial_state(data: Mapping[str, Any], options: Mapping[str, Any]) -> State:
 def copy_state(state: State) -> State:
     """A copy to change: the static data shared; the units (flat dicts of plain values,
     the bulk of the state) shared with the original until one is changed (`own`), the rest
-    copied as JSON. Neither copy owns any unit afterwards: a change to either copies it."""
+    copied as JSON, but for the parts the rules only ever replace (`_REPLACED_ONLY`).
+    Neither copy owns any unit afterwards: a change to either copies it."""
     new: State = {
-        k: v if type(v) in _LEAVES else _copy_plain(v)
+        k: v if type(v) in _LEAVES or k in _REPLACED_ONLY else _copy_plain(v)
         for k, v in state.items()
         if k not in _SHARED_KEYS
     }
@@ -272,19 +273,32 @@ def copy_state(state: State) -> State:
 
 _SHARED_KEYS = frozenset((*STATIC_KEYS, "units", "waiting"))  # (copy_state: not as JSON)
 _LEAVES = frozenset((str, int, bool, float, type(None)))  # (immutable: shared by a copy)
+# The parts of the state that the rules set whole and never change in place (the options
+# chosen at set-up; the summary of the last combat, made anew when a combat ends): a copy
+# shares them. tests/games/gotterdammerung/test_gd_copy_on_write.py: applying an entry
+# never changes the state it is applied to.
+_REPLACED_ONLY = frozenset(("options", "last_combat"))
+_join = "".join
 
 
 def _copy_plain(value: Any) -> Any:
     """A deep copy of the state's other parts (small dicts and lists of plain values): each
     dict and list anew, the immutable values in them shared; anything else (a JSON state
     holds nothing else) as copy_json copies it. Cheaper than a marshal round trip for these
-    few hundred values (tests/games/gotterdammerung/test_gd_plain_copy.py: equal to
-    copy_json's, and nothing mutable shared)."""
+    few hundred values (tests/games/gotterdammerung/test_gd_lean_paths.py: equal to
+    copy_json's, and nothing mutable shared). A list of strings only (ids and hexes: most
+    of them) is copied at once: `"".join` takes it whole exactly when every item is one."""
     kind = type(value)
     if kind is dict:
+        if _LEAVES.issuperset(map(type, value.values())):  # (plain values only: at once)
+            return value.copy()
         return {k: v if type(v) in _LEAVES else _copy_plain(v) for k, v in value.items()}
     if kind is list:
-        return [v if type(v) in _LEAVES else _copy_plain(v) for v in value]
+        try:
+            _join(value)
+        except TypeError:  # (an item that is not a string: each copied as it needs)
+            return [v if type(v) in _LEAVES else _copy_plain(v) for v in value]
+        return value.copy()
     if kind in _LEAVES:
         return value
     return copy_json(value)
@@ -351,6 +365,22 @@ def set_field(state: State, uid: str, key: str, value: Any) -> None:
         if old is value or (type(old) is type(value) and old == value):
             return
     own(state, uid)[key] = value
+
+
+def set_for_all(state: State, key: str, value: Any) -> None:
+    """`set_field(state, uid, key, value)` for every unit: those that already hold exactly
+    `value` are found in one pass and left as they are (most of them, at a phase's end)."""
+    kind = type(value)
+    changed = [
+        uid
+        for uid, unit in state["units"].items()
+        if (old := unit.get(key, _ABSENT)) is not value and not (type(old) is kind and old == value)
+    ]
+    for uid in changed:
+        own(state, uid)[key] = value
+
+
+_ABSENT = object()  # (set_for_all: a unit without the field holds no value yet)
 
 
 # --- reading the state -----------------------------------------------------------------------
@@ -463,8 +493,9 @@ def resolve_path(state: State, start: str | None, words: Sequence[str]) -> list[
 
 def entry_hexes(state: State, info: Mapping[str, Any], side: str) -> list[str]:
     """Where a waiting reinforcement may enter now: the free hexes of its entry code, or
-    its own entry hex if the schedule names one (9.1, 9.13)."""
-    units = on_map(state)
+    its own entry hex if the schedule names one (9.1, 9.13). Every unit is asked, not only
+    those on the maps: an entry hex is a map hex, never one of theirs (None, the box)."""
+    units = state["units"].values()
     if info.get("at") is None:
         h = info["hex"]
         return [] if any(u["hex"] == h and u["side"] != side for u in units) else [h]
@@ -476,12 +507,12 @@ def hex_text(h: str) -> str:
 
 
 def phase_flags_off(state: State) -> None:
-    units = state["units"]
-    for uid, unit in units.items():
-        if not _FLAG_SET.isdisjoint(unit):  # (most units carry none: one C call)
-            mine = own(state, uid)
-            for flag in _FLAG_SET.intersection(mine):
-                del mine[flag]
+    isdisjoint = _FLAG_SET.isdisjoint  # (most units carry none: one C call each)
+    flagged = [uid for uid, unit in state["units"].items() if not isdisjoint(unit)]
+    for uid in flagged:
+        mine = own(state, uid)
+        for flag in _FLAG_SET.intersection(mine):
+            del mine[flag]
 
 
 _FLAG_SET = frozenset(FLAGS)

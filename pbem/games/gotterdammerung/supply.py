@@ -25,7 +25,7 @@ Readings where the rulebook is terse:
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from typing import Any
 
 from pbem.games.gotterdammerung import map_data as md
@@ -85,12 +85,14 @@ def stopped_hexes(
     enemy_here = {u["hex"] for u in units if u["side"] != side}
     friendly_here = {u["hex"] for u in units if u["side"] == side}
     zone = zoc._zone(board, data, units, side)
-    # the blocked hexes are a finite set, found once: a search asks for thousands of hexes
-    stopped = set(enemy_here)
-    for h, strength in zone.items():
-        # a friendly unit cancels a weak ZOC (4.28), a strong one only under 11.15
-        if not (h in friendly_here and (strength == zoc.WEAK or strong_cancelled)):
-            stopped.add(h)
+    # the blocked hexes are a finite set, found once: a search asks for thousands of hexes.
+    # Every hex of the zone, but where a friendly unit cancels a weak ZOC (4.28), or a
+    # strong one under 11.15 (and no enemy unit is: a hex of both sides stops anyway)
+    stopped = set(zone)
+    stopped.update(enemy_here)
+    for h in friendly_here.intersection(zone):
+        if (strong_cancelled or zone[h] == zoc.WEAK) and h not in enemy_here:
+            stopped.discard(h)
     return frozenset(stopped)
 
 
@@ -130,14 +132,14 @@ def trace(
 # Per loaded map (valid while map_data's derived lookups are: `map_data.changed` makes new
 # ones): the hexes a supply line of a side may step into from each hex (8.14, in
 # `md.neighbours` order), and the railroad links. A trace asks them for every hex it visits.
-_PER_MAP: dict[tuple[int, str], tuple[object, Any]] = {}
+_PER_MAP: dict[tuple[int, Hashable], tuple[object, Any]] = {}
 
 
-def _per_map(board: Mapping[str, Any], what: str, build: Callable[[], Any]) -> Any:
+def _per_map(board: Mapping[str, Any], what: Hashable, build: Callable[[], Any]) -> Any:
     token = md._sides(board)
     cached = _PER_MAP.get((id(board), what))
     if cached is None or cached[0] is not token:
-        if len(_PER_MAP) >= 32:
+        if len(_PER_MAP) >= 64:  # (a map has about 25: its steps, distances, searches)
             _PER_MAP.clear()
         cached = (token, build())
         _PER_MAP[(id(board), what)] = cached
@@ -309,19 +311,92 @@ def _connected(
     steps: Mapping[str, list[str]], start: str, ends: Collection[str], stopped: Collection[str]
 ) -> bool:
     """`trace(...) is not None` with no limit: is a target reachable from `start` through
-    hexes not stopped (the start not tested)? Depth first: only whether, not how far."""
-    seen = set(stopped)  # (the hexes not to enter: those seen and the stopped ones)
-    seen.add(start)
+    hexes not stopped (the start not tested)? Depth first: only whether, not how far. Any
+    order of each hex's steps gives the same answer; with a `_toward` table of the ends the
+    search heads for them (the nearest step is taken first) and stops after a few dozen
+    hexes where the map's order wandered over a hundred."""
+    seen = {start}
     todo = [start]
     while todo:
         for n in steps[todo.pop()]:
-            if n in seen:
+            if n in seen or n in stopped:
                 continue
             if n in ends:
                 return True
             seen.add(n)
             todo.append(n)
     return False
+
+
+def _toward(board: Mapping[str, Any], side: str, on: str | None, ends: frozenset[str]) -> _Toward:
+    """`_steps(board, side, on)` with each hex's steps in the order a search for `ends`
+    should push them (`_Toward`). One per map, side and set of ends (the whole edges and
+    8.43's ends: a few a game)."""
+    side = "soviet" if side == "soviet" else "german"
+    found: _Toward = _per_map(
+        board,
+        ("toward", side, on, ends),
+        lambda: _Toward(_steps(board, side, on), _distances_to(board, side, on, ends)),
+    )
+    return found
+
+
+def _distances_to(
+    board: Mapping[str, Any], side: str, on: str | None, ends: frozenset[str]
+) -> dict[str, int]:
+    """Each hex's number of steps (`_steps`) to the nearest of `ends`, every hex open (none
+    for a hex that reaches none). A whole edge's are made with the loaded data (derived.py:
+    a search over the whole map), other ends' once per map."""
+    edge = _edge_names(board).get(ends)
+    what = f"distances {side} {on} {edge}" if edge is not None else ("distances", side, on, ends)
+    found: dict[str, int] = _per_map(board, what, lambda: _build_distances(board, side, on, ends))
+    return found
+
+
+def _edge_names(board: Mapping[str, Any]) -> dict[frozenset[str], str]:
+    """Each map edge's hexes (as a set) -> the edge's name."""
+    found: dict[frozenset[str], str] = _per_map(
+        board, "edge names", lambda: {frozenset(board["edges"][e]): e for e in md.EDGES}
+    )
+    return found
+
+
+def _build_distances(
+    board: Mapping[str, Any], side: str, on: str | None, ends: Collection[str]
+) -> dict[str, int]:
+    steps = _steps(board, side, on)
+    back = _back_steps(board, side, on)
+    dist = {t: 0 for t in sorted(ends) if t in steps}
+    level = list(dist)
+    d = 0
+    while level:
+        d += 1
+        following = []
+        for x in level:
+            for y in back.get(x, ()):
+                if y not in dist:
+                    dist[y] = d
+                    following.append(y)
+        level = following
+    return dist
+
+
+class _Toward(dict[str, list[str]]):
+    """hex -> the hexes a supply line may step into from it (`steps`), the one farthest
+    from the ends first (`dist`, `_distances_to`), so that a depth-first search (which takes
+    the last one pushed) tries the nearest next; ties in the map's order. Filled as the
+    search asks for each hex (a search passes a few dozen)."""
+
+    def __init__(self, steps: Mapping[str, list[str]], dist: Mapping[str, int]) -> None:
+        super().__init__()
+        self.steps = steps
+        far = len(steps) + 1  # (a hex from which no end is reached at all: pushed first)
+        get = dist.get
+        self.distance: Callable[[str], int] = lambda n: get(n, far)
+
+    def __missing__(self, h: str) -> list[str]:
+        order = self[h] = sorted(self.steps[h], key=self.distance, reverse=True)
+        return order
 
 
 def reaches_unlimited(
@@ -353,10 +428,10 @@ def reaches_unlimited(
             if len(_REACHED) >= _REACHED_KEPT:
                 _REACHED.clear()
             _REACHED[key] = (token, asked, None)
-            steps = _steps(board, side, on)
-            if start not in steps:
+            toward = _toward(board, side, on, ends)
+            if start not in toward.steps:
                 md.neighbours(board, start, on)  # the error for a hex not on the maps
-            return _connected(steps, start, ends, stopped)
+            return _connected(toward, start, ends, stopped)
         lines = _Lines(board, side, stopped.__contains__, on)
         if start not in lines.steps:
             md.neighbours(board, start, on)  # the error for a hex not on the maps
@@ -374,7 +449,7 @@ def reaches_unlimited(
 # built): built at the _BUILD_AFTER-th question about one position, a trace before.
 _REACHED: dict[tuple[Any, ...], tuple[object, int, Any]] = {}
 _REACHED_KEPT = 32
-_BUILD_AFTER = 3
+_BUILD_AFTER = 12
 
 
 def _rail_links(board: Mapping[str, Any]) -> dict[str, set[str]]:
@@ -540,11 +615,15 @@ def supply_status(
     depots = supplied_depots(board, data, units, turn)
     depot_ids = {d["id"] for d in depots}
     lines = _Lines(board, "soviet", blocked)
-    # the ends of an Operational unit's 8-hex line, per front (what _supplied works out for
-    # each unit), and 8.18's eastern edge, found once
+    # the ends of an Operational unit's 8-hex line (what _supplied works out for each unit):
+    # the supply sources, and the depots of its front, found once; and 8.18's eastern edge.
+    # A line to either is a line to both together (a search from several ends gives each
+    # hex its distance to the nearest), so each is searched from once, the sources only if
+    # a unit reaches no depot of its own: not again for each front with the depots.
     sources = frozenset(source_hexes(board, turn))
-    ends_of: dict[str | None, frozenset[str]] = {}
+    depots_of: dict[str | None, frozenset[str]] = {}
     east = frozenset(md.edge_hexes(board, "east"))
+    toward_east = _toward(board, "soviet", md.OP, east)
     out: dict[str, str] = {}
     for u in units:
         if u["side"] != "soviet":
@@ -555,18 +634,19 @@ def supply_status(
             supplied = _supplied(board, data, u, turn, occupied, blocked, depots, lines)
         else:
             front = _front(data, u)
-            ends = ends_of.get(front)
-            if ends is None:
-                ends = ends_of[front] = sources | {
+            mine = depots_of.get(front)
+            if mine is None:
+                mine = depots_of[front] = frozenset(
                     d["hex"] for d in depots if front is None or _front(data, d) == front
-                }
-            supplied = lines.reaches(u["hex"], ends, SUPPLY_RANGE)
+                )
+            supplied = bool(mine) and lines.reaches(u["hex"], mine, SUPPLY_RANGE)
+            supplied = supplied or lines.reaches(u["hex"], sources, SUPPLY_RANGE)
         if supplied:
             out[u["id"]] = SUPPLIED
         elif md.east_of_start_line(board, u["hex"]) and md.kind(board, u["hex"]) != md.CITY_HEX:
             # 8.18's unlimited line: a search from the unit, which stops at the first edge
             # hex (few units ask, and near that edge: cheaper than one from the whole edge)
-            found = u["hex"] in east or _connected(lines.steps, u["hex"], east, stopped)
+            found = u["hex"] in east or _connected(toward_east, u["hex"], east, stopped)
             out[u["id"]] = DEFENCE_ONLY if found else OUT
         else:
             out[u["id"]] = OUT

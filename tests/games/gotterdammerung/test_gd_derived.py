@@ -24,6 +24,9 @@ def _lazy(board: Any) -> dict[str, Any]:
     for what, side, on in derived.PER_MAP:
         build = supply._steps if what == "steps" else supply._back_steps
         per_map[f"{what} {side} {on}"] = build(board, side, on)
+    for side, on, edge in derived.EDGE_DISTANCES:
+        ends = frozenset(md.edge_hexes(board, edge))
+        per_map[f"distances {side} {on} {edge}"] = supply._distances_to(board, side, on, ends)
     per_map["closed"] = supply._closed(board)
     per_map["rail"] = supply._rail_links(board)
     per_map["exit hexes"] = victory._exits(board)
@@ -45,10 +48,8 @@ def test_the_loaded_tables_are_those_built_lazily() -> None:
     data = ENGINE.load_data({})
     made = data["derived"]
     assert set(made["per_map"]) == {f"{w} {s} {o}" for w, s, o in derived.PER_MAP} | {
-        "closed",
-        "rail",
-        "exit hexes",
-    }
+        f"distances {s} {o} {e}" for s, o, e in derived.EDGE_DISTANCES
+    } | {"closed", "rail", "exit hexes"}
     fresh = copy.deepcopy(data["map"])  # (another map object: its own lazy tables)
     lazy = _lazy(fresh)
     assert {**made, "per_map": derived._as_built(made["per_map"])} == lazy
@@ -61,6 +62,11 @@ def test_the_loaded_tables_are_those_built_lazily() -> None:
     assert board is data["map"]
     assert md._sides(board) is made["sides"]
     assert supply._steps(board, "soviet", md.OP) is made["per_map"]["steps soviet op"]
+    east = frozenset(md.edge_hexes(board, "east"))
+    assert (
+        supply._distances_to(board, "soviet", md.OP, east)
+        is made["per_map"]["distances soviet op east"]
+    )
     assert supply._closed(board) == lazy["per_map"]["closed"]
     assert supply._rail_links(board) == lazy["per_map"]["rail"]
     assert victory._exits(board) == lazy["per_map"]["exit hexes"]
