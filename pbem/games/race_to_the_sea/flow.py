@@ -614,8 +614,7 @@ def on_opened(state: State, ctx: Context) -> None:
     for label, value in sorted(ctx.opened_now().items()):
         piece = state["pieces"].get(label)
         if piece is not None and not piece["revealed"]:
-            piece = own(state["pieces"], label)
-            pieces.reveal(piece, ctx, check_claims)  # a step's own opening (11.1.C, 11.2.I)
+            reveal_with(own(state["pieces"], label), value)  # a step's own (11.1.C, 11.2.I)
         if label.startswith("unit/"):
             counter = state["counters"].get(label[len("unit/") :])
             if counter is None or counter["unit"] is not None:
@@ -630,6 +629,19 @@ def on_opened(state: State, ctx: Context) -> None:
                 ctx.event(f"{label[5:]} is {value}")
         elif label.startswith("discard/"):
             _check_discard(state, ctx, label)
+
+
+def reveal_with(piece: pieces.Piece, value: Any) -> None:
+    """The kit's `pieces.reveal(piece, ctx, check_claims)` given the value the entry opens
+    for it (`on_opened` holds every opened value already): the kit's looks the value up in
+    `ctx.opened_now()`, a dict built anew for each call, so the final openings of a long
+    game (hundreds of pieces in one entry) built it hundreds of times. The same claims
+    check and fields (tests/games/race_to_the_sea/test_rts_fast_paths.py)."""
+    check_claims(piece, value)
+    piece["value"] = value
+    piece["revealed"] = True
+    piece["due"] = None
+    piece.pop("known", None)
 
 
 def _check_discard(state: State, ctx: Context, label: str) -> None:

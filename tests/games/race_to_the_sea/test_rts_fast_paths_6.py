@@ -1,0 +1,135 @@
+"""Race to the Sea's fast paths of issue 29's sixth session give the strict answers.
+
+- `state.due_pieces` (the due pieces picked out in C) is the kit's `pieces.due`;
+- `flow.reveal_with` (a reveal given the opened value) is the kit's `pieces.reveal`;
+- `operations.can_deploy` asks one hex what `deploy_hexes` lists;
+- `redeploy.rehide_targets` finds the enemy once for `adjacent_to_enemy`;
+- `redeploy._closest` reads the enemy's coordinates from a memo by content and map.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from pbem.errors import FalseClaimError
+from pbem.games.race_to_the_sea import flow, operations, redeploy
+from pbem.games.race_to_the_sea import map_data as rm
+from pbem.games.race_to_the_sea import state as rs
+from pbem.games.race_to_the_sea.state import SIDES
+from pbem.kit import pieces
+from tests.games.race_to_the_sea import rts_games
+
+
+def _states() -> list[dict[str, Any]]:
+    return rts_games.states(3, every=5) + rts_games.states(11, every=7)
+
+
+def test_the_due_pieces_are_the_kits() -> None:
+    due = 0
+    for state in _states():
+        for side in SIDES:
+            strict = pieces.due(state["pieces"].values(), side)
+            fast = rs.due_pieces(state, side)
+            assert fast == strict and all(a is b for a, b in zip(fast, strict, strict=True))
+            due += bool(strict)
+    assert due > 20
+
+
+class _Opening:
+    """The one thing the kit's `reveal` asks of a context: the values this entry opens."""
+
+    def __init__(self, opened: dict[str, Any]) -> None:
+        self.opened = opened
+
+    def opened_now(self) -> dict[str, Any]:
+        return dict(self.opened)
+
+
+def _revealed(reveal: Any, piece: dict[str, Any], value: Any) -> Any:
+    try:
+        reveal(piece, value)
+    except FalseClaimError as error:
+        return ("refused", str(error))
+    return piece
+
+
+def _kit_reveal(piece: dict[str, Any], value: Any) -> None:
+    pieces.reveal(piece, _Opening({piece["label"]: value}), flow.check_claims)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("known", [False, True])
+def test_a_reveal_with_its_value_is_the_kits(known: bool) -> None:
+    checked = 0
+    for state in rts_games.states(3, every=25):
+        for label, piece in state["pieces"].items():
+            if piece["revealed"] or not label.startswith(("unit/", "bid/")):
+                continue
+            values = [piece["value"], "no-such-unit", 3, *rs.SIDES]
+            for value in values:
+                strict_piece = dict(piece, due="a reason", **({"known": True} if known else {}))
+                fast_piece = dict(strict_piece)
+                strict = _revealed(_kit_reveal, strict_piece, value)
+                fast = _revealed(flow.reveal_with, fast_piece, value)
+                assert fast == strict
+                checked += 1
+    assert checked > 200
+
+
+def test_one_hex_is_deployable_as_deploy_hexes_lists_it() -> None:
+    asked = deployable = 0
+    for state in _states()[::4]:
+        hexes = [*rm.map_hexes(state["board"]), 0, 99, 101, 9999]
+        for side in SIDES:
+            listed = set(operations.deploy_hexes(state, side))
+            for hex_ in hexes:
+                assert operations.can_deploy(state, side, hex_) == (hex_ in listed)
+                asked += 1
+                deployable += hex_ in listed
+    assert asked > 10000 and 0 < deployable < asked
+
+
+def _strict_rehide_targets(state: dict[str, Any], side: str) -> list[str]:
+    return [
+        label
+        for label, c in sorted(state["counters"].items())
+        if c["side"] == side
+        and not c["cavalry"]
+        and (c["unit"] is not None or rs.opening(state, label))
+        and not rs.leaving(state, label)
+        and not rs.adjacent_to_enemy(state, label)
+    ]
+
+
+def test_the_units_to_hide_again_are_those_the_rule_reads() -> None:
+    found = 0
+    for state in _states():
+        for side in SIDES:
+            strict = _strict_rehide_targets(state, side)
+            assert redeploy.rehide_targets(state, side) == strict
+            found += len(strict)
+    assert found > 100
+
+
+def test_the_closest_enemy_is_the_grids_and_never_a_stale_one() -> None:
+    compared = 0
+    for state in _states()[::3]:
+        board = state["board"]
+        g = rm.grid(board)
+        for side in SIDES:
+            enemy = redeploy._enemy_hexes(state, side)
+            for hex_ in list(rm.map_hexes(board))[::11]:
+                strict = min((g.distance(hex_, h) for h in enemy), default=None)
+                assert redeploy._closest(board, enemy, hex_) == strict
+                compared += 1
+    assert compared > 1000
+    # The memo is by content: a changed enemy is another key, never the old answer; a
+    # copy of the map (another object) gets its own coordinates.
+    board = rts_games.states(3, first=1)[0]["board"]
+    far, near = 101, 2020
+    assert redeploy._closest(board, frozenset({far}), near) == rm.grid(board).distance(far, near)
+    assert redeploy._closest(board, frozenset({far, near}), near) == 0
+    other = dict(board)
+    assert redeploy._closest(other, frozenset({far}), near) == rm.grid(board).distance(far, near)
+    assert redeploy._COORDINATES[(id(other), frozenset({far}))][0] is other
