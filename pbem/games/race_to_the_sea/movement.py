@@ -180,6 +180,12 @@ class _NearEnemies:
         return bool(found)
 
 
+def near_enemies(board: Board, enemies: set[int]) -> tuple[set[int], Container[int]]:
+    """What `_path_problem` finds itself when not given its `near`: the enemy's hexes
+    (`enemy_hexes`, found by the caller) and No Man's Land asked hex by hex."""
+    return enemies, _NearEnemies(rm.adjacency(board), enemies)
+
+
 _ASK: Any = object()  # (not in `move_costs` yet)
 
 
@@ -259,7 +265,7 @@ def _path_problem(
     cost: Callable[[int, int], int],
     allowance: int,
     what: str,
-    near: tuple[set[int], set[int]] | None = None,
+    near: tuple[set[int], Container[int]] | None = None,
 ) -> MoveCheck:
     """The checks shared by normal movement and forced marches: `path` starts at the
     piece's hex; `cost` prices a step; `allowance` is the most the path may cost; `near`,
@@ -320,13 +326,15 @@ def legal_move(
     piece_id: str,
     path: Sequence[int],
     flooded: Collection[int] = (),
+    enemies: set[int] | None = None,
 ) -> MoveCheck:
     """Whether the piece may make the normal move (9.1, 10) along `path`, the hexes from
     its own hex (first) to where it stops (last): MA 3, 5 scouting cavalry (10.1 B);
     forest or river 2, not cumulative (10.3.1); no water, entrenchment or flooded hex
     (10.3.2, 9.8 B); stop on entering NML (10.1.1 B); NML to NML only screened, one hex
     (10.1.1 C, 10.1.2); pass through but do not stop over 6 SZ (10.2 A-C); never into an
-    enemy-occupied hex (10.2 D)."""
+    enemy-occupied hex (10.2 D). `enemies`, if given, is `enemy_hexes` of the piece's side
+    (found by a caller that looked at every piece already)."""
 
     def cost(a: int, b: int) -> int:
         return rm.move_cost(board, a, b, flooded) or 0  # prohibited steps refused before
@@ -335,7 +343,8 @@ def legal_move(
         allowance = movement_allowance(find(pieces, piece_id))
     except KeyError as error:
         return MoveCheck(str(error.args[0]))
-    return _path_problem(board, pieces, piece_id, path, flooded, cost, allowance, "move")
+    near = None if enemies is None else near_enemies(board, enemies)
+    return _path_problem(board, pieces, piece_id, path, flooded, cost, allowance, "move", near)
 
 
 def reachable(
@@ -421,7 +430,7 @@ def forced_march_check(
     piece_id: str,
     path: Sequence[int],
     flooded: Collection[int] = (),
-    near: tuple[set[int], set[int]] | None = None,
+    near: tuple[set[int], Container[int]] | None = None,
 ) -> MoveCheck:
     """A forced march (7.7.3): one hex; the Germans two if neither enters a forest nor
     crosses a river (7.7.3.1). Normal movement rules apply, terrain cost aside (7.7.3.3 A):

@@ -399,13 +399,34 @@ def stop_positions(state: State, label: str, hex_: int) -> dict[str, Any]:
     Land, screening) straight from the counters, without a position built for each of
     fifty. tests/games/race_to_the_sea/test_rts_fast_paths.py holds the verdicts to those
     on `positions(state)`."""
+    return move_positions(state, label, hex_)[0]
+
+
+def move_positions(
+    state: State, label: str, hex_: int
+) -> tuple[dict[str, Any], set[int] | None, list[str]]:
+    """(`stop_positions(state, label, hex_)`, `mv.enemy_hexes` of them for the side of
+    `label`, the labels of that side's counters in `hex_` once `label` stops there), from
+    one look at each counter (a move asked the fifty counters three times); the enemy
+    hexes are None for a side that is neither (`mv.enemy_hexes` refuses it: the caller
+    asks it). tests/games/race_to_the_sea/test_rts_fast_paths_6.py holds the three to the
+    strict ones."""
     counters = state["counters"]
     out: dict[str, Any] = dict(counters)
     side = counters[label]["side"]
+    foe = _FOE.get(side)
+    enemy: set[int] = set()
+    here = []
     for key, counter in counters.items():
-        if key == label or (counter["hex"] == hex_ and counter["side"] == side):
+        if counter["side"] == foe:
+            enemy.add(counter["hex"])
+        elif key == label or (counter["hex"] == hex_ and counter["side"] == side):
             out[key] = position_of(state, key)
-    return out
+            here.append(key)
+    return out, (enemy if foe is not None else None), here
+
+
+_FOE = {SIDES[0]: SIDES[1], SIDES[1]: SIDES[0]}  # (`mv.other`, without its refusal)
 
 
 # --- the Combat Results decks (6.2) ------------------------------------------------------------

@@ -133,3 +133,40 @@ def test_the_closest_enemy_is_the_grids_and_never_a_stale_one() -> None:
     other = dict(board)
     assert redeploy._closest(other, frozenset({far}), near) == rm.grid(board).distance(far, near)
     assert redeploy._COORDINATES[(id(other), frozenset({far}))][0] is other
+
+
+def test_a_moves_one_look_at_the_counters_finds_what_the_strict_looks_find() -> None:
+    """`move_positions`: the stop positions, the enemy's hexes `enemy_hexes` finds in them,
+    and the counters of the side in the stop hex once the counter stands there (what
+    `record_claims` finds by its own look); and `legal_move` given those enemy hexes gives
+    the verdict it finds without them."""
+    from pbem.games.race_to_the_sea import movement as mv
+
+    checked = claims = 0
+    for state in _states()[::3]:
+        board, flooded = state["board"], rs.flooded(state)
+        g = rm.grid(board)
+        for label, counter in list(state["counters"].items())[::2]:
+            side, start = counter["side"], counter["hex"]
+            for hex_ in (start, *g.neighbours(start)):
+                pos, enemies, here = rs.move_positions(state, label, hex_)
+                assert pos == rs.stop_positions(state, label, hex_)
+                assert enemies == mv.enemy_hexes(pos, side)
+                moved = rs.copy_state(state)
+                rs.writable_counter(moved, label)["hex"] = hex_
+                strict = [
+                    k
+                    for k, c in moved["counters"].items()
+                    if c["hex"] == hex_ and c["side"] == side
+                ]
+                assert sorted(here) == sorted(strict)
+                path = [start, hex_]
+                verdict = mv.legal_move(board, pos, label, path, flooded)
+                assert mv.legal_move(board, pos, label, path, flooded, enemies) == verdict
+                near = mv.near_enemies(board, enemies)
+                assert mv.forced_march_check(
+                    board, pos, label, path, flooded, near
+                ) == mv.forced_march_check(board, pos, label, path, flooded)
+                checked += 1
+                claims += bool(verdict.claims)
+    assert checked > 1000 and claims > 20
