@@ -345,7 +345,9 @@ def move(state: State, role: str, d: Move, ctx: Context) -> Next:
         raise illegal(f"{d.counter} is in hex {hex_text(counter['hex'])}", "9.1")
     # (what legal_move reads, the enemy's hexes and the stack the counter joins, at once)
     pos, enemies, stack = move_positions(state, d.counter, d.path[-1])
-    check = mv.legal_move(state["board"], pos, d.counter, list(d.path), flooded(state), enemies)
+    check = mv.legal_move(
+        state["board"], pos, d.counter, list(d.path), flooded(state), enemies, stack
+    )
     if check.problem is not None:
         raise illegal(check.problem, "10")
     writable_counter(state, d.counter)["hex"] = d.path[-1]
@@ -489,7 +491,7 @@ def forced_march(state: State, role: str, d: March, ctx: Context) -> None:
     pos, enemies, stack = move_positions(state, d.counter, d.path[-1])
     near = None if enemies is None else mv.near_enemies(state["board"], enemies)
     check = mv.forced_march_check(
-        state["board"], pos, d.counter, list(d.path), flooded(state), near
+        state["board"], pos, d.counter, list(d.path), flooded(state), near, stack
     )
     if check.problem is not None:
         raise illegal(check.problem, "7.7.3")

@@ -142,7 +142,7 @@ def test_a_moves_one_look_at_the_counters_finds_what_the_strict_looks_find() -> 
     the verdict it finds without them."""
     from pbem.games.race_to_the_sea import movement as mv
 
-    checked = claims = 0
+    checked = claims = refused = 0
     for state in _states()[::3]:
         board, flooded = state["board"], rs.flooded(state)
         g = rm.grid(board)
@@ -162,11 +162,48 @@ def test_a_moves_one_look_at_the_counters_finds_what_the_strict_looks_find() -> 
                 assert sorted(here) == sorted(strict)
                 path = [start, hex_]
                 verdict = mv.legal_move(board, pos, label, path, flooded)
-                assert mv.legal_move(board, pos, label, path, flooded, enemies) == verdict
+                assert mv.legal_move(board, pos, label, path, flooded, enemies, here) == verdict
+                assert mv.legal_move(board, pos, label, path[::-1], flooded, enemies, here) == (
+                    mv.legal_move(board, pos, label, path[::-1], flooded)
+                )  # (a path that does not start at the counter: refused alike)
                 near = mv.near_enemies(board, enemies)
                 assert mv.forced_march_check(
-                    board, pos, label, path, flooded, near
+                    board, pos, label, path, flooded, near, here
                 ) == mv.forced_march_check(board, pos, label, path, flooded)
+                piece = {"id": label, **pos[label]}
+                big = {**piece, "kind": "infantry", "sz": 6}  # (refused beside any other)
+                for mover in (piece, big):
+                    strict_stack = mv.stacking_check(pos, mover, hex_)
+                    assert mv.stacking_check(pos, mover, hex_, here) == strict_stack
+                    refused += strict_stack.problem is not None
                 checked += 1
                 claims += bool(verdict.claims)
-    assert checked > 1000 and claims > 20
+    assert checked > 1000 and claims > 20 and refused > 20
+
+
+def test_an_assault_asks_no_mans_land_of_its_one_hex_as_the_whole_set_says() -> None:
+    """`check_announcement` without `nml` (No Man's Land asked of the target hex, from the
+    counters) gives the verdict it gives with `mv.nml_hexes` of every position; and that
+    hex-by-hex No Man's Land holds the hexes the set holds."""
+    from pbem.games.race_to_the_sea import assault
+    from pbem.games.race_to_the_sea import movement as mv
+    from pbem.games.race_to_the_sea.decisions import Assault
+
+    checked = refused = 0
+    for state in _states()[::3]:
+        board = state["board"]
+        g = rm.grid(board)
+        for side in SIDES:
+            whole = mv.nml_hexes(board, rs.positions(state), side)
+            near = mv.near_enemies(board, mv.enemy_hexes(state["counters"], side))[1]
+            assert all((h in near) == (h in whole) for h in [*rm.map_hexes(board), 0, 99])
+            for label, counter in list(state["counters"].items())[::3]:
+                if counter["side"] != side:
+                    continue
+                for target in g.neighbours(counter["hex"]):
+                    d = Assault(((label, counter["hex"]),), target)
+                    verdict = assault.check_announcement(state, side, d, whole)
+                    assert assault.check_announcement(state, side, d) == verdict
+                    checked += 1
+                    refused += verdict is not None and "NML" in verdict
+    assert checked > 500 and refused > 50
