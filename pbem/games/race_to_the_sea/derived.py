@@ -1,24 +1,25 @@
 """Race to the Sea: the per-map lookup tables the rules derive from the map, made with the
 loaded data (so that a verification finds them ready, not built during its entries).
 
-The rules build these lazily per map object (map_data's neighbour, axial, terrain, hexside,
-movement cost, river and railroad tables, the map edges and the Allied start area;
-movement's initial control; entry_index's listed hexes of each location of the tables and
-7.1.B's distances to them; victory's table of each hex), which in a verification of the
-demo save cost some 30 million instructions (about 45,000 an entry), none of them in its
-first three entries. `derive` makes them once per map file (remembered by the file's and
-the units file's digests within a process) and `RaceToTheSeaEngine.read_data` keeps them
-beside the map as `data["derived"]`; they are plain data, so pbem/prebuilt and the table
-cache ship them with the parsed tables. `seed` installs them for the game's map when a
-game is set up, if that map is the loaded one and has no tables of its own yet.
+The rules build these lazily per map object (map_data's axial, terrain, hexside and
+railroad tables, the map edges and the Allied start area; movement's initial control;
+entry_index's listed hexes of each location of the tables and 7.1.B's distances to them;
+victory's table of each hex), at a cost of some 30 million instructions in a verification
+of the demo save, none of them in its first three entries. What loads slowly for what it
+saves is left to be built lazily: every process that loads the tables (a `pbem show`, an
+`apply`) pays for loading these, a verification only for what it asks (the neighbour
+table, the movement costs and rivers of each pair of neighbours). `derive` makes them once
+per map file (remembered by the file's and the units file's digests within a process) and
+`RaceToTheSeaEngine.read_data` keeps them beside the map as `data["derived"]`; they are
+plain data, so pbem/prebuilt and the table cache ship them with the parsed tables. `seed`
+installs them for the game's map when a game is set up, if that map is the loaded one and
+has no tables of its own yet.
 
-The tables are those the lazy builders make, made by the builders themselves (a memo the
-rules fill pair by pair, move costs and rivers, is made whole, for every pair of
-neighbours); never changed once made (the lazy ones are not either; a memo that the rules
-fill in is seeded with a copy). Nothing here is in a state, a view or an entry: a state's
-JSON and its views are unchanged. tests/games/race_to_the_sea/test_rts_derived.py: the
-seeded tables equal the lazily built ones, and a game played with them is the game played
-without.
+The tables are those the lazy builders make, made by the builders themselves; never
+changed once made (the lazy ones are not either; a memo that the rules fill in is seeded
+with a copy). Nothing here is in a state, a view or an entry: a state's JSON and its views
+are unchanged. tests/games/race_to_the_sea/test_rts_derived.py: the seeded tables equal the
+lazily built ones, and a game played with them is the game played without.
 """
 
 from __future__ import annotations
@@ -50,26 +51,24 @@ def derive(board: Mapping[str, Any], units: Mapping[str, Any], map_bytes: bytes)
     found = _MADE.get(key)
     if found is not None:
         return found
-    light = rm.grid_neighbours(board["columns"], board["rows"], board["offset"])
-    hexes, around = light
-    pairs = [(a, b) for a in hexes for b in around[a]]
+    hexes = rm.map_hexes(board)
     static = {place: tuple(ei._static_hexes(board, place)) for place in places}
     # 7.1.B's closest friendly hex measures from the listed hexes: those of each location,
     # and GRL's when Mons alone is listed (Cambrai and Valenciennes not usable).
     targets = {*static.values(), (rm.hex_of(board, "Mons"),)}
     made = {
-        "light": light,
         "axial": _axial(board, hexes),
         "terrains": {h: str(info["terrain"]) for h, info in rm._index(board).items()},
         "features": rm._features(board),
-        "costs": {pair: _cost(board, *pair) for pair in pairs},
-        "rivers": {pair: rm._has(board, *pair, rm.RIVER) for pair in pairs},
-        "tracks": _tracks(board, around),
+        "tracks": rm._rail_tracks(board),
         "edges": {side: rm._edge_hexes(board, side) for side in rm.SIDES},
         "start area": rm._allied_start_area(board),
         "initial": {h: mv._initial_control(board, h) for h in hexes},
         "static": static,
-        "distances": {t: _distances(board, t) for t in sorted(targets) if t},
+        # (each hex's distance in map order, `hexes`: a tuple of small ints loads at once,
+        # a dict keyed by hex does not; `seed` pairs them with the map's hexes again)
+        "hexes": hexes,
+        "distances": {t: _distances(board, t, hexes) for t in sorted(targets) if t},
         "victory": victory._made_table(board),
     }
     if len(_MADE) >= 4:
@@ -81,7 +80,7 @@ def derive(board: Mapping[str, Any], units: Mapping[str, Any], map_bytes: bytes)
 _MADE: dict[tuple[str, tuple[str, ...]], dict[str, Any]] = {}
 
 
-def _axial(board: Mapping[str, Any], hexes: Mapping[int, None]) -> dict[int, tuple[int, int]]:
+def _axial(board: Mapping[str, Any], hexes: tuple[int, ...]) -> dict[int, tuple[int, int]]:
     """`rm.axial_table`'s table, by the builder's arithmetic (it reads `map_hexes`)."""
     flat, shift = board["offset"].endswith("-q"), board["offset"].startswith("odd")
     table = {}
@@ -93,18 +92,14 @@ def _axial(board: Mapping[str, Any], hexes: Mapping[int, None]) -> dict[int, tup
     return table
 
 
-def _cost(board: Mapping[str, Any], a: int, b: int) -> int | None:
-    return rm._move_cost(board, a, b)
-
-
-def _tracks(board: Mapping[str, Any], around: Mapping[int, tuple[int, ...]]) -> Any:
-    """`rm._rail_tracks`'s table (kept as this map object's too: the same table)."""
-    return rm._rail_tracks(board)
-
-
-def _distances(board: Mapping[str, Any], targets: tuple[int, ...]) -> Any:
-    """`ei.distances_to`'s table, as it makes it."""
-    return ei._spread(board, targets) if len(targets) > 4 else ei._each(board, targets)
+def _distances(
+    board: Mapping[str, Any], targets: tuple[int, ...], hexes: tuple[int, ...]
+) -> tuple[int, ...]:
+    """`ei.distances_to`'s table, as it makes it, each hex's in the order of `hexes`."""
+    away = ei._spread(board, targets) if len(targets) > 4 else ei._each(board, targets)
+    if list(away) != list(hexes):  # (both in map order: the map's hexes, every one)
+        raise ValueError("the distances are not of the map's hexes in map order")
+    return tuple(away.values())
 
 
 def seed(board: Mapping[str, Any], made: Mapping[str, Any]) -> None:
@@ -115,21 +110,15 @@ def seed(board: Mapping[str, Any], made: Mapping[str, Any]) -> None:
         found = memos.get(id(board) if key is None else key)
         return found is None or found[0] is not board
 
-    if fresh(rm._NEIGHBOURS):
-        rm._kept(rm._NEIGHBOURS, board, made["light"])
     if fresh(rm._AXIALS):
         rm._kept(rm._AXIALS, board, made["axial"])
     if fresh(rm._TERRAINS):
         rm._kept(rm._TERRAINS, board, made["terrains"])
     if fresh(rm._FEATURES):
         rm._kept(rm._FEATURES, board, made["features"])
-    if fresh(rm._COSTS):  # (memos the rules fill in: a copy of their own)
-        rm._kept(rm._COSTS, board, dict(made["costs"]))
-    if fresh(rm._RIVERS):
-        rm._kept(rm._RIVERS, board, dict(made["rivers"]))
     if fresh(rm._TRACKS):
         rm._kept(rm._TRACKS, board, made["tracks"])
-    if fresh(rm._EDGES):
+    if fresh(rm._EDGES):  # (memos the rules fill in: a copy of their own)
         rm._kept(rm._EDGES, board, dict(made["edges"]))
     if fresh(rm._START_AREAS):
         rm._kept(rm._START_AREAS, board, made["start area"])
@@ -146,7 +135,8 @@ def seed(board: Mapping[str, Any], made: Mapping[str, Any]) -> None:
         if fresh(ei._DISTANCES, (id(board), targets)):
             if len(ei._DISTANCES) >= 64:
                 ei._DISTANCES.clear()
-            ei._DISTANCES[(id(board), targets)] = (board, away)
+            away_of = dict(zip(made["hexes"], away, strict=True))
+            ei._DISTANCES[(id(board), targets)] = (board, away_of)
     if fresh(victory._TABLES):
         if len(victory._TABLES) >= 8:
             victory._TABLES.clear()

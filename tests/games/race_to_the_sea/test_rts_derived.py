@@ -59,20 +59,20 @@ def _tables(data: dict[str, Any]) -> dict[str, Any]:
 def test_the_seeded_tables_are_the_lazily_built_ones() -> None:
     lazy, seeded = _loaded(False), _loaded(True)
     assert lazy["map"] is not seeded["map"] and lazy["map"] == seeded["map"]
-    assert rm._COSTS[id(seeded["map"])][0] is seeded["map"]  # (seeded, not built)
+    assert rm._AXIALS[id(seeded["map"])][0] is seeded["map"]  # (seeded, not built)
     assert _tables(seeded) == _tables(lazy)
-    assert rm._COSTS[id(seeded["map"])][1] is not seeded["derived"]["costs"]  # a copy to fill
+    assert rm._EDGES[id(seeded["map"])][1] is not seeded["derived"]["edges"]  # a copy to fill
 
 
 def test_a_seed_never_replaces_a_maps_own_tables_nor_serves_another_map() -> None:
     data = _loaded(False)
     board = data["map"]
-    own = rm.neighbour_table(board)
+    own = rm.axial_table(board)
     derived.seed(board, ENGINE.read_data(FILES)["derived"])
-    assert rm.neighbour_table(board) is own  # (built already: its own stands)
+    assert rm.axial_table(board) is own  # (built already: its own stands)
     other = _loaded(True)
-    assert rm.neighbour_table(other["map"]) is not own
-    assert rm._NEIGHBOURS[id(other["map"])][0] is other["map"]
+    assert rm.axial_table(other["map"]) is not own
+    assert rm._AXIALS[id(other["map"])][0] is other["map"]
 
 
 def _played(data: dict[str, Any], seed: int) -> list[Any]:
