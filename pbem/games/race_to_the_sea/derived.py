@@ -24,7 +24,6 @@ lazily built ones, and a game played with them is the game played without.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -46,6 +45,8 @@ def derive(board: Mapping[str, Any], units: Mapping[str, Any], map_bytes: bytes)
     """The tables of a map parsed from `map_bytes` (and of the units table's locations),
     made by the lazy builders (remembered by the map's bytes and the locations: tests set
     up many games of one map)."""
+    import hashlib  # (here: a show or a verification reads the tables made, never this)
+
     places = locations(units)
     key = (hashlib.sha256(map_bytes).hexdigest(), tuple(places))
     found = _MADE.get(key)
