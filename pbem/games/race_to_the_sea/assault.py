@@ -153,9 +153,14 @@ def check_announcement(
     if role in held:
         return f"hex {hex_text(d.target_hex)} holds your own units (12.1.A, 12.9.A)"
     if not held:
-        if nml is None:
-            nml = mv.nml_hexes(state["board"], positions(state), role)
-        if d.target_hex not in nml:
+        # (without `nml`: No Man's Land asked of the one hex, the enemy's hexes read from the
+        # counters, not `mv.nml_hexes` of every counter's position)
+        if nml is not None:
+            outside = d.target_hex not in nml
+        else:
+            enemies = mv.enemy_hexes(state["counters"], role)
+            outside = d.target_hex not in mv.near_enemies(state["board"], enemies)[1]
+        if outside:
             return f"hex {hex_text(d.target_hex)} is neither enemy-occupied nor enemy NML (12.9.A)"
     planned = state.get("plan_units")
     if planned is not None and any(k not in planned for k, _h in d.units):

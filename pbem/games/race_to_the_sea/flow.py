@@ -62,13 +62,13 @@ from pbem.games.race_to_the_sea.state import (
     identity,
     illegal,
     listed_hexes,
+    move_positions,
     new_counter_label,
     other,
     own_counters,
     piece_label,
     positions,
     ready_counter,
-    stop_positions,
     take_control,
     unit,
     writable_counter,
@@ -343,13 +343,16 @@ def move(state: State, role: str, d: Move, ctx: Context) -> Next:
     counter = ready_counter(state, role, d.counter)
     if d.path[0] != counter["hex"]:
         raise illegal(f"{d.counter} is in hex {hex_text(counter['hex'])}", "9.1")
-    pos = stop_positions(state, d.counter, d.path[-1])  # (what legal_move reads)
-    check = mv.legal_move(state["board"], pos, d.counter, list(d.path), flooded(state))
+    # (what legal_move reads, the enemy's hexes and the stack the counter joins, at once)
+    pos, enemies, stack = move_positions(state, d.counter, d.path[-1])
+    check = mv.legal_move(
+        state["board"], pos, d.counter, list(d.path), flooded(state), enemies, stack
+    )
     if check.problem is not None:
         raise illegal(check.problem, "10")
     writable_counter(state, d.counter)["hex"] = d.path[-1]
     take_control(state, d.counter, d.path[-1])
-    record_claims(state, ctx, role, d.counter, check.claims)
+    record_claims(state, ctx, role, d.counter, check.claims, members=stack)
     ctx.event(f"{d.counter} moves to {hex_text(d.path[-1])}")
     return _acted(state, d.counter)
 
@@ -484,13 +487,17 @@ def forced_march(state: State, role: str, d: March, ctx: Context) -> None:
         raise illegal(f"{d.counter} has already force-marched", "7.7.3")
     if d.path[0] != counter["hex"]:
         raise illegal(f"{d.counter} is in hex {hex_text(counter['hex'])}", "7.7.3")
-    pos = stop_positions(state, d.counter, d.path[-1])  # (what forced_march_check reads)
-    check = mv.forced_march_check(state["board"], pos, d.counter, list(d.path), flooded(state))
+    # (what forced_march_check reads, the enemy's hexes and the stack joined, as `move`)
+    pos, enemies, stack = move_positions(state, d.counter, d.path[-1])
+    near = None if enemies is None else mv.near_enemies(state["board"], enemies)
+    check = mv.forced_march_check(
+        state["board"], pos, d.counter, list(d.path), flooded(state), near, stack
+    )
     if check.problem is not None:
         raise illegal(check.problem, "7.7.3")
     writable_counter(state, d.counter)["hex"] = d.path[-1]
     take_control(state, d.counter, d.path[-1])
-    record_claims(state, ctx, role, d.counter, check.claims)
+    record_claims(state, ctx, role, d.counter, check.claims, members=stack)
     state["march"]["moved"].append(d.counter)
     state["march"]["left"][role] -= 1
     ctx.event(f"{d.counter} force-marches to {hex_text(d.path[-1])}")
@@ -614,8 +621,7 @@ def on_opened(state: State, ctx: Context) -> None:
     for label, value in sorted(ctx.opened_now().items()):
         piece = state["pieces"].get(label)
         if piece is not None and not piece["revealed"]:
-            piece = own(state["pieces"], label)
-            pieces.reveal(piece, ctx, check_claims)  # a step's own opening (11.1.C, 11.2.I)
+            reveal_with(own(state["pieces"], label), value)  # a step's own (11.1.C, 11.2.I)
         if label.startswith("unit/"):
             counter = state["counters"].get(label[len("unit/") :])
             if counter is None or counter["unit"] is not None:
@@ -630,6 +636,19 @@ def on_opened(state: State, ctx: Context) -> None:
                 ctx.event(f"{label[5:]} is {value}")
         elif label.startswith("discard/"):
             _check_discard(state, ctx, label)
+
+
+def reveal_with(piece: pieces.Piece, value: Any) -> None:
+    """The kit's `pieces.reveal(piece, ctx, check_claims)` given the value the entry opens
+    for it (`on_opened` holds every opened value already): the kit's looks the value up in
+    `ctx.opened_now()`, a dict built anew for each call, so the final openings of a long
+    game (hundreds of pieces in one entry) built it hundreds of times. The same claims
+    check and fields (tests/games/race_to_the_sea/test_rts_fast_paths.py)."""
+    check_claims(piece, value)
+    piece["value"] = value
+    piece["revealed"] = True
+    piece["due"] = None
+    piece.pop("known", None)
 
 
 def _check_discard(state: State, ctx: Context, label: str) -> None:

@@ -46,6 +46,7 @@ from pbem.games.race_to_the_sea.shared_pieces import own
 from pbem.games.race_to_the_sea.state import (
     NAMES,
     anything_due,
+    due_pieces,
     hex_text,
     identity,
     illegal,
@@ -152,7 +153,7 @@ def owing(state: State) -> str | None:
     if not anything_due(state):
         return None
     for side in ("allies", "germans"):
-        if pieces.due(state["pieces"].values(), side):
+        if due_pieces(state, side):
             return side
     return None
 

@@ -684,6 +684,19 @@ def _index(data: Mapping[str, Any]) -> dict[int, dict[str, Any]]:
     return cached[1]
 
 
+def hex_ids(data: Mapping[str, Any]) -> frozenset[int]:
+    """`{int(info["hex"]) for info in data["hexes"].values()}`, by map as `_GRIDS` (a
+    Planned Operations deployment asks whether its one hex is among them)."""
+    cached = _HEX_IDS.get(id(data))
+    if cached is None or cached[0] is not data:
+        made = frozenset(int(info["hex"]) for info in data["hexes"].values())
+        cached = _kept(_HEX_IDS, data, made)
+    return cached[1]
+
+
+_HEX_IDS: dict[int, tuple[Mapping[str, Any], frozenset[int]]] = {}
+
+
 def hex_records(data: Mapping[str, Any]) -> Mapping[int, Mapping[str, Any]]:
     """The map's record of each hex by int id (`_info`'s, for a table made once per map
     that reads every hex: never changed)."""

@@ -180,6 +180,12 @@ class _NearEnemies:
         return bool(found)
 
 
+def near_enemies(board: Board, enemies: set[int]) -> tuple[set[int], Container[int]]:
+    """What `_path_problem` finds itself when not given its `near`: the enemy's hexes
+    (`enemy_hexes`, found by the caller) and No Man's Land asked hex by hex."""
+    return enemies, _NearEnemies(rm.adjacency(board), enemies)
+
+
 _ASK: Any = object()  # (not in `move_costs` yet)
 
 
@@ -190,18 +196,24 @@ def _size(piece: Mapping[str, Any]) -> int | None:
     return None if sz is None else int(sz)
 
 
-def stacking_check(pieces: Pieces, piece: Mapping[str, Any], hex_: int) -> MoveCheck:
+def stacking_check(
+    pieces: Pieces, piece: Mapping[str, Any], hex_: int, among: Iterable[str] | None = None
+) -> MoveCheck:
     """Whether `piece` may stop in `hex_` with the friendly pieces already there: at most
-    6 SZ (10.2 A-B), False Reports free (10.2 C). Unknown sizes make a claim."""
+    6 SZ (10.2 A-B), False Reports free (10.2 C). Unknown sizes make a claim. `among`, if
+    given (with `pieces` a dict), holds the keys of every friendly piece in `hex_` (any
+    others too), found by a caller that looked at every piece already: only those are
+    looked at (the answer reads their sizes' sum and whether one is unknown, in any order)."""
     mine = _size(piece)
     if mine == 0:
         return MoveCheck()
     side, but = piece["side"], piece["id"]
     if isinstance(pieces, Mapping):  # as `occupants`, without building the pieces
+        keys = pieces if among is None else among
         sizes = [
             _size(v)
-            for key, v in pieces.items()
-            if v["hex"] == hex_ and v["side"] == side and v.get("id", key) != but
+            for key in keys
+            if (v := pieces[key])["hex"] == hex_ and v["side"] == side and v.get("id", key) != but
         ]
     else:
         sizes = [_size(p) for p in occupants(pieces, hex_, side, but=but)]
@@ -259,12 +271,13 @@ def _path_problem(
     cost: Callable[[int, int], int],
     allowance: int,
     what: str,
-    near: tuple[set[int], set[int]] | None = None,
+    near: tuple[set[int], Container[int]] | None = None,
+    stack: Iterable[str] | None = None,
 ) -> MoveCheck:
     """The checks shared by normal movement and forced marches: `path` starts at the
     piece's hex; `cost` prices a step; `allowance` is the most the path may cost; `near`,
     if given, is (`enemy_hexes`, `nml_hexes`) of the piece's side, computed once by a
-    caller that checks many paths."""
+    caller that checks many paths; `stack`, `stacking_check`'s `among` in the last hex."""
     try:
         piece = find(pieces, piece_id)
     except KeyError as error:
@@ -311,7 +324,7 @@ def _path_problem(
             return MoveCheck(
                 f"10.1.1 B: {piece_id} must stop on entering No Man's Land hex {label(b)}"
             )
-    return stacking_check(pieces, piece, hexes[-1])
+    return stacking_check(pieces, piece, hexes[-1], stack)
 
 
 def legal_move(
@@ -320,13 +333,17 @@ def legal_move(
     piece_id: str,
     path: Sequence[int],
     flooded: Collection[int] = (),
+    enemies: set[int] | None = None,
+    stack: Iterable[str] | None = None,
 ) -> MoveCheck:
     """Whether the piece may make the normal move (9.1, 10) along `path`, the hexes from
     its own hex (first) to where it stops (last): MA 3, 5 scouting cavalry (10.1 B);
     forest or river 2, not cumulative (10.3.1); no water, entrenchment or flooded hex
     (10.3.2, 9.8 B); stop on entering NML (10.1.1 B); NML to NML only screened, one hex
     (10.1.1 C, 10.1.2); pass through but do not stop over 6 SZ (10.2 A-C); never into an
-    enemy-occupied hex (10.2 D)."""
+    enemy-occupied hex (10.2 D). `enemies`, if given, is `enemy_hexes` of the piece's side
+    and `stack` the keys of its side's pieces in the last hex (`stacking_check`'s `among`),
+    found by a caller that looked at every piece already."""
 
     def cost(a: int, b: int) -> int:
         return rm.move_cost(board, a, b, flooded) or 0  # prohibited steps refused before
@@ -335,7 +352,10 @@ def legal_move(
         allowance = movement_allowance(find(pieces, piece_id))
     except KeyError as error:
         return MoveCheck(str(error.args[0]))
-    return _path_problem(board, pieces, piece_id, path, flooded, cost, allowance, "move")
+    near = None if enemies is None else near_enemies(board, enemies)
+    return _path_problem(
+        board, pieces, piece_id, path, flooded, cost, allowance, "move", near, stack
+    )
 
 
 def reachable(
@@ -421,12 +441,14 @@ def forced_march_check(
     piece_id: str,
     path: Sequence[int],
     flooded: Collection[int] = (),
-    near: tuple[set[int], set[int]] | None = None,
+    near: tuple[set[int], Container[int]] | None = None,
+    stack: Iterable[str] | None = None,
 ) -> MoveCheck:
     """A forced march (7.7.3): one hex; the Germans two if neither enters a forest nor
     crosses a river (7.7.3.1). Normal movement rules apply, terrain cost aside (7.7.3.3 A):
     NML, screening, stacking, prohibited and enemy-occupied hexes as in `legal_move`.
-    `near`: the piece's side's (`enemy_hexes`, `nml_hexes`), if the caller has them."""
+    `near`: the piece's side's (`enemy_hexes`, `nml_hexes`), if the caller has them; `stack`:
+    `stacking_check`'s `among` in the last hex (as `legal_move`)."""
     try:
         piece = find(pieces, piece_id)
     except KeyError as error:
@@ -448,7 +470,7 @@ def forced_march_check(
                     f"(hex {label(b)})"
                 )
     return _path_problem(
-        board, pieces, piece_id, hexes, flooded, lambda a, b: 1, limit, "forced march", near
+        board, pieces, piece_id, hexes, flooded, lambda a, b: 1, limit, "forced march", near, stack
     )
 
 

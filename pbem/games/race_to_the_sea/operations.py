@@ -69,10 +69,17 @@ def deploy_hexes(state: State, role: str) -> list[int]:
     )
 
 
+def can_deploy(state: State, role: str, hex_: int) -> bool:
+    """`hex_ in deploy_hexes(state, role)`, asked of the one hex (not of the map's 360)."""
+    if hex_ not in rm.hex_ids(state["board"]) or control_of(state, hex_) != role:
+        return False
+    return all(c["hex"] != hex_ for c in state["counters"].values() if c["side"] != role)
+
+
 def deploy(state: State, role: str, d: Deploy, ctx: Context) -> Next:
     state["plan_asked"] = state["turn"]
     if d.hex is not None:
-        if d.hex not in deploy_hexes(state, role):
+        if not can_deploy(state, role, d.hex):
             raise illegal(f"hex {hex_text(d.hex)} is not a friendly-controlled hex", "7.7.5.A")
         state["planned_ops"] = {"holder": role, "hex": d.hex}
         ctx.event(f"{NAMES[role]} deploy the Planned Operations marker in {hex_text(d.hex)}")

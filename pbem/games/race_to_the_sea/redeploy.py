@@ -38,7 +38,6 @@ from pbem.games.race_to_the_sea.decisions import Hide
 from pbem.games.race_to_the_sea.shared_pieces import own
 from pbem.games.race_to_the_sea.state import (
     add_counter,
-    adjacent_to_enemy,
     control_of,
     flooded,
     hex_text,
@@ -74,6 +73,8 @@ def rehide_targets(state: State, side: str) -> list[str]:
     identity opens in the owner's next entry counts as face up, and a False Report that
     opening removes counts as gone, so that the owner's client (before the opening) and
     the rules (after it) agree on the fresh labels."""
+    around = rm.adjacency(state["board"]).neighbours
+    enemy = _enemy_hexes(state, side)  # (`adjacent_to_enemy` of each, the enemy found once)
     return [
         label
         for label, c in sorted(state["counters"].items())
@@ -81,7 +82,7 @@ def rehide_targets(state: State, side: str) -> list[str]:
         and not c["cavalry"]
         and (c["unit"] is not None or opening(state, label))
         and not leaving(state, label)
-        and not adjacent_to_enemy(state, label)
+        and enemy.isdisjoint(around(c["hex"]))
     ]
 
 
@@ -242,14 +243,29 @@ def _closest(board: Any, enemy: frozenset[int], hex_: int) -> int | None:
         return None
     where = _axial(board)
     qa, ra = where.get(hex_) or rm.grid(board).axial(hex_)
-    best = None
-    for h in enemy:
-        qb, rb = where.get(h) or rm.grid(board).axial(h)
-        dq, dr = qa - qb, ra - rb
-        away = (abs(dq) + abs(dr) + abs(dq + dr)) // 2  # Grid.distance
-        if best is None or away < best:
-            best = away
-    return best
+    # Grid.distance, (|dq| + |dr| + |dq + dr|) // 2, is the largest of the three: they
+    # are the cube deltas (dq, dr, -dq - dr) made positive, and one is the other two's sum.
+    return min(
+        max(abs(qa - qb), abs(ra - rb), abs(qa - qb + ra - rb))
+        for qb, rb in _coordinates(board, enemy)
+    )
+
+
+def _coordinates(board: Any, enemy: frozenset[int]) -> list[tuple[int, int]]:
+    """The axial coordinates of the hexes `enemy`, by map (by identity) and hexes (a fog
+    of war step asks `_closest` of one enemy for a dozen hexes)."""
+    key = (id(board), enemy)
+    found = _COORDINATES.get(key)
+    if found is None or found[0] is not board:
+        if len(_COORDINATES) >= 64:
+            _COORDINATES.clear()
+        where = _axial(board)
+        coordinates = [where.get(h) or rm.grid(board).axial(h) for h in enemy]
+        found = _COORDINATES[key] = (board, coordinates)
+    return found[1]
+
+
+_COORDINATES: dict[tuple[int, frozenset[int]], tuple[Any, list[tuple[int, int]]]] = {}
 
 
 def _axial(board: Any) -> Mapping[int, tuple[int, int]]:

@@ -38,6 +38,7 @@ from pbem.games.race_to_the_sea import (
     casualties,
     choices,
     combat_choices,
+    derived,
     dykes,
     events,
     firepower,
@@ -101,8 +102,8 @@ from pbem.games.race_to_the_sea.state import (
     NAMES,
     SIDES,
     STATIC_KEYS,
-    anything_due,
     copy_state,
+    due_pieces,
     flooded,
     initial_state,
     new_counter_label,
@@ -118,7 +119,7 @@ from pbem.games.race_to_the_sea.what_next import (
     SKIRMISH,
     TURN_END,
 )
-from pbem.kit import decks, pieces
+from pbem.kit import decks
 from pbem.kit.pieces import Piece
 from pbem.kit.steps import NO_OPENINGS, Continuation, Openings, Step, StepGame, asks_key
 
@@ -581,11 +582,14 @@ class RaceToTheSeaEngine(StepGame):
     # --- data ---------------------------------------------------------------------------
 
     def read_data(self, raw: Mapping[str, bytes]) -> dict[str, Any]:
+        board, units = rm.load_map(raw[rm.MAP_FILE]), ru.load_units(raw[ru.UNITS_FILE])
         return {
-            "map": rm.load_map(raw[rm.MAP_FILE]),
-            "units": ru.load_units(raw[ru.UNITS_FILE]),
+            "map": board,
+            "units": units,
             "cards": rc.load_cards(raw[rc.CARDS_FILE]),
             "markers": casualties.load_markers(raw[casualties.MARKERS_FILE]),
+            # the map's lookup tables, shipped with the tables (derived.py)
+            "derived": derived.derive(board, units, raw[rm.MAP_FILE]),
         }
 
     # --- 15: setup ----------------------------------------------------------------------
@@ -598,7 +602,10 @@ class RaceToTheSeaEngine(StepGame):
             )
         if options.get(SHARED_CUP, True) is not True:
             raise DataError(f"{SHARED_CUP} is true or absent")
-        state = initial_state(self.data_or_shipped(data))
+        data = self.data_or_shipped(data)
+        state = initial_state(data)
+        if state["board"] is data["map"] and data.get("derived") is not None:
+            derived.seed(state["board"], data["derived"])  # (found ready, not built in play)
         if options.get(SHARED_CUP):  # (absent from every other game's state: saves replay)
             state["shared_cup"] = True
         state["place_order"] = ["allies", "germans"]  # 15.5.A, 15.6.A
@@ -617,8 +624,8 @@ class RaceToTheSeaEngine(StepGame):
         return copy_state(state)
 
     def due_pieces(self, state: State, role: str) -> list[Piece]:
-        """The kit's `pieces.due`, after a quick look for any piece due at all."""
-        return pieces.due(state["pieces"].values(), role) if anything_due(state) else []
+        """The kit's `pieces.due`, its due pieces picked out in C (`state.due_pieces`)."""
+        return due_pieces(state, role)
 
     def writable(self, state: State, piece: Piece) -> Piece:
         """A copy shares its pieces with its source until it changes one (shared_pieces.py)."""

@@ -27,20 +27,25 @@ def record_claims(
     counter: str,
     claims: tuple[str, ...],
     rail: bool = False,
+    members: list[str] | None = None,
 ) -> None:
     """Record what hidden sizes must bear out, after the move: at most 6 SZ in the hex
     the counter stopped in (10.2.A, False Reports free) or 4 SZ moved by rail this phase
     (7.3.A). The claim names the hidden counters it sums (`members`) and the SZ already
-    public (`known`); `spanning_problems` checks it when those counters are open."""
+    public (`known`); `spanning_problems` checks it when those counters are open.
+    `members`, if given, names the counters of `role` in the counter's hex (in any order:
+    found by a caller that looked at every counter already)."""
     if not claims:
         return
     if rail:
         members, limit, rule = list(state["railed"]), mv.RAIL_SZ_LIMIT, "7.3.A"
     else:
-        hex_ = state["counters"][counter]["hex"]
-        members = sorted(
-            k for k, c in state["counters"].items() if c["hex"] == hex_ and c["side"] == role
-        )
+        if members is None:
+            hex_ = state["counters"][counter]["hex"]
+            members = [
+                k for k, c in state["counters"].items() if c["hex"] == hex_ and c["side"] == role
+            ]
+        members = sorted(members)
         limit, rule = mv.STACK_LIMIT, "10.2.A"
     pos = {k: position_of(state, k) for k in members}  # only the members are read
     hidden = [k for k in members if pos[k]["sz"] is None]

@@ -211,6 +211,20 @@ def anything_due(state: State) -> bool:
 _DUE = itemgetter("due")
 
 
+def due_pieces(state: State, role: str) -> list[dict[str, Any]]:
+    """The kit's `pieces.due(state["pieces"].values(), role)`, the same pieces in the same
+    order: the pieces that say why they are due are picked out in C (`filter` by the
+    field), and only those few are read in Python (a long game holds hundreds of pieces,
+    and a piece of the other side is often due while this side acts, so `anything_due`
+    alone spared little). tests/games/race_to_the_sea/test_rts_fast_paths.py holds it to
+    the kit's `due`."""
+    return [
+        p
+        for p in filter(_DUE, state["pieces"].values())
+        if p["owner"] == role and not p["revealed"]
+    ]
+
+
 def opening(state: State, label: str) -> bool:
     """The counter's identity must open in its owner's next entry (a recon, 10.4.C)."""
     piece = state["pieces"].get(piece_label(label))
@@ -367,7 +381,15 @@ def _control_stays(state: State, piece: Mapping[str, Any], hex_: int) -> bool:
         want = None if piece["side"] == start else piece["side"]
         if control.get(mv.hex_label(hex_)) != want:
             return False
-    return all(type(k) is str and len(k) == 4 for k in control) and list(control) == sorted(control)
+    # (`all(type(k) is str and len(k) == 4 for k in control)`, its keys looked at in C)
+    return (
+        set(map(type, control)) <= _STR
+        and set(map(len, control)) <= _FOUR
+        and list(control) == sorted(control)
+    )
+
+
+_STR, _FOUR = {str}, {4}
 
 
 def stop_positions(state: State, label: str, hex_: int) -> dict[str, Any]:
@@ -377,13 +399,34 @@ def stop_positions(state: State, label: str, hex_: int) -> dict[str, Any]:
     Land, screening) straight from the counters, without a position built for each of
     fifty. tests/games/race_to_the_sea/test_rts_fast_paths.py holds the verdicts to those
     on `positions(state)`."""
+    return move_positions(state, label, hex_)[0]
+
+
+def move_positions(
+    state: State, label: str, hex_: int
+) -> tuple[dict[str, Any], set[int] | None, list[str]]:
+    """(`stop_positions(state, label, hex_)`, `mv.enemy_hexes` of them for the side of
+    `label`, the labels of that side's counters in `hex_` once `label` stops there), from
+    one look at each counter (a move asked the fifty counters three times); the enemy
+    hexes are None for a side that is neither (`mv.enemy_hexes` refuses it: the caller
+    asks it). tests/games/race_to_the_sea/test_rts_fast_paths_6.py holds the three to the
+    strict ones."""
     counters = state["counters"]
     out: dict[str, Any] = dict(counters)
     side = counters[label]["side"]
+    foe = _FOE.get(side)
+    enemy: set[int] = set()
+    here = []
     for key, counter in counters.items():
-        if key == label or (counter["hex"] == hex_ and counter["side"] == side):
+        if counter["side"] == foe:
+            enemy.add(counter["hex"])
+        elif key == label or (counter["hex"] == hex_ and counter["side"] == side):
             out[key] = position_of(state, key)
-    return out
+            here.append(key)
+    return out, (enemy if foe is not None else None), here
+
+
+_FOE = {SIDES[0]: SIDES[1], SIDES[1]: SIDES[0]}  # (`mv.other`, without its refusal)
 
 
 # --- the Combat Results decks (6.2) ------------------------------------------------------------
