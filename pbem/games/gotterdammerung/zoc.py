@@ -29,6 +29,7 @@ from itertools import chain
 from typing import Any
 
 from pbem.games.gotterdammerung import map_data as md
+from pbem.games.gotterdammerung import zoc_index
 from pbem.games.gotterdammerung.counters import STACK_LIMIT, ZERO_STACK_GERMAN
 
 Unit = Mapping[str, Any]
@@ -167,7 +168,26 @@ def by_hex(units: Iterable[Unit]) -> dict[str, list[Unit]]:
 def end_of_phase_problems(
     board: Mapping[str, Any], data: Mapping[str, Any], units: Iterable[Unit]
 ) -> dict[str, list[str]]:
-    """Every hex breaking 4.1 at the end of a phase (4.16-4.18): hex -> problems.
+    """Every hex breaking 4.1 at the end of a phase (4.16-4.18): hex -> problems. Kept up to
+    date from the position asked before (`zoc_index`: {} while no hex breaks 4.1), else
+    `end_of_phase_strict`."""
+    listed = units if type(units) is list else list(units)
+    return zoc_index.overstacked(
+        board,
+        md._sides(board),
+        data,
+        _zoc_kinds(data),
+        listed,
+        zoc_reach,
+        stack_problems,
+        lambda: end_of_phase_strict(board, data, listed),
+    )
+
+
+def end_of_phase_strict(
+    board: Mapping[str, Any], data: Mapping[str, Any], units: Iterable[Unit]
+) -> dict[str, list[str]]:
+    """`end_of_phase_problems` found from every unit.
 
     Each hex's stacking points are added up from per-unit facts looked up once per counters
     data (`_stack_facts`): a stack found legal that way is what stack_problems would pass,
@@ -396,13 +416,29 @@ def enemy_zoc(
     hex -> "strong" or "weak", strong where both reach. A new dict each call (callers may
     change it); the map itself is remembered by the enemy units' hexes and strengths, since
     the rules ask it thousands of times a game for few distinct positions."""
-    return dict(_zone(board, data, units, side))
+    return dict(zone_strict(board, data, units, side))  # (strict: its order of hexes)
 
 
 def _zone(
     board: Mapping[str, Any], data: Mapping[str, Any], units: Iterable[Unit], side: str
 ) -> Mapping[str, str]:
-    """`enemy_zoc`'s remembered map itself, for callers that only read it."""
+    """`enemy_zoc`'s map itself, for callers that only read it (membership: the order of
+    its hexes is not `zone_strict`'s), kept up to date from the position asked before
+    (`zoc_index`), else `zone_strict`'s."""
+    listed = units if type(units) is list else list(units)
+    kinds = _zoc_kinds(data)
+    found = zoc_index.zone(
+        board, md._sides(board), data, kinds, listed, side, False, zoc_reach, stack_problems
+    )
+    if found is not None:
+        return found
+    return zone_strict(board, data, listed, side)
+
+
+def zone_strict(
+    board: Mapping[str, Any], data: Mapping[str, Any], units: Iterable[Unit], side: str
+) -> Mapping[str, str]:
+    """`_zone` found from every unit (remembered by the enemies' hexes and strengths)."""
     kinds = _zoc_kinds(data)
     # (one comprehension: the rules ask this several times an entry; a unit with no ZOC
     # has "" in `kinds`, one not in the counters data raises counter()'s error)
@@ -423,7 +459,28 @@ def zones_of_both(
     units read in one pass, not one a side (each phase start asks both; each side's sources
     are those _zone lists, in the same order, so the same remembered maps; a unit not in the
     counters data raises counter()'s error unless disrupted or friendly to both sides, as
-    _zone's does): tests/games/gotterdammerung/test_gd_plain_copy.py. Read only."""
+    _zone's does): tests/games/gotterdammerung/test_gd_plain_copy.py. Read only. Kept up
+    to date from the position asked before (`zoc_index`), else `zones_strict`."""
+    if len(sides) == 2 and sides[0] != sides[1]:
+        listed = units if type(units) is list else list(units)
+        kinds = _zoc_kinds(data)
+        token = md._sides(board)
+        out: dict[str, Mapping[str, str]] = {}
+        for side in sides:
+            found = zoc_index.zone(
+                board, token, data, kinds, listed, side, False, zoc_reach, stack_problems
+            )
+            if found is None:
+                return zones_strict(board, data, listed, sides)
+            out[side] = found
+        return out
+    return zones_strict(board, data, units, sides)
+
+
+def zones_strict(
+    board: Mapping[str, Any], data: Mapping[str, Any], units: Sequence[Unit], sides: Sequence[str]
+) -> dict[str, Mapping[str, str]]:
+    """`zones_of_both` found from every unit."""
     if len(sides) != 2:
         return {side: _zone(board, data, units, side) for side in sides}
     first, second = sides
@@ -458,7 +515,22 @@ def zone_of_all(
 ) -> Mapping[str, str]:
     """`_zone` of those of `units` on the maps (hex neither None nor "ngp": a state's whole
     units mapping, without first listing those on the maps): the same sources, so the same
-    remembered map. Read only."""
+    remembered map. Read only. Kept up to date from the position asked before
+    (`zoc_index`), else `zone_of_all_strict`."""
+    listed = units if type(units) is list else list(units)
+    kinds = _zoc_kinds(data)
+    found = zoc_index.zone(
+        board, md._sides(board), data, kinds, listed, side, True, zoc_reach, stack_problems
+    )
+    if found is not None:
+        return found
+    return zone_of_all_strict(board, data, listed, side)
+
+
+def zone_of_all_strict(
+    board: Mapping[str, Any], data: Mapping[str, Any], units: Iterable[Unit], side: str
+) -> Mapping[str, str]:
+    """`zone_of_all` found from every unit."""
     kinds = _zoc_kinds(data)
     sources = [
         (h, kind)
