@@ -60,7 +60,9 @@ def derive(board: Mapping[str, Any], units: Mapping[str, Any], map_bytes: bytes)
     made = {
         "axial": _axial(board, hexes),
         "terrains": {h: str(info["terrain"]) for h, info in rm._index(board).items()},
-        "features": rm._features(board),
+        # (each hexside's names sorted: a frozenset of strings reloads from marshal in an
+        # order of its own, and a loaded table must read, repr included, as the one made)
+        "features": {pair: tuple(sorted(names)) for pair, names in rm._features(board).items()},
         "tracks": rm._rail_tracks(board),
         "edges": {side: rm._edge_hexes(board, side) for side in rm.SIDES},
         "start area": rm._allied_start_area(board),
@@ -116,7 +118,8 @@ def seed(board: Mapping[str, Any], made: Mapping[str, Any]) -> None:
     if fresh(rm._TERRAINS):
         rm._kept(rm._TERRAINS, board, made["terrains"])
     if fresh(rm._FEATURES):
-        rm._kept(rm._FEATURES, board, made["features"])
+        features = {pair: frozenset(names) for pair, names in made["features"].items()}
+        rm._kept(rm._FEATURES, board, features)
     if fresh(rm._TRACKS):
         rm._kept(rm._TRACKS, board, made["tracks"])
     if fresh(rm._EDGES):  # (memos the rules fill in: a copy of their own)
