@@ -43,6 +43,8 @@ from pbem.games.gotterdammerung import arrivals, zoc
 from pbem.games.gotterdammerung import combat as cb
 from pbem.games.gotterdammerung import counters as gc
 from pbem.games.gotterdammerung import map_data as md
+from pbem.games.gotterdammerung.units_owned import forget as forget_owned
+from pbem.games.gotterdammerung.units_owned import owned as _owned
 from pbem.kit import seats
 
 SIDES = ("soviet", "german")
@@ -263,7 +265,7 @@ def copy_state(state: State) -> State:
     # per unit still to come: two thirds of what was copied as JSON at the start)
     new["waiting"] = dict(state["waiting"])
     units = state["units"]
-    _OWNED.pop(id(units), None)  # its unit dicts are shared from now on
+    forget_owned(units)  # its unit dicts are shared from now on
     new["units"] = dict(units)
     for key in STATIC_KEYS:
         if key in state:
@@ -309,31 +311,10 @@ def _copy_plain(value: Any) -> Any:
 # `copy_state` shares the unit dicts between a state and its copy (an entry changes a few
 # units; copying all 150 of them was a fifth of a verification's rules). The rules change a
 # unit only through `own` (or `put` for a new one), which first gives this state a unit dict
-# of its own. Which unit dicts a units mapping alone holds is remembered here, by the
-# mapping's identity (the entry holds the mapping, so its id is not reused while it is
-# here), outside the state: the state's JSON is unchanged. Forgetting a mapping makes its
-# next `own` copy once more: `copy_state` forgets its source (which shares every unit from
-# then on), and the oldest entries go beyond _OWNED_KEPT. A dict `own` returned stays the
-# state's while one entry is applied (the state being changed is the newest entry here; it
-# would take _OWNED_KEPT other states changed meanwhile to forget it), so a handler may keep
-# and change it. tests/games/gotterdammerung/test_gd_copy_on_write.py: applying an entry
-# never changes the state it is applied to, and games are those of deep copies.
-_OWNED: dict[int, tuple[dict[str, Any], set[str]]] = {}
-_OWNED_KEPT = 64
-
-
-def _owned(units: dict[str, Any]) -> set[str]:
-    """The ids of the units whose dicts `units` alone holds (registered on first use)."""
-    entry = _OWNED.get(id(units))
-    if entry is None or entry[0] is not units:
-        while len(_OWNED) >= _OWNED_KEPT:
-            try:
-                _OWNED.pop(next(iter(_OWNED)), None)
-            except (RuntimeError, StopIteration):  # (changed meanwhile: forget no more)
-                break
-        entry = (units, set())
-        _OWNED[id(units)] = entry
-    return entry[1]
+# of its own; which dicts a units mapping alone holds is kept by units_owned.py, outside the
+# state (the state's JSON is unchanged), where zoc_index also reads it.
+# tests/games/gotterdammerung/test_gd_copy_on_write.py: applying an entry never changes the
+# state it is applied to, and games are those of deep copies.
 
 
 def own(state: State, uid: str) -> dict[str, Any]:

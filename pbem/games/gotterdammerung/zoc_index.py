@@ -14,9 +14,9 @@ When a remembered answer is valid: `units == snap`, a comparison of contents. Th
 a unit dict itself only where it cannot change: a dict that a state's units mapping holds
 without owning it (state.py's copy-on-write: the rules change a unit only through
 `state.own`, which copies any unit the mapping does not own yet, so such a dict is shared
-with an earlier state and never written again; `_frozen`). Any other dict (one the newest
-state owns and may still change in place, one made by a caller) is held as a copy, so a
-change made in place since is a difference. A list equal in content gives the same
+with an earlier state and never written again; units_owned.frozen_test). Any other dict
+(one the newest state owns and may still change in place, one made by a caller) is held as
+a copy, so a change made in place since is a difference. A list equal in content gives the same
 answers, since every fact read is compared by `==`.
 
 Anything the counts cannot answer exactly goes to zoc's strict computations, which give
@@ -33,12 +33,13 @@ game positions and on random changes to them, in place or not.
 
 from __future__ import annotations
 
-import sys
 from collections import Counter
 from collections.abc import Callable, Mapping
 from itertools import chain
 from operator import itemgetter
 from typing import Any
+
+from pbem.games.gotterdammerung.units_owned import frozen_test
 
 STRONG, WEAK = "strong", "weak"  # (zoc's)
 _OFF_MAP = (None, "ngp")  # zone_of_all's units off the maps (state.NGP)
@@ -116,38 +117,6 @@ _HEX = itemgetter("hex")
 
 
 # --- which unit dicts cannot change -------------------------------------------------------
-
-
-def _owned_registry() -> dict[int, tuple[dict[str, Any], set[str]]] | None:
-    """state._OWNED (units mapping id -> (mapping, ids it owns)), read only; None if absent."""
-    module = sys.modules.get("pbem.games.gotterdammerung.state")
-    return getattr(module, "_OWNED", None) if module is not None else None
-
-
-def _frozen_test() -> Callable[[Any], bool]:
-    """A test "is this unit dict one that is never changed again": held by one of the two
-    newest units mappings state.py registered, and not owned by it."""
-    registry = _owned_registry()
-    newest: list[tuple[dict[str, Any], set[str]]] = []
-    if registry:
-        try:
-            for entry in reversed(registry.values()):
-                newest.append(entry)
-                if len(newest) == 2:
-                    break
-        except RuntimeError:  # (changed meanwhile: nothing is known frozen)
-            newest = []
-
-    def frozen(unit: Any) -> bool:
-        if type(unit) is not dict:
-            return False
-        uid: Any = unit.get("id")
-        for units, owned in newest:
-            if units.get(uid) is unit:
-                return uid not in owned
-        return False
-
-    return frozen
 
 
 def _kept(unit: Any, frozen: Callable[[Any], bool]) -> tuple[Any, bool]:
@@ -232,7 +201,7 @@ def _fill(slot: _Slot, units: list[Any]) -> None:
     facts = {u["id"]: _facts(u) for u in units}
     if len(facts) != len(uids):
         raise _Fallback  # (an id twice: only the strict computations)
-    frozen = _frozen_test()
+    frozen = frozen_test()
     snap = []
     copies = []
     for i, u in enumerate(units):
@@ -287,7 +256,7 @@ _RUN = 16
 def _update_aligned(slot: _Slot, units: list[Any], changed: list[int]) -> bool:
     """Bring `slot` to `units`, whose positions `changed` hold other dicts of the same ids:
     False if too much changed (the slot, changed in part, is to be dropped)."""
-    frozen = _frozen_test()
+    frozen = frozen_test()
     facts = slot.facts
     snap = slot.snap
     copies = []
@@ -322,7 +291,7 @@ def _update_by_id(slot: _Slot, units: list[Any], uids: list[Any]) -> bool:
     moves: list[Move] = []
     before = dict(zip(slot.uids, slot.snap, strict=True))
     snap = list(map(before.get, uids))  # (the snap's dict of each id; None if new)
-    frozen = _frozen_test()
+    frozen = frozen_test()
     copies = []
     for i in _differing(units, snap):
         u = units[i]

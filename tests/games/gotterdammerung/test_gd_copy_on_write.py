@@ -15,6 +15,7 @@ import pytest
 
 from pbem.core.canonical import canonical_bytes
 from pbem.games.gotterdammerung import state as gs
+from pbem.games.gotterdammerung import units_owned
 from pbem.games.gotterdammerung.rules import ENGINE
 from tests.support.checked_table import CheckedTable
 
@@ -92,7 +93,7 @@ def test_own_trusts_no_other_mapping_and_forgets_safely() -> None:
     other["units"] = dict(state["units"])  # a mapping `own` has never seen: owns nothing
     assert gs.own(other, uid) is not mine
     # forgotten (more mappings than are kept): the next change copies once more, safely
-    for _ in range(gs._OWNED_KEPT + 1):
+    for _ in range(units_owned.KEPT + 1):
         gs.own({"units": {uid: {"id": uid}}}, uid)
     assert gs.own(state, uid) is not mine
 

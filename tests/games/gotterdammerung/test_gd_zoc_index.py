@@ -15,7 +15,7 @@ import pytest
 
 from pbem.games.gotterdammerung import map_data as md
 from pbem.games.gotterdammerung import state as gs
-from pbem.games.gotterdammerung import zoc, zoc_index
+from pbem.games.gotterdammerung import units_owned, zoc, zoc_index
 from tests.games.gotterdammerung import gd_games
 
 Unit = Mapping[str, Any]
@@ -152,7 +152,7 @@ def test_a_dict_the_newest_state_owns_is_held_as_a_copy(start: dict[str, Any]) -
     uid = sorted(state["units"])[0]
     owned = gs.own(state, uid)
     other = next(u for k, u in state["units"].items() if k != uid)
-    frozen = zoc_index._frozen_test()
+    frozen = units_owned.frozen_test()
     assert not frozen(owned)
     assert frozen(other)
     assert not frozen(dict(other))  # (a dict no state holds)
