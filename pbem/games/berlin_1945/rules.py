@@ -20,7 +20,6 @@ and the handlers of each phase (`turn`, `german`, `soviet`, `battle`, `reaction`
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping
-from operator import itemgetter
 from typing import Any
 
 from pbem.core.canonical import JSON, copy_json
@@ -56,8 +55,6 @@ from pbem.games.berlin_1945.view import view
 from pbem.kit import pieces
 from pbem.kit.pieces import Piece
 from pbem.kit.steps import StepGame
-
-_DUE = itemgetter("due")
 
 
 class Berlin1945Engine(StepGame):
@@ -197,16 +194,13 @@ class Berlin1945Engine(StepGame):
         return out
 
     def due_pieces(self, state: State, role: str) -> list[Piece]:
-        """The kit's answer (`pieces.due` of `pieces`), found at once when no slot and no
-        plan is due (most often: asked for every entry, one pass in C over each hand)."""
+        """The kit's answer (`pieces.due` of `pieces`), without listing the pieces first
+        (asked for every entry)."""
         hands, plan = state["hands"], state["plan"]
-        if (
-            any(map(_DUE, hands["german"]["slots"].values()))
-            or any(map(_DUE, hands["soviet"]["slots"].values()))
-            or (plan is not None and plan["due"])
-        ):
-            return pieces.due(self.pieces(state), role)
-        return []
+        found = [*hands["german"]["slots"].values(), *hands["soviet"]["slots"].values()]
+        if plan is not None:
+            found.append(plan)
+        return pieces.due(found, role)
 
     def standing_commits(self, state: State, role: str) -> Collection[str]:
         """The cards drawn by `role`'s previous entry: committed by its next one."""

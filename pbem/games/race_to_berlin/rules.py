@@ -34,7 +34,6 @@ remove), `tokens` (special tokens), `combat` (steps 1-7), `effects` (steps 8-9),
 from __future__ import annotations
 
 from collections.abc import Mapping
-from operator import itemgetter
 from typing import Any
 
 from pbem.core.canonical import JSON
@@ -84,11 +83,10 @@ from pbem.games.race_to_berlin.state import (
     own_block_in,
 )
 from pbem.games.race_to_berlin.view import board_view
-from pbem.kit.pieces import Piece, due, known_value
+from pbem.kit.pieces import Piece, known_value
 from pbem.kit.steps import NO_OPENINGS, Openings, Step, StepGame
 
 R_REVEAL = "4.2.1.2 step 5"
-_DUE = itemgetter("due")
 R_END_OPENING = "4.1: revealed blocks stay revealed until the end of the game turn"
 
 # --- who is asked ---------------------------------------------------------------------------
@@ -292,14 +290,6 @@ class RaceToBerlinEngine(StepGame):
     def pieces(self, state: State) -> list[Piece]:
         blocks: list[Piece] = state["blocks"]
         return blocks
-
-    def due_pieces(self, state: State, role: str) -> list[Piece]:
-        """The kit's answer (`pieces.due`), found at once when no block is due (most often:
-        asked for every entry, one pass in C over the blocks' `due`)."""
-        blocks: list[Piece] = state["blocks"]
-        if not any(map(_DUE, blocks)):
-            return []
-        return due(blocks, role)
 
     def settle_piece(self, state: State, piece: Piece, ctx: Context) -> None:
         # A block opened after the game is checked as one opened in play: one of its

@@ -39,7 +39,7 @@ from pbem.games.race_to_the_sea import units as ru
 from pbem.games.race_to_the_sea.entry_index import entry_index
 from pbem.games.race_to_the_sea.shared_pieces import own, share
 from pbem.kit import decks
-from pbem.kit.pieces import known_value
+from pbem.kit.pieces import due, known_value
 from pbem.maps.hexes import label as hex_label
 
 SIDES = ("allies", "germans")
@@ -212,17 +212,10 @@ _DUE = itemgetter("due")
 
 
 def due_pieces(state: State, role: str) -> list[dict[str, Any]]:
-    """The kit's `pieces.due(state["pieces"].values(), role)`, the same pieces in the same
-    order: the pieces that say why they are due are picked out in C (`filter` by the
-    field), and only those few are read in Python (a long game holds hundreds of pieces,
-    and a piece of the other side is often due while this side acts, so `anything_due`
-    alone spared little). tests/games/race_to_the_sea/test_rts_fast_paths.py holds it to
-    the kit's `due`."""
-    return [
-        p
-        for p in filter(_DUE, state["pieces"].values())
-        if p["owner"] == role and not p["revealed"]
-    ]
+    """The kit's `pieces.due` of the state's pieces (which picks out the due ones in C: a
+    long game holds hundreds of pieces, and a piece of the other side is often due while
+    this side acts, so `anything_due` alone spared little)."""
+    return due(state["pieces"].values(), role)
 
 
 def opening(state: State, label: str) -> bool:
