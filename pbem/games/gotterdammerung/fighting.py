@@ -175,7 +175,9 @@ def resolve(
         if not attackers:
             ctx.event(f"the attack on {gs.hex_text(target)} is not made: no attack strength (6.15)")
             return
-    units = [fighting_unit(u, u["side"] == enemy) for u in gs.on_map(state)]
+    # the units the odds read: combat_odds (and overrun_odds through it) reads `units` only
+    # for the defenders of `target` (cb.defenders), so those of the target hex, in order
+    units = [fighting_unit(u, u["side"] == enemy) for u in gs.on_map(state) if u["hex"] == target]
     fighters = [fighting_unit(u, False) for u in attackers]
     if state["options"]["sixth_ss"]:  # 12.34: half strength cut off from the HQ
         units, fighters = _sixth_halved(state, units, fighters, side)
@@ -717,10 +719,11 @@ def _setup_advance(state: State, combat: dict[str, Any], result: tb.Result) -> N
         return  # 6.79, 7.43; 6.54
     target = combat["target"]
     defenders_left = [u for u in _alive(state, combat["defenders"]) if u["hex"] == target]
-    occupied_by_attackers = {u["hex"] for u in gs.on_map(state) if u["side"] == combat["attacker"]}
     if combat["defenders"] and not defenders_left:
         winner, ids, vacated, attacking = combat["attacker"], combat["attackers"], [target], True
     elif result.attacker_retreat:
+        attacker = combat["attacker"]
+        occupied_by_attackers = {u["hex"] for u in gs.on_map(state) if u["side"] == attacker}
         vacated = sorted(h for h in combat["attack_hexes"] if h not in occupied_by_attackers)
         winner, ids, attacking = combat["defender"], combat["defenders"], False
         if not vacated:
