@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
+from operator import itemgetter
 from typing import Any
 
 from pbem.games.gotterdammerung import map_data as md
@@ -81,10 +82,33 @@ def stopped_hexes(
     *,
     strong_cancelled: bool = False,
 ) -> frozenset[str]:
-    """The hexes `blocker` stops a supply line of `side` in."""
+    """The hexes `blocker` stops a supply line of `side` in. Remembered for the position
+    asked last, by what they are made of: the enemy ZOC map (`zoc._zone`'s, never changed
+    once given out: the same map object is the same zone) and every unit's hex and side
+    (the bot asks this of one position for every hex it tries, 8.43)."""
+    zone = zoc._zone(board, data, units, side)
+    placed = list(map(_HEX_SIDE, units))
+    key = (id(board), id(data), side, strong_cancelled)
+    kept = _STOPPED.get(key)
+    if kept is not None and kept[0] is zone and kept[1] == placed:
+        return kept[2]
+    found = stopped_strict(zone, units, side, strong_cancelled=strong_cancelled)
+    if len(_STOPPED) >= 8:
+        _STOPPED.clear()
+    _STOPPED[key] = (zone, placed, found)  # (holding the zone: its id names no other map)
+    return found
+
+
+_STOPPED: dict[tuple[int, int, str, bool], tuple[Mapping[str, str], list[Any], frozenset[str]]] = {}
+_HEX_SIDE = itemgetter("hex", "side")
+
+
+def stopped_strict(
+    zone: Mapping[str, str], units: Sequence[Unit], side: str, *, strong_cancelled: bool = False
+) -> frozenset[str]:
+    """`stopped_hexes` of the enemy ZOC map `zone`, found from every unit."""
     enemy_here = {u["hex"] for u in units if u["side"] != side}
     friendly_here = {u["hex"] for u in units if u["side"] == side}
-    zone = zoc._zone(board, data, units, side)
     # the blocked hexes are a finite set, found once: a search asks for thousands of hexes.
     # Every hex of the zone, but where a friendly unit cancels a weak ZOC (4.28), or a
     # strong one under 11.15 (and no enemy unit is: a hex of both sides stops anyway)

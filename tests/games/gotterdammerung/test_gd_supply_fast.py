@@ -3,6 +3,9 @@
 - supply._Lines.near (a search keeping only the hexes reached) is the set of hexes that
   `_Lines._distances` finds within limit - 1 steps, for every limit (none, 0 included),
   with the blocked hexes given as a set's own test or as any other test.
+- supply.stopped_hexes (remembered for the position asked last, by its ZOC map and the
+  units' hexes and sides) is what the plain computation gives, asked again of the same
+  list after a unit moved or was disrupted in place, or of another list.
 - supply._facts (each counter's depot and front, per counters data object) is never read
   for another counters data: a copy with a unit made a depot of another front answers
   with its own facts.
@@ -16,7 +19,7 @@ from typing import Any
 
 from pbem.games.gotterdammerung import map_data as md
 from pbem.games.gotterdammerung import state as gs
-from pbem.games.gotterdammerung import supply
+from pbem.games.gotterdammerung import supply, zoc
 from tests.games.gotterdammerung import gd_games
 
 
@@ -64,3 +67,42 @@ def test_depot_facts_are_those_of_the_counters_data_asked() -> None:
     assert supply._depot_and_front(supply._facts(other), other, unit) == (True, "X")
     assert supply._facts(data) is facts  # (the first data's own, kept)
     assert supply._depot_and_front(facts, data, {**unit, "volkssturm": True}) == (False, None)
+
+
+def plain_stopped(board: Any, data: Any, units: Any, side: str, cancelled: bool) -> frozenset[str]:
+    enemy_here = {u["hex"] for u in units if u["side"] != side}
+    friendly_here = {u["hex"] for u in units if u["side"] == side}
+    zone = zoc.zone_strict(board, data, units, side)
+    stopped = set(zone) | enemy_here
+    for h in friendly_here.intersection(zone):
+        if (cancelled or zone[h] == zoc.WEAK) and h not in enemy_here:
+            stopped.discard(h)
+    return frozenset(stopped)
+
+
+def _check_stopped(board: Any, data: Any, units: Any, side: str, cancelled: bool) -> None:
+    got = supply.stopped_hexes(board, data, units, side, strong_cancelled=cancelled)
+    assert got == plain_stopped(board, data, units, side, cancelled)
+
+
+def test_stopped_hexes_remembered_are_never_those_of_a_changed_position() -> None:
+    for state in _positions()[1:3]:
+        board, data = state["board"], state["counters"]
+        units = [dict(u) for u in gs.on_map(state)]
+        hexes = sorted({u["hex"] for u in units})
+        for side, cancelled in (("soviet", False), ("german", True), ("german", False)):
+            args = (board, data, units, side, cancelled)
+            _check_stopped(*args)
+            _check_stopped(*args)  # (remembered)
+            mover = next(u for u in units if u["side"] != side)
+            mover["hex"] = next(h for h in hexes if h != mover["hex"])  # moved in place
+            _check_stopped(*args)
+            friend = next(u for u in units if u["side"] == side)
+            friend["hex"], mover["hex"] = mover["hex"], friend["hex"]  # swapped in place
+            _check_stopped(*args)
+            mover["disrupted"] = not mover.get("disrupted")  # its ZOC goes or comes (4.27)
+            _check_stopped(*args)
+            units.append({**mover, "id": mover["id"]})  # (a list of another length)
+            _check_stopped(*args)
+            units.pop()
+            _check_stopped(*args)
