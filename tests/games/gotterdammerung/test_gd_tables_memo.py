@@ -5,13 +5,17 @@
   code no table defines is refused each time.
 - odds reads the columns' ratios remembered by the labels themselves: a table whose
   columns differ (fewer, or other labels) gets its own.
+- victory's VP hexes remembered per loaded map (supply._per_map) are `vp_hexes`; another
+  map object (its VP edited) has its own.
 """
 
 from __future__ import annotations
 
 import pytest
 
+from pbem.games.gotterdammerung import map_data as md
 from pbem.games.gotterdammerung import tables as t
+from pbem.games.gotterdammerung import victory
 
 
 def test_parse_result_remembered_is_the_parse() -> None:
@@ -38,3 +42,15 @@ def test_odds_of_other_columns_are_their_own() -> None:
     assert other.ratio != first.ratio
     assert other.ratio in fewer["columns"]
     assert t.odds(data, 7, 2) == first
+
+
+def test_vp_hexes_remembered_per_map() -> None:
+    board = md.default_map()
+    assert victory._vp_values(board) == victory.vp_hexes(board)
+    h = next(iter(victory.vp_hexes(board)))
+    edited = {**board, "vp": [item for item in board["vp"] if str(item["hex"]) != h]}
+    assert h not in victory._vp_values(edited)
+    assert victory._vp_values(edited) == victory.vp_hexes(edited)
+    assert victory.soviet_hex_vp(edited, [h]) == 0 < victory.soviet_hex_vp(board, [h])
+    assert victory.after_entry(edited, (), "soviet", h) == set()
+    assert victory.after_entry(board, (), "soviet", h) == {h}
