@@ -541,12 +541,13 @@ def _attacks(state: State) -> list[tuple[Attack, Any]]:
     neighbours = _neighbour_sets(board)
     memo = _target_memo(state)
     fixed = (state["phase"], state["turn"], bool(state["options"]["sixth_ss"]), side)
+    held = set(own)  # (the hexes the side holds)
     for target in sorted(open_targets):
+        if neighbours[target].isdisjoint(held):
+            continue  # (most targets: no unit of the side beside them; a C-level test)
         if siege and md.kind(board, target) == md.OPERATIONAL:
             continue
         placed = [p for h in neighbours[target] for p in own.get(h, ())]
-        if not placed:
-            continue  # (most targets: no unit of the side beside them)
         placed.sort(key=_place)
         beside = [u for _, u in placed]
         there = stacks.get(target, [])

@@ -310,38 +310,21 @@ def retreat_problems(
     if sides_at is None:
         sides_at = sides_by_hex(units)
     start_kind = md.kind(board, start)
+    disrupted = bool(unit.get("disrupted"))
     before = start
+    last = len(path) - 1
     for i, h in enumerate(path):
         if not md.adjacent(board, before, h):
             problems.append(f"{name}: {h} is not adjacent to {before}")
             break
-        where = md.kind(board, h)
-        if md.full_lake(board, before, h):
-            problems.append(f"{name} may not retreat across a full sea/lake hexside (6.63)")
-        if side == SOVIET and md.front_boundary(board, before, h):
-            problems.append(f"{name} may not retreat across a Front boundary hexside (6.19)")
-        if start_kind == md.CITY_HEX and where != md.CITY_HEX:
-            problems.append(f"{name} began in a Berlin City hex: only City hexes (6.68)")
-        if start_kind == md.OPERATIONAL and where == md.CITY_HEX:
-            problems.append(f"{name} may not retreat from an Operational hex into Berlin (6.68)")
-        if start_kind == md.TRANSITION and where == md.CITY_HEX and side == SOVIET:
-            problems.append(
-                f"{name} is Soviet: no retreat from a Transition Hex into Berlin (6.68)"
-            )
-        here = sides_at.get(h, ())
-        if any(there != side for there in here):
-            problems.append(f"{name} may not retreat into {h}: an enemy unit is there (6.63)")
-        # zoc.zoc_at(..., "retreat") with the position's ZOC map looked up once
         if zone is None:
             zone = zoc._zone(board, data, units, side)
-        strength_here = zone.get(h)
-        if strength_here == zoc.WEAK and side in here:
-            strength_here = None  # 4.28: a friendly unit cancels a weak ZOC for a retreat
-        if strength_here == zoc.STRONG:
-            problems.append(f"{name} may not retreat into {h}: enemy strong ZOC (6.63)")
-        elif strength_here == zoc.WEAK and unit.get("disrupted"):
-            problems.append(f"{name} is disrupted: no retreat into enemy weak ZOC at {h} (6.62)")
-        if where == md.TRANSITION and start_kind == md.OPERATIONAL and i < len(path) - 1:
+        problems.extend(
+            step_problems(
+                board, name, side, start_kind, disrupted, before, h, sides_at.get(h, ()), zone
+            )
+        )
+        if i < last and start_kind == md.OPERATIONAL and md.kind(board, h) == md.TRANSITION:
             problems.append(f"{name} stops its retreat in Transition Hex {h} (6.68)")
         before = h
     stops_early = bool(path) and md.kind(board, path[-1]) == md.TRANSITION
@@ -353,6 +336,47 @@ def retreat_problems(
             problems.append(f"{name} must end its retreat two hexes from {start} (6.64)")
     if not problems and attacking and path and md.adjacent(board, path[-1], enemy_hex):
         problems.append(f"{name} is an attacker: it may not end beside hex {enemy_hex} (6.64)")
+    return problems
+
+
+def step_problems(
+    board: Mapping[str, Any],
+    name: str,
+    side: str,
+    start_kind: str,
+    disrupted: bool,
+    before: str,
+    h: str,
+    here: Collection[str],
+    zone: Mapping[str, str],
+) -> list[str]:
+    """The problems of one step of a retreat from `before` into the adjacent hex `h`,
+    whatever its place in the path (retreat_problems adds 6.68's stop in a Transition Hex,
+    which depends on it): `start_kind` is the kind of the retreat's first hex, `here` the
+    sides with a unit in `h`, `zone` the enemy ZOC of `side`. A path with a step that has
+    problems has problems (retreat_options skips every path through it)."""
+    problems = []
+    where = md.kind(board, h)
+    if md.full_lake(board, before, h):
+        problems.append(f"{name} may not retreat across a full sea/lake hexside (6.63)")
+    if side == SOVIET and md.front_boundary(board, before, h):
+        problems.append(f"{name} may not retreat across a Front boundary hexside (6.19)")
+    if start_kind == md.CITY_HEX and where != md.CITY_HEX:
+        problems.append(f"{name} began in a Berlin City hex: only City hexes (6.68)")
+    if start_kind == md.OPERATIONAL and where == md.CITY_HEX:
+        problems.append(f"{name} may not retreat from an Operational hex into Berlin (6.68)")
+    if start_kind == md.TRANSITION and where == md.CITY_HEX and side == SOVIET:
+        problems.append(f"{name} is Soviet: no retreat from a Transition Hex into Berlin (6.68)")
+    if any(there != side for there in here):
+        problems.append(f"{name} may not retreat into {h}: an enemy unit is there (6.63)")
+    # zoc.zoc_at(..., "retreat") with the position's ZOC map looked up once
+    strength_here = zone.get(h)
+    if strength_here == zoc.WEAK and side in here:
+        strength_here = None  # 4.28: a friendly unit cancels a weak ZOC for a retreat
+    if strength_here == zoc.STRONG:
+        problems.append(f"{name} may not retreat into {h}: enemy strong ZOC (6.63)")
+    elif strength_here == zoc.WEAK and disrupted:
+        problems.append(f"{name} is disrupted: no retreat into enemy weak ZOC at {h} (6.62)")
     return problems
 
 

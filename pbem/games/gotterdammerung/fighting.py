@@ -26,7 +26,7 @@ and an attack the drawn strengths put below 1:3 is not made (6.48): no die is ro
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from pbem.core.engine import Context, State
@@ -175,7 +175,9 @@ def resolve(
         if not attackers:
             ctx.event(f"the attack on {gs.hex_text(target)} is not made: no attack strength (6.15)")
             return
-    units = [fighting_unit(u, u["side"] == enemy) for u in gs.on_map(state)]
+    # the units the odds read: combat_odds (and overrun_odds through it) reads `units` only
+    # for the defenders of `target` (cb.defenders), so those of the target hex, in order
+    units = [fighting_unit(u, u["side"] == enemy) for u in gs.on_map(state) if u["hex"] == target]
     fighters = [fighting_unit(u, False) for u in attackers]
     if state["options"]["sixth_ss"]:  # 12.34: half strength cut off from the HQ
         units, fighters = _sixth_halved(state, units, fighters, side)
@@ -474,41 +476,98 @@ def _setup_retreat(state: State, combat: dict[str, Any], result: tb.Result) -> N
 
 class _Position:
     """What every retreat path asked of one position reads: the units on the maps, the sides
-    and the units in each hex. Built once per `retreat_options` call, which only reads the
-    state (nothing moves while its paths are tried), so it cannot go stale there."""
+    and the units in each hex, the retreating unit as combat.py reads it. Built once per
+    `retreat_options` call, which only reads the state (nothing moves while its paths are
+    tried), so it cannot go stale there."""
 
-    def __init__(self, state: State, side: str) -> None:
+    def __init__(self, state: State, unit: dict[str, Any]) -> None:
         self.units = gs.on_map(state)
         self.sides_at = cb.sides_by_hex(self.units)
         self.at = zoc.by_hex(self.units)
-        self.zone = zoc._zone(state["board"], state["counters"], self.units, side)
+        self.zone = zoc._zone(state["board"], state["counters"], self.units, unit["side"])
+        self.mover = gs.mover(state, unit) | {"hex": unit["hex"]}
+
+    def first_step_fails(self, board: Any, unit: dict[str, Any], n1: str) -> bool:
+        """Has every retreat of `unit` through the first hex `n1` a problem, whatever
+        follows? (combat.retreat_problems words the problems of each step, and those of
+        the first step are those of every path through it.)"""
+        start = unit["hex"]
+        if not md.adjacent(board, start, n1):
+            return True
+        here = self.sides_at.get(n1, ())
+        start_kind = md.kind(board, start)
+        disrupted = bool(unit.get("disrupted"))
+        return bool(
+            cb.step_problems(
+                board, unit["id"], unit["side"], start_kind, disrupted, start, n1, here, self.zone
+            )
+        )
 
 
 def retreat_options(state: State, unit: dict[str, Any], combat: dict[str, Any]) -> list[list[str]]:
     """Every legal retreat path of `unit` (two hexes, or one into a Transition Hex, 6.68)."""
+    return list(_retreats(state, unit, combat))
+
+
+def _retreats(state: State, unit: dict[str, Any], combat: dict[str, Any]) -> Iterator[list[str]]:
+    """retreat_options' paths one by one (a caller asking whether there is one stops at the
+    first). A first hex whose step alone has a problem is passed over with every path
+    through it: they would all have it (`_Position.first_step_fails`)."""
     board = state["board"]
-    found: list[list[str]] = []
     start = unit["hex"]
-    position = _Position(state, unit["side"])
+    position = _Position(state, unit)
+    open_first = []
+    found = False
     for n1 in md.neighbours(board, start):
         if md.kind(board, n1) == md.UNUSED:
             continue
+        if position.first_step_fails(board, unit, n1):
+            continue
+        open_first.append(n1)
         if not retreat_problems(state, unit, combat, [n1], quiet=True, position=position):
-            found.append([n1])
+            found = True
+            yield [n1]
         for n2 in md.neighbours(board, n1):
             if n2 == start or md.kind(board, n2) == md.UNUSED:
                 continue
             if not retreat_problems(state, unit, combat, [n1, n2], quiet=True, position=position):
-                found.append([n1, n2])
+                found = True
+                yield [n1, n2]
     if not found:  # 6.53: "as far as possible": one hex, the other paid with a step
+        short = f"{unit['id']} must retreat {cb.RETREAT_HEXES} hexes (6.61, 6.62)"
+        for n1 in open_first:
+            beside = combat["retreat"]["attacking"] and md.adjacent(board, n1, combat["target"])
+            if not beside and retreat_problems(
+                state, unit, combat, [n1], quiet=True, position=position
+            ) == [short]:
+                yield [n1]
+
+
+def retreat_options_strict(
+    state: State, unit: dict[str, Any], combat: dict[str, Any]
+) -> list[list[str]]:
+    """`retreat_options` asking retreat_problems of every path (the equivalence tests'
+    reference)."""
+    board = state["board"]
+    found: list[list[str]] = []
+    start = unit["hex"]
+    for n1 in md.neighbours(board, start):
+        if md.kind(board, n1) == md.UNUSED:
+            continue
+        if not retreat_problems(state, unit, combat, [n1], quiet=True):
+            found.append([n1])
+        for n2 in md.neighbours(board, n1):
+            if n2 == start or md.kind(board, n2) == md.UNUSED:
+                continue
+            if not retreat_problems(state, unit, combat, [n1, n2], quiet=True):
+                found.append([n1, n2])
+    if not found:
         short = f"{unit['id']} must retreat {cb.RETREAT_HEXES} hexes (6.61, 6.62)"
         for n1 in md.neighbours(board, start):
             if md.kind(board, n1) == md.UNUSED:
                 continue
             beside = combat["retreat"]["attacking"] and md.adjacent(board, n1, combat["target"])
-            if not beside and retreat_problems(
-                state, unit, combat, [n1], quiet=True, position=position
-            ) == [short]:
+            if not beside and retreat_problems(state, unit, combat, [n1], quiet=True) == [short]:
                 found.append([n1])
     return found
 
@@ -526,7 +585,7 @@ def retreat_problems(
     board, data = state["board"], state["counters"]
     units = gs.on_map(state) if position is None else position.units
     retreat = combat["retreat"]
-    mover = gs.mover(state, unit) | {"hex": unit["hex"]}
+    mover = gs.mover(state, unit) | {"hex": unit["hex"]} if position is None else position.mover
     problems = cb.retreat_problems(
         board,
         data,
@@ -585,11 +644,27 @@ def _retreat_pending(state: State, combat: dict[str, Any], ctx: Context) -> bool
         if unit is None:
             retreat["left"].pop(0)
             continue
-        if retreat_options(state, unit, combat):
+        if next(_retreats(state, unit, combat), None) is not None:
             return True
         retreat["left"].pop(0)  # nowhere to go: it stays and loses the two hexes' steps
         lose_steps(state, uid, cb.RETREAT_HEXES, ctx, "no retreat possible, 6.53")
     return False
+
+
+def _free_path(state: State, unit: dict[str, Any], combat: dict[str, Any], path: list[str]) -> bool:
+    """Is `path` one retreat_options' first search lists, a path of its shape with no
+    problem? (Then it is among the options, and they need not all be found; a short
+    retreat is listed only when no path is free: ask retreat_options for it.)"""
+    if not 1 <= len(path) <= cb.RETREAT_HEXES:
+        return False
+    board, start, n1 = state["board"], unit["hex"], path[0]
+    if n1 not in md.neighbours(board, start) or md.kind(board, n1) == md.UNUSED:
+        return False
+    if len(path) == 2:
+        n2 = path[1]
+        if n2 == start or n2 not in md.neighbours(board, n1) or md.kind(board, n2) == md.UNUSED:
+            return False
+    return not retreat_problems(state, unit, combat, path, quiet=True)
 
 
 def retreat(state: State, role: str, d: Retreat, ctx: Context) -> None:
@@ -601,8 +676,10 @@ def retreat(state: State, role: str, d: Retreat, ctx: Context) -> None:
         )
     unit = gs.own(state, d.unit)
     path = gs.resolve_path(state, unit["hex"], d.path)
-    options = retreat_options(state, unit, combat)
-    if path not in options:
+    options = (
+        None if _free_path(state, unit, combat, path) else retreat_options(state, unit, combat)
+    )
+    if options is not None and path not in options:
         problems = retreat_problems(state, unit, combat, path) if path else []
         reason = problems[0] if problems else "not one of its legal retreats"
         listed = "; ".join(" ".join(map(gs.hex_text, p)) for p in options[:6])
@@ -642,10 +719,11 @@ def _setup_advance(state: State, combat: dict[str, Any], result: tb.Result) -> N
         return  # 6.79, 7.43; 6.54
     target = combat["target"]
     defenders_left = [u for u in _alive(state, combat["defenders"]) if u["hex"] == target]
-    occupied_by_attackers = {u["hex"] for u in gs.on_map(state) if u["side"] == combat["attacker"]}
     if combat["defenders"] and not defenders_left:
         winner, ids, vacated, attacking = combat["attacker"], combat["attackers"], [target], True
     elif result.attacker_retreat:
+        attacker = combat["attacker"]
+        occupied_by_attackers = {u["hex"] for u in gs.on_map(state) if u["side"] == attacker}
         vacated = sorted(h for h in combat["attack_hexes"] if h not in occupied_by_attackers)
         winner, ids, attacking = combat["defender"], combat["defenders"], False
         if not vacated:

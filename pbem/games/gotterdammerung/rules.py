@@ -91,9 +91,10 @@ def _asks_of(chooser: Any) -> Any:
     return asks
 
 
-def _overstacked_side(state: State) -> str:
-    """The side whose units break the limit in the first broken hex (4.18)."""
-    broken = sorted(phases.overstacks(state))
+def _overstacked_side(state: State, found: Mapping[str, Any] | None = None) -> str:
+    """The side whose units break the limit in the first broken hex (4.18); `found`: the
+    position's phases.overstacks, if the caller has it."""
+    broken = sorted(phases.overstacks(state) if found is None else found)
     units = gs.units_at(state, broken[0]) if broken else []
     return str(units[0]["side"]) if units else phases.phase_side(state)
 
@@ -113,11 +114,10 @@ def _reinforcements_done(state: State, role: str, d: Done, ctx: Context) -> None
 def remove(state: State, role: str, d: Remove, ctx: Context) -> None:
     """4.18: the opposing player removes the excess units of each illegal hex."""
     board, data = state["board"], state["counters"]
-    owner = _overstacked_side(state)
+    overstacked = phases.overstacks(state)  # (once: the side and its hexes read it)
+    owner = _overstacked_side(state, overstacked)
     broken = {
-        h: found
-        for h, found in phases.overstacks(state).items()
-        if gs.units_at(state, h)[0]["side"] == owner
+        h: found for h, found in overstacked.items() if gs.units_at(state, h)[0]["side"] == owner
     }
     for uid in d.units:
         unit = state["units"].get(uid)

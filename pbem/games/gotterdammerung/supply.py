@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
+from operator import itemgetter
 from typing import Any
 
 from pbem.games.gotterdammerung import map_data as md
@@ -81,10 +82,33 @@ def stopped_hexes(
     *,
     strong_cancelled: bool = False,
 ) -> frozenset[str]:
-    """The hexes `blocker` stops a supply line of `side` in."""
+    """The hexes `blocker` stops a supply line of `side` in. Remembered for the position
+    asked last, by what they are made of: the enemy ZOC map (`zoc._zone`'s, never changed
+    once given out: the same map object is the same zone) and every unit's hex and side
+    (the bot asks this of one position for every hex it tries, 8.43)."""
+    zone = zoc._zone(board, data, units, side)
+    placed = list(map(_HEX_SIDE, units))
+    key = (id(board), id(data), side, strong_cancelled)
+    kept = _STOPPED.get(key)
+    if kept is not None and kept[0] is zone and kept[1] == placed:
+        return kept[2]
+    found = stopped_strict(zone, units, side, strong_cancelled=strong_cancelled)
+    if len(_STOPPED) >= 8:
+        _STOPPED.clear()
+    _STOPPED[key] = (zone, placed, found)  # (holding the zone: its id names no other map)
+    return found
+
+
+_STOPPED: dict[tuple[int, int, str, bool], tuple[Mapping[str, str], list[Any], frozenset[str]]] = {}
+_HEX_SIDE = itemgetter("hex", "side")
+
+
+def stopped_strict(
+    zone: Mapping[str, str], units: Sequence[Unit], side: str, *, strong_cancelled: bool = False
+) -> frozenset[str]:
+    """`stopped_hexes` of the enemy ZOC map `zone`, found from every unit."""
     enemy_here = {u["hex"] for u in units if u["side"] != side}
     friendly_here = {u["hex"] for u in units if u["side"] == side}
-    zone = zoc._zone(board, data, units, side)
     # the blocked hexes are a finite set, found once: a search asks for thousands of hexes.
     # Every hex of the zone, but where a friendly unit cancels a weak ZOC (4.28), or a
     # strong one under 11.15 (and no enemy unit is: a hex of both sides stops anyway)
@@ -255,7 +279,7 @@ class _Lines:
         self.steps = _steps(board, side, on)
         self.back = _back_steps(board, side, on)
         self.blocked = blocked
-        self.known: dict[tuple[frozenset[str], int | None], dict[str, int]] = {}
+        self.known: dict[tuple[frozenset[str], int | None], set[str]] = {}
 
     def reaches(self, start: str, targets: Collection[str], limit: int | None) -> bool:
         """`trace(board, side, start, targets, blocked, limit=limit) is not None`."""
@@ -263,14 +287,46 @@ class _Lines:
             return True
         if start not in self.steps:
             md.neighbours(self.board, start, self.on)  # the error for a hex not on the maps
-        key = (frozenset(targets), limit)
-        dist = self.known.get(key)
-        if dist is None:
-            dist = self.known[key] = self._distances(key[0], limit)
         # the first hex entered must be at most limit - 1 steps from a target (it and every
-        # later hex are not blocked: the distances only count such hexes)
+        # later hex are not blocked: the search only passes such hexes)
+        return not self.near(frozenset(targets), limit).isdisjoint(self.steps[start])
+
+    def near(self, targets: frozenset[str], limit: int | None) -> set[str]:
+        """The hexes a line reaches `targets` from in at most limit - 1 steps (any number if
+        limit is None), passing no blocked hex and starting in none: the hexes of
+        `_distances(targets, limit)` within that distance, found by set operations a level
+        at a time (one search per set of targets and limit)."""
+        key = (targets, limit)
+        found = self.known.get(key)
+        if found is None:
+            found = self.known[key] = self._near(targets, limit)
+        return found
+
+    def _near(self, targets: frozenset[str], limit: int | None) -> set[str]:
         most = None if limit is None else limit - 1
-        return any(n in dist and (most is None or dist[n] <= most) for n in self.steps[start])
+        if most is not None and most < 0:
+            return set()
+        back, blocked = self.back, self.blocked
+        level = [t for t in sorted(targets) if t in back and not blocked(t)]
+        done = set(level)
+        # the hexes not to enter: those reached, and the blocked ones when `blocked` is a
+        # set's own test (stopped_hexes: one set lookup a hex, not a call and a lookup)
+        stopped = getattr(blocked, "__self__", None)
+        if isinstance(stopped, frozenset) and blocked == stopped.__contains__:
+            barred = done | stopped
+            d = 0
+            while level and (most is None or d < most):
+                d += 1
+                following = []
+                for x in level:
+                    for y in back[x]:
+                        if y not in barred:
+                            barred.add(y)
+                            following.append(y)
+                done.update(following)
+                level = following
+            return done
+        return set(self._distances(targets, limit))
 
     def _distances(self, targets: frozenset[str], limit: int | None) -> dict[str, int]:
         back, blocked = self.back, self.blocked  # (locals: the loop runs for every hex)
@@ -435,17 +491,17 @@ def reaches_unlimited(
         lines = _Lines(board, side, stopped.__contains__, on)
         if start not in lines.steps:
             md.neighbours(board, start, on)  # the error for a hex not on the maps
-        cached = (token, asked, (lines.steps, lines._distances(ends, None)))
+        cached = (token, asked, (lines.steps, lines.near(ends, None)))
         _REACHED[key] = cached
     found = cached[2]
     assert found is not None
-    steps, dist = found
+    steps, near = found
     if start not in steps:
         md.neighbours(board, start, on)  # the error for a hex not on the maps
-    return any(n in dist for n in steps[start])
+    return not near.isdisjoint(steps[start])
 
 
-# reaches_unlimited's positions: key -> (map token, times asked, (steps, distances) once
+# reaches_unlimited's positions: key -> (map token, times asked, (steps, `near` set) once
 # built): built at the _BUILD_AFTER-th question about one position, a trace before.
 _REACHED: dict[tuple[Any, ...], tuple[object, int, Any]] = {}
 _REACHED_KEPT = 32
@@ -512,14 +568,47 @@ def _is_depot(data: Mapping[str, Any], unit: Unit) -> bool:
     return zoc.counter(data, unit).get("branch") == DEPOT
 
 
+def _depot_and_front(
+    facts: Mapping[str, tuple[bool, str | None]], data: Mapping[str, Any], unit: Unit
+) -> tuple[bool, str | None]:
+    """(`_is_depot`, `_front`) of a unit, from `_facts(data)` (a face-down Volkssturm marker
+    is neither: zoc.counter's own; a unit not in the data: counter's error)."""
+    if unit.get("volkssturm"):
+        return False, None
+    found = facts.get(unit["id"])
+    if found is None:
+        return _is_depot(data, unit), _front(data, unit)
+    return found
+
+
+def _facts(data: Mapping[str, Any]) -> dict[str, tuple[bool, str | None]]:
+    """unit id -> (a supply depot, its front) of every counter, per counters data object (a
+    game never changes its counters data; the memo holds it and checks its identity)."""
+    cached = _FACTS.get(id(data))
+    if cached is not None and cached[0] is data:
+        return cached[1]
+    facts = {}
+    for uid, c in data["units"].items():
+        front = c.get("front")
+        facts[uid] = (c.get("branch") == DEPOT, None if front is None else str(front))
+    if len(_FACTS) >= 8:
+        _FACTS.clear()
+    _FACTS[id(data)] = (data, facts)
+    return facts
+
+
+_FACTS: dict[int, tuple[Mapping[str, Any], dict[str, tuple[bool, str | None]]]] = {}
+
+
 def supplied_depots(
     board: Mapping[str, Any], data: Mapping[str, Any], units: Sequence[Unit], turn: int
 ) -> list[Unit]:
+    facts = _facts(data)
     return [
         u
         for u in units
         if u["side"] == "soviet"
-        and _is_depot(data, u)
+        and _depot_and_front(facts, data, u)[0]
         and depot_supplied(board, data, units, u, turn)
     ]
 
@@ -617,36 +706,52 @@ def supply_status(
     lines = _Lines(board, "soviet", blocked)
     # the ends of an Operational unit's 8-hex line (what _supplied works out for each unit):
     # the supply sources, and the depots of its front, found once; and 8.18's eastern edge.
-    # A line to either is a line to both together (a search from several ends gives each
-    # hex its distance to the nearest), so each is searched from once, the sources only if
-    # a unit reaches no depot of its own: not again for each front with the depots.
+    # A line to either is a line to both together (a search from several ends finds every
+    # hex near the nearest), so each is searched from once, the sources only if a unit
+    # reaches no depot of its own: not again for each front with the depots.
     sources = frozenset(source_hexes(board, turn))
-    depots_of: dict[str | None, frozenset[str]] = {}
+    depots_of: dict[str | None, tuple[frozenset[str], set[str]]] = {}
     east = frozenset(md.edge_hexes(board, "east"))
     toward_east = _toward(board, "soviet", md.OP, east)
+    facts = _facts(data)
+    hexes = board["hexes"]
+    steps = lines.steps
+    from_sources: set[str] | None = None
     out: dict[str, str] = {}
     for u in units:
         if u["side"] != "soviet":
             continue
-        if _is_depot(data, u):
+        depot, front = _depot_and_front(facts, data, u)
+        h = u["hex"]
+        info = hexes.get(h)
+        kind = md.kind(board, h) if info is None else info["kind"]  # (md.kind's error)
+        if depot:
             supplied = u["id"] in depot_ids
-        elif md.kind(board, u["hex"]) == md.CITY_HEX:
+        elif kind == md.CITY_HEX:
             supplied = _supplied(board, data, u, turn, occupied, blocked, depots, lines)
         else:
-            front = _front(data, u)
+            # lines.reaches in line, with the ends of `_supplied`: the depots of its front,
+            # then the sources (either is a line to both together), each kept with the
+            # hexes `lines.near` them (every hex of the maps is a key of lines.steps: kind's
+            # error above is reaches' own)
             mine = depots_of.get(front)
             if mine is None:
-                mine = depots_of[front] = frozenset(
+                ends = frozenset(
                     d["hex"] for d in depots if front is None or _front(data, d) == front
                 )
-            supplied = bool(mine) and lines.reaches(u["hex"], mine, SUPPLY_RANGE)
-            supplied = supplied or lines.reaches(u["hex"], sources, SUPPLY_RANGE)
+                mine = depots_of[front] = (ends, lines.near(ends, SUPPLY_RANGE))
+            first = steps[h]
+            supplied = h in mine[0] or not mine[1].isdisjoint(first) or h in sources
+            if not supplied:
+                if from_sources is None:
+                    from_sources = lines.near(sources, SUPPLY_RANGE)
+                supplied = not from_sources.isdisjoint(first)
         if supplied:
             out[u["id"]] = SUPPLIED
-        elif md.east_of_start_line(board, u["hex"]) and md.kind(board, u["hex"]) != md.CITY_HEX:
+        elif kind != md.CITY_HEX and md.east_of_start_line(board, h):
             # 8.18's unlimited line: a search from the unit, which stops at the first edge
             # hex (few units ask, and near that edge: cheaper than one from the whole edge)
-            found = u["hex"] in east or _connected(toward_east, u["hex"], east, stopped)
+            found = h in east or _connected(toward_east, h, east, stopped)
             out[u["id"]] = DEFENCE_ONLY if found else OUT
         else:
             out[u["id"]] = OUT

@@ -176,7 +176,24 @@ class Result:
 
 def parse_result(code: str, crt: str) -> Result:
     """The result `code` of the `crt` ("soviet" or "german") table; ValueError (one line) if
-    the code is not one that table defines (the grammar in the module docstring)."""
+    the code is not one that table defines (the grammar in the module docstring). Parsed
+    once per code and table (a Result is frozen: the same one can be handed out again)."""
+    if type(code) is not str or type(crt) is not str:
+        return _parse_result(code, crt)
+    key = (code, crt)
+    found = _PARSED.get(key)
+    if found is None:
+        found = _parse_result(code, crt)
+        if len(_PARSED) >= 256:
+            _PARSED.clear()
+        _PARSED[key] = found
+    return found
+
+
+_PARSED: dict[tuple[str, str], Result] = {}
+
+
+def _parse_result(code: str, crt: str) -> Result:
     if crt not in CRTS:
         raise ValueError(f"unknown CRT {crt!r} (expected soviet or german)")
     text = "-" if code == "–" else code
@@ -626,7 +643,7 @@ def odds(
     if defence < 1:
         raise ValueError(f"a defence strength of {defence}: every defender has at least 1")
     columns = data["columns"]
-    ratios = [_odds(label) for label in columns]
+    ratios = _column_ratios(tuple(columns))
     fits = [i for i, (a, d) in enumerate(ratios) if attack * d >= defence * a]
     if not fits:
         if attacker == GERMAN:
@@ -642,6 +659,23 @@ def odds(
     return Odds(
         ratio=columns[base], column=columns[index], index=index, dropped=max(attack - needed, 0)
     )
+
+
+def _column_ratios(columns: tuple[str, ...]) -> list[tuple[int, int]]:
+    """`[_odds(label) for label in columns]`, remembered by the labels themselves."""
+    try:
+        found = _RATIOS.get(columns)
+    except TypeError:  # (a label that is no key: never one the loader passes)
+        return [_odds(label) for label in columns]
+    if found is None:
+        found = [_odds(label) for label in columns]
+        if len(_RATIOS) >= 16:
+            _RATIOS.clear()
+        _RATIOS[columns] = found
+    return found
+
+
+_RATIOS: dict[tuple[str, ...], list[tuple[int, int]]] = {}
 
 
 def river_shift(data: dict[str, Any], crossings: Iterable[str | None]) -> int:

@@ -48,11 +48,18 @@ def vp_hexes(board: Mapping[str, Any]) -> dict[str, int]:
     return {str(item["hex"]): int(item["vp"]) for item in board["vp"]}
 
 
+def _vp_values(board: Mapping[str, Any]) -> Mapping[str, int]:
+    """`vp_hexes`, remembered per loaded map (as supply's per-map lookups are) and only
+    read: every entry that moves a unit asks it."""
+    found: Mapping[str, int] = supply._per_map(board, "vp hexes", lambda: vp_hexes(board))
+    return found
+
+
 def after_entry(board: Mapping[str, Any], occupied: Collection[str], side: str, h: str) -> set[str]:
     """11.12: the Soviet Occupied hexes after a unit of `side` enters hex `h` (by movement,
     retreat or advance): a Soviet unit marks a VP hex, a German unit removes the marker."""
     out = set(occupied)
-    if side == "soviet" and h in vp_hexes(board):
+    if side == "soviet" and h in _vp_values(board):
         out.add(h)
     elif side == "german":
         out.discard(h)
@@ -62,14 +69,14 @@ def after_entry(board: Mapping[str, Any], occupied: Collection[str], side: str, 
 def bonus_vp(board: Mapping[str, Any], turn: int, h: str, earned: Collection[str]) -> int:
     """11.16: 10 VP the first time a VP hex is occupied on Game Turns 1-3, whatever its VP;
     `earned` are the hexes that already gave theirs (kept when the German retakes one)."""
-    if turn in BONUS_TURNS and h in vp_hexes(board) and h not in earned:
+    if turn in BONUS_TURNS and h in _vp_values(board) and h not in earned:
         return BONUS_VP
     return 0
 
 
 def soviet_hex_vp(board: Mapping[str, Any], occupied: Iterable[str]) -> int:
     """11.13: the VP of the hexes under Soviet occupation."""
-    values = vp_hexes(board)
+    values = _vp_values(board)
     return sum(values.get(h, 0) for h in set(occupied))
 
 
