@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
-from functools import lru_cache, partial
+from functools import lru_cache
 
 from pbem import cache
 from pbem.core.adjudicator import Adjudicator, data_digest
@@ -33,7 +33,7 @@ def _checker(line: str) -> Callable[[bytes, bytes], None]:
     # signatures by the same few keys. (A line that does not parse raises, uncached.)
     from pbem.crypto import sshsig
 
-    return partial(sshsig.verify, _public_key(line))
+    return sshsig.checker(_public_key(line))
 
 
 def check_signature(public_line: str, message: bytes, signature: bytes) -> None:

@@ -628,9 +628,8 @@ def _streamed_report(game: Adjudicator) -> Report | None:
 
 # How many recomputed RNG lines `_stream_entries` holds before it adds them to its digest.
 _RNG_BATCH = 256
-# Printable ASCII, and the newline: the bytes of a human line the stream need not read.
-_PRINTABLE_LINE = bytes(range(0x20, 0x7F)) + b"\n"
-_MARKER_STARTS = (b">", b"[", b"`", b"-")
+# What a marker line starts with once its leading spaces go (`line_marker`).
+_MARKER_STARTS = (">", "[", "`", "-")
 
 
 def _plain_human_line(raw: bytes) -> bool:
@@ -639,15 +638,20 @@ def _plain_human_line(raw: bytes) -> bool:
 
     Such a line is printable ASCII ended by its newline (so no line break of another
     kind: `breaks_line`), does not start with what a marker line starts with once its
-    leading spaces go (`line_marker` is None), and holds none of "rng" (an RNG record or
-    header), "log" or "save" in any case (the RNG LOG line, a save's magic line), which
-    are the only lines that reading acts on."""
-    if raw[-1:] != b"\n" or raw.translate(None, _PRINTABLE_LINE):
+    leading spaces go (`line_marker` is None), and holds none of "rng", "log" or "save"
+    in any case (an RNG record or header, the RNG LOG line, a save's magic line), which
+    are the only lines that reading acts on. (Read as text once it is known to be ASCII:
+    str's tests take no arguments to parse, and a bytes `in` first tries its operand as
+    an int, raising and clearing a TypeError each time.)"""
+    if raw[-1:] != b"\n" or not raw.isascii():
         return False
-    if raw.lstrip()[:1] in _MARKER_STARTS:
+    text = raw[:-1].decode("ascii")
+    if not text.isprintable():  # (of ASCII, exactly the characters from space to "~")
         return False
-    lowered = raw.lower()
-    return b"rng" not in lowered and b"log" not in lowered and b"save" not in lowered
+    if text.lstrip()[:1] in _MARKER_STARTS:
+        return False
+    lowered = text.lower()
+    return "rng" not in lowered and "log" not in lowered and "save" not in lowered
 
 
 def _stream_entries(
@@ -774,7 +778,7 @@ def _verify_moves_stream(
 
     def outside(raw: bytes) -> None:
         lowered = raw.lower()
-        if b"save" in lowered or b"rng" in lowered:
+        if lowered.find(b"save") >= 0 or lowered.find(b"rng") >= 0:  # (`_plain_human_line`)
             raise _Bail  # (a save or an RNG log in the text: verify_text reads them)
 
     files = {data_digest(c): c for c in (extra or {}).values()}

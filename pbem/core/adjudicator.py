@@ -170,8 +170,9 @@ class Adjudicator(Replay, fields=FIELDS, hidden=MEMOS, uncompared=MEMOS):
             # The signature first: damage to signed bytes must read as damage, not as a
             # wrong game or a broken chain.
             self.check_signature(roles[entry.by], entry.canonical, entry.signature)
-            head = self.head
-            if entry.game != self.id or entry.seq != head.seq + 1 or entry.prev != head.id:
+            head = self._head if self.lean else self.entries[-1]  # (`head`, `id` in line)
+            assert head is not None  # (a game holds its genesis from its start)
+            if entry.game != self.genesis.id or entry.seq != head.seq + 1 or entry.prev != head.id:
                 self._check_position(entry)  # (says what is wrong)
             handler = _KINDS.get(entry.kind)
             if handler is None:
@@ -245,7 +246,14 @@ class Adjudicator(Replay, fields=FIELDS, hidden=MEMOS, uncompared=MEMOS):
         self.sealed = sealed
         self.state = state
         self._pending = pending
-        self._commit(entry, link, actions)
+        # (`_commit` and `_append` in line: two calls saved on every move and ack)
+        self._chains[entry.by] = link
+        if self.lean:
+            self._head = entry
+            self._ids += bytes.fromhex(entry.id)
+        else:
+            self.entries.append(entry)
+            self.actions.extend(actions)
         self.rng_log.extend(records)
         for draw in draws:
             self.private[draw.key] = draw

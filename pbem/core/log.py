@@ -107,9 +107,11 @@ def _check_text(entry: Entry) -> Entry:
     # Without a backslash, every character of every string (key or value) stands in the
     # text as itself, so a text that holds no character of UNTRUSTED has no string that
     # does (a title with accents: no walk of every string, no pattern compiled).
-    if b"\\" not in canonical:
+    # (find, not `in`: a bytes `in` tries its operand as an int first, raising and
+    # clearing a TypeError each time)
+    if canonical.find(b"\\") < 0:
         if canonical.isascii():
-            if b"\x7f" not in canonical:
+            if canonical.find(b"\x7f") < 0:
                 return entry
         elif _UNTRUSTED_CHARS.isdisjoint(canonical.decode("utf-8", errors="replace")):
             return entry
@@ -185,7 +187,8 @@ class Entry(
         """Parse and shape-check an entry received from outside."""
         # (only an entry with a reveal may be one: a genesis or a join, of a move file that
         # holds nothing else, is read without compiling the plain form's pattern)
-        plain = plain_turn_fields(canonical) if b'"reveal":"' in canonical else None
+        # (find: see `_check_text`)
+        plain = plain_turn_fields(canonical) if canonical.find(b'"reveal":"') >= 0 else None
         if plain is not None:
             decision, by, game, kind, prev, reveal, seq = plain
             if kind != GENESIS and kind != JOIN:
@@ -305,9 +308,9 @@ def _plain_turn_fields(canonical: bytes, data: JSON) -> dict[str, Any] | None:
         and type(prev) is str
         and type(reveal) is str
         and len(game) == len(prev) == len(reveal) == 64
-        and b"\\" not in canonical
+        and canonical.find(b"\\") < 0  # (find: see `_check_text`)
         and canonical.isascii()
-        and b"\x7f" not in canonical
+        and canonical.find(b"\x7f") < 0
     ):
         return None
     hexes = game + prev + reveal

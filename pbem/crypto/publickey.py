@@ -29,6 +29,8 @@ from pbem.lazy import lazy_module
 from pbem.record import Record
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 __all__ = ["KEY_TYPE", "NEEDS_FILE", "PublicKey", "Signer"]
@@ -112,9 +114,23 @@ class PublicKey(Record, fields=("raw", "comment"), uncompared=("comment",)):
             return False
         return True
 
+    def ed25519_verify(self) -> Callable[[bytes, bytes], None]:
+        """This key's plain Ed25519 check, `verify_raw` without its answer: called with a
+        signature and data, it returns when the signature is this key's signature of the
+        data, and raises `invalid_signature()` when it is not (what `verify_raw` catches).
+        For a caller that checks many signatures by the key (pbem.crypto.sshsig.checker)."""
+        return self._verifier.verify
+
     def same_key(self, other: PublicKey) -> bool:
         """Same raw key, whatever the comments say (the same as ==)."""
         return self.raw == other.raw
+
+
+def invalid_signature() -> type[Exception]:
+    """The exception `PublicKey.ed25519_verify`'s check raises on a bad signature
+    (cryptography's InvalidSignature: its module loaded only when one is asked about)."""
+    found: type[Exception] = _exceptions.InvalidSignature
+    return found
 
 
 class Signer(Protocol):

@@ -19,9 +19,13 @@ import base64
 import binascii
 
 from pbem import digests
-from pbem.crypto.publickey import KEY_TYPE, PublicKey, Signer
+from pbem.crypto.publickey import KEY_TYPE, PublicKey, Signer, invalid_signature
 from pbem.crypto.wire import Reader, WireError, string, u32
 from pbem.errors import KeyError_, SignatureError
+from pbem.hints import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 NAMESPACE = "pbem-entry"
 HASH_ALG = "sha512"  # the only one we emit or accept (protocol section 2)
@@ -122,6 +126,33 @@ def _layout(public: PublicKey, namespace: str) -> tuple[bytes, bytes]:
 
 # (raw key, namespace) -> _layout: a game's signatures are by the same few keys.
 _LAYOUTS: dict[tuple[bytes, str], tuple[bytes, bytes]] = {}
+
+
+def checker(public: PublicKey, namespace: str = NAMESPACE) -> Callable[[bytes, bytes], None]:
+    """`verify` bound to one key and namespace: `checker(public)(message, blob)` raises
+    exactly what `verify(public, message, blob)` raises, and accepts exactly what it accepts.
+
+    A log is thousands of signatures by the same few keys: what `verify` works out per
+    call from the key alone (the one blob layout, the signed data's head, the key's
+    Ed25519 verifier) is worked out here once. A blob of that layout has only its 64
+    signature bytes left to check, as in `verify`'s first path; any other blob goes to
+    `verify` itself, which says what is wrong with it."""
+    head, signed = _layout(public, namespace)
+    size = len(head) + 64
+    ed25519_verify = public.ed25519_verify()  # (raises invalid_signature() when it fails)
+
+    def check(message: bytes, blob: bytes) -> None:
+        if len(blob) == size and blob.startswith(head):
+            try:
+                ed25519_verify(blob[-64:], signed + digests.sha512(message).digest())
+            except invalid_signature():  # (`verify_raw`'s False, told in line)
+                raise SignatureError(
+                    f"bad signature by {public.fingerprint()}: data or signature altered"
+                ) from None
+            return
+        verify(public, message, blob, namespace)
+
+    return check
 
 
 def verify(public: PublicKey, message: bytes, blob: bytes, namespace: str = NAMESPACE) -> None:

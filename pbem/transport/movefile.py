@@ -248,7 +248,8 @@ def plain_entries(
                 inside = True
                 continue
             decoded = None
-            if payload_lines[:1] != b"\n" and b"\n\n" not in payload_lines:
+            # (find, not `in`: a bytes `in` tries its operand as an int first)
+            if payload_lines[:1] != b"\n" and payload_lines.find(b"\n\n") < 0:
                 decoded = decode_lines(payload_lines)
             if decoded is None:
                 raise NotPlain(f"the entry after line {number} has a line that is not plain")
