@@ -28,6 +28,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
+from itertools import repeat
+from operator import add, sub
 from typing import Any
 
 from pbem.core.engine import Context, State
@@ -238,22 +240,34 @@ def _distance_to(board: Any, enemy: frozenset[int], hex_: int) -> int | None:
 
 def _closest(board: Any, enemy: frozenset[int], hex_: int) -> int | None:
     """`min(g.distance(hex_, h) for h in enemy)`, with each hex's axial coordinates read
-    from a table of the map instead of worked out from its id for each pair."""
+    from a table of the map instead of worked out from its id for each pair, and the
+    distances found in C (map over the enemy's coordinates: a fog of war step asks a dozen
+    hexes of some twenty enemy hexes each)."""
     if not enemy:
         return None
     where = _axial(board)
     qa, ra = where.get(hex_) or rm.grid(board).axial(hex_)
-    # Grid.distance, (|dq| + |dr| + |dq + dr|) // 2, is the largest of the three: they
-    # are the cube deltas (dq, dr, -dq - dr) made positive, and one is the other two's sum.
-    return min(
-        max(abs(qa - qb), abs(ra - rb), abs(qa - qb + ra - rb))
-        for qb, rb in _coordinates(board, enemy)
+    qs, rs, ss = _coordinates(board, enemy)
+    # Grid.distance, (|dq| + |dr| + |dq + dr|) // 2 (dq + dr the difference of the hexes'
+    # q + r); halving the least sum is the least of the halves.
+    return (
+        min(
+            map(
+                add,
+                map(add, map(abs, map(sub, qs, repeat(qa))), map(abs, map(sub, rs, repeat(ra)))),
+                map(abs, map(sub, ss, repeat(qa + ra))),
+            )
+        )
+        // 2
     )
 
 
-def _coordinates(board: Any, enemy: frozenset[int]) -> list[tuple[int, int]]:
-    """The axial coordinates of the hexes `enemy`, by map (by identity) and hexes (a fog
-    of war step asks `_closest` of one enemy for a dozen hexes)."""
+def _coordinates(
+    board: Any, enemy: frozenset[int]
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """The axial coordinates q and r of the hexes `enemy`, and their sums q + r, each a
+    tuple in one order, by map (by identity) and hexes (a fog of war step asks `_closest`
+    of one enemy for a dozen hexes)."""
     key = (id(board), enemy)
     found = _COORDINATES.get(key)
     if found is None or found[0] is not board:
@@ -261,11 +275,16 @@ def _coordinates(board: Any, enemy: frozenset[int]) -> list[tuple[int, int]]:
             _COORDINATES.clear()
         where = _axial(board)
         coordinates = [where.get(h) or rm.grid(board).axial(h) for h in enemy]
-        found = _COORDINATES[key] = (board, coordinates)
+        qs = tuple(q for q, _r in coordinates)
+        rs = tuple(r for _q, r in coordinates)
+        found = _COORDINATES[key] = (board, (qs, rs, tuple(map(add, qs, rs))))
     return found[1]
 
 
-_COORDINATES: dict[tuple[int, frozenset[int]], tuple[Any, list[tuple[int, int]]]] = {}
+_COORDINATES: dict[
+    tuple[int, frozenset[int]],
+    tuple[Any, tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]],
+] = {}
 
 
 def _axial(board: Any) -> Mapping[int, tuple[int, int]]:
@@ -395,7 +414,7 @@ def hide(state: State, role: str, d: Hide, ctx: Context) -> Next:
     _stacking_claims(state, role, ctx)
     if redeploying(d):
         ctx.event(f"7.7.4.B: {len(d.up)} False Report(s) picked up, {len(d.put)} put on the map")
-    state["fog"].pop(0)
+    state["fog"] = state["fog"][1:]  # (shared by copies: replaced)
     return NEXT_FOG
 
 
