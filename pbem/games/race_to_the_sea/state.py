@@ -379,15 +379,33 @@ def _control_stays(state: State, piece: Mapping[str, Any], hex_: int) -> bool:
         want = None if piece["side"] == start else piece["side"]
         if control.get(mv.hex_label(hex_)) != want:
             return False
+    return _as_written(control)
+
+
+def _as_written(control: Mapping[str, Any]) -> bool:
+    """Whether the control record's keys are as `take_control` writes them: printed labels
+    (four characters), in map order. Kept by record (the answer reads only its keys, and a
+    record is never changed in place: `take_control` replaces it, `copy_state` shares it),
+    held with the record and its length (no id reused, a key added or dropped seen): a
+    move asks it of the record the entry before left, some fifty keys looked at again."""
+    found = _WRITTEN.get(id(control))
+    if found is not None and found[0] is control and found[1] == len(control):
+        return found[2]
     # (`all(type(k) is str and len(k) == 4 for k in control)`, its keys looked at in C)
-    return (
+    written = (
         set(map(type, control)) <= _STR
         and set(map(len, control)) <= _FOUR
         and list(control) == sorted(control)
     )
+    if len(_WRITTEN) >= 16:
+        _WRITTEN.clear()
+    _WRITTEN[id(control)] = (control, len(control), written)
+    return written
 
 
 _STR, _FOUR = {str}, {4}
+# control record's id -> (the record, its length, `_as_written` of it)
+_WRITTEN: dict[int, tuple[Mapping[str, Any], int, bool]] = {}
 
 
 def stop_positions(state: State, label: str, hex_: int) -> dict[str, Any]:
