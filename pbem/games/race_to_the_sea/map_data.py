@@ -820,6 +820,12 @@ def terrain(data: Mapping[str, Any], hex_: int) -> str:
     return found if found is not None else str(_info(data, hex_)["terrain"])
 
 
+def terrain_table(data: Mapping[str, Any]) -> Mapping[int, str]:
+    """Each hex's terrain by int id (`terrain`'s table: a hex it lacks, `terrain` asks
+    `_info`, which refuses a hex off the map), by map as `_INFOS`."""
+    return _terrains(data)
+
+
 def _terrains(data: Mapping[str, Any]) -> dict[int, str]:
     """Each hex's terrain (`_info`'s), by map as `_INFOS`."""
     cached = _TERRAINS.get(id(data))

@@ -47,3 +47,43 @@ def test_a_copy_leaves_the_shared_values_of_its_source_as_they_were() -> None:
     copy["fog"] = ["allies", "germans"]
     copy["place_order"] = copy["place_order"][1:]
     assert {key: repr(state.get(key)) for key in rs.SHARED} == before
+
+
+def test_a_path_step_not_sent_to_step_problem_is_one_it_allows(monkeypatch: Any) -> None:
+    """`_path_problem` asks `_step_problem` only of a step it cannot see allowed from the
+    map's tables: every step it does not ask about is one `_step_problem` allows (and a
+    normal move's in-line price is `move_cost`'s: the verdicts are `legal_move`'s)."""
+    from pbem.games.race_to_the_sea import map_data as rm
+    from pbem.games.race_to_the_sea import movement as mv
+
+    state = ENGINE.setup(DATA, {})
+    board = state["board"]
+    strict = mv._step_problem
+    asked: list[tuple[int, int]] = []
+    asked_ever: set[tuple[int, int]] = set()
+
+    def step_problem(board: Any, a: int, b: int, flooded: Any, enemies: Any) -> str | None:
+        asked.append((a, b))
+        asked_ever.add((a, b))
+        return strict(board, a, b, flooded, enemies)
+
+    monkeypatch.setattr(mv, "_step_problem", step_problem)
+    around = rm.neighbour_table(board)
+    hexes = sorted(around)[::7]
+    flooded = hexes[1::9]
+    pieces = {"c01": {"side": "allies", "hex": 0, "cavalry": False, "kind": "infantry", "sz": 1}}
+    for n, h in enumerate(sorted(around)[3::40]):  # enemy counters here and there
+        pieces[f"c{n + 2:02d}"] = {"side": "germans", "hex": h, "kind": "infantry", "sz": 1}
+    steps = 0
+    for a in hexes:
+        for b in (*around[a], a, a + 1, 9999):
+            pieces["c01"]["hex"] = a
+            asked.clear()
+            for tried in (flooded, ()):
+                check = mv._path_problem(board, pieces, "c01", [a, b], tried, None, 5, "move", None)
+                if (a, b) not in asked:
+                    steps += 1
+                    assert strict(board, a, b, tried, mv.enemy_hexes(pieces, "allies")) is None
+                    assert check.problem is None or "10.1.1" in check.problem
+                    assert rm.move_cost(board, a, b, tried) is not None
+    assert steps > 400 and len(asked_ever) > 100
