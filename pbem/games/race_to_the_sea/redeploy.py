@@ -75,17 +75,41 @@ def rehide_targets(state: State, side: str) -> list[str]:
     identity opens in the owner's next entry counts as face up, and a False Report that
     opening removes counts as gone, so that the owner's client (before the opening) and
     the rules (after it) agree on the fresh labels."""
+    return _targets(state, side, _own_counters(state, side))
+
+
+def _targets(state: State, side: str, own_counters: OwnCounters) -> list[str]:
+    """`rehide_targets`, of `_own_counters(state, side)`."""
     around = rm.adjacency(state["board"]).neighbours
     enemy = _enemy_hexes(state, side)  # (`adjacent_to_enemy` of each, the enemy found once)
     return [
         label
-        for label, c in sorted(state["counters"].items())
-        if c["side"] == side
-        and not c["cavalry"]
-        and (c["unit"] is not None or opening(state, label))
-        and not leaving(state, label)
-        and enemy.isdisjoint(around(c["hex"]))
+        for label, c, opens, goes in own_counters
+        if (c["unit"] is not None or opens) and not goes and enemy.isdisjoint(around(c["hex"]))
     ]
+
+
+# (label, counter, `opening` of it, `leaving` of it) of each non-cavalry counter of a side
+OwnCounters = list[tuple[str, Any, bool, bool]]
+
+
+def _own_counters(state: State, side: str) -> OwnCounters:
+    """`side`'s non-cavalry counters in label order, each with `opening` and `leaving` of
+    it worked out in line from its identity piece (a fog of war step asks them of some
+    twenty counters three times: `plan` for the entry's commitments and for the handler)."""
+    pieces_ = state["pieces"]
+    out = []
+    for label, c in sorted(state["counters"].items()):
+        if c["side"] != side or c["cavalry"]:
+            continue
+        piece = pieces_.get(f"unit/{label}")  # (`piece_label`)
+        opens = piece is not None and bool(piece["due"]) and not piece["revealed"]
+        goes = False
+        if opens:  # `leaving`: a False Report, as this state knows it
+            known = identity(state, label)
+            goes = known is not None and unit(state, known)["kind"] == "false-report"
+        out.append((label, c, opens, goes))
+    return out
 
 
 def plan(state: State, side: str, d: Hide) -> list[dict[str, Any]]:
@@ -93,13 +117,14 @@ def plan(state: State, side: str, d: Hide) -> list[dict[str, Any]]:
     nationalities}, by hex. The same before the entry's openings (the owner's client, the
     adjudicator's allowed commitments) and after them (the handler): a counter picked up or
     a False Report leaving is left out, a counter opening counts as face up."""
-    targets = set(rehide_targets(state, side))
+    own_counters = _own_counters(state, side)
+    targets = set(_targets(state, side, own_counters))
     moved = {s[0]: s[2] for s in d.shift}
     where: dict[int, list[str]] = {}
-    for label, c in sorted(state["counters"].items()):
-        if c["side"] != side or c["cavalry"] or label in d.up or leaving(state, label):
+    for label, c, opens, goes in own_counters:
+        if label in d.up or goes:
             continue
-        hidden = c["unit"] is None and not opening(state, label)
+        hidden = c["unit"] is None and not opens
         if label in targets or hidden:
             where.setdefault(moved.get(label, c["hex"]), []).append(label)
     puts: dict[int, list[str]] = {}
