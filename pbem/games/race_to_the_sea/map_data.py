@@ -906,9 +906,10 @@ def move_costs(data: Mapping[str, Any]) -> Mapping[tuple[int, int], int | None]:
 
 def _move_cost(data: Mapping[str, Any], a: int, b: int) -> int | None:
     sides = _neighbours(data, a, b)
-    if terrain(data, b) in PROHIBITED:
+    found = terrain(data, b)  # (read once)
+    if found in PROHIBITED:
         return None
-    if terrain(data, b) == "forest" or RIVER in sides.get(frozenset((a, b)), _NOTHING):
+    if found == "forest" or RIVER in sides.get(frozenset((a, b)), _NOTHING):
         return 2
     return 1
 
