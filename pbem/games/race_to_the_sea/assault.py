@@ -713,7 +713,8 @@ def _close(state: State, ctx: Context) -> Next:
         state["resume"] = "action" if not combat.get("counter") else None
     for found in combat["events"]:
         if state["combat"] is not None or state.get("event") or state.get("absorbing"):
-            state.setdefault("later_events", []).append(found)
+            # (shared by copies: replaced)
+            state["later_events"] = [*state.get("later_events", []), found]
             continue
         events.after_combat(state, found, ctx)
     return PENDING

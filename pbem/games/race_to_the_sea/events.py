@@ -75,7 +75,9 @@ def after_combat(state: State, combat: dict[str, Any], ctx: Context) -> None:
 
 def later_event(state: State, ctx: Context) -> Next:
     """13.0.D: the next Event kept for after a combat (assault._close), in turn."""
-    after_combat(state, state["later_events"].pop(0), ctx)
+    found, *rest = state["later_events"]
+    state["later_events"] = rest  # (shared by copies: replaced)
+    after_combat(state, found, ctx)
     return PENDING
 
 

@@ -98,7 +98,8 @@ def discard_label(state: State, side: str) -> str:
 def start_placing(state: State, ctx: Context | None) -> None:
     """The next side of `place_order` with something to place; then the next phase."""
     while state["place_order"]:
-        side = state["place_order"].pop(0)
+        side, *rest = state["place_order"]
+        state["place_order"] = rest  # (shared by copies: replaced)
         turn = state["turn"]
         units = arriving(state, side, turn)
         extra = 0
@@ -201,9 +202,10 @@ def placement_done(state: State, role: str, d: Done, ctx: Context) -> None:
         raise illegal(f"{need - placed} more hidden unit(s) to place", "7.1")
     extra_used = max(placed - need - _optional_false(state, batch), 0)
     if state["turn"] == 0:
-        state["fr_carry"][role] = batch["extra_false"] - extra_used  # 15.5.B: or with Turn 1
+        carry = batch["extra_false"] - extra_used  # 15.5.B: or with Turn 1
+        state["fr_carry"] = {**state["fr_carry"], role: carry}  # (shared by copies: replaced)
     elif state["turn"] == 1:
-        state["fr_carry"][role] = 0
+        state["fr_carry"] = {**state["fr_carry"], role: 0}
     ctx.event(f"{NAMES[role]} placed {placed} hidden counter(s)")
     start_placing(state, ctx)
 
@@ -245,7 +247,7 @@ def discard(state: State, role: str, d: Discard, ctx: Context) -> None:
     piece["pile"] = deck["pile"]
     piece["bids"] = None
     state["pieces"][label] = piece
-    state["discards"][role] = label
+    state["discards"] = {**state["discards"], role: label}  # (shared by copies: replaced)
     if role == BID_ORDER[0]:
         state["active"] = BID_ORDER[1]
         return
@@ -268,7 +270,7 @@ def rail(state: State, role: str, d: Rail, ctx: Context) -> None:
     if check.problem is not None:
         raise illegal(check.problem, "7.3")
     writable_counter(state, d.counter)["hex"] = d.end
-    state["railed"].append(d.counter)
+    state["railed"] = [*state["railed"], d.counter]  # (shared by copies: replaced)
     take_control(state, d.counter, d.end)
     stacking = tuple(c for c in check.claims if c.startswith("10.2"))
     record_claims(state, ctx, role, d.counter, stacking)
@@ -318,8 +320,8 @@ def open_bid(state: State, role: str, d: OpenBid, ctx: Context) -> None:
     """8.1-8.5: the kit opened the sealed bid before this handler (its claims checked)."""
     values = BIDS.finish(state)
     bids = {side: int(values[side]) for side in SIDES}
-    for side in SIDES:
-        state["played"][side].append(bids[side])
+    played = state["played"]  # (shared by copies: replaced)
+    state["played"] = {side: [*played[side], bids[side]] for side in SIDES}
     outcome = initiative.bid_round(bids, state["momentum"])
     state["order"] = outcome.order()
     state["index"] = 0
@@ -544,7 +546,7 @@ def advance_turn(state: State) -> None:
             piece = own(state["pieces"], label)
             piece["bids"] = list(state["played"][side])
             pieces.oblige(piece, "7.7.6: the turn is over: open the unseen discard")
-        state["discards"][side] = None
+    state["discards"] = {side: None for side in SIDES}  # (shared by copies: replaced)
     state["hands"] = {side: None for side in SIDES}
     if state["turn"] >= TURNS:
         start_final(state)

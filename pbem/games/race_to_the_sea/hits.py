@@ -241,7 +241,8 @@ def eliminate(state: State, counter: str, ctx: Context, why: str) -> None:
     c = state["counters"].pop(counter)
     state["stacks"].pop(counter, None)
     if unit_id is not None and not _is_false(str(unit_id), state):
-        state["eliminated"][c["side"]] = sorted({*state["eliminated"][c["side"]], str(unit_id)})
+        gone = sorted({*state["eliminated"][c["side"]], str(unit_id)})
+        state["eliminated"] = {**state["eliminated"], c["side"]: gone}  # (shared by copies)
     ctx.event(f"{counter} ({unit_id}) is eliminated in {hex_text(c['hex'])} ({why})")
 
 

@@ -820,6 +820,12 @@ def terrain(data: Mapping[str, Any], hex_: int) -> str:
     return found if found is not None else str(_info(data, hex_)["terrain"])
 
 
+def terrain_table(data: Mapping[str, Any]) -> Mapping[int, str]:
+    """Each hex's terrain by int id (`terrain`'s table: a hex it lacks, `terrain` asks
+    `_info`, which refuses a hex off the map), by map as `_INFOS`."""
+    return _terrains(data)
+
+
 def _terrains(data: Mapping[str, Any]) -> dict[int, str]:
     """Each hex's terrain (`_info`'s), by map as `_INFOS`."""
     cached = _TERRAINS.get(id(data))
@@ -900,9 +906,10 @@ def move_costs(data: Mapping[str, Any]) -> Mapping[tuple[int, int], int | None]:
 
 def _move_cost(data: Mapping[str, Any], a: int, b: int) -> int | None:
     sides = _neighbours(data, a, b)
-    if terrain(data, b) in PROHIBITED:
+    found = terrain(data, b)  # (read once)
+    if found in PROHIBITED:
         return None
-    if terrain(data, b) == "forest" or RIVER in sides.get(frozenset((a, b)), _NOTHING):
+    if found == "forest" or RIVER in sides.get(frozenset((a, b)), _NOTHING):
         return 2
     return 1
 

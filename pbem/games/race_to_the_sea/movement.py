@@ -268,7 +268,7 @@ def _path_problem(
     piece_id: str,
     path: Sequence[int],
     flooded: Collection[int],
-    cost: Callable[[int, int], int],
+    cost: Callable[[int, int], int] | None,
     allowance: int,
     what: str,
     near: tuple[set[int], Container[int]] | None = None,
@@ -277,7 +277,8 @@ def _path_problem(
     """The checks shared by normal movement and forced marches: `path` starts at the
     piece's hex; `cost` prices a step; `allowance` is the most the path may cost; `near`,
     if given, is (`enemy_hexes`, `nml_hexes`) of the piece's side, computed once by a
-    caller that checks many paths; `stack`, `stacking_check`'s `among` in the last hex."""
+    caller that checks many paths; `stack`, `stacking_check`'s `among` in the last hex;
+    `cost` None prices a step as a normal move does (`_move_cost`)."""
     try:
         piece = find(pieces, piece_id)
     except KeyError as error:
@@ -298,10 +299,22 @@ def _path_problem(
         enemies = enemy_hexes(pieces, side)
         nml = _NearEnemies(rm.adjacency(board), enemies)
     spent = 0
+    around, terrains = rm.neighbour_table(board), rm.terrain_table(board)
+    costs = rm.move_costs(board)
     for i, (a, b) in enumerate(zip(hexes, hexes[1:], strict=False), start=1):
-        problem = _step_problem(board, a, b, flooded, enemies)
-        if problem is not None:
-            return MoveCheck(problem)
+        # `_step_problem`, read from the map's tables in line: a step that is not plainly
+        # allowed (on the map, adjacent, not flooded, not prohibited, no enemy) asks it for
+        # its refusal (or its answer: the fast path only ever sends a step to it)
+        if (
+            b not in (around.get(a) or ())
+            or b in flooded
+            or (found := terrains.get(b)) is None
+            or found in rm.PROHIBITED
+            or b in enemies
+        ):
+            problem = _step_problem(board, a, b, flooded, enemies)
+            if problem is not None:
+                return MoveCheck(problem)
         # 10.1.1 C: NML to NML only from the start hex (entering NML ends the move, B),
         # and only screened (10.1.2): friendly units in both hexes, then one hex only.
         if (
@@ -314,7 +327,11 @@ def _path_problem(
                 f"straight into No Man's Land hex {label(b)} unless screened "
                 "(10.1.2: friendly units in both)"
             )
-        spent += cost(a, b)
+        if cost is None:  # a normal move's (`_move_cost`), its memo read in line
+            step = costs.get((a, b)) if b not in flooded else None
+            spent += step if step is not None else _move_cost(board, flooded, a, b)
+        else:
+            spent += cost(a, b)
         if spent > allowance:
             return MoveCheck(
                 f"10.3.1 D: {piece_id} has not the movement allowance to enter hex {label(b)} "
@@ -344,18 +361,19 @@ def legal_move(
     enemy-occupied hex (10.2 D). `enemies`, if given, is `enemy_hexes` of the piece's side
     and `stack` the keys of its side's pieces in the last hex (`stacking_check`'s `among`),
     found by a caller that looked at every piece already."""
-
-    def cost(a: int, b: int) -> int:
-        return rm.move_cost(board, a, b, flooded) or 0  # prohibited steps refused before
-
     try:
         allowance = movement_allowance(find(pieces, piece_id))
     except KeyError as error:
         return MoveCheck(str(error.args[0]))
     near = None if enemies is None else near_enemies(board, enemies)
     return _path_problem(
-        board, pieces, piece_id, path, flooded, cost, allowance, "move", near, stack
+        board, pieces, piece_id, path, flooded, None, allowance, "move", near, stack
     )
+
+
+def _move_cost(board: Board, flooded: Collection[int], a: int, b: int) -> int:
+    """A normal move's price of the step from `a` into `b` (`legal_move`'s)."""
+    return rm.move_cost(board, a, b, flooded) or 0  # prohibited steps refused before
 
 
 def reachable(

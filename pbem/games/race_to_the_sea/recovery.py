@@ -204,7 +204,8 @@ def rebuild(state: State, role: str, d: Rebuild, ctx: Context) -> Next:
     if check.problem is not None:
         raise illegal(check.problem, "9.6, 10.2")
     record_claims(state, ctx, role, label, check.claims)
-    state["eliminated"][role] = [u for u in state["eliminated"][role] if u != d.unit]
+    left = [u for u in state["eliminated"][role] if u != d.unit]
+    state["eliminated"] = {**state["eliminated"], role: left}  # (shared by copies: replaced)
     take_control(state, label, d.hex)
     writable_counter(state, label)["activated"] = True  # 9.6: "give the unit an Activated marker"
     ctx.event(f"{label}: {d.unit} is rebuilt in {hex_text(d.hex)} at SZ 1 (9.6)")

@@ -28,6 +28,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
+from itertools import repeat
+from operator import add, sub
 from typing import Any
 
 from pbem.core.engine import Context, State
@@ -73,17 +75,41 @@ def rehide_targets(state: State, side: str) -> list[str]:
     identity opens in the owner's next entry counts as face up, and a False Report that
     opening removes counts as gone, so that the owner's client (before the opening) and
     the rules (after it) agree on the fresh labels."""
+    return _targets(state, side, _own_counters(state, side))
+
+
+def _targets(state: State, side: str, own_counters: OwnCounters) -> list[str]:
+    """`rehide_targets`, of `_own_counters(state, side)`."""
     around = rm.adjacency(state["board"]).neighbours
     enemy = _enemy_hexes(state, side)  # (`adjacent_to_enemy` of each, the enemy found once)
     return [
         label
-        for label, c in sorted(state["counters"].items())
-        if c["side"] == side
-        and not c["cavalry"]
-        and (c["unit"] is not None or opening(state, label))
-        and not leaving(state, label)
-        and enemy.isdisjoint(around(c["hex"]))
+        for label, c, opens, goes in own_counters
+        if (c["unit"] is not None or opens) and not goes and enemy.isdisjoint(around(c["hex"]))
     ]
+
+
+# (label, counter, `opening` of it, `leaving` of it) of each non-cavalry counter of a side
+OwnCounters = list[tuple[str, Any, bool, bool]]
+
+
+def _own_counters(state: State, side: str) -> OwnCounters:
+    """`side`'s non-cavalry counters in label order, each with `opening` and `leaving` of
+    it worked out in line from its identity piece (a fog of war step asks them of some
+    twenty counters three times: `plan` for the entry's commitments and for the handler)."""
+    pieces_ = state["pieces"]
+    out = []
+    for label, c in sorted(state["counters"].items()):
+        if c["side"] != side or c["cavalry"]:
+            continue
+        piece = pieces_.get(f"unit/{label}")  # (`piece_label`)
+        opens = piece is not None and bool(piece["due"]) and not piece["revealed"]
+        goes = False
+        if opens:  # `leaving`: a False Report, as this state knows it
+            known = identity(state, label)
+            goes = known is not None and unit(state, known)["kind"] == "false-report"
+        out.append((label, c, opens, goes))
+    return out
 
 
 def plan(state: State, side: str, d: Hide) -> list[dict[str, Any]]:
@@ -91,13 +117,14 @@ def plan(state: State, side: str, d: Hide) -> list[dict[str, Any]]:
     nationalities}, by hex. The same before the entry's openings (the owner's client, the
     adjudicator's allowed commitments) and after them (the handler): a counter picked up or
     a False Report leaving is left out, a counter opening counts as face up."""
-    targets = set(rehide_targets(state, side))
+    own_counters = _own_counters(state, side)
+    targets = set(_targets(state, side, own_counters))
     moved = {s[0]: s[2] for s in d.shift}
     where: dict[int, list[str]] = {}
-    for label, c in sorted(state["counters"].items()):
-        if c["side"] != side or c["cavalry"] or label in d.up or leaving(state, label):
+    for label, c, opens, goes in own_counters:
+        if label in d.up or goes:
             continue
-        hidden = c["unit"] is None and not opening(state, label)
+        hidden = c["unit"] is None and not opens
         if label in targets or hidden:
             where.setdefault(moved.get(label, c["hex"]), []).append(label)
     puts: dict[int, list[str]] = {}
@@ -238,22 +265,34 @@ def _distance_to(board: Any, enemy: frozenset[int], hex_: int) -> int | None:
 
 def _closest(board: Any, enemy: frozenset[int], hex_: int) -> int | None:
     """`min(g.distance(hex_, h) for h in enemy)`, with each hex's axial coordinates read
-    from a table of the map instead of worked out from its id for each pair."""
+    from a table of the map instead of worked out from its id for each pair, and the
+    distances found in C (map over the enemy's coordinates: a fog of war step asks a dozen
+    hexes of some twenty enemy hexes each)."""
     if not enemy:
         return None
     where = _axial(board)
     qa, ra = where.get(hex_) or rm.grid(board).axial(hex_)
-    # Grid.distance, (|dq| + |dr| + |dq + dr|) // 2, is the largest of the three: they
-    # are the cube deltas (dq, dr, -dq - dr) made positive, and one is the other two's sum.
-    return min(
-        max(abs(qa - qb), abs(ra - rb), abs(qa - qb + ra - rb))
-        for qb, rb in _coordinates(board, enemy)
+    qs, rs, ss = _coordinates(board, enemy)
+    # Grid.distance, (|dq| + |dr| + |dq + dr|) // 2 (dq + dr the difference of the hexes'
+    # q + r); halving the least sum is the least of the halves.
+    return (
+        min(
+            map(
+                add,
+                map(add, map(abs, map(sub, qs, repeat(qa))), map(abs, map(sub, rs, repeat(ra)))),
+                map(abs, map(sub, ss, repeat(qa + ra))),
+            )
+        )
+        // 2
     )
 
 
-def _coordinates(board: Any, enemy: frozenset[int]) -> list[tuple[int, int]]:
-    """The axial coordinates of the hexes `enemy`, by map (by identity) and hexes (a fog
-    of war step asks `_closest` of one enemy for a dozen hexes)."""
+def _coordinates(
+    board: Any, enemy: frozenset[int]
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """The axial coordinates q and r of the hexes `enemy`, and their sums q + r, each a
+    tuple in one order, by map (by identity) and hexes (a fog of war step asks `_closest`
+    of one enemy for a dozen hexes)."""
     key = (id(board), enemy)
     found = _COORDINATES.get(key)
     if found is None or found[0] is not board:
@@ -261,11 +300,16 @@ def _coordinates(board: Any, enemy: frozenset[int]) -> list[tuple[int, int]]:
             _COORDINATES.clear()
         where = _axial(board)
         coordinates = [where.get(h) or rm.grid(board).axial(h) for h in enemy]
-        found = _COORDINATES[key] = (board, coordinates)
+        qs = tuple(q for q, _r in coordinates)
+        rs = tuple(r for _q, r in coordinates)
+        found = _COORDINATES[key] = (board, (qs, rs, tuple(map(add, qs, rs))))
     return found[1]
 
 
-_COORDINATES: dict[tuple[int, frozenset[int]], tuple[Any, list[tuple[int, int]]]] = {}
+_COORDINATES: dict[
+    tuple[int, frozenset[int]],
+    tuple[Any, tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]],
+] = {}
 
 
 def _axial(board: Any) -> Mapping[int, tuple[int, int]]:
@@ -395,7 +439,7 @@ def hide(state: State, role: str, d: Hide, ctx: Context) -> Next:
     _stacking_claims(state, role, ctx)
     if redeploying(d):
         ctx.event(f"7.7.4.B: {len(d.up)} False Report(s) picked up, {len(d.put)} put on the map")
-    state["fog"].pop(0)
+    state["fog"] = state["fog"][1:]  # (shared by copies: replaced)
     return NEXT_FOG
 
 

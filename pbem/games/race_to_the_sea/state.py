@@ -128,21 +128,16 @@ def copy_state(state: State) -> State:
     counters are shared the same way (an entry moves or marks one or two of fifty): the
     rules change one only through `writable_counter`. The Combat Results decks are shared
     whole: `flip_card`, their only change, replaces them with a copy first; so is the
-    control record, which `take_control` only ever replaces with a new one."""
-    new = dict(state)
+    control record, which `take_control` only ever replaces with a new one, and the
+    values of `SHARED` below, which the rules only ever replace (never change in place:
+    tests/games/race_to_the_sea/test_rts_fast_paths.py checks that apply leaves the state
+    it is given as it was, at every entry of the demo save and of bot games)."""
+    new = dict(state)  # (every value shared: those changed in place are copied below)
     new["counters"] = share(state["counters"])  # every counter, until one changes (below)
     new["pieces"] = share(state["pieces"])  # every piece, until the rules change one (`own`)
-    new["control"] = state["control"]  # shared: only ever replaced (`take_control`)
-    new["decks"] = state["decks"]  # shared: only `flip_card` changes it, on a copy of its own
-    new["played"] = {side: list(v) for side, v in state["played"].items()}
-    new["discards"] = dict(state["discards"])
-    new["order"] = list(state["order"])
-    new["railed"] = list(state["railed"])
-    new["fog"] = list(state["fog"])
-    new["fr_carry"] = dict(state["fr_carry"])
-    new["place_order"] = list(state.get("place_order", []))
-    new["flooded"] = list(state.get("flooded", []))
-    new["hands"] = dict(state["hands"])
+    for key in _ADDED:  # (a state without them gains them, as the copies always did)
+        if key not in state:
+            new[key] = []
     if state["batch"] is not None:
         new["batch"] = {
             k: (list(v) if isinstance(v, list) else v) for k, v in state["batch"].items()
@@ -153,11 +148,7 @@ def copy_state(state: State) -> State:
             for k, v in state["march"].items()
         }
     new["stacks"] = dict(state["stacks"])
-    new["eliminated"] = {side: list(v) for side, v in state["eliminated"].items()}
-    new["later_events"] = list(state.get("later_events", []))
-    if state.get("plan_units") is not None:
-        new["plan_units"] = list(state["plan_units"])
-    for key in ("combat", "event", "absorbing", "planned_ops", "counter"):
+    for key in ("combat", "event", "absorbing", "counter"):
         if state.get(key) is not None:
             new[key] = copy_json(state[key])
     if "bids" in state and state["bids"] is not None:
@@ -166,6 +157,20 @@ def copy_state(state: State) -> State:
             "labels": dict(state["bids"]["labels"]),
         }
     return new
+
+
+# The values `copy_state` shares with the copy because the rules only ever replace them
+# (a list or dict of the state assigned anew, never appended to or changed by key): the
+# control record, the decks, the cards played, the unseen discards, the order of play, the
+# units moved by rail, the fog of war's sides, the False Reports carried, the placing
+# order, the flooded hexes, the hands, the eliminated units, the Events waiting, the
+# Planned Operations' units and marker.
+SHARED = (
+    "control", "decks", "played", "discards", "order", "railed", "fog", "fr_carry",
+    "place_order", "flooded", "hands", "eliminated", "later_events", "plan_units",
+    "planned_ops",
+)  # fmt: skip
+_ADDED = ("place_order", "flooded", "later_events")
 
 
 # --- counters and identities ----------------------------------------------------------------------
@@ -374,15 +379,33 @@ def _control_stays(state: State, piece: Mapping[str, Any], hex_: int) -> bool:
         want = None if piece["side"] == start else piece["side"]
         if control.get(mv.hex_label(hex_)) != want:
             return False
+    return _as_written(control)
+
+
+def _as_written(control: Mapping[str, Any]) -> bool:
+    """Whether the control record's keys are as `take_control` writes them: printed labels
+    (four characters), in map order. Kept by record (the answer reads only its keys, and a
+    record is never changed in place: `take_control` replaces it, `copy_state` shares it),
+    held with the record and its length (no id reused, a key added or dropped seen): a
+    move asks it of the record the entry before left, some fifty keys looked at again."""
+    found = _WRITTEN.get(id(control))
+    if found is not None and found[0] is control and found[1] == len(control):
+        return found[2]
     # (`all(type(k) is str and len(k) == 4 for k in control)`, its keys looked at in C)
-    return (
+    written = (
         set(map(type, control)) <= _STR
         and set(map(len, control)) <= _FOUR
         and list(control) == sorted(control)
     )
+    if len(_WRITTEN) >= 16:
+        _WRITTEN.clear()
+    _WRITTEN[id(control)] = (control, len(control), written)
+    return written
 
 
 _STR, _FOUR = {str}, {4}
+# control record's id -> (the record, its length, `_as_written` of it)
+_WRITTEN: dict[int, tuple[Mapping[str, Any], int, bool]] = {}
 
 
 def stop_positions(state: State, label: str, hex_: int) -> dict[str, Any]:
