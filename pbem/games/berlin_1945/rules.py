@@ -28,6 +28,7 @@ from pbem.errors import InvalidOrderError, PbemError
 from pbem.games.berlin_1945 import data, flow, tables
 from pbem.games.berlin_1945.decisions import (
     DECISION_TYPES,
+    WRITERS,
     Cards,
     Draw,
     Open,
@@ -174,6 +175,11 @@ class Berlin1945Engine(StepGame):
         return parse_decision(text)
 
     def format(self, decision: Any) -> str:
+        # (asked for every entry: the writer of the decision's exact type at once; anything
+        # else, a subclass or no decision, takes the checked way)
+        writer = WRITERS.get(type(decision))
+        if writer is not None:
+            return writer(decision, self.shell_safe)
         if not isinstance(decision, DECISION_TYPES):
             raise InvalidOrderError(f"not a Berlin 1945 decision: a {type(decision).__name__}")
         return self.format_decision(decision)

@@ -36,6 +36,7 @@ reads both spellings in every version.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -315,6 +316,107 @@ def _pieces(units: tuple[str, ...], block: bool) -> str:
     if not units:
         return "block"
     return ", ".join(units) + (" + block" if block else "")
+
+
+# The same texts by the decision's exact type, without the `match` above trying each class
+# in turn (every entry of a game is formatted once, to check its text is canonical): one
+# writer a type, each the text of its `case`s, or `format_decision` itself where a field is
+# not of the type the parser gives it (a pattern may read such a field otherwise).
+# tests/games/race_to_berlin/test_rtb_fast_format.py compares the two.
+
+
+def _write_place(d: Any, shell_safe: bool) -> str:
+    value = d.value
+    return f"place {'block' if value is None else value} in {d.area}"
+
+
+def _write_move(d: Any, shell_safe: bool) -> str:
+    if shell_safe:
+        return f"move {d.frm} to {d.to} with {_pieces(d.units, d.block)}"
+    return f"move {d.frm} -> {d.to}: {_pieces(d.units, d.block)}"
+
+
+def _write_attack(d: Any, shell_safe: bool) -> str:
+    text = f"attack {d.target} from {d.frm} cubes {d.cubes}"
+    return text + " exhausting" if d.exhausting else text
+
+
+def _write_remove(d: Any, shell_safe: bool) -> str:
+    return f"remove block in {d.area}"
+
+
+def _write_support(d: Any, shell_safe: bool) -> str:
+    area = d.area
+    if area is None:
+        return "no support"
+    return f"support {'in' if d.own else 'from'} {area}"
+
+
+def _write_tokens(d: Any, shell_safe: bool) -> str:
+    logistics, support = d.logistics, d.support
+    if logistics is False and support is False:
+        return "no tokens"
+    if logistics:
+        return "tokens logistics support" if support else "tokens logistics"
+    return "tokens support" if support else "tokens "
+
+
+def _write_reserves(d: Any, shell_safe: bool) -> str:
+    return "reroll" if d.reroll else "keep"
+
+
+def _write_counterattack(d: Any, shell_safe: bool) -> str:
+    return "counterattack" if d.play else "no counterattack"
+
+
+def _write_loss(d: Any, shell_safe: bool) -> str:
+    return f"loss {d.unit}"
+
+
+def _write_advance(d: Any, shell_safe: bool) -> str:
+    units, block = d.units, d.block
+    if type(units) is not tuple:
+        return format_decision(d, shell_safe)  # (a sequence pattern reads other types)
+    if not units and block is False:
+        return "no advance"
+    return "advance " + " ".join([*units, "+ block"] if block else units)
+
+
+def _write_strategic(d: Any, shell_safe: bool) -> str:
+    if shell_safe:
+        return f"strategic {d.unit} from {d.frm} to {d.to}"
+    return f"strategic {d.unit} {d.frm} -> {d.to}"
+
+
+def _write_end_strategic(d: Any, shell_safe: bool) -> str:
+    return "end strategic"
+
+
+def _write_place_reserve(d: Any, shell_safe: bool) -> str:
+    return f"place {RESERVE_ALIAS} in {d.area}"
+
+
+def _write_open_blocks(d: Any, shell_safe: bool) -> str:
+    return "open blocks"
+
+
+WRITERS: dict[type, Callable[[Any, bool], str]] = {
+    Place: _write_place,
+    Move: _write_move,
+    Attack: _write_attack,
+    RemoveBlock: _write_remove,
+    Support: _write_support,
+    Tokens: _write_tokens,
+    Reserves: _write_reserves,
+    Counterattack: _write_counterattack,
+    Loss: _write_loss,
+    Retreat: format_decision,  # (rare)
+    Advance: _write_advance,
+    Strategic: _write_strategic,
+    EndStrategic: _write_end_strategic,
+    PlaceReserve: _write_place_reserve,
+    OpenBlocks: _write_open_blocks,
+}
 
 
 # --- parse ------------------------------------------------------------------------------------

@@ -54,6 +54,7 @@ from pbem.games.race_to_berlin.combat import (
 )
 from pbem.games.race_to_berlin.decisions import (
     DECISION_TYPES,
+    WRITERS,
     Advance,
     Attack,
     Counterattack,
@@ -284,6 +285,14 @@ class RaceToBerlinEngine(StepGame):
 
     def format_decision(self, decision: Any) -> str:
         return format_decision(decision, self.shell_safe)
+
+    def format(self, decision: Any) -> str:
+        # (asked for every entry: the writer of the decision's type, `decisions.WRITERS`;
+        # anything else, a subclass or no decision, takes the kit's checked way)
+        writer = WRITERS.get(type(decision))
+        if writer is None:
+            return super().format(decision)
+        return writer(decision, self.shell_safe)
 
     # --- hidden information -------------------------------------------------------------
 
