@@ -552,11 +552,15 @@ _PLACE = r"^place (?P<what>\S+) (?:in|at|on) (?P<area>\S+)$"
 
 
 def _parse_place(norm: str, text: str, lex: Lexicon) -> Any:
-    expected = (
-        "expected 'place <value> in <area>', 'place block in <area>' or 'place 6ss in <area>'"
-    )
-    m = _matched(_PLACE, norm, text, expected)
-    what, area = m.group("what"), lex.area(m.group("area"), text)
+    words = norm.split(" ")  # (`norm` is words joined by one space: `_PLACE` by its words)
+    if len(words) == 4 and words[2] in ("in", "at", "on"):
+        what, area = words[1], lex.area(words[3], text)
+    else:
+        expected = (
+            "expected 'place <value> in <area>', 'place block in <area>' or 'place 6ss in <area>'"
+        )
+        m = _matched(_PLACE, norm, text, expected)
+        what, area = m.group("what"), lex.area(m.group("area"), text)
     if what == "block":
         return Place(area)
     if what.isdigit() and what.isascii():
@@ -591,7 +595,10 @@ def _parse_move(norm: str, text: str, lex: Lexicon) -> Move:
 def _pieces_of(pieces: str, text: str, lex: Lexicon, frm: str) -> tuple[tuple[str, ...], bool]:
     block = False
     units: list[str] = []
-    words = [w for w in re.split(r"[ ,]+", pieces.replace(" + ", " ")) if w and w != "and"]
+    # (`pieces` is words joined by one space, a comma written ", ": split on spaces and
+    # commas as `re.split(r"[ ,]+", ...)` does, without re)
+    spaced = pieces.replace(" + ", " ").replace(",", " ")
+    words = [w for w in spaced.split(" ") if w and w != "and"]
     i = 0
     while i < len(words):
         word = words[i]
@@ -623,6 +630,16 @@ _ATTACK = (
 
 
 def _parse_attack(norm: str, text: str, lex: Lexicon) -> Attack:
+    words = norm.split(" ")  # (the canonical form by its words; any other by `_ATTACK`)
+    n = len(words)
+    if (
+        (n == 6 or (n == 7 and words[6] == "exhausting"))
+        and words[2] == "from"
+        and words[4] == "cubes"
+        and words[5] in ("1", "2")
+    ):
+        target, frm = lex.area(words[1], text), lex.area(words[3], text)
+        return Attack(target, frm, 1 if words[5] == "1" else 2, n == 7)
     m = _matched(_ATTACK, norm, text, "expected 'attack <target> from <area> cubes <1|2>'")
     target, frm = lex.area(m.group("target"), text), lex.area(m.group("frm"), text)
     raw = m.group("c1") or m.group("c2")

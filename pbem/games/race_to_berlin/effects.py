@@ -45,6 +45,7 @@ from pbem.games.race_to_berlin.state import (
     pool,
     refuse,
     update_area,
+    writable_block,
 )
 from pbem.games.race_to_berlin.supply import settle
 from pbem.games.race_to_berlin.tokens import free_token, reserves_force, token_force, use_token
@@ -360,7 +361,7 @@ def retreat(state: State, role: str, d: Retreat, ctx: Context) -> None:
             f"{unit_text(state, unit)} retreats to {area_name(state, dest)}", unit=unit, area=dest
         )
     for block, dest in moves:
-        block["area"] = dest
+        writable_block(state, block)["area"] = dest
         ctx.event(f"the {NAMES[block['owner']]} block retreats to {dest}", area=dest)
     moved = {u for u, _ in d.units}
     for unit in units:
@@ -382,7 +383,7 @@ def advance(state: State, role: str, d: Advance, ctx: Context) -> None:
     if d.block:
         block = own_block_in(state, frm, role)
         assert block is not None
-        block["area"] = target
+        writable_block(state, block)["area"] = target
     if d.units:
         ctx.event(
             f"{NAMES[role]} advances {', '.join(d.units)}{' and the block' if d.block else ''} "

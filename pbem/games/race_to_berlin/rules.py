@@ -82,6 +82,7 @@ from pbem.games.race_to_berlin.state import (
     illegal,
     initial_state,
     own_block_in,
+    writable_block,
 )
 from pbem.games.race_to_berlin.view import board_view
 from pbem.kit.pieces import Piece, known_value
@@ -307,6 +308,10 @@ class RaceToBerlinEngine(StepGame):
 
     def clone(self, state: State) -> State:
         return copy_state(state)
+
+    def writable(self, state: State, piece: Piece) -> Piece:
+        """A copy shares its blocks with its source until it changes one (`writable_block`)."""
+        return writable_block(state, piece)
 
     def clone_for_secrets(self, state: State) -> State:
         # The kit fills in values on the blocks only (and `with_secrets` replaces `hands`):

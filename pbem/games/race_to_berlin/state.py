@@ -34,16 +34,20 @@ Front Germans ("german-west"). Area control is "west", "soviet" or "german".
 
 `copy_state` copies a state knowing this shape (several times faster than a generic deep
 copy, and `apply` copies the state once per entry); the static map and the block values
-are shared, and so are the parts that are only ever replaced whole, never changed in
-place: the unit and area records (`update_unit`, `update_area` replace them), the
-special tokens' records (`tokens.use_token`), fortifications, the parts of the attack in
-progress named in `_copy_combat`, `last_combat` and `result`. The tests' check that
-`apply` never changes its input (every rulebook test, and the bot games) guards this.
+are shared, the blocks until the copy changes one (`writable_block`, copy on write), and
+so are the parts that are only ever replaced whole, never changed in place: the unit and
+area records (`update_unit`, `update_area` replace them), `hands` (replaced whole: the
+public state's are None, `with_secrets` makes new ones), the special tokens' records
+(`tokens.use_token`), fortifications, the parts of the attack in progress named in
+`_copy_combat`, `last_combat` and `result`. The tests' check that `apply` never changes
+its input (every rulebook test, and the bot games) guards this.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from itertools import repeat
+from operator import is_, itemgetter
 from typing import Any
 
 from pbem.core.canonical import copy_json
@@ -108,6 +112,7 @@ SHARED = frozenset(
         "block_values",
         "last_combat",
         "result",
+        "hands",
     }
 )
 # Parts whose shape `copy_state` knows (every other key is deep-copied).
@@ -119,7 +124,6 @@ KNOWN = SHARED | {
     "cubes",
     "markers",
     "strategic",
-    "hands",
     "bases",
     "placed",
     "unplaced",
@@ -128,6 +132,64 @@ KNOWN = SHARED | {
     "stranded",
     "combat",
 }
+
+
+# --- blocks, copy on write ---------------------------------------------------------------------
+# A copy of a state shares its blocks (a dozen dicts or more, most of them unchanged by an
+# entry) with the state it copies until it changes one: every change of a block goes
+# through `writable_block` (the rules' own changes, and the kit's reveals, settle and views
+# through the engine's `writable` hook), which copies the block into the state's list first
+# unless the state made it or copied it already. What tells the two apart is kept outside
+# the state (its JSON and its views are unchanged): for a blocks list, a list of the block
+# dicts it may share (its source's blocks when `share_blocks` made it). A list that is
+# copied in turn shares every block from then on (its record is dropped), and a list with no
+# record (a state from a snapshot, a test, a record dropped when the memo was full, a list
+# a handler made anew) is recorded at its first change as sharing every block it holds then:
+# never a block changed that another state holds, at worst one copy more.
+
+_SHARED_BLOCKS: dict[int, tuple[list[dict[str, Any]], list[dict[str, Any]]]] = {}
+_KEPT = 64  # (a verifier needs the newest copy or two, a bot a few more)
+
+
+def share_blocks(source: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A copy of a state's blocks list that shares its blocks until it changes them."""
+    copy = source.copy()
+    _SHARED_BLOCKS.pop(id(source), None)  # `source` is copied: its blocks are shared now
+    if len(_SHARED_BLOCKS) >= _KEPT:
+        _SHARED_BLOCKS.clear()
+    _SHARED_BLOCKS[id(copy)] = (copy, source)
+    return copy
+
+
+def writable_block(state: State, block: dict[str, Any]) -> dict[str, Any]:
+    """The block of `state` that `block` is (the very dict, or one with its label: a
+    reference taken before an earlier change copied it), this state's own to change in
+    place: copied first if another state may hold it. Read the block from what this
+    returns, never from a reference taken before."""
+    blocks = state["blocks"]
+    try:
+        at = [*map(is_, blocks, repeat(block))].index(True)
+    except ValueError:
+        label = block["label"]
+        at = next(n for n, b in enumerate(blocks) if b["label"] == label)
+    current = blocks[at]
+    record = _SHARED_BLOCKS.get(id(blocks))
+    if record is None or record[0] is not blocks:
+        record = _SHARED_BLOCKS[id(blocks)] = (blocks, blocks.copy())  # (all shared, maybe)
+    elif not any(map(is_, record[1], repeat(current))):
+        return current  # made or copied in this state
+    current = blocks[at] = current.copy()
+    return current
+
+
+def forget_shared_blocks() -> None:
+    """Drop every record (tests: a list without one copies each block it first changes)."""
+    _SHARED_BLOCKS.clear()
+
+
+# The parts `copy_state` does not read, looked up in C; KNOWN's size.
+_SHARED_PARTS = itemgetter(*SHARED)
+_KNOWN_COUNT = len(KNOWN)
 
 
 def _copy_combat(combat: dict[str, Any]) -> dict[str, Any]:
@@ -141,6 +203,14 @@ def _copy_combat(combat: dict[str, Any]) -> dict[str, Any]:
     return new
 
 
+def _copy_per_role(state: State, new: State) -> None:
+    """The parts kept per player, copied into `new` for any number of players."""
+    for key in ("tokens", "cubes", "markers", "bases"):
+        new[key] = {role: value.copy() for role, value in state[key].items()}
+    if state["strategic"] is not None:
+        new["strategic"] = {role: moves.copy() for role, moves in state["strategic"].items()}
+
+
 def copy_state(state: State) -> State:
     """A copy of the state to change (see the module docstring for what is shared)."""
     # (`.copy()` of each dict and list, not `dict(...)`, `{**...}` or `list(...)`: the same
@@ -149,36 +219,24 @@ def copy_state(state: State) -> State:
     new: State = state.copy()
     new["areas"] = state["areas"].copy()
     new["units"] = state["units"].copy()
-    # a block's claims are replaced when one is added (kit pieces.claim): shared
-    blocks: list[dict[str, Any]] = []
-    for block in state["blocks"]:
-        blocks.append(block.copy())
-    new["blocks"] = blocks
-    tokens: dict[str, Any] = {}
-    for role, held in state["tokens"].items():
-        tokens[role] = held.copy()
-    new["tokens"] = tokens
-    cubes: dict[str, Any] = {}
-    for role, counts in state["cubes"].items():
-        cubes[role] = counts.copy()
-    new["cubes"] = cubes
-    markers: dict[str, Any] = {}
-    for role, counts in state["markers"].items():
-        markers[role] = counts.copy()
-    new["markers"] = markers
-    if state["strategic"] is not None:
-        strategic: dict[str, Any] = {}
-        for role, moves in state["strategic"].items():
-            strategic[role] = moves.copy()
-        new["strategic"] = strategic
-    hands: dict[str, Any] = {}
-    for role, hand in state["hands"].items():
-        hands[role] = None if hand is None else hand.copy()
-    new["hands"] = hands
-    bases: dict[str, Any] = {}
-    for role, areas in state["bases"].items():
-        bases[role] = areas.copy()
-    new["bases"] = bases
+    new["blocks"] = share_blocks(state["blocks"])  # (each copied when first changed)
+    # the parts kept per player: two roles, each copied in one step (`_copy_per_role` makes
+    # the same copy for any other number of keys, which a state of these rules never has)
+    try:
+        (r1, a), (r2, b) = state["tokens"].items()
+        new["tokens"] = {r1: a.copy(), r2: b.copy()}
+        (r1, a), (r2, b) = state["cubes"].items()
+        new["cubes"] = {r1: a.copy(), r2: b.copy()}
+        (r1, a), (r2, b) = state["markers"].items()
+        new["markers"] = {r1: a.copy(), r2: b.copy()}
+        (r1, a), (r2, b) = state["bases"].items()
+        new["bases"] = {r1: a.copy(), r2: b.copy()}
+        strategic = state["strategic"]
+        if strategic is not None:
+            (r1, a), (r2, b) = strategic.items()
+            new["strategic"] = {r1: a.copy(), r2: b.copy()}
+    except ValueError:
+        _copy_per_role(state, new)
     new["placed"] = state["placed"].copy()
     new["unplaced"] = state["unplaced"].copy()
     new["eagles"] = state["eagles"].copy()
@@ -186,10 +244,24 @@ def copy_state(state: State) -> State:
     new["stranded"] = state["stranded"].copy()
     if state["combat"] is not None:
         new["combat"] = _copy_combat(state["combat"])
-    if not KNOWN.issuperset(state):  # (a state of these rules has no other part)
+    # A state of these rules has no other part: its keys are KNOWN's, which the parts read
+    # above and `_SHARED_PARTS` show in C (a part missing raises KeyError) when there are
+    # as many as KNOWN has (a set of the keys to compare would cost more than the rest).
+    if len(state) != _KNOWN_COUNT:
+        _copy_unknown(state, new)
+    else:
+        try:
+            _SHARED_PARTS(state)
+        except KeyError:
+            _copy_unknown(state, new)
+    return new
+
+
+def _copy_unknown(state: State, new: State) -> None:
+    """Any part these rules do not know, copied whole."""
+    if not KNOWN.issuperset(state):
         for key in state.keys() - KNOWN:
             new[key] = copy_json(state[key])
-    return new
 
 
 def update_unit(state: State, unit: str, **changes: Any) -> dict[str, Any]:
