@@ -24,7 +24,7 @@ from typing import Any
 
 from pbem.core.canonical import JSON
 from pbem.core.engine import Context
-from pbem.games.race_to_berlin.state import NAMES, State, illegal, writable_block
+from pbem.games.race_to_berlin.state import NAMES, State, illegal, own_part, writable_block
 from pbem.kit import pieces
 from pbem.kit.pieces import false_claim, known_value
 
@@ -83,7 +83,7 @@ def add_cubes(
     know its value) gets no claim: its exhaustion is settled when it opens."""
     block = writable_block(state, block)
     owner = block["owner"]
-    cubes = state["cubes"][owner]
+    cubes = own_part(state, "cubes")[owner]
     if cubes["pool"] < n:
         raise illegal(
             f"{NAMES[owner]} has {cubes['pool']} action cubes in the pool, {n} needed", rule
@@ -124,7 +124,7 @@ def take_off(state: State, block: Block, ctx: Context, why: str) -> None:
         return
     block = writable_block(state, block)
     where = block["area"]
-    state["cubes"][block["owner"]]["pool"] += block["cubes"]
+    own_part(state, "cubes")[block["owner"]]["pool"] += block["cubes"]
     ctx.event(
         f"{describe(block)} removed from the board ({why}); {block['cubes']} cubes back to "
         f"the {NAMES[block['owner']]} pool",

@@ -42,6 +42,7 @@ from pbem.games.race_to_berlin.state import (
     illegal,
     is_active,
     own_block_in,
+    own_part,
     pool,
     refuse,
     update_area,
@@ -413,8 +414,8 @@ def gain_eagle(state: State, role: str, force: str, area: str, ctx: Context) -> 
         return
     if state["eagles"][area] == role:
         return
-    state["eagles"][area] = role
-    state["vp"][role] += 1
+    own_part(state, "eagles")[area] = role
+    own_part(state, "vp")[role] += 1
     ctx.event(
         f"{NAMES[role]} takes the victory token of {area_name(state, area)}: "
         f"{state['vp'][role]} VP (rulebook 5)",

@@ -34,18 +34,19 @@ Front Germans ("german-west"). Area control is "west", "soviet" or "german".
 
 `copy_state` copies a state knowing this shape (several times faster than a generic deep
 copy, and `apply` copies the state once per entry); the static map and the block values
-are shared, the blocks until the copy changes one (`writable_block`, copy on write), and
-so are the parts that are only ever replaced whole, never changed in place: the unit and
-area records (`update_unit`, `update_area` replace them), `hands` (replaced whole: the
-public state's are None, `with_secrets` makes new ones), the special tokens' records
-(`tokens.use_token`), fortifications, the parts of the attack in progress named in
-`_copy_combat`, `last_combat` and `result`. The tests' check that `apply` never changes
-its input (every rulebook test, and the bot games) guards this.
+are shared, the blocks and the small parts (`LAZY_PARTS`) until the copy changes one
+(`writable_block`, `own_part`: copy on write), and so are the parts only ever replaced
+whole, never changed in place: the unit and area records (`update_unit`, `update_area`
+replace them), `hands` (replaced whole: the public state's are None, `with_secrets` makes
+new ones), the special tokens' records (`tokens.use_token`), fortifications, the parts of
+the attack in progress named in `_copy_combat`, `last_combat` and `result`. The tests'
+check that `apply` never changes its input (every rulebook test, and the bot games) guards
+this.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from itertools import repeat
 from operator import is_, itemgetter
 from typing import Any
@@ -187,8 +188,77 @@ def forget_shared_blocks() -> None:
     _SHARED_BLOCKS.clear()
 
 
+# --- the small parts, copy on write ------------------------------------------------------------
+# The parts a few rules change in place (the cube pools, the markers, the eagles and victory
+# points, the bases, the stranded areas, the placements, the tokens, the strategic moves)
+# are shared between a state and its copy until the copy changes one: every change goes
+# through `own_part`, which copies the part by its shape first unless the state made or
+# copied it already. Kept outside the state as the blocks' records are: for a state, the
+# parts it owns; a state that is copied owns none from then on, and a state with no record
+# copies each part at its first change.
+
+LAZY_PARTS = (
+    "tokens",
+    "cubes",
+    "markers",
+    "bases",
+    "strategic",
+    "placed",
+    "unplaced",
+    "eagles",
+    "vp",
+    "stranded",
+)
+
+
+def _two_levels(part: Any) -> Any:
+    """A part kept per player, each player's value copied (None stays None)."""
+    if part is None:
+        return None
+    copied: dict[str, Any] = {}
+    for role, value in part.items():
+        copied[role] = value.copy()
+    return copied
+
+
+_COPY_PART: dict[str, Callable[[Any], Any]] = {
+    "tokens": _two_levels,
+    "cubes": _two_levels,
+    "markers": _two_levels,
+    "bases": _two_levels,
+    "strategic": _two_levels,
+    "placed": dict.copy,
+    "unplaced": dict.copy,
+    "eagles": dict.copy,
+    "vp": dict.copy,
+    "stranded": list.copy,
+}
+_OWNED_PARTS: dict[int, tuple[State, set[str]]] = {}
+
+
+def own_part(state: State, key: str) -> Any:
+    """`state[key]` (one of LAZY_PARTS), this state's own to change in place: copied first
+    if another state may hold it. Read the part from what this returns."""
+    record = _OWNED_PARTS.get(id(state))
+    if record is None or record[0] is not state:
+        if len(_OWNED_PARTS) >= _KEPT:
+            _OWNED_PARTS.clear()
+        record = _OWNED_PARTS[id(state)] = (state, set())
+    elif key in record[1]:
+        return state[key]
+    part = state[key] = _COPY_PART[key](state[key])
+    record[1].add(key)
+    return part
+
+
+def forget_owned_parts() -> None:
+    """Drop every record (tests: a state without one copies each part it first changes)."""
+    _OWNED_PARTS.clear()
+
+
 # The parts `copy_state` does not read, looked up in C; KNOWN's size.
 _SHARED_PARTS = itemgetter(*SHARED)
+_LAZY_READ = itemgetter(*LAZY_PARTS)
 _KNOWN_COUNT = len(KNOWN)
 
 
@@ -203,45 +273,21 @@ def _copy_combat(combat: dict[str, Any]) -> dict[str, Any]:
     return new
 
 
-def _copy_per_role(state: State, new: State) -> None:
-    """The parts kept per player, copied into `new` for any number of players."""
-    for key in ("tokens", "cubes", "markers", "bases"):
-        new[key] = {role: value.copy() for role, value in state[key].items()}
-    if state["strategic"] is not None:
-        new["strategic"] = {role: moves.copy() for role, moves in state["strategic"].items()}
-
-
 def copy_state(state: State) -> State:
     """A copy of the state to change (see the module docstring for what is shared)."""
-    # (`.copy()` of each dict and list, not `dict(...)`, `{**...}` or `list(...)`: the same
-    # copy, but a dict's `.copy()` clones its table at once where the others insert key by
-    # key; loops, not comprehensions: a comprehension is a call of its own in Python 3.11)
+    # (`.copy()` of each dict, not `dict(...)` or `{**...}`: the same copy, but a dict's
+    # `.copy()` clones its table at once where the others insert key by key)
     new: State = state.copy()
     new["areas"] = state["areas"].copy()
     new["units"] = state["units"].copy()
     new["blocks"] = share_blocks(state["blocks"])  # (each copied when first changed)
-    # the parts kept per player: two roles, each copied in one step (`_copy_per_role` makes
-    # the same copy for any other number of keys, which a state of these rules never has)
-    try:
-        (r1, a), (r2, b) = state["tokens"].items()
-        new["tokens"] = {r1: a.copy(), r2: b.copy()}
-        (r1, a), (r2, b) = state["cubes"].items()
-        new["cubes"] = {r1: a.copy(), r2: b.copy()}
-        (r1, a), (r2, b) = state["markers"].items()
-        new["markers"] = {r1: a.copy(), r2: b.copy()}
-        (r1, a), (r2, b) = state["bases"].items()
-        new["bases"] = {r1: a.copy(), r2: b.copy()}
-        strategic = state["strategic"]
-        if strategic is not None:
-            (r1, a), (r2, b) = strategic.items()
-            new["strategic"] = {r1: a.copy(), r2: b.copy()}
-    except ValueError:
-        _copy_per_role(state, new)
-    new["placed"] = state["placed"].copy()
-    new["unplaced"] = state["unplaced"].copy()
-    new["eagles"] = state["eagles"].copy()
-    new["vp"] = state["vp"].copy()
-    new["stranded"] = state["stranded"].copy()
+    # the small parts are shared until changed (`own_part`): `state` is copied, so it owns
+    # none of them from now on, and the copy none yet
+    _OWNED_PARTS.pop(id(state), None)
+    if len(_OWNED_PARTS) >= _KEPT:
+        _OWNED_PARTS.clear()
+    _OWNED_PARTS[id(new)] = (new, set())
+    _LAZY_READ(state)  # (every part there: KeyError as a copy of each would raise)
     if state["combat"] is not None:
         new["combat"] = _copy_combat(state["combat"])
     # A state of these rules has no other part: its keys are KNOWN's, which the parts read
