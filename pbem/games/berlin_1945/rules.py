@@ -20,6 +20,7 @@ and the handlers of each phase (`turn`, `german`, `soviet`, `battle`, `reaction`
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping
+from operator import itemgetter
 from typing import Any
 
 from pbem.core.canonical import JSON, copy_json
@@ -110,8 +111,15 @@ class Berlin1945Engine(StepGame):
         copied on write by `hands.writable`). Every card drawn stays a piece all game, and
         a deep copy of them all on every entry would be most of the cost of an entry.
         A part `COPY` does not name is copied whole."""
-        if state.keys() != _SHAPE and state.keys() != _SHAPE_1_0:
-            return generic_clone(state)  # (not a state these rules make: the reference)
+        # (`_SHAPE` in C: as many keys as it has, each of them found; a comparison of the
+        # keys with the set would cost a fifth of the copy)
+        if len(state) == _SHAPE_COUNT:
+            try:
+                _SHAPE_PARTS(state)
+            except KeyError:
+                return generic_clone(state)  # (not a state these rules make: the reference)
+        elif state.keys() != _SHAPE_1_0:
+            return generic_clone(state)
         # Every part of a state of these rules, copied in line (a loop over the parts and a
         # call per part made the copy a quarter slower). `generic_clone` is the reference: the
         # same copy, which tests/games/berlin_1945/test_b45_clone.py checks on every state
@@ -203,10 +211,15 @@ class Berlin1945Engine(StepGame):
         """The kit's answer (`pieces.due` of `pieces`), without listing the pieces first
         (asked for every entry)."""
         hands, plan = state["hands"], state["plan"]
-        found = [*hands["german"]["slots"].values(), *hands["soviet"]["slots"].values()]
-        if plan is not None:
-            found.append(plan)
-        return pieces.due(found, role)
+        german, soviet = hands["german"]["slots"].values(), hands["soviet"]["slots"].values()
+        # (most often none is due: a piece that says why it is due looked for in C first,
+        # and the pieces listed only when one does)
+        if any(map(_DUE, german)) or any(map(_DUE, soviet)) or (plan is not None and _DUE(plan)):
+            found = [*german, *soviet]
+            if plan is not None:
+                found.append(plan)
+            return pieces.due(found, role)
+        return []
 
     def standing_commits(self, state: State, role: str) -> Collection[str]:
         """The cards drawn by `role`'s previous entry: committed by its next one."""
@@ -375,6 +388,9 @@ _SHAPE_1_0 = frozenset(
     }
 )  # fmt: skip
 _SHAPE = _SHAPE_1_0 | {"rules"}
+_SHAPE_COUNT = len(_SHAPE)
+_DUE = itemgetter("due")  # (a piece's reason to be opened next, as `pieces.due` reads it)
+_SHAPE_PARTS = itemgetter(*_SHAPE)  # (KeyError unless every key of `_SHAPE` is there)
 # (`clone` leaves the other parts to `dict(state)`: shared ones, None in `COPY`, and the
 # scalars: turn, phase, step, draw_count, german_max, reinforced, rules.)
 
