@@ -19,6 +19,7 @@ from __future__ import annotations
 from pbem.core.engine import State
 from pbem.games.berlin_1945 import tables
 from pbem.games.berlin_1945.rulebook import INNER, MITTE, REICHSTAG, REICHSTAG_APPROACHES, ROLES
+from pbem.games.berlin_1945.shared_parts import own_part
 
 # --- the board ----------------------------------------------------------------------------
 
@@ -153,15 +154,20 @@ def update_control(state: State, zone: str) -> None:
 def note_soviet_entry(state: State, zone: str) -> None:
     """First Soviet entries: order reductions (5.4), V stacking (5.3), frozen garrison (5.2)."""
     r = ring(state, zone)
-    flags = state["flags"]
     if r == INNER:
-        flags["inner"] = True
+        _raise_flag(state, "inner")
     if r == MITTE:
-        flags["mitte"] = True
+        _raise_flag(state, "mitte")
         if zone in REICHSTAG_APPROACHES:
-            flags["sectors"] = True
+            _raise_flag(state, "sectors")
         if zone == REICHSTAG:
-            flags["reichstag"] = True
+            _raise_flag(state, "reichstag")
+
+
+def _raise_flag(state: State, name: str) -> None:
+    """Set a first-entry flag (a copy of the flags changed only when it was not set)."""
+    if state["flags"][name] is not True:
+        own_part(state, "flags")[name] = True
 
 
 def german_base_orders(state: State) -> int:

@@ -26,7 +26,7 @@ from typing import Any
 from pbem.core.canonical import JSON, copy_json
 from pbem.core.engine import FRESH, Context, Engine, Outcome, State
 from pbem.errors import InvalidOrderError, PbemError
-from pbem.games.berlin_1945 import data, flow, tables
+from pbem.games.berlin_1945 import data, flow, shared_parts, tables
 from pbem.games.berlin_1945.decisions import (
     DECISION_TYPES,
     WRITERS,
@@ -108,7 +108,8 @@ class Berlin1945Engine(StepGame):
         """A copy to change, made part by part (`COPY`): a part is copied down to the level
         the rules change it in place, and what they never change in place is shared (the
         tables, a kit static key; the lists of `at`, replaced by `position`; the hand slots,
-        copied on write by `hands.writable`). Every card drawn stays a piece all game, and
+        copied on write by `hands.writable`; the decks, cards played, markers and flags,
+        copied on write by `shared_parts.own_part`). Every card drawn stays a piece all game, and
         a deep copy of them all on every entry would be most of the cost of an entry.
         A part `COPY` does not name is copied whole."""
         # (`_SHAPE` in C: as many keys as it has, each of them found; a comparison of the
@@ -143,16 +144,7 @@ class Berlin1945Engine(StepGame):
             at[side] = zones.copy()
         new["at"] = at
         new["control"] = state["control"].copy()
-        new["flags"] = state["flags"].copy()
         new["todo"] = todo.copy()
-        played = {}
-        for role, cards in state["played"].items():
-            played[role] = cards.copy()
-        new["played"] = played
-        markers = {}
-        for zone, placed in state["markers"].items():
-            markers[zone] = placed.copy()
-        new["markers"] = markers
         if move is not None:
             new["move"] = move_copy(move)
         hands = {}
@@ -163,13 +155,7 @@ class Berlin1945Engine(StepGame):
                 "secrets": hand["secrets"].copy(),
             }
         new["hands"] = hands
-        decks = {}
-        for role, deck in state["decks"].items():
-            deck = deck.copy()
-            deck["discard"] = deck["discard"].copy()
-            deck["private"] = deck["private"].copy()
-            decks[role] = deck
-        new["decks"] = decks
+        shared_parts.shared(state, new)  # (the decks, cards played, markers and flags)
         if plan is not None:
             new["plan"] = plan_copy(plan)
         if combat is not None:
@@ -312,10 +298,6 @@ class Berlin1945Engine(StepGame):
         return Outcome(winner, result["level"], score, result["reason"])
 
 
-def lists(value: dict[str, list[Any]]) -> dict[str, list[Any]]:
-    return {k: list(v) for k, v in value.items()}
-
-
 def hands_copy(hands: dict[str, Any]) -> dict[str, Any]:
     """The slots dicts are copied, the slots themselves shared until written."""
     return {
@@ -325,14 +307,6 @@ def hands_copy(hands: dict[str, Any]) -> dict[str, Any]:
             "secrets": list(hand["secrets"]),
         }
         for role, hand in hands.items()
-    }
-
-
-def decks_copy(decks: dict[str, Any]) -> dict[str, Any]:
-    """A private deck's pile never changes; the keys of its draws grow."""
-    return {
-        role: dict(deck, discard=list(deck["discard"]), private=list(deck["private"]))
-        for role, deck in decks.items()
     }
 
 
@@ -366,15 +340,15 @@ COPY: dict[str, Callable[[Any], Any] | None] = {
     "at": lambda at: {side: dict(zones) for side, zones in at.items()},
     "removed": None,
     "control": dict,
-    "flags": dict,
+    "flags": None,  # (the lazy parts: shared until changed, shared_parts.own_part)
     "todo": list,
-    "played": lists,
-    "markers": lists,
+    "played": None,
+    "markers": None,
     "move": move_copy,
     "react": None,
     "result": None,
     "hands": hands_copy,
-    "decks": decks_copy,
+    "decks": None,
     "plan": plan_copy,
 }
 
@@ -403,6 +377,7 @@ def generic_clone(state: State) -> State:
             copy = COPY.get(key, copy_json)
             if copy is not None:
                 new[key] = copy(value)
+    shared_parts.shared(state, new)
     return new
 
 
