@@ -189,8 +189,9 @@ def forget_shared_blocks() -> None:
 
 
 # --- the small parts, copy on write ------------------------------------------------------------
-# The parts a few rules change in place (the cube pools, the markers, the eagles and victory
-# points, the bases, the stranded areas, the placements, the tokens, the strategic moves)
+# The parts a few rules change in place (the area and unit records, which `update_area` and
+# `update_unit` replace, the cube pools, the markers, the eagles and victory points, the
+# bases, the stranded areas, the placements, the tokens, the strategic moves)
 # are shared between a state and its copy until the copy changes one: every change goes
 # through `own_part`, which copies the part by its shape first unless the state made or
 # copied it already. Kept outside the state as the blocks' records are: for a state, the
@@ -198,6 +199,8 @@ def forget_shared_blocks() -> None:
 # copies each part at its first change.
 
 LAZY_PARTS = (
+    "areas",
+    "units",
     "tokens",
     "cubes",
     "markers",
@@ -222,6 +225,8 @@ def _two_levels(part: Any) -> Any:
 
 
 _COPY_PART: dict[str, Callable[[Any], Any]] = {
+    "areas": dict.copy,
+    "units": dict.copy,
     "tokens": _two_levels,
     "cubes": _two_levels,
     "markers": _two_levels,
@@ -278,8 +283,6 @@ def copy_state(state: State) -> State:
     # (`.copy()` of each dict, not `dict(...)` or `{**...}`: the same copy, but a dict's
     # `.copy()` clones its table at once where the others insert key by key)
     new: State = state.copy()
-    new["areas"] = state["areas"].copy()
-    new["units"] = state["units"].copy()
     new["blocks"] = share_blocks(state["blocks"])  # (each copied when first changed)
     # the small parts are shared until changed (`own_part`): `state` is copied, so it owns
     # none of them from now on, and the copy none yet
@@ -314,14 +317,14 @@ def update_unit(state: State, unit: str, **changes: Any) -> dict[str, Any]:
     """Change a unit's record by replacing it (copies of the state share the records);
     returns the new record."""
     record = {**state["units"][unit], **changes}
-    state["units"][unit] = record
+    own_part(state, "units")[unit] = record
     return record
 
 
 def update_area(state: State, area: str, **changes: Any) -> dict[str, Any]:
     """Change an area's record (control, fortification) by replacing it (see above)."""
     record = {**state["areas"][area], **changes}
-    state["areas"][area] = record
+    own_part(state, "areas")[area] = record
     return record
 
 

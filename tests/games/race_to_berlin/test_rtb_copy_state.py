@@ -26,8 +26,6 @@ ROOT = Path(__file__).resolve().parents[3]
 def reference_copy(state: State) -> State:
     """`copy_state` as it was written before issue 29's speed-up."""
     new: State = dict(state)
-    new["areas"] = dict(state["areas"])
-    new["units"] = dict(state["units"])
     new["blocks"] = list(state["blocks"])  # (each block copied on write: test_rtb_shared_blocks)
     if state["combat"] is not None:
         new["combat"] = _copy_combat(state["combat"])
