@@ -26,6 +26,7 @@ from pbem.games.berlin_1945 import position, tables
 from pbem.games.berlin_1945.hands import writable
 from pbem.games.berlin_1945.position import disputed, is_area, limit, units_at, update_control
 from pbem.games.berlin_1945.rulebook import NAMES, RING_INDEX, ROLES
+from pbem.games.berlin_1945.shared_parts import own_part
 from pbem.games.berlin_1945.state import illegal, other
 
 Effect = dict[str, Any]
@@ -124,7 +125,7 @@ def place_marker(
         raise illegal(f"{zone} already has a {effect['marker']} marker: one a zone", "2.3")
     if do:
         marker = {"kind": effect["marker"], "side": role, "amount": int(effect.get("amount", 0))}
-        state["markers"].setdefault(zone, []).append(marker)
+        own_part(state, "markers").setdefault(zone, []).append(marker)
         remember(state, {"t": "marker", "zone": zone, "marker": marker})
         ctx.event(f"{effect['marker']} marker placed in {zone} ({NAMES[role]} +{marker['amount']})")
 

@@ -20,6 +20,7 @@ from pbem.core.canonical import JSON
 from pbem.core.engine import Context, State
 from pbem.errors import IllegalOrderError
 from pbem.games.berlin_1945.rulebook import HAND_LIMIT, NAMES
+from pbem.games.berlin_1945.shared_parts import own_part
 from pbem.games.berlin_1945.state import illegal
 from pbem.kit import decks, pieces
 from pbem.kit.pieces import Piece
@@ -103,6 +104,7 @@ def draw(state: State, role: str, count: int, ctx: Context, why: str) -> None:
     if secret not in ctx.committed_now():
         raise illegal(f"a draw commits a fresh secret as {secret}", "2.3")
     count = min(count, decks.left(deck))
+    deck = own_part(state, "decks")[role]
     hand["secrets"].append(secret)
     first = len(deck["private"]) + 1
     decks.draw_private(
@@ -173,7 +175,7 @@ def play_opened(state: State, role: str, cards: tuple[int, ...], ctx: Context) -
     for card, piece in found.items():
         pieces.reveal(piece, ctx)
         piece["status"] = "played"
-        state["played"][role].append(card)
+        own_part(state, "played")[role].append(card)
 
 
 def discard(state: State, role: str, slots: tuple[int, ...], why: str, ctx: Context) -> None:

@@ -16,9 +16,12 @@ engine's `clone` copies the dicts that hold them).
 
 from __future__ import annotations
 
+from itertools import chain
+
 from pbem.core.engine import State
 from pbem.games.berlin_1945 import tables
 from pbem.games.berlin_1945.rulebook import INNER, MITTE, REICHSTAG, REICHSTAG_APPROACHES, ROLES
+from pbem.games.berlin_1945.shared_parts import own_part
 
 # --- the board ----------------------------------------------------------------------------
 
@@ -117,8 +120,24 @@ def restore(state: State, uid: str, zone: str) -> None:
 
 
 def strength_of(state: State, uids: list[str]) -> int:
-    units = tables.of(state).units
-    return sum(units[u].strength for u in uids)
+    return sum(map(_strengths(state).__getitem__, uids))
+
+
+# Tables (by identity, held) -> each unit's strength: the sums above and below add them in C
+# (`berlin_strength` is asked after every entry from turn 4 on: a generator over every unit
+# of both sides was a tenth of an entry's rules). The same sums, in the same order, of the
+# same `Unit.strength` values (tests/games/berlin_1945/test_b45_strength_sums.py).
+_STRENGTHS: dict[int, tuple[tables.Tables, dict[str, int]]] = {}
+
+
+def _strengths(state: State) -> dict[str, int]:
+    t = tables.of(state)
+    found = _STRENGTHS.get(id(t))
+    if found is None or found[0] is not t:
+        if len(_STRENGTHS) >= 16:
+            _STRENGTHS.clear()
+        found = _STRENGTHS[id(t)] = (t, {uid: unit.strength for uid, unit in t.units.items()})
+    return found[1]
 
 
 def disputed(state: State, zone: str) -> bool:
@@ -134,8 +153,7 @@ def disputed_zones(state: State) -> list[str]:
 
 def berlin_strength(state: State, side: str) -> int:
     """`side`'s combat strength on the whole map (rulebook 9.2)."""
-    units = tables.of(state).units
-    return sum(units[u].strength for uids in state["at"][side].values() for u in uids)
+    return sum(map(_strengths(state).__getitem__, chain.from_iterable(state["at"][side].values())))
 
 
 def update_control(state: State, zone: str) -> None:
@@ -153,15 +171,20 @@ def update_control(state: State, zone: str) -> None:
 def note_soviet_entry(state: State, zone: str) -> None:
     """First Soviet entries: order reductions (5.4), V stacking (5.3), frozen garrison (5.2)."""
     r = ring(state, zone)
-    flags = state["flags"]
     if r == INNER:
-        flags["inner"] = True
+        _raise_flag(state, "inner")
     if r == MITTE:
-        flags["mitte"] = True
+        _raise_flag(state, "mitte")
         if zone in REICHSTAG_APPROACHES:
-            flags["sectors"] = True
+            _raise_flag(state, "sectors")
         if zone == REICHSTAG:
-            flags["reichstag"] = True
+            _raise_flag(state, "reichstag")
+
+
+def _raise_flag(state: State, name: str) -> None:
+    """Set a first-entry flag (a copy of the flags changed only when it was not set)."""
+    if state["flags"][name] is not True:
+        own_part(state, "flags")[name] = True
 
 
 def german_base_orders(state: State) -> int:

@@ -20,14 +20,16 @@ and the handlers of each phase (`turn`, `german`, `soviet`, `battle`, `reaction`
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping
+from operator import itemgetter
 from typing import Any
 
 from pbem.core.canonical import JSON, copy_json
 from pbem.core.engine import FRESH, Context, Engine, Outcome, State
 from pbem.errors import InvalidOrderError, PbemError
-from pbem.games.berlin_1945 import data, flow, tables
+from pbem.games.berlin_1945 import data, flow, shared_parts, tables
 from pbem.games.berlin_1945.decisions import (
     DECISION_TYPES,
+    WRITERS,
     Cards,
     Draw,
     Open,
@@ -106,11 +108,19 @@ class Berlin1945Engine(StepGame):
         """A copy to change, made part by part (`COPY`): a part is copied down to the level
         the rules change it in place, and what they never change in place is shared (the
         tables, a kit static key; the lists of `at`, replaced by `position`; the hand slots,
-        copied on write by `hands.writable`). Every card drawn stays a piece all game, and
+        copied on write by `hands.writable`; the decks, cards played, markers and flags,
+        copied on write by `shared_parts.own_part`). Every card drawn stays a piece all game, and
         a deep copy of them all on every entry would be most of the cost of an entry.
         A part `COPY` does not name is copied whole."""
-        if state.keys() != _SHAPE and state.keys() != _SHAPE_1_0:
-            return generic_clone(state)  # (not a state these rules make: the reference)
+        # (`_SHAPE` in C: as many keys as it has, each of them found; a comparison of the
+        # keys with the set would cost a fifth of the copy)
+        if len(state) == _SHAPE_COUNT:
+            try:
+                _SHAPE_PARTS(state)
+            except KeyError:
+                return generic_clone(state)  # (not a state these rules make: the reference)
+        elif state.keys() != _SHAPE_1_0:
+            return generic_clone(state)
         # Every part of a state of these rules, copied in line (a loop over the parts and a
         # call per part made the copy a quarter slower). `generic_clone` is the reference: the
         # same copy, which tests/games/berlin_1945/test_b45_clone.py checks on every state
@@ -134,16 +144,7 @@ class Berlin1945Engine(StepGame):
             at[side] = zones.copy()
         new["at"] = at
         new["control"] = state["control"].copy()
-        new["flags"] = state["flags"].copy()
         new["todo"] = todo.copy()
-        played = {}
-        for role, cards in state["played"].items():
-            played[role] = cards.copy()
-        new["played"] = played
-        markers = {}
-        for zone, placed in state["markers"].items():
-            markers[zone] = placed.copy()
-        new["markers"] = markers
         if move is not None:
             new["move"] = move_copy(move)
         hands = {}
@@ -154,13 +155,7 @@ class Berlin1945Engine(StepGame):
                 "secrets": hand["secrets"].copy(),
             }
         new["hands"] = hands
-        decks = {}
-        for role, deck in state["decks"].items():
-            deck = deck.copy()
-            deck["discard"] = deck["discard"].copy()
-            deck["private"] = deck["private"].copy()
-            decks[role] = deck
-        new["decks"] = decks
+        shared_parts.shared(state, new)  # (the decks, cards played, markers and flags)
         if plan is not None:
             new["plan"] = plan_copy(plan)
         if combat is not None:
@@ -174,6 +169,11 @@ class Berlin1945Engine(StepGame):
         return parse_decision(text)
 
     def format(self, decision: Any) -> str:
+        # (asked for every entry: the writer of the decision's exact type at once; anything
+        # else, a subclass or no decision, takes the checked way)
+        writer = WRITERS.get(type(decision))
+        if writer is not None:
+            return writer(decision, self.shell_safe)
         if not isinstance(decision, DECISION_TYPES):
             raise InvalidOrderError(f"not a Berlin 1945 decision: a {type(decision).__name__}")
         return self.format_decision(decision)
@@ -197,10 +197,15 @@ class Berlin1945Engine(StepGame):
         """The kit's answer (`pieces.due` of `pieces`), without listing the pieces first
         (asked for every entry)."""
         hands, plan = state["hands"], state["plan"]
-        found = [*hands["german"]["slots"].values(), *hands["soviet"]["slots"].values()]
-        if plan is not None:
-            found.append(plan)
-        return pieces.due(found, role)
+        german, soviet = hands["german"]["slots"].values(), hands["soviet"]["slots"].values()
+        # (most often none is due: a piece that says why it is due looked for in C first,
+        # and the pieces listed only when one does)
+        if any(map(_DUE, german)) or any(map(_DUE, soviet)) or (plan is not None and _DUE(plan)):
+            found = [*german, *soviet]
+            if plan is not None:
+                found.append(plan)
+            return pieces.due(found, role)
+        return []
 
     def standing_commits(self, state: State, role: str) -> Collection[str]:
         """The cards drawn by `role`'s previous entry: committed by its next one."""
@@ -293,10 +298,6 @@ class Berlin1945Engine(StepGame):
         return Outcome(winner, result["level"], score, result["reason"])
 
 
-def lists(value: dict[str, list[Any]]) -> dict[str, list[Any]]:
-    return {k: list(v) for k, v in value.items()}
-
-
 def hands_copy(hands: dict[str, Any]) -> dict[str, Any]:
     """The slots dicts are copied, the slots themselves shared until written."""
     return {
@@ -306,14 +307,6 @@ def hands_copy(hands: dict[str, Any]) -> dict[str, Any]:
             "secrets": list(hand["secrets"]),
         }
         for role, hand in hands.items()
-    }
-
-
-def decks_copy(decks: dict[str, Any]) -> dict[str, Any]:
-    """A private deck's pile never changes; the keys of its draws grow."""
-    return {
-        role: dict(deck, discard=list(deck["discard"]), private=list(deck["private"]))
-        for role, deck in decks.items()
     }
 
 
@@ -347,15 +340,15 @@ COPY: dict[str, Callable[[Any], Any] | None] = {
     "at": lambda at: {side: dict(zones) for side, zones in at.items()},
     "removed": None,
     "control": dict,
-    "flags": dict,
+    "flags": None,  # (the lazy parts: shared until changed, shared_parts.own_part)
     "todo": list,
-    "played": lists,
-    "markers": lists,
+    "played": None,
+    "markers": None,
     "move": move_copy,
     "react": None,
     "result": None,
     "hands": hands_copy,
-    "decks": decks_copy,
+    "decks": None,
     "plan": plan_copy,
 }
 
@@ -369,6 +362,9 @@ _SHAPE_1_0 = frozenset(
     }
 )  # fmt: skip
 _SHAPE = _SHAPE_1_0 | {"rules"}
+_SHAPE_COUNT = len(_SHAPE)
+_DUE = itemgetter("due")  # (a piece's reason to be opened next, as `pieces.due` reads it)
+_SHAPE_PARTS = itemgetter(*_SHAPE)  # (KeyError unless every key of `_SHAPE` is there)
 # (`clone` leaves the other parts to `dict(state)`: shared ones, None in `COPY`, and the
 # scalars: turn, phase, step, draw_count, german_max, reinforced, rules.)
 
@@ -381,6 +377,7 @@ def generic_clone(state: State) -> State:
             copy = COPY.get(key, copy_json)
             if copy is not None:
                 new[key] = copy(value)
+    shared_parts.shared(state, new)
     return new
 
 

@@ -15,6 +15,7 @@ from pbem.core.engine import State
 from pbem.games.berlin_1945 import position, tables
 from pbem.games.berlin_1945.hands import writable
 from pbem.games.berlin_1945.position import limit, units_at, zone_of
+from pbem.games.berlin_1945.shared_parts import own_part
 from pbem.games.berlin_1945.state import illegal
 
 Entry = dict[str, Any]
@@ -107,7 +108,7 @@ def undo_card(state: State, entry: Entry, check_only: bool) -> None:
             for u in undo["units"]:
                 position.lift(state, u)
         elif t == "marker":
-            markers = state["markers"].get(undo["zone"], [])
+            markers = own_part(state, "markers").get(undo["zone"], [])
             if undo["marker"] in markers:
                 markers.remove(undo["marker"])
         elif t == "free_rebuild":

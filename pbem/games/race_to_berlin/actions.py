@@ -25,6 +25,7 @@ from pbem.games.race_to_berlin.state import (
     control_of,
     own_block_in,
     refuse,
+    writable_block,
 )
 from pbem.games.race_to_berlin.units import move_unit
 
@@ -97,7 +98,7 @@ def move(state: State, role: str, d: Move, ctx: Context) -> None:
     if d.block:
         block = own_block_in(state, d.frm, role)
         assert block is not None
-        block["area"] = d.to
+        writable_block(state, block)["area"] = d.to
     what = ", ".join(d.units) + (" and the block" if d.units and d.block else "")
     what = what or "the block"
     ctx.event(

@@ -24,7 +24,7 @@ from typing import Any
 
 from pbem.core.canonical import JSON
 from pbem.core.engine import Context
-from pbem.games.race_to_berlin.state import NAMES, State, illegal
+from pbem.games.race_to_berlin.state import NAMES, State, illegal, own_part, writable_block
 from pbem.kit import pieces
 from pbem.kit.pieces import false_claim, known_value
 
@@ -81,8 +81,9 @@ def add_cubes(
     sealed block played by its owner, `exhausting` is the owner's public claim, recorded
     and checked when the block opens. A sealed block played by another player (who cannot
     know its value) gets no claim: its exhaustion is settled when it opens."""
+    block = writable_block(state, block)
     owner = block["owner"]
-    cubes = state["cubes"][owner]
+    cubes = own_part(state, "cubes")[owner]
     if cubes["pool"] < n:
         raise illegal(
             f"{NAMES[owner]} has {cubes['pool']} action cubes in the pool, {n} needed", rule
@@ -121,8 +122,9 @@ def take_off(state: State, block: Block, ctx: Context, why: str) -> None:
     """Take a block off the board, exhausted for the turn; its cubes return to the pool."""
     if block["area"] is None:
         return
+    block = writable_block(state, block)
     where = block["area"]
-    state["cubes"][block["owner"]]["pool"] += block["cubes"]
+    own_part(state, "cubes")[block["owner"]]["pool"] += block["cubes"]
     ctx.event(
         f"{describe(block)} removed from the board ({why}); {block['cubes']} cubes back to "
         f"the {NAMES[block['owner']]} pool",
@@ -149,6 +151,7 @@ def open_block(state: State, block: Block, ctx: Context) -> None:
     owner's block values and every claim made while it was sealed."""
     if block["revealed"]:
         return
+    block = writable_block(state, block)
 
     def check(piece: pieces.Piece, value: JSON) -> None:
         owned = state["block_values"][piece["owner"]]

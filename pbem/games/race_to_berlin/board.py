@@ -23,6 +23,7 @@ from pbem.games.race_to_berlin.state import (
     area_name,
     berlin_allowed,
     graph,
+    own_part,
     room_for,
     update_area,
 )
@@ -137,7 +138,7 @@ def short_of_markers(state: State, changes: Mapping[str, str]) -> list[str]:
 def refresh_markers(state: State) -> None:
     used = markers_used(state)
     for p in ROLES:
-        m = state["markers"][p]
+        m = own_part(state, "markers")[p]
         m["used"] = used[p]
         m["left"] = m["total"] - used[p]
 
@@ -168,8 +169,8 @@ def set_control(state: State, area: str, new: str, ctx: Context, reason: str) ->
     )
     holder = state["eagles"].get(area)
     if holder is not None and holder != new:
-        state["eagles"][area] = None
-        state["vp"][holder] -= 1
+        own_part(state, "eagles")[area] = None
+        own_part(state, "vp")[holder] -= 1
         ctx.event(
             f"{NAMES[holder]} loses the victory token of {area_name(state, area)} "
             f"(rulebook 5: control lost)",
@@ -179,11 +180,11 @@ def set_control(state: State, area: str, new: str, ctx: Context, reason: str) ->
         )
     edges = state["map"]["areas"][area]["edges"]
     if new in ROLES and set(edges) & set(SUPPLY_EDGES[new]) and area not in state["bases"][new]:
-        state["bases"][new].append(area)
+        own_part(state, "bases")[new].append(area)
     if area in state["stranded"]:
-        state["stranded"].remove(area)
+        own_part(state, "stranded").remove(area)
     for p in ROLES:
-        markers = state["markers"][p]
+        markers = own_part(state, "markers")[p]
         markers["used"] += delta[p]
         markers["left"] = markers["total"] - markers["used"]
 

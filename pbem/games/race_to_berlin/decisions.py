@@ -36,6 +36,7 @@ reads both spellings in every version.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -317,6 +318,107 @@ def _pieces(units: tuple[str, ...], block: bool) -> str:
     return ", ".join(units) + (" + block" if block else "")
 
 
+# The same texts by the decision's exact type, without the `match` above trying each class
+# in turn (every entry of a game is formatted once, to check its text is canonical): one
+# writer a type, each the text of its `case`s, or `format_decision` itself where a field is
+# not of the type the parser gives it (a pattern may read such a field otherwise).
+# tests/games/race_to_berlin/test_rtb_fast_format.py compares the two.
+
+
+def _write_place(d: Any, shell_safe: bool) -> str:
+    value = d.value
+    return f"place {'block' if value is None else value} in {d.area}"
+
+
+def _write_move(d: Any, shell_safe: bool) -> str:
+    if shell_safe:
+        return f"move {d.frm} to {d.to} with {_pieces(d.units, d.block)}"
+    return f"move {d.frm} -> {d.to}: {_pieces(d.units, d.block)}"
+
+
+def _write_attack(d: Any, shell_safe: bool) -> str:
+    text = f"attack {d.target} from {d.frm} cubes {d.cubes}"
+    return text + " exhausting" if d.exhausting else text
+
+
+def _write_remove(d: Any, shell_safe: bool) -> str:
+    return f"remove block in {d.area}"
+
+
+def _write_support(d: Any, shell_safe: bool) -> str:
+    area = d.area
+    if area is None:
+        return "no support"
+    return f"support {'in' if d.own else 'from'} {area}"
+
+
+def _write_tokens(d: Any, shell_safe: bool) -> str:
+    logistics, support = d.logistics, d.support
+    if logistics is False and support is False:
+        return "no tokens"
+    if logistics:
+        return "tokens logistics support" if support else "tokens logistics"
+    return "tokens support" if support else "tokens "
+
+
+def _write_reserves(d: Any, shell_safe: bool) -> str:
+    return "reroll" if d.reroll else "keep"
+
+
+def _write_counterattack(d: Any, shell_safe: bool) -> str:
+    return "counterattack" if d.play else "no counterattack"
+
+
+def _write_loss(d: Any, shell_safe: bool) -> str:
+    return f"loss {d.unit}"
+
+
+def _write_advance(d: Any, shell_safe: bool) -> str:
+    units, block = d.units, d.block
+    if type(units) is not tuple:
+        return format_decision(d, shell_safe)  # (a sequence pattern reads other types)
+    if not units and block is False:
+        return "no advance"
+    return "advance " + " ".join([*units, "+ block"] if block else units)
+
+
+def _write_strategic(d: Any, shell_safe: bool) -> str:
+    if shell_safe:
+        return f"strategic {d.unit} from {d.frm} to {d.to}"
+    return f"strategic {d.unit} {d.frm} -> {d.to}"
+
+
+def _write_end_strategic(d: Any, shell_safe: bool) -> str:
+    return "end strategic"
+
+
+def _write_place_reserve(d: Any, shell_safe: bool) -> str:
+    return f"place {RESERVE_ALIAS} in {d.area}"
+
+
+def _write_open_blocks(d: Any, shell_safe: bool) -> str:
+    return "open blocks"
+
+
+WRITERS: dict[type, Callable[[Any, bool], str]] = {
+    Place: _write_place,
+    Move: _write_move,
+    Attack: _write_attack,
+    RemoveBlock: _write_remove,
+    Support: _write_support,
+    Tokens: _write_tokens,
+    Reserves: _write_reserves,
+    Counterattack: _write_counterattack,
+    Loss: _write_loss,
+    Retreat: format_decision,  # (rare)
+    Advance: _write_advance,
+    Strategic: _write_strategic,
+    EndStrategic: _write_end_strategic,
+    PlaceReserve: _write_place_reserve,
+    OpenBlocks: _write_open_blocks,
+}
+
+
 # --- parse ------------------------------------------------------------------------------------
 
 
@@ -450,11 +552,15 @@ _PLACE = r"^place (?P<what>\S+) (?:in|at|on) (?P<area>\S+)$"
 
 
 def _parse_place(norm: str, text: str, lex: Lexicon) -> Any:
-    expected = (
-        "expected 'place <value> in <area>', 'place block in <area>' or 'place 6ss in <area>'"
-    )
-    m = _matched(_PLACE, norm, text, expected)
-    what, area = m.group("what"), lex.area(m.group("area"), text)
+    words = norm.split(" ")  # (`norm` is words joined by one space: `_PLACE` by its words)
+    if len(words) == 4 and words[2] in ("in", "at", "on"):
+        what, area = words[1], lex.area(words[3], text)
+    else:
+        expected = (
+            "expected 'place <value> in <area>', 'place block in <area>' or 'place 6ss in <area>'"
+        )
+        m = _matched(_PLACE, norm, text, expected)
+        what, area = m.group("what"), lex.area(m.group("area"), text)
     if what == "block":
         return Place(area)
     if what.isdigit() and what.isascii():
@@ -489,7 +595,10 @@ def _parse_move(norm: str, text: str, lex: Lexicon) -> Move:
 def _pieces_of(pieces: str, text: str, lex: Lexicon, frm: str) -> tuple[tuple[str, ...], bool]:
     block = False
     units: list[str] = []
-    words = [w for w in re.split(r"[ ,]+", pieces.replace(" + ", " ")) if w and w != "and"]
+    # (`pieces` is words joined by one space, a comma written ", ": split on spaces and
+    # commas as `re.split(r"[ ,]+", ...)` does, without re)
+    spaced = pieces.replace(" + ", " ").replace(",", " ")
+    words = [w for w in spaced.split(" ") if w and w != "and"]
     i = 0
     while i < len(words):
         word = words[i]
@@ -521,6 +630,16 @@ _ATTACK = (
 
 
 def _parse_attack(norm: str, text: str, lex: Lexicon) -> Attack:
+    words = norm.split(" ")  # (the canonical form by its words; any other by `_ATTACK`)
+    n = len(words)
+    if (
+        (n == 6 or (n == 7 and words[6] == "exhausting"))
+        and words[2] == "from"
+        and words[4] == "cubes"
+        and words[5] in ("1", "2")
+    ):
+        target, frm = lex.area(words[1], text), lex.area(words[3], text)
+        return Attack(target, frm, 1 if words[5] == "1" else 2, n == 7)
     m = _matched(_ATTACK, norm, text, "expected 'attack <target> from <area> cubes <1|2>'")
     target, frm = lex.area(m.group("target"), text), lex.area(m.group("frm"), text)
     raw = m.group("c1") or m.group("c2")

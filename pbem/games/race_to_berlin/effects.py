@@ -42,9 +42,11 @@ from pbem.games.race_to_berlin.state import (
     illegal,
     is_active,
     own_block_in,
+    own_part,
     pool,
     refuse,
     update_area,
+    writable_block,
 )
 from pbem.games.race_to_berlin.supply import settle
 from pbem.games.race_to_berlin.tokens import free_token, reserves_force, token_force, use_token
@@ -360,7 +362,7 @@ def retreat(state: State, role: str, d: Retreat, ctx: Context) -> None:
             f"{unit_text(state, unit)} retreats to {area_name(state, dest)}", unit=unit, area=dest
         )
     for block, dest in moves:
-        block["area"] = dest
+        writable_block(state, block)["area"] = dest
         ctx.event(f"the {NAMES[block['owner']]} block retreats to {dest}", area=dest)
     moved = {u for u, _ in d.units}
     for unit in units:
@@ -382,7 +384,7 @@ def advance(state: State, role: str, d: Advance, ctx: Context) -> None:
     if d.block:
         block = own_block_in(state, frm, role)
         assert block is not None
-        block["area"] = target
+        writable_block(state, block)["area"] = target
     if d.units:
         ctx.event(
             f"{NAMES[role]} advances {', '.join(d.units)}{' and the block' if d.block else ''} "
@@ -412,8 +414,8 @@ def gain_eagle(state: State, role: str, force: str, area: str, ctx: Context) -> 
         return
     if state["eagles"][area] == role:
         return
-    state["eagles"][area] = role
-    state["vp"][role] += 1
+    own_part(state, "eagles")[area] = role
+    own_part(state, "vp")[role] += 1
     ctx.event(
         f"{NAMES[role]} takes the victory token of {area_name(state, area)}: "
         f"{state['vp'][role]} VP (rulebook 5)",

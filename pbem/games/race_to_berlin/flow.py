@@ -39,6 +39,7 @@ from pbem.games.race_to_berlin.state import (
     force_units_in,
     on_board,
     other,
+    own_part,
 )
 from pbem.games.race_to_berlin.supply import settle
 from pbem.games.race_to_berlin.victory import check_b1, declare_result, lose_cubes
@@ -99,7 +100,7 @@ def next_placer(state: State, ctx: Context | None, prefer: str) -> None:
             return
     for role in ROLES:
         left = len(state["block_values"][role]) - state["placed"][role]
-        state["unplaced"][role] = left
+        own_part(state, "unplaced")[role] = left
         if left and ctx is not None:
             ctx.event(
                 f"{NAMES[role]} has no eligible area for its {left} remaining block(s): "
@@ -225,7 +226,7 @@ def strategic_move(state: State, role: str, d: Strategic, ctx: Context) -> None:
 
 def end_strategic(state: State, role: str, d: EndStrategic, ctx: Context) -> None:
     """Handler: `role` forgoes the strategic moves it has left."""
-    state["strategic"][role]["done"] = True
+    own_part(state, "strategic")[role]["done"] = True
     ctx.event(f"{NAMES[role]} ends its strategic movement")
     next_strategic(state, ctx)
 
@@ -234,7 +235,7 @@ def next_strategic(state: State, ctx: Context) -> None:
     """The first player moves first; a player with no move left is done."""
     order = [state["first"], other(state["first"])]
     for role in order:
-        record = state["strategic"][role]
+        record = own_part(state, "strategic")[role]
         if record["done"]:
             continue
         if not strategic.can_move(state, role):
@@ -247,7 +248,7 @@ def next_strategic(state: State, ctx: Context) -> None:
 
 def end_strategic_phase(state: State, ctx: Context) -> None:
     for role in ROLES:  # the token records are replaced (copies of the state share them)
-        state["tokens"][role] = [{**token, "used": False} for token in state["tokens"][role]]
+        own_part(state, "tokens")[role] = [{**t, "used": False} for t in state["tokens"][role]]
     ctx.event(f"the special tokens are turned face up (rulebook {strategic.R_STRATEGIC})")
     if state["turn"] == 1 and strategic.transfer(state, ctx):
         return

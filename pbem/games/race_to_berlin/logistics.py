@@ -25,6 +25,7 @@ from pbem.games.race_to_berlin.state import (
     controlled_units_in,
     illegal,
     own_block_in,
+    own_part,
     refuse,
 )
 
@@ -81,7 +82,7 @@ def place(state: State, role: str, d: Place, ctx: Context) -> None:
     refuse(place_problem(state, role, d.area), R_PLACE)
     control = state["areas"][d.area]["control"]
     block = new_block(state, role, d.area, control, ctx)
-    state["placed"][role] += 1
+    own_part(state, "placed")[role] += 1
     ctx.event(
         f"{NAMES[role]} places a block in {area_name(state, d.area)} "
         f"({state['placed'][role]} of {len(state['block_values'][role])})",

@@ -54,6 +54,7 @@ from pbem.games.race_to_berlin.combat import (
 )
 from pbem.games.race_to_berlin.decisions import (
     DECISION_TYPES,
+    WRITERS,
     Advance,
     Attack,
     Counterattack,
@@ -81,6 +82,7 @@ from pbem.games.race_to_berlin.state import (
     illegal,
     initial_state,
     own_block_in,
+    writable_block,
 )
 from pbem.games.race_to_berlin.view import board_view
 from pbem.kit.pieces import Piece, known_value
@@ -285,6 +287,14 @@ class RaceToBerlinEngine(StepGame):
     def format_decision(self, decision: Any) -> str:
         return format_decision(decision, self.shell_safe)
 
+    def format(self, decision: Any) -> str:
+        # (asked for every entry: the writer of the decision's type, `decisions.WRITERS`;
+        # anything else, a subclass or no decision, takes the kit's checked way)
+        writer = WRITERS.get(type(decision))
+        if writer is None:
+            return super().format(decision)
+        return writer(decision, self.shell_safe)
+
     # --- hidden information -------------------------------------------------------------
 
     def pieces(self, state: State) -> list[Piece]:
@@ -298,6 +308,10 @@ class RaceToBerlinEngine(StepGame):
 
     def clone(self, state: State) -> State:
         return copy_state(state)
+
+    def writable(self, state: State, piece: Piece) -> Piece:
+        """A copy shares its blocks with its source until it changes one (`writable_block`)."""
+        return writable_block(state, piece)
 
     def clone_for_secrets(self, state: State) -> State:
         # The kit fills in values on the blocks only (and `with_secrets` replaces `hands`):

@@ -34,16 +34,21 @@ Front Germans ("german-west"). Area control is "west", "soviet" or "german".
 
 `copy_state` copies a state knowing this shape (several times faster than a generic deep
 copy, and `apply` copies the state once per entry); the static map and the block values
-are shared, and so are the parts that are only ever replaced whole, never changed in
-place: the unit and area records (`update_unit`, `update_area` replace them), the
-special tokens' records (`tokens.use_token`), fortifications, the parts of the attack in
-progress named in `_copy_combat`, `last_combat` and `result`. The tests' check that
-`apply` never changes its input (every rulebook test, and the bot games) guards this.
+are shared, the blocks and the small parts (`LAZY_PARTS`) until the copy changes one
+(`writable_block`, `own_part`: copy on write), and so are the parts only ever replaced
+whole, never changed in place: the unit and area records (`update_unit`, `update_area`
+replace them), `hands` (replaced whole: the public state's are None, `with_secrets` makes
+new ones), the special tokens' records (`tokens.use_token`), fortifications, the parts of
+the attack in progress named in `_copy_combat`, `last_combat` and `result`. The tests'
+check that `apply` never changes its input (every rulebook test, and the bot games) guards
+this.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from itertools import repeat
+from operator import is_, itemgetter
 from typing import Any
 
 from pbem.core.canonical import copy_json
@@ -108,6 +113,7 @@ SHARED = frozenset(
         "block_values",
         "last_combat",
         "result",
+        "hands",
     }
 )
 # Parts whose shape `copy_state` knows (every other key is deep-copied).
@@ -119,7 +125,6 @@ KNOWN = SHARED | {
     "cubes",
     "markers",
     "strategic",
-    "hands",
     "bases",
     "placed",
     "unplaced",
@@ -128,6 +133,138 @@ KNOWN = SHARED | {
     "stranded",
     "combat",
 }
+
+
+# --- blocks, copy on write ---------------------------------------------------------------------
+# A copy of a state shares its blocks (a dozen dicts or more, most of them unchanged by an
+# entry) with the state it copies until it changes one: every change of a block goes
+# through `writable_block` (the rules' own changes, and the kit's reveals, settle and views
+# through the engine's `writable` hook), which copies the block into the state's list first
+# unless the state made it or copied it already. What tells the two apart is kept outside
+# the state (its JSON and its views are unchanged): for a blocks list, a list of the block
+# dicts it may share (its source's blocks when `share_blocks` made it). A list that is
+# copied in turn shares every block from then on (its record is dropped), and a list with no
+# record (a state from a snapshot, a test, a record dropped when the memo was full, a list
+# a handler made anew) is recorded at its first change as sharing every block it holds then:
+# never a block changed that another state holds, at worst one copy more.
+
+_SHARED_BLOCKS: dict[int, tuple[list[dict[str, Any]], list[dict[str, Any]]]] = {}
+_KEPT = 64  # (a verifier needs the newest copy or two, a bot a few more)
+
+
+def share_blocks(source: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A copy of a state's blocks list that shares its blocks until it changes them."""
+    copy = source.copy()
+    _SHARED_BLOCKS.pop(id(source), None)  # `source` is copied: its blocks are shared now
+    if len(_SHARED_BLOCKS) >= _KEPT:
+        _SHARED_BLOCKS.clear()
+    _SHARED_BLOCKS[id(copy)] = (copy, source)
+    return copy
+
+
+def writable_block(state: State, block: dict[str, Any]) -> dict[str, Any]:
+    """The block of `state` that `block` is (the very dict, or one with its label: a
+    reference taken before an earlier change copied it), this state's own to change in
+    place: copied first if another state may hold it. Read the block from what this
+    returns, never from a reference taken before."""
+    blocks = state["blocks"]
+    try:
+        at = [*map(is_, blocks, repeat(block))].index(True)
+    except ValueError:
+        label = block["label"]
+        at = next(n for n, b in enumerate(blocks) if b["label"] == label)
+    current = blocks[at]
+    record = _SHARED_BLOCKS.get(id(blocks))
+    if record is None or record[0] is not blocks:
+        record = _SHARED_BLOCKS[id(blocks)] = (blocks, blocks.copy())  # (all shared, maybe)
+    elif not any(map(is_, record[1], repeat(current))):
+        return current  # made or copied in this state
+    current = blocks[at] = current.copy()
+    return current
+
+
+def forget_shared_blocks() -> None:
+    """Drop every record (tests: a list without one copies each block it first changes)."""
+    _SHARED_BLOCKS.clear()
+
+
+# --- the small parts, copy on write ------------------------------------------------------------
+# The parts a few rules change in place (the area and unit records, which `update_area` and
+# `update_unit` replace, the cube pools, the markers, the eagles and victory points, the
+# bases, the stranded areas, the placements, the tokens, the strategic moves)
+# are shared between a state and its copy until the copy changes one: every change goes
+# through `own_part`, which copies the part by its shape first unless the state made or
+# copied it already. Kept outside the state as the blocks' records are: for a state, the
+# parts it owns; a state that is copied owns none from then on, and a state with no record
+# copies each part at its first change.
+
+LAZY_PARTS = (
+    "areas",
+    "units",
+    "tokens",
+    "cubes",
+    "markers",
+    "bases",
+    "strategic",
+    "placed",
+    "unplaced",
+    "eagles",
+    "vp",
+    "stranded",
+)
+
+
+def _two_levels(part: Any) -> Any:
+    """A part kept per player, each player's value copied (None stays None)."""
+    if part is None:
+        return None
+    copied: dict[str, Any] = {}
+    for role, value in part.items():
+        copied[role] = value.copy()
+    return copied
+
+
+_COPY_PART: dict[str, Callable[[Any], Any]] = {
+    "areas": dict.copy,
+    "units": dict.copy,
+    "tokens": _two_levels,
+    "cubes": _two_levels,
+    "markers": _two_levels,
+    "bases": _two_levels,
+    "strategic": _two_levels,
+    "placed": dict.copy,
+    "unplaced": dict.copy,
+    "eagles": dict.copy,
+    "vp": dict.copy,
+    "stranded": list.copy,
+}
+_OWNED_PARTS: dict[int, tuple[State, set[str]]] = {}
+
+
+def own_part(state: State, key: str) -> Any:
+    """`state[key]` (one of LAZY_PARTS), this state's own to change in place: copied first
+    if another state may hold it. Read the part from what this returns."""
+    record = _OWNED_PARTS.get(id(state))
+    if record is None or record[0] is not state:
+        if len(_OWNED_PARTS) >= _KEPT:
+            _OWNED_PARTS.clear()
+        record = _OWNED_PARTS[id(state)] = (state, set())
+    elif key in record[1]:
+        return state[key]
+    part = state[key] = _COPY_PART[key](state[key])
+    record[1].add(key)
+    return part
+
+
+def forget_owned_parts() -> None:
+    """Drop every record (tests: a state without one copies each part it first changes)."""
+    _OWNED_PARTS.clear()
+
+
+# The parts `copy_state` does not read, looked up in C; KNOWN's size.
+_SHARED_PARTS = itemgetter(*SHARED)
+_LAZY_READ = itemgetter(*LAZY_PARTS)
+_KNOWN_COUNT = len(KNOWN)
 
 
 def _copy_combat(combat: dict[str, Any]) -> dict[str, Any]:
@@ -143,67 +280,51 @@ def _copy_combat(combat: dict[str, Any]) -> dict[str, Any]:
 
 def copy_state(state: State) -> State:
     """A copy of the state to change (see the module docstring for what is shared)."""
-    # (`.copy()` of each dict and list, not `dict(...)`, `{**...}` or `list(...)`: the same
-    # copy, but a dict's `.copy()` clones its table at once where the others insert key by
-    # key; loops, not comprehensions: a comprehension is a call of its own in Python 3.11)
+    # (`.copy()` of each dict, not `dict(...)` or `{**...}`: the same copy, but a dict's
+    # `.copy()` clones its table at once where the others insert key by key)
     new: State = state.copy()
-    new["areas"] = state["areas"].copy()
-    new["units"] = state["units"].copy()
-    # a block's claims are replaced when one is added (kit pieces.claim): shared
-    blocks: list[dict[str, Any]] = []
-    for block in state["blocks"]:
-        blocks.append(block.copy())
-    new["blocks"] = blocks
-    tokens: dict[str, Any] = {}
-    for role, held in state["tokens"].items():
-        tokens[role] = held.copy()
-    new["tokens"] = tokens
-    cubes: dict[str, Any] = {}
-    for role, counts in state["cubes"].items():
-        cubes[role] = counts.copy()
-    new["cubes"] = cubes
-    markers: dict[str, Any] = {}
-    for role, counts in state["markers"].items():
-        markers[role] = counts.copy()
-    new["markers"] = markers
-    if state["strategic"] is not None:
-        strategic: dict[str, Any] = {}
-        for role, moves in state["strategic"].items():
-            strategic[role] = moves.copy()
-        new["strategic"] = strategic
-    hands: dict[str, Any] = {}
-    for role, hand in state["hands"].items():
-        hands[role] = None if hand is None else hand.copy()
-    new["hands"] = hands
-    bases: dict[str, Any] = {}
-    for role, areas in state["bases"].items():
-        bases[role] = areas.copy()
-    new["bases"] = bases
-    new["placed"] = state["placed"].copy()
-    new["unplaced"] = state["unplaced"].copy()
-    new["eagles"] = state["eagles"].copy()
-    new["vp"] = state["vp"].copy()
-    new["stranded"] = state["stranded"].copy()
+    new["blocks"] = share_blocks(state["blocks"])  # (each copied when first changed)
+    # the small parts are shared until changed (`own_part`): `state` is copied, so it owns
+    # none of them from now on, and the copy none yet
+    _OWNED_PARTS.pop(id(state), None)
+    if len(_OWNED_PARTS) >= _KEPT:
+        _OWNED_PARTS.clear()
+    _OWNED_PARTS[id(new)] = (new, set())
+    _LAZY_READ(state)  # (every part there: KeyError as a copy of each would raise)
     if state["combat"] is not None:
         new["combat"] = _copy_combat(state["combat"])
-    if not KNOWN.issuperset(state):  # (a state of these rules has no other part)
+    # A state of these rules has no other part: its keys are KNOWN's, which the parts read
+    # above and `_SHARED_PARTS` show in C (a part missing raises KeyError) when there are
+    # as many as KNOWN has (a set of the keys to compare would cost more than the rest).
+    if len(state) != _KNOWN_COUNT:
+        _copy_unknown(state, new)
+    else:
+        try:
+            _SHARED_PARTS(state)
+        except KeyError:
+            _copy_unknown(state, new)
+    return new
+
+
+def _copy_unknown(state: State, new: State) -> None:
+    """Any part these rules do not know, copied whole."""
+    if not KNOWN.issuperset(state):
         for key in state.keys() - KNOWN:
             new[key] = copy_json(state[key])
-    return new
 
 
 def update_unit(state: State, unit: str, **changes: Any) -> dict[str, Any]:
     """Change a unit's record by replacing it (copies of the state share the records);
     returns the new record."""
     record = {**state["units"][unit], **changes}
-    state["units"][unit] = record
+    own_part(state, "units")[unit] = record
     return record
 
 
 def update_area(state: State, area: str, **changes: Any) -> dict[str, Any]:
     """Change an area's record (control, fortification) by replacing it (see above)."""
     record = {**state["areas"][area], **changes}
-    state["areas"][area] = record
+    own_part(state, "areas")[area] = record
     return record
 
 

@@ -34,6 +34,7 @@ from pbem.games.race_to_berlin.state import (
     graph,
     illegal,
     is_german,
+    own_part,
     refuse,
     room_for,
     update_unit,
@@ -147,7 +148,7 @@ def strategic_problem(state: State, role: str, d: Strategic) -> str | None:
 def move(state: State, role: str, d: Strategic, ctx: Context) -> None:
     refuse(strategic_problem(state, role, d), R_STRATEGIC)
     move_unit(state, d.unit, d.to)
-    state["strategic"][role][kind_of(state, d.unit)] = d.unit
+    own_part(state, "strategic")[role][kind_of(state, d.unit)] = d.unit
     ctx.event(
         f"{NAMES[role]} moves {d.unit} strategically from {d.frm} to {area_name(state, d.to)}",
         unit=d.unit,

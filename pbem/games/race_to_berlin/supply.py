@@ -35,6 +35,7 @@ from pbem.games.race_to_berlin.state import (
     graph,
     is_active,
     other,
+    own_part,
 )
 from pbem.games.race_to_berlin.units import eliminate
 from pbem.games.race_to_berlin.victory import lose_cubes
@@ -252,7 +253,8 @@ def _annex_german(state: State, group: list[str], ctx: Context, cutter: str | No
     for area in group:
         _clear(state, area, GERMAN, ctx, "cut off from supply (rulebook 4.4)")
     if taker is None:
-        state["stranded"].extend(a for a in group if a not in state["stranded"])
+        stranded = own_part(state, "stranded")
+        stranded.extend(a for a in group if a not in stranded)
         ctx.event(
             f"cut-off German area(s) {names} stay German, emptied of German pieces "
             f"(rulebook 4.2.1.2: neither player has the markers to annex them)",

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.core.engine import Context
-from pbem.games.race_to_berlin.state import GERMAN, GERMAN_FORCE, NAMES, State
+from pbem.games.race_to_berlin.state import GERMAN, GERMAN_FORCE, NAMES, State, own_part
 
 
 def token_force(attack_or_defence_force: str, role: str) -> str:
@@ -27,7 +27,7 @@ def free_token(state: State, role: str, kind: str, force: str) -> dict[str, Any]
 def use_token(state: State, role: str, kind: str, force: str, ctx: Context, why: str) -> None:
     token = free_token(state, role, kind, force)
     assert token is not None
-    tokens = state["tokens"][role]
+    tokens = own_part(state, "tokens")[role]
     tokens[tokens.index(token)] = {**token, "used": True}
     ctx.event(
         f"{NAMES[role]} plays a {kind.capitalize()} token ({force}): {why}",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pbem.core.engine import Context
 from pbem.games.race_to_berlin.data import FORCE_CONTROL
-from pbem.games.race_to_berlin.state import NAMES, ROLES, State, other
+from pbem.games.race_to_berlin.state import NAMES, ROLES, State, other, own_part
 
 
 def declare_result(state: State, winner: str | None, level: str, reason: str) -> None:
@@ -32,6 +32,7 @@ def lose_cubes(state: State, role: str, n: int, ctx: Context, why: str) -> bool:
             state, other(role), "cube loss", f"{NAMES[role]} cannot pay {n} action cubes"
         )
         return False
+    cubes = own_part(state, "cubes")[role]
     cubes["pool"] -= n
     cubes["lost"] += n
     ctx.event(

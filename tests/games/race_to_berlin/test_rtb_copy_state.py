@@ -1,6 +1,9 @@
 """`copy_state` (its copies made in loops, issue 29) against the reference it replaced (one
 comprehension per part): the same copy, in the same key order, sharing the same parts with
-the state it copies, on every state the demo's verification copies and on a bot game's."""
+the state it copies, on every state the demo's verification copies and on a bot game's.
+(Since the seventh session the blocks and the small parts are shared until changed, and
+`hands`, only ever replaced whole, is shared: the reference says so; test_rtb_shared_blocks
+and test_rtb_copy_roles check the copies on write.)"""
 
 from __future__ import annotations
 
@@ -23,19 +26,7 @@ ROOT = Path(__file__).resolve().parents[3]
 def reference_copy(state: State) -> State:
     """`copy_state` as it was written before issue 29's speed-up."""
     new: State = dict(state)
-    new["areas"] = dict(state["areas"])
-    new["units"] = dict(state["units"])
-    new["blocks"] = [{**block} for block in state["blocks"]]
-    new["tokens"] = {role: list(tokens) for role, tokens in state["tokens"].items()}
-    new["cubes"] = {role: {**cubes} for role, cubes in state["cubes"].items()}
-    new["markers"] = {role: {**markers} for role, markers in state["markers"].items()}
-    if state["strategic"] is not None:
-        new["strategic"] = {role: {**moves} for role, moves in state["strategic"].items()}
-    new["hands"] = {role: None if h is None else list(h) for role, h in state["hands"].items()}
-    new["bases"] = {role: list(areas) for role, areas in state["bases"].items()}
-    for key in ("placed", "unplaced", "eagles", "vp"):
-        new[key] = {**state[key]}
-    new["stranded"] = list(state["stranded"])
+    new["blocks"] = list(state["blocks"])  # (each block copied on write: test_rtb_shared_blocks)
     if state["combat"] is not None:
         new["combat"] = _copy_combat(state["combat"])
     if not KNOWN.issuperset(state):
