@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import itertools
 import marshal
 import os
 import sys
@@ -120,14 +121,28 @@ def _compile_pbem_once(config: pytest.Config) -> None:
     compileall.compile_dir(ROOT / "pbem", quiet=1, workers=2)
 
 
+@pytest.fixture(scope="session")
+def _homes(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One folder per test process holding the tests' default homes (made on first use)."""
+    return tmp_path_factory.mktemp("homes")
+
+
+_HOME_NUMBERS = itertools.count()
+
+
 @pytest.fixture(autouse=True)
-def _isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def _isolated_home(_homes: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """No test ever touches a real user's store, nor the user's state folder (the signing
-    journals: pbem.store.journal), which is kept apart from the store folder."""
-    monkeypatch.setenv("PBEM_HOME", str(tmp_path / "default-home"))
-    monkeypatch.setenv("PBEM_STATE", str(tmp_path / "default-state"))
-    # (a subprocess given an environment without PBEM_STATE still stays in tmp_path)
-    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg-state"))
+    journals: pbem.store.journal), which is kept apart from the store folder. Each test's
+    folders are its own, numbered in a folder of the test process (as they were in its
+    tmp_path, where asking every test for a tmp_path made some 4,000 folders nothing
+    used: a millisecond each, pytest listing the folder of those made before every time);
+    like them, each folder is made by whatever first writes there."""
+    n = next(_HOME_NUMBERS)
+    monkeypatch.setenv("PBEM_HOME", str(_homes / f"{n}-default-home"))
+    monkeypatch.setenv("PBEM_STATE", str(_homes / f"{n}-default-state"))
+    # (a subprocess given an environment without PBEM_STATE still stays in that folder)
+    monkeypatch.setenv("XDG_STATE_HOME", str(_homes / f"{n}-xdg-state"))
     monkeypatch.delenv("PBEM_PASSPHRASE", raising=False)
 
 

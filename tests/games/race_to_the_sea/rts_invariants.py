@@ -155,33 +155,58 @@ def size_problems(state: State, after_action: bool) -> list[str]:
     leaves the map (checked once the action that hit it is over)."""
     problems = []
     stacks = marker_stacks(state)
+    units = state["units_data"]["units"]
     for label in sorted(state["counters"]):
-        sz = printed_sz(state, label)
+        # printed_sz, is_false_report and current_sz of the counter, its identity found once
+        # (the checks ran after every decision of 50 games: identity thrice per counter was
+        # most of them)
+        unit_id = identity(state, label)
+        if unit_id is None:
+            continue
+        unit = units[unit_id]
+        sz = int(unit["sz"]) if unit["sz"] is not None else None
         if sz is None:
             continue
         if sz < 0:
             problems.append(f"3.2.1: {label} has a printed SZ of {sz}")
         stack = stacks.get(label)
-        if not stack or is_false_report(state, label):
+        if not stack or unit["kind"] == "false-report":
             continue
         hits = casualties.hits_of(stack)
-        now = current_sz(state, label, stacks)
-        if now is not None and now < 0:
+        now = int(casualties.unit_ratings({"sz": sz}, stack, state["markers"])["sz"])
+        if now < 0:
             problems.append(f"3.2.7: {label} has SZ {now}")
         if after_action and hits >= sz:
             problems.append(f"5.2.6: {label} took {hits} hits with SZ {sz} and is still on the map")
     return problems
 
 
+# A map's hexes and those of them units may enter, by map object: the map is static data
+# that a game's states share and never change (state.STATIC_KEYS), so each is listed once,
+# not at every decision. The map is kept with them: its id is never another map's.
+_MAP_HEXES: dict[int, tuple[Any, frozenset[int], frozenset[int]]] = {}
+
+
+def map_hexes(board: Mapping[str, Any]) -> tuple[frozenset[int], frozenset[int]]:
+    """(the hexes of the map, those whose terrain units may enter: not in rm.PROHIBITED)."""
+    kept = _MAP_HEXES.get(id(board))
+    if kept is None or kept[0] is not board:
+        hexes = frozenset(rm.grid(board).hexes)
+        enterable = frozenset(h for h in hexes if rm.terrain(board, h) not in rm.PROHIBITED)
+        kept = _MAP_HEXES[id(board)] = (board, hexes, enterable)
+    return kept[1], kept[2]
+
+
 def map_problems(state: State) -> list[str]:
     """Every counter stands on a hex of the map that units may enter (10.3.2)."""
-    board = state["board"]
-    hexes = set(rm.grid(board).hexes)
+    hexes, enterable = map_hexes(state["board"])
     problems = []
     for label, c in sorted(state["counters"].items()):
+        if c["hex"] in enterable:
+            continue
         if c["hex"] not in hexes:
             problems.append(f"{label} is on {c['hex']}, which is not a map hex")
-        elif rm.terrain(board, c["hex"]) in rm.PROHIBITED:
+        else:
             problems.append(f"10.3.2: {label} is on prohibited terrain {c['hex']:04d}")
     return problems
 

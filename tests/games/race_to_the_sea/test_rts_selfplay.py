@@ -203,6 +203,14 @@ def test_a_broken_invariant_is_reported() -> None:
     for label in labels[1:]:
         full["counters"][label]["hex"] = target  # every Allied counter into one hex
     full["decks"]["germans"]["pile"].pop()
+    # a German counter on water, another off the map (the map's hexes are listed once)
+    germans = sorted(k for k, c in full["counters"].items() if c["side"] == "germans")
+    board = full["board"]
+    water = min(h for h in rm.grid(board).hexes if rm.terrain(board, h) == "water")
+    full["counters"][germans[0]]["hex"] = water
+    full["counters"][germans[1]]["hex"] = 9999
     problems = watch.after_decision(full, "a cheat")
     assert any("10.2" in p for p in problems), problems
     assert any("6.2: germans" in p for p in problems), problems
+    assert any(f"10.3.2: {germans[0]} is on prohibited terrain" in p for p in problems), problems
+    assert any(f"{germans[1]} is on 9999, which is not a map hex" in p for p in problems)
