@@ -46,15 +46,9 @@ LEAK_EVERY = 5  # entries between two leak checks of the views
 # whole games sampled every 80 entries find it as every 40 did, at half the cost (the
 # renders were most of this file's time); the views themselves are checked every 5.
 RENDER_EVERY = 80
-# The maps and pages are checked with every second check of the summaries, and at the end,
-# in these seeds' games only: a page costs several summaries (its SVG), and four games a
-# title find what twelve would. Drawing each viewer's map once per position was over half
-# of a long title's game here (Race to Berlin: 24 s of 47 s under a profiler), and a map
-# drawn from a secret shows it at every position that holds the secret, so a page every
-# 160 entries (240 for the longest titles) finds it as every 80 did; the views those maps
-# are drawn from are still compared every 5 entries and the summaries every 80.
+# The maps and pages are checked with the summaries, in these seeds' games only: a page
+# costs several summaries (its SVG), and four games a title find what twelve would.
 PAGE_SEEDS = range(4)
-PAGES_EVERY_RENDER = 2
 
 
 # A long game plays fewer seeds here, to keep the suite within its time: Race to the Sea's
@@ -104,10 +98,8 @@ def test_random_play_reaches_an_outcome_and_replays_identically(rules: str, seed
             for prompt in prompts:
                 assert engine.choices(game.state, prompt.role), f"{prompt.role} has no choice"
         if len(game.entries) % LEAK_EVERY == 0:
-            render_every = RENDER_EVERY_FOR.get(rules, RENDER_EVERY)
-            render = len(game.entries) % render_every == 0
-            pages = len(game.entries) % (render_every * PAGES_EVERY_RENDER) == 0
-            _check_leaks(table, render=render, pages=pages and seed in PAGE_SEEDS)
+            render = len(game.entries) % RENDER_EVERY_FOR.get(rules, RENDER_EVERY) == 0
+            _check_leaks(table, render=render, pages=render and seed in PAGE_SEEDS)
         table.step(rng)
         assert len(game.entries) < 20000
     assert game.prompts() == []
