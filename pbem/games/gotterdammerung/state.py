@@ -256,21 +256,31 @@ def copy_state(state: State) -> State:
     """A copy to change: the static data shared; the units (flat dicts of plain values,
     the bulk of the state) shared with the original until one is changed (`own`), the rest
     copied as JSON, but for the parts the rules only ever replace (`_REPLACED_ONLY`).
-    Neither copy owns any unit afterwards: a change to either copies it."""
-    new: State = {
-        k: v if type(v) in _LEAVES or k in _REPLACED_ONLY else _copy_plain(v)
-        for k, v in state.items()
-        if k not in _SHARED_KEYS
-    }
+    Neither copy owns any unit afterwards: a change to either copies it.
+
+    Its keys come in the order of the original's, but for `_TAIL` last. A state made by
+    copy_state already has them so (unless the rules added a key since): then the copy
+    starts as the original's `.copy()` and only the parts to copy are replaced."""
+    if tuple(state)[-_TAILED:] == _TAIL:
+        new: State = state.copy()
+        for k, v in state.items():
+            if type(v) not in _LEAVES and k not in _AS_THEY_ARE:
+                new[k] = _copy_plain(v)
+    else:
+        new = {
+            k: v if type(v) in _LEAVES or k in _REPLACED_ONLY else _copy_plain(v)
+            for k, v in state.items()
+            if k not in _SHARED_KEYS
+        }
+        for key in _TAIL:
+            if key in state:
+                new[key] = state[key]
     # the waiting reinforcements: each entry is replaced, never changed in place (one dict
     # per unit still to come: two thirds of what was copied as JSON at the start)
     new["waiting"] = dict(state["waiting"])
     units = state["units"]
     forget_owned(units)  # its unit dicts are shared from now on
     new["units"] = dict(units)
-    for key in STATIC_KEYS:
-        if key in state:
-            new[key] = state[key]
     return new
 
 
@@ -281,6 +291,9 @@ _LEAVES = frozenset((str, int, bool, float, type(None)))  # (immutable: shared b
 # shares them. tests/games/gotterdammerung/test_gd_copy_on_write.py: applying an entry
 # never changes the state it is applied to.
 _REPLACED_ONLY = frozenset(("options", "last_combat"))
+_AS_THEY_ARE = _SHARED_KEYS | _REPLACED_ONLY  # (copy_state's `.copy()`: not replaced)
+_TAIL = ("waiting", "units", *STATIC_KEYS)  # (a copy's last keys, in this order)
+_TAILED = len(_TAIL)
 _join = "".join
 
 
@@ -290,18 +303,21 @@ def _copy_plain(value: Any) -> Any:
     holds nothing else) as copy_json copies it. Cheaper than a marshal round trip for these
     few hundred values (tests/games/gotterdammerung/test_gd_lean_paths.py: equal to
     copy_json's, and nothing mutable shared). A list of strings only (ids and hexes: most
-    of them) is copied at once: `"".join` takes it whole exactly when every item is one."""
+    of them) is copied at once: `"".join` takes it whole exactly when every item is one. A
+    dict is copied at once, then what in it is not plain is replaced by its own copy."""
     kind = type(value)
-    if kind is dict:
-        if _LEAVES.issuperset(map(type, value.values())):  # (plain values only: at once)
-            return value.copy()
-        return {k: v if type(v) in _LEAVES else _copy_plain(v) for k, v in value.items()}
     if kind is list:
         try:
             _join(value)
         except TypeError:  # (an item that is not a string: each copied as it needs)
             return [v if type(v) in _LEAVES else _copy_plain(v) for v in value]
         return value.copy()
+    if kind is dict:
+        out = value.copy()
+        for k, v in value.items():
+            if type(v) not in _LEAVES:
+                out[k] = _copy_plain(v)
+        return out
     if kind in _LEAVES:
         return value
     return copy_json(value)

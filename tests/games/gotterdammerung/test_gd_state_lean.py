@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from pbem.core.canonical import copy_json
 from pbem.games.gotterdammerung import state as gs
 from tests.games.gotterdammerung import gd_games
 
@@ -57,3 +58,44 @@ def test_a_volkssturm_unit_and_a_unit_not_in_the_data() -> None:
     stranger = {"id": "nobody", "side": "german", "hex": "op:2419", "steps": 1}
     with pytest.raises(Exception, match="there is no unit nobody"):
         gs.mover(state, stranger)
+
+
+def plain_copy(state: dict[str, Any]) -> dict[str, Any]:
+    """copy_state as it was: the parts to copy by copy_json, in this order of keys."""
+    shared = {*gs.STATIC_KEYS, "units", "waiting"}
+    new = {
+        k: v if k in gs._REPLACED_ONLY else copy_json(v)
+        for k, v in state.items()
+        if k not in shared
+    }
+    new["waiting"] = dict(state["waiting"])
+    new["units"] = dict(state["units"])
+    for key in gs.STATIC_KEYS:
+        if key in state:
+            new[key] = state[key]
+    return new
+
+
+def test_copy_state_as_the_plain_copy_in_the_same_order() -> None:
+    """A state in set-up order, a copy of it (the copy's order: its `.copy()` path), and
+    one with a key the rules added since (the other path again): equal, keys in the same
+    order, nothing mutable shared but the units, the static data and the replaced parts."""
+    first = gd_games.position(3, 0)
+    second = gs.copy_state(first)
+    added = gs.copy_state(second)
+    added["split"] = ["sov-x"]
+    added["phase_data"]["nested"] = {"a": [1, {"b": "c"}]}
+    for state in (first, second, added):
+        new = gs.copy_state(state)
+        expected = plain_copy(state)
+        assert new == expected and list(new) == list(expected)
+        for k, v in new.items():
+            if k in gs.STATIC_KEYS or k in gs._REPLACED_ONLY or type(v) not in (dict, list):
+                continue
+            assert v is not state[k], k
+        for k, v in state["phase_data"].items():
+            if type(v) in (dict, list):
+                assert new["phase_data"][k] is not v, k
+    assert (
+        added["phase_data"]["nested"]["a"] is not gs.copy_state(added)["phase_data"]["nested"]["a"]
+    )
