@@ -168,10 +168,8 @@ def _slot(
     for i, slot in enumerate(slots):
         if slot.board is not board or slot.token is not token or slot.data is not data:
             continue
-        m = len(slot.snap)
-        if m == n or (m < n <= m + _REBUILD_AFTER and _new_ids(slot, units, m)):
-            # (the same units, or these and new ones after them: a unit put in a state)
-            changed = _aligned(slot, units if m == n else units[:m])
+        if len(slot.snap) == n:
+            changed = _aligned(slot, units)
             if changed is not None:
                 del slots[i]
                 try:
@@ -181,8 +179,22 @@ def _slot(
                 except Exception:
                     pass  # (dropped: made again below, or the strict computation raises)
                 break
-            if m != n:
-                break
+    else:
+        # no slot of these units: the last one used, if these are its units and new ones
+        # after them (units put in a state)
+        last = slots[0] if slots else None
+        if last is not None and last.board is board and last.token is token:
+            m = len(last.snap)
+            if last.data is data and m < n <= m + _REBUILD_AFTER and _new_ids(last, units, m):
+                changed = _aligned(last, units[:m])
+                if changed is not None:
+                    del slots[0]
+                    try:
+                        if _update_aligned(last, units, changed):
+                            slots.insert(0, last)
+                            return last
+                    except Exception:
+                        pass
     if slots:
         slot = slots[0]
         if slot.board is board and slot.token is token and slot.data is data:
