@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from operator import itemgetter
 from typing import Any
 
 from pbem.core.canonical import JSON, copy_json
@@ -255,21 +256,31 @@ def copy_state(state: State) -> State:
     """A copy to change: the static data shared; the units (flat dicts of plain values,
     the bulk of the state) shared with the original until one is changed (`own`), the rest
     copied as JSON, but for the parts the rules only ever replace (`_REPLACED_ONLY`).
-    Neither copy owns any unit afterwards: a change to either copies it."""
-    new: State = {
-        k: v if type(v) in _LEAVES or k in _REPLACED_ONLY else _copy_plain(v)
-        for k, v in state.items()
-        if k not in _SHARED_KEYS
-    }
+    Neither copy owns any unit afterwards: a change to either copies it.
+
+    Its keys come in the order of the original's, but for `_TAIL` last. A state made by
+    copy_state already has them so (unless the rules added a key since): then the copy
+    starts as the original's `.copy()` and only the parts to copy are replaced."""
+    if tuple(state)[-_TAILED:] == _TAIL:
+        new: State = state.copy()
+        for k, v in state.items():
+            if type(v) not in _LEAVES and k not in _AS_THEY_ARE:
+                new[k] = _copy_plain(v)
+    else:
+        new = {
+            k: v if type(v) in _LEAVES or k in _REPLACED_ONLY else _copy_plain(v)
+            for k, v in state.items()
+            if k not in _SHARED_KEYS
+        }
+        for key in _TAIL:
+            if key in state:
+                new[key] = state[key]
     # the waiting reinforcements: each entry is replaced, never changed in place (one dict
     # per unit still to come: two thirds of what was copied as JSON at the start)
     new["waiting"] = dict(state["waiting"])
     units = state["units"]
     forget_owned(units)  # its unit dicts are shared from now on
     new["units"] = dict(units)
-    for key in STATIC_KEYS:
-        if key in state:
-            new[key] = state[key]
     return new
 
 
@@ -280,6 +291,9 @@ _LEAVES = frozenset((str, int, bool, float, type(None)))  # (immutable: shared b
 # shares them. tests/games/gotterdammerung/test_gd_copy_on_write.py: applying an entry
 # never changes the state it is applied to.
 _REPLACED_ONLY = frozenset(("options", "last_combat"))
+_AS_THEY_ARE = _SHARED_KEYS | _REPLACED_ONLY  # (copy_state's `.copy()`: not replaced)
+_TAIL = ("waiting", "units", *STATIC_KEYS)  # (a copy's last keys, in this order)
+_TAILED = len(_TAIL)
 _join = "".join
 
 
@@ -289,18 +303,21 @@ def _copy_plain(value: Any) -> Any:
     holds nothing else) as copy_json copies it. Cheaper than a marshal round trip for these
     few hundred values (tests/games/gotterdammerung/test_gd_lean_paths.py: equal to
     copy_json's, and nothing mutable shared). A list of strings only (ids and hexes: most
-    of them) is copied at once: `"".join` takes it whole exactly when every item is one."""
+    of them) is copied at once: `"".join` takes it whole exactly when every item is one. A
+    dict is copied at once, then what in it is not plain is replaced by its own copy."""
     kind = type(value)
-    if kind is dict:
-        if _LEAVES.issuperset(map(type, value.values())):  # (plain values only: at once)
-            return value.copy()
-        return {k: v if type(v) in _LEAVES else _copy_plain(v) for k, v in value.items()}
     if kind is list:
         try:
             _join(value)
         except TypeError:  # (an item that is not a string: each copied as it needs)
             return [v if type(v) in _LEAVES else _copy_plain(v) for v in value]
         return value.copy()
+    if kind is dict:
+        out = value.copy()
+        for k, v in value.items():
+            if type(v) not in _LEAVES:
+                out[k] = _copy_plain(v)
+        return out
     if kind in _LEAVES:
         return value
     return copy_json(value)
@@ -378,8 +395,16 @@ def counter(state: State, uid: str) -> Mapping[str, Any]:
 
 
 def on_map(state: State) -> list[dict[str, Any]]:
-    """The units on either map (not those in the North German Plain Box)."""
-    return [u for u in state["units"].values() if u["hex"] not in _OFF_MAP]
+    """The units on either map (not those in the North German Plain Box). Nearly always
+    every unit: that is found by one C-level pass over their hexes, which costs less than
+    the comprehension (still made when some unit is off the maps)."""
+    units = state["units"].values()
+    if _OFF_MAP.isdisjoint(map(_HEX, units)):
+        return list(units)
+    return [u for u in units if u["hex"] not in _OFF_MAP]
+
+
+_HEX = itemgetter("hex")
 
 
 def in_box(state: State, side: str) -> list[dict[str, Any]]:
@@ -415,9 +440,19 @@ def face(state: State, unit: Mapping[str, Any]) -> dict[str, int]:
 
 def mover(state: State, unit: Mapping[str, Any]) -> dict[str, Any]:
     """What movement.py reads: the counter's facts with the unit's side, hex and face."""
-    c = counter(state, unit["id"])
-    foot = {"class": "foot"} if unit.get("volkssturm") and "class" not in c else {}  # 8.4
-    return {**c, **foot, **unit, "name": unit["id"], "movement": face(state, unit)["movement"]}
+    uid = unit["id"]
+    held = state["units"].get(uid)
+    if unit.get("volkssturm") or (held is not None and held.get("volkssturm")):
+        c = counter(state, uid)
+        foot = {"class": "foot"} if "class" not in c else {}  # 8.4
+        return {**c, **foot, **unit, "name": uid, "movement": face(state, unit)["movement"]}
+    # (not a Volkssturm unit: `counter` and `face` in line, the movement alone read)
+    c = state["counters"]["units"].get(uid)
+    if c is None:
+        raise illegal(f"there is no unit {uid}", "2.2")
+    reduced = c.get("reduced") if unit["steps"] < int(c["steps"]) else None
+    movement = int((reduced or c)["movement"])
+    return {**c, **unit, "name": uid, "movement": movement}
 
 
 def role_of(state: State, side: str) -> str:

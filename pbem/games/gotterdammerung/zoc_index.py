@@ -23,9 +23,10 @@ Anything the counts cannot answer exactly goes to zoc's strict computations, whi
 the answer or raise their error: a unit not in the counters data among the sources, a
 counters file's own ZOC kinds (neither strong nor weak), more than `_REBUILD_AFTER` units
 changed at once (then the slot is made again from the strict answer), any error while a
-slot is updated (the slot is dropped). The maps given out are never changed afterwards (a
-caller may hold the map of an earlier position): an update makes a new one. Their order of
-hexes is not the strict one's (`zoc._zone`'s readers test membership only; `enemy_zoc`,
+slot is updated (the slot is dropped). The maps given out are never changed while a caller
+holds one (it may hold the map of an earlier position): an update makes a new one, unless
+nothing but the slot holds the map any more (`_unheld`: then it is changed in place). Their
+order of hexes is not the strict one's (`zoc._zone`'s readers test membership only; `enemy_zoc`,
 which hands out a copy, stays strict).
 tests/games/gotterdammerung/test_gd_zoc_index.py: the answers equal the strict ones on bot
 game positions and on random changes to them, in place or not.
@@ -33,6 +34,7 @@ game positions and on random changes to them, in place or not.
 
 from __future__ import annotations
 
+import sys
 from collections import Counter
 from collections.abc import Callable, Mapping
 from itertools import chain
@@ -66,15 +68,18 @@ def _facts(unit: Mapping[str, Any]) -> Facts:
 
 class _Zone:
     """One side's enemy ZOC in a slot: per hex the strong and weak sources reaching it, and
-    the map made from them (`made`, None until asked; never changed once made)."""
+    the map made from them (`made`, None until asked; never changed once made). The units'
+    new facts are taken in when the side is next asked (`pending`, in the order they came):
+    a movement phase asks one side only, many times."""
 
-    __slots__ = ("side", "strong", "weak", "made")
+    __slots__ = ("side", "strong", "weak", "made", "pending")
 
     def __init__(self, side: str) -> None:
         self.side = side
         self.strong: Counter[str] = Counter()
         self.weak: Counter[str] = Counter()
         self.made: dict[str, str] | None = None
+        self.pending: list[Move] = []
 
 
 Reach = Callable[[Mapping[str, Any], str], list[str]]  # zoc.zoc_reach
@@ -174,6 +179,22 @@ def _slot(
                 except Exception:
                     pass  # (dropped: made again below, or the strict computation raises)
                 break
+    else:
+        # no slot of these units: the last one used, if these are its units and new ones
+        # after them (units put in a state)
+        last = slots[0] if slots else None
+        if last is not None and last.board is board and last.token is token:
+            m = len(last.snap)
+            if last.data is data and m < n <= m + _REBUILD_AFTER and _new_ids(last, units, m):
+                changed = _aligned(last, units[:m])
+                if changed is not None:
+                    del slots[0]
+                    try:
+                        if _update_aligned(last, units, changed):
+                            slots.insert(0, last)
+                            return last
+                    except Exception:
+                        pass
     if slots:
         slot = slots[0]
         if slot.board is board and slot.token is token and slot.data is data:
@@ -253,18 +274,33 @@ def _differing(units: list[Any], snap: list[Any]) -> list[int]:
 _RUN = 16
 
 
+def _new_ids(slot: _Slot, units: list[Any], m: int) -> bool:
+    """Are the units of `units` after its first `m` dicts of ids new to `slot`, none twice?"""
+    tail = units[m:]
+    if not all(type(u) is dict for u in tail):
+        return False
+    ids = [u.get("id") for u in tail]
+    return len(set(ids)) == len(ids) and slot.facts.keys().isdisjoint(ids)
+
+
 def _update_aligned(slot: _Slot, units: list[Any], changed: list[int]) -> bool:
-    """Bring `slot` to `units`, whose positions `changed` hold other dicts of the same ids:
-    False if too much changed (the slot, changed in part, is to be dropped)."""
+    """Bring `slot` to `units`, whose positions `changed` hold other dicts of the same ids
+    and whose dicts after the snap's length are new units (`_new_ids`): False if too much
+    changed (the slot, changed in part, is to be dropped)."""
     frozen = frozen_test()
     facts = slot.facts
     snap = slot.snap
     copies = []
     moves: list[Move] = []
+    m = len(snap)
+    if len(units) > m:  # (new units: listed after the others)
+        changed = [*changed, *range(m, len(units))]
+        snap += [None] * (len(units) - m)
+        slot.uids += [u["id"] for u in units[m:]]
     for i in changed:
         u = units[i]
         new = _facts(u)
-        old = facts[new[0]]
+        old = facts.get(new[0])
         if new != old:
             moves.append((old, new))
             facts[new[0]] = new
@@ -325,8 +361,11 @@ def _moved(slot: _Slot, units: list[Any], uids: list[Any], moves: list[Move]) ->
     if len(moves) > _REBUILD_AFTER:
         return False
     if moves:
-        for zone in slot.zones.values():
-            _move_sources(slot, zone, moves)
+        zones = slot.zones
+        for side, zone in list(zones.items()):
+            zone.pending += moves
+            if len(zone.pending) > _REBUILD_AFTER:
+                del zones[side]  # (made again from the facts when next asked)
         if slot.stacks is not None:
             _move_stacks(slot, uids, units, moves)
     return True
@@ -381,7 +420,7 @@ def _move_sources(slot: _Slot, zone: _Zone, moves: list[Move]) -> None:
                 counts[n] = counts.get(n, 0) + 1
             touched += found
     if touched and zone.made is not None:
-        made = dict(zone.made)  # (the earlier map may be held: a new one)
+        made = zone.made if _unheld(zone) else dict(zone.made)
         for n in set(touched):
             if strong.get(n):
                 made[n] = STRONG
@@ -392,8 +431,22 @@ def _move_sources(slot: _Slot, zone: _Zone, moves: list[Move]) -> None:
         zone.made = made
 
 
+def _unheld(zone: _Zone) -> bool:
+    """Does nothing but `zone` hold its map (so that changing it in place changes no map a
+    caller was given)? Its reference count says so in CPython: the attribute and the count's
+    own argument. Elsewhere (no `sys.getrefcount`), never: an update makes a new map."""
+    return _refcount is not None and _refcount(zone.made) <= 2
+
+
+_refcount: Callable[[Any], int] | None = getattr(sys, "getrefcount", None)
+
+
 def _zone_in(slot: _Slot, side: str) -> dict[str, str]:
     zone = slot.zones.get(side)
+    if zone is not None and zone.pending:
+        moves = zone.pending
+        zone.pending = []
+        _move_sources(slot, zone, moves)
     if zone is None:
         zone = _Zone(side)
         strong: list[list[str]] = []
