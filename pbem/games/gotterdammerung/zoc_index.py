@@ -283,21 +283,19 @@ def _new_ids(slot: _Slot, units: list[Any], m: int) -> bool:
     return len(set(ids)) == len(ids) and slot.facts.keys().isdisjoint(ids)
 
 
-def _update_aligned(slot: _Slot, units: list[Any], changed: list[int]) -> bool:
-    """Bring `slot` to `units`, whose positions `changed` hold other dicts of the same ids
-    and whose dicts after the snap's length are new units (`_new_ids`): False if too much
-    changed (the slot, changed in part, is to be dropped)."""
-    frozen = frozen_test()
-    facts = slot.facts
-    snap = slot.snap
+def _take_in(
+    facts: dict[Any, Any],
+    units: list[Any],
+    positions: list[int],
+    snap: list[Any],
+    frozen: Callable[[Any], bool],
+    moves: list[Move],
+) -> list[int]:
+    """Take in the units at `positions` (changed since the snap): each one's new facts
+    (a move recorded where they differ) and its kept dict in `snap`; the positions whose
+    dict was kept as a copy."""
     copies = []
-    moves: list[Move] = []
-    m = len(snap)
-    if len(units) > m:  # (new units: listed after the others)
-        changed = [*changed, *range(m, len(units))]
-        snap += [None] * (len(units) - m)
-        slot.uids += [u["id"] for u in units[m:]]
-    for i in changed:
+    for i in positions:
         u = units[i]
         new = _facts(u)
         old = facts.get(new[0])
@@ -308,6 +306,23 @@ def _update_aligned(slot: _Slot, units: list[Any], changed: list[int]) -> bool:
         snap[i] = kept
         if copied:
             copies.append(i)
+    return copies
+
+
+def _update_aligned(slot: _Slot, units: list[Any], changed: list[int]) -> bool:
+    """Bring `slot` to `units`, whose positions `changed` hold other dicts of the same ids
+    and whose dicts after the snap's length are new units (`_new_ids`): False if too much
+    changed (the slot, changed in part, is to be dropped)."""
+    frozen = frozen_test()
+    facts = slot.facts
+    snap = slot.snap
+    moves: list[Move] = []
+    m = len(snap)
+    if len(units) > m:  # (new units: listed after the others)
+        changed = [*changed, *range(m, len(units))]
+        snap += [None] * (len(units) - m)
+        slot.uids += [u["id"] for u in units[m:]]
+    copies = _take_in(facts, units, changed, snap, frozen, moves)
     for i in slot.copies:  # (copies the same in content: held as the dict, once frozen)
         if snap[i] is not units[i] and i not in changed:
             kept, copied = _kept(units[i], frozen)
@@ -328,18 +343,7 @@ def _update_by_id(slot: _Slot, units: list[Any], uids: list[Any]) -> bool:
     before = dict(zip(slot.uids, slot.snap, strict=True))
     snap = list(map(before.get, uids))  # (the snap's dict of each id; None if new)
     frozen = frozen_test()
-    copies = []
-    for i in _differing(units, snap):
-        u = units[i]
-        new = _facts(u)
-        old = facts.get(new[0])
-        if new != old:
-            moves.append((old, new))
-            facts[new[0]] = new
-        kept, copied = _kept(u, frozen)
-        snap[i] = kept
-        if copied:
-            copies.append(i)
+    copies = _take_in(facts, units, _differing(units, snap), snap, frozen, moves)
     at = dict(zip(uids, range(len(uids)), strict=True))
     for uid in [slot.uids[i] for i in slot.copies]:  # (the copies kept: where they are now)
         at_now = at.get(uid)
