@@ -62,6 +62,7 @@ from pbem.games.race_to_berlin.data import (
     SUPPLY_EDGES,
     area_graph,
 )
+from pbem.kit.owned_parts import PartOwners
 from pbem.maps.areas import AreaGraph
 
 State = dict[str, Any]
@@ -238,27 +239,9 @@ _COPY_PART: dict[str, Callable[[Any], Any]] = {
     "vp": dict.copy,
     "stranded": list.copy,
 }
-_OWNED_PARTS: dict[int, tuple[State, set[str]]] = {}
-
-
-def own_part(state: State, key: str) -> Any:
-    """`state[key]` (one of LAZY_PARTS), this state's own to change in place: copied first
-    if another state may hold it. Read the part from what this returns."""
-    record = _OWNED_PARTS.get(id(state))
-    if record is None or record[0] is not state:
-        if len(_OWNED_PARTS) >= _KEPT:
-            _OWNED_PARTS.clear()
-        record = _OWNED_PARTS[id(state)] = (state, set())
-    elif key in record[1]:
-        return state[key]
-    part = state[key] = _COPY_PART[key](state[key])
-    record[1].add(key)
-    return part
-
-
-def forget_owned_parts() -> None:
-    """Drop every record (tests: a state without one copies each part it first changes)."""
-    _OWNED_PARTS.clear()
+_PART_OWNERS = PartOwners(_COPY_PART)
+own_part = _PART_OWNERS.own_part  # (`state[key]`, one of LAZY_PARTS, this state's own to change)
+forget_owned_parts = _PART_OWNERS.forget
 
 
 # The parts `copy_state` does not read, looked up in C; KNOWN's size.
@@ -286,10 +269,7 @@ def copy_state(state: State) -> State:
     new["blocks"] = share_blocks(state["blocks"])  # (each copied when first changed)
     # the small parts are shared until changed (`own_part`): `state` is copied, so it owns
     # none of them from now on, and the copy none yet
-    _OWNED_PARTS.pop(id(state), None)
-    if len(_OWNED_PARTS) >= _KEPT:
-        _OWNED_PARTS.clear()
-    _OWNED_PARTS[id(new)] = (new, set())
+    _PART_OWNERS.shared(state, new)
     _LAZY_READ(state)  # (every part there: KeyError as a copy of each would raise)
     if state["combat"] is not None:
         new["combat"] = _copy_combat(state["combat"])
